@@ -1,0 +1,41 @@
+"""The catalog model every source produces and every pass refines."""
+
+from apiatlas.catalog.model import (
+    Api,
+    BusinessObject,
+    Catalog,
+    Column,
+    DeclaredSource,
+    Direction,
+    DomainType,
+    Edge,
+    EdgeLevel,
+    ErrorCode,
+    ExecutorBinding,
+    FunnelVerdict,
+    Overlay,
+    Param,
+    Playbook,
+    SessionTable,
+    SideEffect,
+)
+
+__all__ = [
+    "Api",
+    "BusinessObject",
+    "Catalog",
+    "Column",
+    "DeclaredSource",
+    "Direction",
+    "DomainType",
+    "Edge",
+    "EdgeLevel",
+    "ErrorCode",
+    "ExecutorBinding",
+    "FunnelVerdict",
+    "Overlay",
+    "Param",
+    "Playbook",
+    "SessionTable",
+    "SideEffect",
+]

@@ -1,0 +1,221 @@
+"""The source-agnostic catalog model: business objects, APIs, session tables, domain types, edges."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from apiatlas.errors import Diagnostic, Location
+
+
+class SideEffect(StrEnum):
+    """What a call does to the system it runs against."""
+
+    READ = "read"
+    WRITE = "write"
+    DESTRUCTIVE = "destructive"
+
+
+class Direction(StrEnum):
+    IN = "in"
+    OUT = "out"
+
+
+class EdgeLevel(StrEnum):
+    """Confidence of a dependency edge, strongest first (see ``passes/graph.py``)."""
+
+    DECLARED = "declared"  # 1: stated in the docs or an overlay
+    NAME_TYPE = "name_type"  # 2: same field name and same domain type
+    ALIAS = "alias"  # 3: different name, same domain type, tied by a description or alias rule
+    TYPE_ONLY = "type_only"  # 4: same specific (non-generic) domain type only
+
+
+EDGE_LEVEL_RANK: dict[EdgeLevel, int] = {
+    EdgeLevel.DECLARED: 1,
+    EdgeLevel.NAME_TYPE: 2,
+    EdgeLevel.ALIAS: 3,
+    EdgeLevel.TYPE_ONLY: 4,
+}
+
+
+class _Entity(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    def content_hash(self) -> str:
+        """A stable hash of the entity's content (sorted-key JSON, UTF-8)."""
+        payload = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+class DomainType(_Entity):
+    """A domain type such as ``DSIDENTIFIER``: base type, JSON Schema, meaning."""
+
+    name: str
+    base_type: str = ""  # SQL base type, e.g. "bigint", "numeric(19,4)"
+    json_schema: dict[str, Any] = Field(default_factory=dict)  # e.g. {"type": "integer"}
+    meaning: str = ""  # e.g. "Идентификатор сущности"
+    example: Any = None
+    user_value: bool = False  # a value a person can say (a name, a date, an account number)
+    generic: bool = True  # too common to link APIs by type alone (ids, money, flags)
+    source: Location | None = None
+
+
+class Column(_Entity):
+    name: str
+    domain_type: str = ""
+    description: str = ""
+
+
+class SessionTable(_Entity):
+    """A session table (``pAPI_*``) an API reads (in) or fills (out); also request/response bodies."""
+
+    name: str
+    direction: Direction
+    description: str = ""
+    columns: list[Column] = Field(default_factory=list)
+    source: Location | None = None
+
+
+class Param(_Entity):
+    """A scalar input parameter of an API."""
+
+    name: str  # without the leading '@'
+    domain_type: str = ""
+    required: bool = False
+    description: str = ""
+    default: Any = None
+    example: Any = None
+    json_schema: dict[str, Any] = Field(default_factory=dict)  # filled by the types pass
+    location: str = "arg"  # arg | path | query | header | body (HTTP sources)
+
+
+class ErrorCode(_Entity):
+    code: str
+    description: str = ""
+
+
+class Overlay(_Entity):
+    """Operator hints merged over an API: when to use it, what is important, declared sources."""
+
+    when_to_use: list[str] = Field(default_factory=list)
+    important: list[str] = Field(default_factory=list)
+    depends_on: list[DeclaredSource] = Field(default_factory=list)
+    source: Location | None = None
+
+
+class DeclaredSource(_Entity):
+    """'Input field X of this API comes from field Y of API Z' as stated by docs or an overlay."""
+
+    field: str  # consumer field: parameter name or input-table column name
+    producer_api: str
+    producer_field: str
+    producer_table: str | None = None
+
+
+class FunnelVerdict(_Entity):
+    """Whether the funnel kept an API, and if not, at which stage it was dropped."""
+
+    kept: bool = True
+    dropped_at: str | None = None  # stage name
+    reason: str | None = None
+
+
+class ExecutorBinding(_Entity):
+    """How the run time calls this API."""
+
+    kind: str = "sql_procedure"  # sql_procedure | sql_function | http
+    target: str = ""  # e.g. 'api."API_Prs_FindListByFIO"' or 'GET /person/{id}'
+
+
+class Api(_Entity):
+    key: str  # stable key: 'API_Prs_FindListByFIO', 'GET /person/{person_id}'
+    object_key: str  # business object key; '' when the source names none
+    title: str = ""  # short description (one line)
+    description: str = ""  # detailed description
+    params: list[Param] = Field(default_factory=list)
+    input_tables: list[SessionTable] = Field(default_factory=list)
+    output_tables: list[SessionTable] = Field(default_factory=list)
+    errors: list[ErrorCode] = Field(default_factory=list)
+    approved: bool | None = None  # architect visa "Ok"
+    implemented: bool | None = None
+    forbidden: bool | None = None
+    side_effect: SideEffect = SideEffect.READ
+    overlay: Overlay | None = None
+    declared_sources: list[DeclaredSource] = Field(default_factory=list)
+    funnel: FunnelVerdict = Field(default_factory=FunnelVerdict)
+    entry_point: bool = False
+    executor: ExecutorBinding = Field(default_factory=ExecutorBinding)
+    source: Location | None = None
+    extra: dict[str, Any] = Field(default_factory=dict)  # source-specific facts (operationId, ...)
+
+    def annotations(self) -> dict[str, bool]:
+        """MCP tool annotations implied by the side-effect class."""
+        return {
+            "readOnlyHint": self.side_effect is SideEffect.READ,
+            "destructiveHint": self.side_effect is SideEffect.DESTRUCTIVE,
+            "idempotentHint": self.side_effect is SideEffect.READ,
+            "openWorldHint": False,
+        }
+
+
+class BusinessObject(_Entity):
+    key: str  # abbreviation, e.g. 'DSec'; an OpenAPI tag
+    name: str = ""  # e.g. 'DealSecurity' (BO_DealSecurity.htm)
+    title: str = ""  # primary purpose, e.g. 'Сделка с ценной бумагой'
+    description: str = ""
+    approved: bool | None = None
+    api_keys: list[str] = Field(default_factory=list)  # as listed by the source
+    source: Location | None = None
+
+
+class Edge(_Entity):
+    """An output field of ``producer`` can feed an input field of ``consumer``."""
+
+    producer: str
+    producer_table: str | None = None  # output table, None for scalar outputs
+    producer_field: str
+    consumer: str
+    consumer_table: str | None = None  # input table, None for a scalar parameter
+    consumer_field: str
+    domain_type: str = ""
+    level: EdgeLevel
+    reason: str
+
+
+class Playbook(_Entity):
+    name: str
+    trigger: str
+    body: str = ""
+    roles: list[str] = Field(default_factory=list)
+
+
+class Catalog(BaseModel):
+    """Everything a build knows; passes read and refine it in order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source_kind: str = "bank_html"
+    objects: dict[str, BusinessObject] = Field(default_factory=dict)
+    apis: dict[str, Api] = Field(default_factory=dict)
+    types: dict[str, DomainType] = Field(default_factory=dict)
+    edges: list[Edge] = Field(default_factory=list)
+    playbooks: list[Playbook] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+    # facts each pass records for the manifest and report (funnel counts, graph stats, ...)
+    stats: dict[str, Any] = Field(default_factory=dict)
+    # source files read: relative path -> sha256
+    source_files: dict[str, str] = Field(default_factory=dict)
+
+    def kept_apis(self) -> list[Api]:
+        """APIs the funnel kept, in key order."""
+        return [a for k, a in sorted(self.apis.items()) if a.funnel.kept]
+
+    def add_diagnostic(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+
+
+Overlay.model_rebuild()

@@ -1,0 +1,14 @@
+"""Entry point of the ``apiatlas`` command: imports every command module, then runs the app."""
+
+from apiatlas.cli_app import app
+
+# Each import registers its commands on ``app`` (one module per documented feature).
+from apiatlas.commands import version  # noqa: F401
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

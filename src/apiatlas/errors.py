@@ -1,0 +1,113 @@
+"""Typed errors and diagnostics: every failure carries a location and a reason code."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ReasonCode(StrEnum):
+    """Reason codes shared by build time (diagnostics) and run time (tool results)."""
+
+    # run time (tool results)
+    OK = "OK"
+    NO_MATCH = "NO_MATCH"
+    NO_CONFIDENT_MATCH = "NO_CONFIDENT_MATCH"
+    ENTITY_NOT_RESOLVED = "ENTITY_NOT_RESOLVED"
+    AMBIGUOUS_ENTITY = "AMBIGUOUS_ENTITY"
+    UNKNOWN_API = "UNKNOWN_API"
+    UNKNOWN_OBJECT = "UNKNOWN_OBJECT"
+    MISSING_REQUIRED_INPUT = "MISSING_REQUIRED_INPUT"
+    INVALID_ARGUMENT = "INVALID_ARGUMENT"
+    SCHEMA_ERROR = "SCHEMA_ERROR"
+    NOT_EXECUTABLE = "NOT_EXECUTABLE"
+    TOOL_EXECUTION_ERROR = "TOOL_EXECUTION_ERROR"
+    UPSTREAM_UNAVAILABLE = "UPSTREAM_UNAVAILABLE"
+    TIMEOUT = "TIMEOUT"
+    TRUNCATED = "TRUNCATED"
+    UNKNOWN_EVIDENCE = "UNKNOWN_EVIDENCE"
+    BAD_CURSOR = "BAD_CURSOR"
+    # build time (diagnostics)
+    ENCODING_MISMATCH = "ENCODING_MISMATCH"
+    UNDECODABLE_FILE = "UNDECODABLE_FILE"
+    MALFORMED_PAGE = "MALFORMED_PAGE"
+    MISSING_SECTION = "MISSING_SECTION"
+    DUPLICATE_KEY = "DUPLICATE_KEY"
+    DANGLING_REFERENCE = "DANGLING_REFERENCE"
+    UNKNOWN_DOMAIN_TYPE = "UNKNOWN_DOMAIN_TYPE"
+    OVERLAY_UNMATCHED = "OVERLAY_UNMATCHED"
+    BAD_CONFIG = "BAD_CONFIG"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Location(BaseModel):
+    """Where something was found: a source file (relative to the source root) and an anchor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str | None = None
+    line: int | None = None
+    anchor: str | None = None  # e.g. API key, table name, section title
+
+    def __str__(self) -> str:
+        parts = [self.file or "<unknown>"]
+        if self.line is not None:
+            parts[0] += f":{self.line}"
+        if self.anchor:
+            parts.append(self.anchor)
+        return " ".join(parts)
+
+
+class Diagnostic(BaseModel):
+    """One build-time finding: never silently dropped, always located."""
+
+    model_config = ConfigDict(frozen=True)
+
+    severity: Severity
+    code: ReasonCode
+    message: str
+    location: Location = Location()
+
+    def __str__(self) -> str:
+        return f"{self.severity.value}: {self.code.value}: {self.location}: {self.message}"
+
+
+class ApiatlasError(Exception):
+    """Base error: a reason code, a message and where it happened."""
+
+    code: ReasonCode = ReasonCode.TOOL_EXECUTION_ERROR
+
+    def __init__(self, message: str, *, code: ReasonCode | None = None, location: Location | None = None):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.location = location or Location()
+
+    def __str__(self) -> str:
+        loc = str(self.location) if self.location != Location() else ""
+        return f"{self.code.value}: {loc + ': ' if loc else ''}{self.message}"
+
+
+class SourceError(ApiatlasError):
+    """A source file could not be read or understood."""
+
+    code = ReasonCode.MALFORMED_PAGE
+
+
+class ConfigError(ApiatlasError):
+    """A configuration file or option is invalid."""
+
+    code = ReasonCode.BAD_CONFIG
+
+
+class SnapshotError(ApiatlasError):
+    """A snapshot is missing, corrupt or of an unsupported format version."""
+
+    code = ReasonCode.SCHEMA_ERROR

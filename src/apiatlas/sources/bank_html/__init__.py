@@ -1,0 +1,1 @@
+"""sources/bank_html."""
