@@ -68,6 +68,7 @@ class Column(_Entity):
     name: str
     domain_type: str = ""
     description: str = ""
+    json_schema: dict[str, Any] = Field(default_factory=dict)  # filled by the types pass
 
 
 class SessionTable(_Entity):
