@@ -1,0 +1,144 @@
+"""The snapshot manifest: what a snapshot was built from and its build figures (funnel, graph, counts)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from apiatlas import __version__
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Catalog, Edge, EdgeLevel
+from apiatlas.errors import Severity
+from apiatlas.snapshot.schema import FORMAT_VERSION
+
+# Funnel stages in the order the bank funnel applies them; stages a pass names otherwise follow.
+KNOWN_STAGE_ORDER = ("kind", "name", "prefix", "visa", "approved", "implemented", "forbidden", "side_effect")
+
+
+class Manifest(BaseModel):
+    """The manifest table of a snapshot, one field per key (values stored as JSON)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format_version: int = FORMAT_VERSION
+    apiatlas_version: str = __version__
+    source_kind: str = ""
+    source_root: str = ""
+    options: dict[str, Any] = Field(default_factory=dict)
+    source_files: dict[str, str] = Field(default_factory=dict)
+    funnel: dict[str, Any] = Field(default_factory=dict)
+    graph: dict[str, Any] = Field(default_factory=dict)
+    counts: dict[str, int] = Field(default_factory=dict)
+
+
+def kept_edges(catalog: Catalog) -> list[Edge]:
+    """Edges whose both ends are kept APIs, in a fixed order (strongest level first)."""
+    kept = {k for k, a in catalog.apis.items() if a.funnel.kept}
+    edges = [e for e in catalog.edges if e.producer in kept and e.consumer in kept]
+    return sorted(edges, key=_edge_order)
+
+
+def _edge_order(e: Edge) -> tuple[str, str, int, str, str, str, str, str]:
+    return (
+        e.consumer,
+        e.producer,
+        EDGE_LEVEL_RANK[e.level],
+        e.consumer_table or "",
+        e.consumer_field,
+        e.producer_table or "",
+        e.producer_field,
+        e.reason,
+    )
+
+
+def funnel_summary(catalog: Catalog) -> dict[str, Any]:
+    """Stage-by-stage counts: ``{"total", "kept", "stages": [{"stage", "dropped", "count"}]}``.
+
+    Stage names come from each API's funnel verdict; their order comes from the pass's own
+    ``stats["funnel"]["order"]`` when it records one, else from ``KNOWN_STAGE_ORDER``.
+    """
+    total = len(catalog.apis)
+    dropped = Counter(
+        a.funnel.dropped_at or "unspecified" for a in catalog.apis.values() if not a.funnel.kept
+    )
+    order = _stage_order(catalog, dropped)
+    stages: list[dict[str, Any]] = [{"stage": "parsed", "dropped": 0, "count": total}]
+    remaining = total
+    for name in order:
+        remaining -= dropped.get(name, 0)
+        stages.append({"stage": name, "dropped": dropped.get(name, 0), "count": remaining})
+    summary: dict[str, Any] = {"total": total, "kept": total - sum(dropped.values()), "stages": stages}
+    summary["objects_total"] = len(catalog.objects)
+    summary["objects_with_kept_apis"] = len(_objects_with_kept(catalog))
+    return summary
+
+
+def _stage_order(catalog: Catalog, dropped: Counter[str]) -> list[str]:
+    pass_stats = catalog.stats.get("funnel")
+    declared: list[str] = []
+    if isinstance(pass_stats, dict):
+        raw = pass_stats.get("order") or pass_stats.get("stages") or []
+        for item in raw if isinstance(raw, list) else []:
+            name = item.get("stage") or item.get("name") if isinstance(item, dict) else item
+            if isinstance(name, str) and name not in declared:
+                declared.append(name)
+    known = [s for s in KNOWN_STAGE_ORDER if s in dropped and s not in declared]
+    rest = sorted(
+        (s for s in dropped if s not in declared and s not in known), key=lambda s: (-dropped[s], s)
+    )
+    return declared + known + rest
+
+
+def _objects_with_kept(catalog: Catalog) -> set[str]:
+    return {a.object_key for a in catalog.apis.values() if a.funnel.kept and a.object_key}
+
+
+def graph_summary(catalog: Catalog) -> dict[str, Any]:
+    """Edge counts by level (kept APIs only), entry points, and the APIs that nothing feeds."""
+    edges = kept_edges(catalog)
+    by_level = Counter(e.level.value for e in edges)
+    kept = catalog.kept_apis()
+    consumers = {e.consumer for e in edges}
+    return {
+        "edges": len(edges),
+        "by_level": {lvl.value: by_level.get(lvl.value, 0) for lvl in EdgeLevel},
+        "entry_points": sum(1 for a in kept if a.entry_point),
+        "apis_with_producers": len(consumers),
+        "apis_without_producers": sum(1 for a in kept if a.key not in consumers),
+    }
+
+
+def count_summary(catalog: Catalog) -> dict[str, int]:
+    """Flat counts of everything in the snapshot."""
+    kept = catalog.kept_apis()
+    severities = Counter(d.severity.value for d in catalog.diagnostics)
+    counts = {
+        "objects": len(catalog.objects),
+        "objects_with_kept_apis": len(_objects_with_kept(catalog)),
+        "apis": len(catalog.apis),
+        "kept_apis": len(kept),
+        "tables": sum(len(a.input_tables) + len(a.output_tables) for a in catalog.apis.values()),
+        "types": len(catalog.types),
+        "edges": len(kept_edges(catalog)),
+        "entry_points": sum(1 for a in kept if a.entry_point),
+        "playbooks": len(catalog.playbooks),
+        "source_files": len(catalog.source_files),
+    }
+    for sev in Severity:
+        counts[f"diagnostics_{sev.value}"] = severities.get(sev.value, 0)
+    return counts
+
+
+def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
+    """The manifest of ``catalog`` built with ``options`` (``source_root`` is taken from them, as given)."""
+    source_root = options.get("source_root", options.get("source", ""))
+    return Manifest(
+        source_kind=catalog.source_kind,
+        source_root=str(source_root or ""),
+        options=dict(options),
+        source_files=dict(sorted(catalog.source_files.items())),
+        funnel=funnel_summary(catalog),
+        graph=graph_summary(catalog),
+        counts=count_summary(catalog),
+    )

@@ -1,0 +1,262 @@
+"""Read a snapshot: open it read-only in milliseconds and answer catalog, graph and search queries.
+
+Thread-safety: a ``Snapshot`` holds one read-only SQLite connection opened with
+``check_same_thread=False`` and guards every query with a lock, so one instance may be shared by
+the MCP server's event-loop thread and worker threads; calls are serialised, each is short.
+Several processes may open the same file at once (it is never written after compile).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import quote
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, BusinessObject, DomainType, Edge, EdgeLevel
+from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
+from apiatlas.snapshot.hits import SearchHit
+from apiatlas.snapshot.schema import FORMAT_VERSION, FTS_WEIGHTS
+from apiatlas.text import query_terms
+
+_EDGE_COLUMNS = (
+    "producer, producer_table, producer_field, consumer, consumer_table, consumer_field,"
+    " domain_type, level, reason"
+)
+_MAX_RANK = max(EDGE_LEVEL_RANK.values())
+
+
+class Snapshot:
+    """A read-only view of one ``*.atlas`` file (see docs/snapshot.md, "Reader API")."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = threading.Lock()
+        self.path = path
+        self._manifest: dict[str, Any] | None = None
+
+    @classmethod
+    def open(cls, path: Path | str) -> Self:
+        """Open ``path`` read-only; ``SnapshotError`` if missing, not a snapshot or of another format."""
+        path = Path(path)
+        where = Location(file=str(path))
+        if not path.is_file():
+            raise SnapshotError(
+                f"snapshot not found: {path}", code=ReasonCode.SNAPSHOT_NOT_FOUND, location=where
+            )
+        uri = f"file:{quote(str(path.resolve()))}?mode=ro&immutable=1"
+        try:
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            row = conn.execute("SELECT value FROM manifest WHERE key = 'format_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise SnapshotError(
+                f"not an apiatlas snapshot ({exc}): {path}", code=ReasonCode.SNAPSHOT_CORRUPT, location=where
+            ) from exc
+        version = json.loads(row[0]) if row else None
+        if version != FORMAT_VERSION:
+            conn.close()
+            raise SnapshotError(
+                f"snapshot format_version {version!r} is not supported "
+                f"(this apiatlas reads {FORMAT_VERSION}); "
+                "recompile it with `apiatlas compile`",
+                code=ReasonCode.SNAPSHOT_VERSION_MISMATCH,
+                location=where,
+            )
+        return cls(conn, path)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    # -- manifest and counts -------------------------------------------------------------
+
+    def manifest(self) -> dict[str, Any]:
+        """Every manifest key with its decoded JSON value."""
+        if self._manifest is None:
+            self._manifest = {
+                k: json.loads(v) for k, v in self._rows("SELECT key, value FROM manifest ORDER BY key")
+            }
+        return dict(self._manifest)
+
+    def counts(self) -> dict[str, int]:
+        counts = self.manifest().get("counts", {})
+        return {str(k): int(v) for k, v in counts.items()}
+
+    # -- business objects and APIs --------------------------------------------------------
+
+    def list_objects(self, offset: int = 0, limit: int = 50) -> tuple[list[BusinessObject], int]:
+        """A page of business objects with at least one kept API, by key, and their total."""
+        total = self._rows("SELECT count(*) FROM objects WHERE api_count > 0")[0][0]
+        rows = self._rows(
+            "SELECT body FROM objects WHERE api_count > 0 ORDER BY key LIMIT ? OFFSET ?", (limit, offset)
+        )
+        return [BusinessObject.model_validate_json(r[0]) for r in rows], int(total)
+
+    def object_api_count(self, key: str) -> int:
+        """Kept APIs of one business object (0 when unknown)."""
+        rows = self._rows("SELECT api_count FROM objects WHERE key = ?", (key,))
+        return int(rows[0][0]) if rows else 0
+
+    def get_object(self, key: str) -> BusinessObject | None:
+        rows = self._rows("SELECT body FROM objects WHERE key = ?", (key,)) or self._rows(
+            "SELECT body FROM objects WHERE key = ? COLLATE NOCASE ORDER BY key LIMIT 1", (key,)
+        )
+        return BusinessObject.model_validate_json(rows[0][0]) if rows else None
+
+    def list_apis(
+        self, object_key: str, offset: int = 0, limit: int = 50, include_dropped: bool = False
+    ) -> tuple[list[Api], int]:
+        """A page of one object's APIs (kept only unless ``include_dropped``), by key, and their total."""
+        where = "object_key = ?" + ("" if include_dropped else " AND kept = 1")
+        total = self._rows(f"SELECT count(*) FROM apis WHERE {where}", (object_key,))[0][0]
+        rows = self._rows(
+            f"SELECT body FROM apis WHERE {where} ORDER BY key LIMIT ? OFFSET ?", (object_key, limit, offset)
+        )
+        return [Api.model_validate_json(r[0]) for r in rows], int(total)
+
+    def all_api_keys(self, include_dropped: bool = False) -> list[str]:
+        sql = "SELECT key FROM apis" + ("" if include_dropped else " WHERE kept = 1") + " ORDER BY key"
+        return [r[0] for r in self._rows(sql)]
+
+    def get_api(self, key: str) -> Api | None:
+        """The API with this exact key, else the one whose key matches case-insensitively."""
+        rows = self._rows("SELECT body FROM apis WHERE key = ?", (key,)) or self._rows(
+            "SELECT body FROM apis WHERE key = ? COLLATE NOCASE ORDER BY key LIMIT 1", (key,)
+        )
+        return Api.model_validate_json(rows[0][0]) if rows else None
+
+    def get_type(self, name: str) -> DomainType | None:
+        rows = self._rows("SELECT body FROM types WHERE name = ?", (name,)) or self._rows(
+            "SELECT body FROM types WHERE upper(name) = upper(?) ORDER BY name LIMIT 1", (name,)
+        )
+        return DomainType.model_validate_json(rows[0][0]) if rows else None
+
+    def entry_points(self) -> list[str]:
+        """Kept APIs callable from user-known values alone, by key."""
+        return [
+            r[0] for r in self._rows("SELECT key FROM apis WHERE kept = 1 AND entry_point = 1 ORDER BY key")
+        ]
+
+    # -- dependency graph -----------------------------------------------------------------
+
+    def edges_into(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
+        """Edges whose consumer is ``api_key`` (its producers), strongest level first."""
+        rows = self._rows(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE consumer = ? AND rank <= ? ORDER BY rank, id",
+            (api_key, min_rank),
+        )
+        return [_edge(r) for r in rows]
+
+    def edges_out_of(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
+        """Edges whose producer is ``api_key`` (the APIs it feeds), strongest level first."""
+        rows = self._rows(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE producer = ? AND rank <= ? ORDER BY rank, id",
+            (api_key, min_rank),
+        )
+        return [_edge(r) for r in rows]
+
+    def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
+        rows = self._rows(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE rank <= ? ORDER BY id", (min_rank,))
+        return [_edge(r) for r in rows]
+
+    # -- search ---------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
+        """Kept APIs matching ``query``: an API named exactly by the query first, then FTS5 bm25 order."""
+        exact = self._exact_hits(query, object_key)
+        terms = query_terms(query)
+        hits: list[SearchHit] = []
+        if terms:
+            match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+            weights = ", ".join(str(w) for w in FTS_WEIGHTS)
+            sql = (
+                f"SELECT key, object_key, bm25(api_fts, {weights}) AS rank, name_text, title, body_text "
+                "FROM api_fts WHERE api_fts MATCH ?"
+                + (" AND object_key = ?" if object_key is not None else "")
+                + " ORDER BY rank LIMIT ?"
+            )
+            params: tuple[Any, ...] = (match, object_key, limit) if object_key is not None else (match, limit)
+            for key, obj, rank, name_text, title_text, body_text in self._rows(sql, params):
+                present = set(f"{name_text} {title_text} {body_text}".split())
+                matched = [t for t in terms if t in present]
+                hits.append(
+                    SearchHit(api_key=key, object_key=obj, title="", score=round(-rank, 6), matched=matched)
+                )
+            hits = self._with_titles(hits)
+        top = max((h.score for h in hits), default=0.0)
+        seen = {h.api_key for h in exact}
+        front = [h.model_copy(update={"score": round(top + 1.0, 6)}) for h in exact]
+        return (front + [h for h in hits if h.api_key not in seen])[:limit]
+
+    def _exact_hits(self, query: str, object_key: str | None) -> list[SearchHit]:
+        hits: list[SearchHit] = []
+        for token in dict.fromkeys(query.replace(",", " ").split()):
+            rows = self._rows(
+                "SELECT key, object_key, title FROM apis"
+                " WHERE kept = 1 AND key = ? COLLATE NOCASE ORDER BY key",
+                (token,),
+            )
+            for key, obj, title in rows:
+                if object_key is None or obj == object_key:
+                    hits.append(
+                        SearchHit(api_key=key, object_key=obj, title=title or "", score=0.0, exact=True)
+                    )
+        return hits
+
+    def _with_titles(self, hits: list[SearchHit]) -> list[SearchHit]:
+        if not hits:
+            return hits
+        marks = ",".join("?" * len(hits))
+        titles = dict(
+            self._rows(f"SELECT key, title FROM apis WHERE key IN ({marks})", tuple(h.api_key for h in hits))
+        )
+        return [h.model_copy(update={"title": titles.get(h.api_key) or ""}) for h in hits]
+
+    # -- diagnostics ----------------------------------------------------------------------
+
+    def diagnostics(self, severity: Severity | str | None = None) -> list[Diagnostic]:
+        """Build findings, errors first; only one severity when given."""
+        sql = "SELECT severity, code, message, file, line, anchor FROM diagnostics"
+        rows = (
+            self._rows(sql + " WHERE severity = ? ORDER BY id", (str(Severity(severity)),))
+            if severity
+            else (self._rows(sql + " ORDER BY id"))
+        )
+        return [_diagnostic(r) for r in rows]
+
+
+def _edge(row: tuple[Any, ...]) -> Edge:
+    producer, ptable, pfield, consumer, ctable, cfield, dtype, level, reason = row
+    return Edge(
+        producer=producer,
+        producer_table=ptable,
+        producer_field=pfield,
+        consumer=consumer,
+        consumer_table=ctable,
+        consumer_field=cfield,
+        domain_type=dtype or "",
+        level=EdgeLevel(level),
+        reason=reason or "",
+    )
+
+
+def _diagnostic(row: tuple[Any, ...]) -> Diagnostic:
+    severity, code, message, file, line, anchor = row
+    return Diagnostic(
+        severity=Severity(severity),
+        code=ReasonCode(code),
+        message=message,
+        location=Location(file=file, line=line, anchor=anchor),
+    )

@@ -1,0 +1,190 @@
+"""Write a catalog to a snapshot file: fixed layout, deterministic bytes, atomic rename."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog
+from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
+from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
+from apiatlas.snapshot.schema import DDL, PAGE_SIZE
+from apiatlas.text import index_text
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def to_json(value: Any) -> str:
+    """Deterministic compact JSON (sorted keys, UTF-8 kept as is)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_snapshot(catalog: Catalog, path: Path, *, options: dict[str, Any]) -> Manifest:
+    """Write ``catalog`` to ``path`` and return its manifest.
+
+    The file is built next to ``path`` under a temporary name and renamed over it only when
+    complete, so a failure never leaves a half-written snapshot. Same catalog + same options
+    give a byte-identical file.
+    """
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise SnapshotError(
+            f"output folder does not exist: {path.parent}",
+            code=ReasonCode.INVALID_ARGUMENT,
+            location=Location(file=str(path)),
+        )
+    manifest = build_manifest(catalog, options)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        _write(catalog, manifest, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        Path(f"{tmp}-journal").unlink(missing_ok=True)
+        raise
+    return manifest
+
+
+def _write(catalog: Catalog, manifest: Manifest, tmp: Path) -> None:
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("BEGIN")
+        for ddl in DDL:
+            conn.execute(ddl)
+        _insert_all(conn, catalog, manifest)
+        conn.execute("COMMIT")
+        conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
+        conn.execute("VACUUM")
+    finally:
+        conn.close()
+
+
+def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) -> None:
+    conn.executemany(
+        "INSERT INTO manifest(key, value) VALUES (?, ?)",
+        sorted((k, to_json(v)) for k, v in manifest.model_dump(mode="json").items()),
+    )
+    kept_count: dict[str, int] = {}
+    for api in catalog.apis.values():
+        if api.funnel.kept:
+            kept_count[api.object_key] = kept_count.get(api.object_key, 0) + 1
+    conn.executemany(
+        "INSERT INTO objects(key, name, title, api_count, body) VALUES (?, ?, ?, ?, ?)",
+        (
+            (o.key, o.name, o.title, kept_count.get(o.key, 0), to_json(o.model_dump(mode="json")))
+            for _, o in sorted(catalog.objects.items())
+        ),
+    )
+    apis = [a for _, a in sorted(catalog.apis.items())]
+    conn.executemany(
+        "INSERT INTO apis(key, object_key, title, kept, side_effect, entry_point, body)"
+        " VALUES (?,?,?,?,?,?,?)",
+        (
+            (
+                a.key,
+                a.object_key,
+                a.title,
+                int(a.funnel.kept),
+                a.side_effect.value,
+                int(a.entry_point),
+                to_json(a.model_dump(mode="json")),
+            )
+            for a in apis
+        ),
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO session_tables(api_key, name, direction, body) VALUES (?, ?, ?, ?)",
+        (
+            (a.key, t.name, t.direction.value, to_json(t.model_dump(mode="json")))
+            for a in apis
+            for t in [*a.input_tables, *a.output_tables]
+        ),
+    )
+    conn.executemany(
+        "INSERT INTO types(name, body) VALUES (?, ?)",
+        ((n, to_json(t.model_dump(mode="json"))) for n, t in sorted(catalog.types.items())),
+    )
+    conn.executemany(
+        "INSERT INTO edges(producer, producer_table, producer_field, consumer, consumer_table,"
+        " consumer_field, domain_type, level, rank, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        (
+            (
+                e.producer,
+                e.producer_table,
+                e.producer_field,
+                e.consumer,
+                e.consumer_table,
+                e.consumer_field,
+                e.domain_type,
+                e.level.value,
+                EDGE_LEVEL_RANK[e.level],
+                e.reason,
+            )
+            for e in kept_edges(catalog)
+        ),
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO playbooks(name, trigger, body) VALUES (?, ?, ?)",
+        (
+            (p.name, p.trigger, to_json(p.model_dump(mode="json")))
+            for p in sorted(catalog.playbooks, key=_name)
+        ),
+    )
+    conn.executemany(
+        "INSERT INTO diagnostics(severity, code, message, file, line, anchor) VALUES (?,?,?,?,?,?)",
+        (
+            (d.severity.value, d.code.value, d.message, d.location.file, d.location.line, d.location.anchor)
+            for d in sorted(catalog.diagnostics, key=_diagnostic_order)
+        ),
+    )
+    names = {o.key: o.name for o in catalog.objects.values()}
+    conn.executemany(
+        "INSERT INTO api_fts(key, object_key, name_text, title, body_text) VALUES (?, ?, ?, ?, ?)",
+        _fts_rows((a for a in apis if a.funnel.kept), names),
+    )
+
+
+def _name(p: Any) -> str:
+    return str(p.name)
+
+
+def _diagnostic_order(d: Diagnostic) -> tuple[int, str, str, int, str, str]:
+    loc = d.location
+    return (
+        _SEVERITY_ORDER.get(d.severity.value, 9),
+        d.code.value,
+        loc.file or "",
+        loc.line or 0,
+        loc.anchor or "",
+        d.message,
+    )
+
+
+def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tuple[str, str, str, str, str]]:
+    for a in apis:
+        name_text = index_text([a.key, a.object_key, object_names.get(a.object_key, "")])
+        yield a.key, a.object_key, name_text, index_text([a.title]), index_text(api_body_parts(a))
+
+
+def api_body_parts(api: Api) -> list[str]:
+    """The texts of an API that search looks into besides its key and title."""
+    parts = [api.description]
+    for p in api.params:
+        parts += [p.name, p.description]
+    for t in [*api.input_tables, *api.output_tables]:
+        parts += [t.name, t.description]
+        for c in t.columns:
+            parts += [c.name, c.description]
+    if api.overlay is not None:
+        parts += api.overlay.when_to_use + api.overlay.important
+    return [p for p in parts if p]

@@ -1,0 +1,67 @@
+"""Index text: split identifiers and prose into words and stem them (Russian + English Snowball)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+import Stemmer
+
+# A word: a run of letters/digits; '_' is a separator, so API_Prs_FindListByFIO splits on it.
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# camelCase / PascalCase / acronym boundaries: FindListByFIO -> Find List By FIO; DSec -> D Sec.
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_A-Za-z]+", re.UNICODE)
+_CYRILLIC = re.compile(r"[а-яё]")
+
+_RUSSIAN = Stemmer.Stemmer("russian")
+_ENGLISH = Stemmer.Stemmer("english")
+
+
+def split_identifier(word: str) -> list[str]:
+    """Split one identifier-like word on camelCase, acronym and digit boundaries (no lower-casing)."""
+    parts = _CAMEL.findall(word)
+    return parts or [word]
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words of ``text``: identifiers are split on ``_`` and camelCase, ``ё`` becomes ``е``."""
+    out: list[str] = []
+    for raw in _WORD.findall(text):
+        pieces = split_identifier(raw)
+        if len(pieces) > 1:
+            out.append(_normalise(raw))  # keep the whole identifier too: exact names still match
+        out.extend(_normalise(p) for p in pieces)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Snowball stem of one lower-case word: Russian for Cyrillic words, English otherwise."""
+    if _CYRILLIC.search(word):
+        return str(_RUSSIAN.stemWord(word))
+    if word.isascii() and word.isalpha():
+        return str(_ENGLISH.stemWord(word))
+    return word
+
+
+def stems(text: str) -> list[str]:
+    """The stemmed words of ``text`` in order (duplicates kept; bm25 uses the frequencies)."""
+    return [stem(w) for w in words(text)]
+
+
+def index_text(parts: Iterable[str]) -> str:
+    """One space-joined string of stems, the form stored in the FTS5 index."""
+    return " ".join(s for part in parts for s in stems(part))
+
+
+def query_terms(query: str) -> list[str]:
+    """Distinct stems of a search query, in first-seen order."""
+    seen: dict[str, None] = {}
+    for s in stems(query):
+        seen.setdefault(s, None)
+    return list(seen)
+
+
+def _normalise(word: str) -> str:
+    return word.lower().replace("ё", "е")

@@ -1,0 +1,152 @@
+"""Write a catalog to a snapshot, open it and check every reader method; determinism and atomicity."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from apiatlas.catalog.model import EdgeLevel
+from apiatlas.errors import ReasonCode, Severity
+from apiatlas.snapshot import FORMAT_VERSION, Snapshot, write_snapshot
+from apiatlas.snapshot import writer as writer_module
+from test_snapshot_catalog import mini_catalog
+
+OPTIONS = {"source": "examples/bank/docs", "overlays": "examples/bank/overlays", "config": None}
+
+
+@pytest.fixture()
+def snap(tmp_path: Path) -> Iterator[Snapshot]:
+    path = tmp_path / "bank.atlas"
+    write_snapshot(mini_catalog(), path, options=OPTIONS)
+    s = Snapshot.open(path)
+    yield s
+    s.close()
+
+
+def test_manifest_round_trips(snap: Snapshot) -> None:
+    m = snap.manifest()
+    assert m["format_version"] == FORMAT_VERSION
+    assert m["source_root"] == "examples/bank/docs"
+    assert m["options"] == OPTIONS
+    assert m["source_files"] == {"BObjects/BO_Person.htm": "ab" * 32}
+    assert m["graph"]["by_level"]["alias"] == 1
+    assert [s["count"] for s in m["funnel"]["stages"]] == [7, 6, 5]
+    assert snap.counts()["kept_apis"] == 5
+    assert snap.counts()["edges"] == 5
+
+
+def test_objects_are_paged_and_only_those_with_kept_apis(snap: Snapshot) -> None:
+    page, total = snap.list_objects(offset=0, limit=2)
+    assert total == 3  # "Old" has no kept API
+    assert [o.key for o in page] == ["Acc", "DSec"]
+    rest, _ = snap.list_objects(offset=2, limit=2)
+    assert [o.key for o in rest] == ["Prs"]
+    assert snap.object_api_count("Acc") == 2
+    obj = snap.get_object("dsec")
+    assert obj is not None and obj.name == "DealSecurity"
+    assert snap.get_object("Nope") is None
+
+
+def test_apis_of_an_object_with_and_without_dropped(snap: Snapshot) -> None:
+    kept, total = snap.list_apis("Acc")
+    assert total == 2
+    assert [a.key for a in kept] == ["API_Acc_FindListByListOwnerID", "API_Acc_GetRest"]
+    everything, total_all = snap.list_apis("Acc", include_dropped=True)
+    assert total_all == 3
+    assert "API_Acc_Close" in [a.key for a in everything]
+
+
+def test_get_api_exact_then_case_insensitive(snap: Snapshot) -> None:
+    api = snap.get_api("API_Acc_GetRest")
+    assert api is not None
+    assert api.overlay is not None and api.overlay.when_to_use == ["Получение баланса"]
+    assert api.params[0].name == "AccountID"
+    again = snap.get_api("api_acc_getrest")
+    assert again == api
+    assert snap.get_api("API_Missing") is None
+
+
+def test_types_entry_points_and_diagnostics(snap: Snapshot) -> None:
+    t = snap.get_type("dsidentifier")
+    assert t is not None and t.json_schema == {"type": "integer"}
+    assert snap.get_type("DSNOPE") is None
+    assert snap.entry_points() == ["API_Prs_FindListByFIO"]
+    diags = snap.diagnostics()
+    assert [d.severity for d in diags] == [Severity.ERROR, Severity.WARNING]  # errors first
+    warnings = snap.diagnostics(Severity.WARNING)
+    assert len(warnings) == 1 and warnings[0].code is ReasonCode.UNKNOWN_DOMAIN_TYPE
+    assert warnings[0].location.anchor == "API_Acc_GetRest"
+    assert snap.diagnostics("error")[0].location.line == 3
+
+
+def test_edges_in_and_out_with_rank_filter(snap: Snapshot) -> None:
+    into = snap.edges_into("API_Acc_GetRest")
+    assert [e.level for e in into] == [EdgeLevel.DECLARED, EdgeLevel.TYPE_ONLY]
+    assert [e.level for e in snap.edges_into("API_Acc_GetRest", min_rank=3)] == [EdgeLevel.DECLARED]
+    out = snap.edges_out_of("API_Acc_FindListByListOwnerID")
+    assert {e.consumer for e in out} == {
+        "API_Acc_GetRest",
+        "API_DSec_FindListIDByAccID",
+    }  # not the dropped one
+    alias = snap.edges_into("API_Acc_FindListByListOwnerID")
+    assert len(alias) == 1
+    e = alias[0]
+    assert (e.producer, e.producer_table, e.producer_field) == (
+        "API_Prs_FindListByFIO",
+        "pAPI_Person_FindList",
+        "PersonID",
+    )
+    assert (e.consumer_table, e.consumer_field, e.level) == (
+        "pAPI_Account_OwnerID",
+        "OwnerID",
+        EdgeLevel.ALIAS,
+    )
+
+
+def test_snapshot_is_opened_read_only(snap: Snapshot) -> None:
+    with pytest.raises(sqlite3.OperationalError):
+        snap._conn.execute("DELETE FROM apis")
+
+
+def test_same_catalog_gives_byte_identical_files(tmp_path: Path) -> None:
+    a, b = tmp_path / "a" / "bank.atlas", tmp_path / "b" / "bank.atlas"
+    a.parent.mkdir()
+    b.parent.mkdir()
+    write_snapshot(mini_catalog(), a, options=OPTIONS)
+    write_snapshot(mini_catalog(), b, options=OPTIONS)
+    assert a.read_bytes() == b.read_bytes()
+    c = tmp_path / "c.atlas"
+    write_snapshot(mini_catalog(), c, options={**OPTIONS, "config": "other.yaml"})
+    assert c.read_bytes() != a.read_bytes()  # the options are part of the content
+
+
+def test_failure_mid_write_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "bank.atlas"
+
+    def boom(*args: object) -> object:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(writer_module, "_fts_rows", boom)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        write_snapshot(mini_catalog(), target, options=OPTIONS)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_mid_write_keeps_the_previous_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "bank.atlas"
+    write_snapshot(mini_catalog(), target, options=OPTIONS)
+    before = target.read_bytes()
+
+    def boom(*args: object) -> object:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(writer_module, "_fts_rows", boom)
+    with pytest.raises(RuntimeError):
+        write_snapshot(mini_catalog(), target, options={"source": "changed"})
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["bank.atlas"]
