@@ -1,0 +1,157 @@
+"""Build options of the passes (funnel stages, type classes, alias rules), loaded from YAML."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from apiatlas.errors import ConfigError, Location, ReasonCode
+from apiatlas.passes.type_map import BUILTIN_TYPES
+
+FunnelField = Literal["key", "approved", "implemented", "forbidden", "side_effect", "object_key"]
+FunnelOperator = Literal["matches", "equals", "not_equals", "in"]
+Scalar = bool | int | str | None
+
+
+class FunnelRule(BaseModel):
+    """One funnel stage: APIs whose ``field`` satisfies ``operator value`` go on to the next stage."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    field: FunnelField
+    operator: FunnelOperator
+    value: Scalar | list[Scalar] = None
+
+    @model_validator(mode="after")
+    def _value_fits_operator(self) -> FunnelRule:
+        if self.operator == "matches":
+            if not isinstance(self.value, str):
+                raise ValueError(f"stage {self.name!r}: operator 'matches' needs a regex string value")
+            try:
+                re.compile(self.value)
+            except re.error as exc:
+                raise ValueError(f"stage {self.name!r}: bad regex {self.value!r}: {exc}") from exc
+        elif self.operator == "in":
+            if not isinstance(self.value, list):
+                raise ValueError(f"stage {self.name!r}: operator 'in' needs a list value")
+        elif isinstance(self.value, list):
+            raise ValueError(f"stage {self.name!r}: operator {self.operator!r} needs a single value")
+        return self
+
+    def describe(self) -> str:
+        """The rule as one readable line, e.g. ``approved equals true``."""
+        value = self.value
+        shown = str(value).lower() if isinstance(value, bool) else repr(value) if value is None else value
+        return f"{self.field} {self.operator} {shown}"
+
+
+class AliasRule(BaseModel):
+    """Consumer field ``consumer_field`` may be fed by producer field ``producer_field`` (same type)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    consumer_field: str = Field(min_length=1)
+    producer_field: str = Field(min_length=1)
+
+
+DEFAULT_FUNNEL: tuple[FunnelRule, ...] = (
+    FunnelRule(
+        name="name",
+        field="key",
+        operator="matches",
+        value=r"^API_[A-Za-z0-9]+_(Find|Get|Check|Brows)",
+    ),
+    FunnelRule(name="approved", field="approved", operator="equals", value=True),
+    FunnelRule(name="implemented", field="implemented", operator="equals", value=True),
+    FunnelRule(name="forbidden", field="forbidden", operator="not_equals", value=True),
+)
+
+DEFAULT_ALIASES: tuple[AliasRule, ...] = (
+    AliasRule(consumer_field="OwnerID", producer_field="PersonID"),
+    AliasRule(consumer_field="ClientID", producer_field="PersonID"),
+    AliasRule(consumer_field="PersonID", producer_field="OwnerID"),
+    AliasRule(consumer_field="ClientID", producer_field="OwnerID"),
+)
+
+
+def _default_generic() -> list[str]:
+    return sorted(t.name for t in BUILTIN_TYPES.values() if t.generic)
+
+
+def _default_user_value() -> list[str]:
+    return sorted(t.name for t in BUILTIN_TYPES.values() if t.user_value)
+
+
+class BuildConfig(BaseModel):
+    """Everything the passes may be told; dumped into the manifest as the created-from options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    funnel: list[FunnelRule] = Field(default_factory=lambda: list(DEFAULT_FUNNEL))
+    # too common to link APIs by type alone (ids, money, dates, flags, free text)
+    generic_types: list[str] = Field(default_factory=_default_generic)
+    # types outside the built-in map that may still link APIs by type alone
+    specific_types: list[str] = Field(default_factory=list)
+    # values a person can say: names, dates, account numbers, INN, ISIN, codes, phone, e-mail
+    user_value_types: list[str] = Field(default_factory=_default_user_value)
+    aliases: list[AliasRule] = Field(default_factory=lambda: list(DEFAULT_ALIASES))
+    # a consumer field whose description names a producer field (e.g. "..., PersonID)") is an alias
+    description_aliases: bool = True
+    max_type_only_edges_per_field: int = Field(default=10, ge=0)
+
+    @classmethod
+    def load(cls, path: Path | None) -> BuildConfig:
+        """Read a YAML config; ``None`` means the defaults. Raises ConfigError with the location."""
+        if path is None:
+            return cls()
+        where = Location(file=str(path))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise ConfigError("config file not found", location=where) from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read config file: {exc}", location=where) from exc
+        try:
+            data: Any = yaml.safe_load(text)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark
+            line = mark.line + 1 if mark is not None else None
+            raise ConfigError(
+                f"invalid YAML: {exc.problem or exc}", location=Location(file=str(path), line=line)
+            ) from exc
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ConfigError(
+                f"expected a mapping at the top level, got {type(data).__name__}", location=where
+            )
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            anchor = ".".join(str(part) for part in first["loc"])
+            raise ConfigError(
+                f"{anchor}: {first['msg']} ({exc.error_count()} error(s))",
+                code=ReasonCode.BAD_CONFIG,
+                location=Location(file=str(path), anchor=anchor),
+            ) from exc
+
+    def options(self) -> dict[str, Any]:
+        """The JSON-able, stable form recorded in the manifest."""
+        return self.model_dump(mode="json")
+
+    def is_generic(self, type_name: str) -> bool:
+        """Generic types never link APIs by type alone; unknown types are generic unless listed specific."""
+        if type_name in self.generic_types:
+            return True
+        return type_name not in BUILTIN_TYPES and type_name not in self.specific_types
+
+    def is_user_value(self, type_name: str) -> bool:
+        return type_name in self.user_value_types

@@ -1,0 +1,307 @@
+"""The graph pass: infer which output field of one kept API can feed an input of another, at four levels."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from itertools import chain
+from typing import Any, NamedTuple
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, DeclaredSource, Edge, EdgeLevel
+from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+from apiatlas.passes.config import BuildConfig
+from apiatlas.passes.context import PassContext
+
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+
+
+class Field(NamedTuple):
+    """One output field of a producer or one input field of a consumer."""
+
+    api: str
+    object_key: str
+    table: str | None  # None for a scalar parameter
+    name: str
+    domain_type: str
+    description: str
+    required: bool
+
+
+EdgeKey = tuple[str, str | None, str, str, str | None, str]  # producer, table, field, consumer, table, field
+
+
+class _Found(NamedTuple):
+    rank: int
+    level: EdgeLevel
+    domain_type: str
+    reason: str
+
+
+def output_fields(api: Api) -> list[Field]:
+    """Columns of the API's output tables."""
+    return [
+        Field(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, False)
+        for t in api.output_tables
+        for c in t.columns
+    ]
+
+
+def input_fields(api: Api) -> list[Field]:
+    """Scalar parameters, then input-table columns (every column of an input table is required)."""
+    fields = [
+        Field(api.key, api.object_key, None, p.name, p.domain_type, p.description, p.required)
+        for p in api.params
+    ]
+    fields += [
+        Field(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, True)
+        for t in api.input_tables
+        for c in t.columns
+    ]
+    return fields
+
+
+def _dotted(f: Field) -> str:
+    return f"{f.api}.{f.table}.{f.name}" if f.table else f"{f.api}.{f.name}"
+
+
+class _GraphBuilder:
+    """Indexes producers by field name and by specific domain type, then offers candidate edges."""
+
+    def __init__(self, catalog: Catalog, config: BuildConfig) -> None:
+        self.catalog = catalog
+        self.config = config
+        self.kept = catalog.kept_apis()
+        self.by_name: dict[str, list[Field]] = defaultdict(list)
+        self.by_type: dict[str, list[Field]] = defaultdict(list)
+        self.by_type_object: dict[tuple[str, str], list[Field]] = defaultdict(list)
+        self.folded_keys = {key.casefold(): key for key in sorted(catalog.apis, reverse=True)}
+        for api in self.kept:
+            for f in output_fields(api):
+                self.by_name[f.name.casefold()].append(f)
+                if f.domain_type and not self._generic(f.domain_type):
+                    self.by_type[f.domain_type].append(f)
+                    self.by_type_object[(f.domain_type, f.object_key)].append(f)
+        self.aliases: dict[str, list[str]] = defaultdict(list)
+        for rule in config.aliases:
+            self.aliases[rule.consumer_field.casefold()].append(rule.producer_field)
+        self.best: dict[EdgeKey, _Found] = {}
+        self.stats: dict[str, Any] = {
+            "declared_dangling": 0,
+            "declared_to_dropped": 0,
+            "type_only_capped_fields": 0,
+        }
+
+    def _generic(self, type_name: str) -> bool:
+        known = self.catalog.types.get(type_name)
+        return known.generic if known is not None else self.config.is_generic(type_name)
+
+    def offer(self, producer: Field, consumer: Field, level: EdgeLevel, reason: str) -> None:
+        if producer.api == consumer.api:
+            return
+        key: EdgeKey = (
+            producer.api,
+            producer.table,
+            producer.name,
+            consumer.api,
+            consumer.table,
+            consumer.name,
+        )
+        rank = EDGE_LEVEL_RANK[level]
+        current = self.best.get(key)
+        if current is None or rank < current.rank:
+            self.best[key] = _Found(rank, level, consumer.domain_type or producer.domain_type, reason)
+
+    # -- level 1: declared ---------------------------------------------------------------------------
+    def declared(self, api: Api, inputs: list[Field]) -> None:
+        from_overlay = api.overlay.depends_on if api.overlay is not None else []
+        for source in api.declared_sources:
+            origin = "overlay" if source in from_overlay else "documentation"
+            where = (api.overlay.source if origin == "overlay" and api.overlay else None) or api.source
+            self._declared_one(api, inputs, source, origin, where or Location())
+
+    def _declared_one(
+        self, api: Api, inputs: list[Field], source: DeclaredSource, origin: str, where: Location
+    ) -> None:
+        wanted = source.field.lstrip("@").casefold()
+        consumers = [f for f in inputs if f.name.casefold() == wanted]
+        table_part = f"{source.producer_table}." if source.producer_table else ""
+        text = f"{source.field} ← {source.producer_api}.{table_part}{source.producer_field}"
+        if not consumers:
+            self._dangling(
+                api, where, f"declared source {text!r}: {api.key} has no input field {source.field!r}"
+            )
+            return
+        producer = self.catalog.apis.get(source.producer_api) or self._api_folded(source.producer_api)
+        if producer is None:
+            self._dangling(api, where, f"declared source {text!r}: no API {source.producer_api!r}")
+            return
+        if not producer.funnel.kept:
+            self.stats["declared_to_dropped"] += 1
+            return
+        table = source.producer_table.casefold() if source.producer_table else None
+        producers = [
+            f
+            for f in output_fields(producer)
+            if f.name.casefold() == source.producer_field.casefold()
+            and (table is None or (f.table or "").casefold() == table)
+        ]
+        if not producers:
+            self._dangling(
+                api,
+                where,
+                f"declared source {text!r}: {producer.key} has no output field {source.producer_field!r}",
+            )
+            return
+        for p in producers:
+            for c in consumers:
+                self.offer(p, c, EdgeLevel.DECLARED, f"declared in the {origin}: {c.name} ← {_dotted(p)}")
+
+    def _api_folded(self, key: str) -> Api | None:
+        found = self.folded_keys.get(key.casefold())
+        return self.catalog.apis[found] if found is not None else None
+
+    def _dangling(self, api: Api, where: Location, message: str) -> None:
+        self.stats["declared_dangling"] += 1
+        self.catalog.add_diagnostic(
+            Diagnostic(
+                severity=Severity.WARNING,
+                code=ReasonCode.DANGLING_REFERENCE,
+                message=message,
+                location=where if where.anchor else where.model_copy(update={"anchor": api.key}),
+            )
+        )
+
+    # -- levels 2 and 3: same name and type; alias ----------------------------------------------------
+    def by_name_and_alias(self, c: Field) -> None:
+        if not c.domain_type:
+            return
+        own = c.name.casefold()
+        for p in self.by_name.get(own, ()):
+            if p.domain_type == c.domain_type:
+                self.offer(
+                    p, c, EdgeLevel.NAME_TYPE, f"same field name {c.name} and domain type {c.domain_type}"
+                )
+        for name in self.aliases.get(own, ()):
+            for p in self.by_name.get(name.casefold(), ()):
+                if p.domain_type == c.domain_type and p.name.casefold() != own:
+                    self.offer(
+                        p,
+                        c,
+                        EdgeLevel.ALIAS,
+                        f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}",
+                    )
+        if not self.config.description_aliases or not c.description:
+            return
+        for token in dict.fromkeys(_IDENTIFIER.findall(c.description)):
+            if token.casefold() == own:
+                continue
+            for p in self.by_name.get(token.casefold(), ()):
+                if p.name == token and p.domain_type == c.domain_type:
+                    self.offer(
+                        p,
+                        c,
+                        EdgeLevel.ALIAS,
+                        f"description of {c.name} names {token} ({c.description!r}), "
+                        f"domain type {c.domain_type}",
+                    )
+
+    # -- level 4: same specific type only --------------------------------------------------------------
+    def by_type_only(self, c: Field) -> None:
+        limit = self.config.max_type_only_edges_per_field
+        if not c.domain_type or limit == 0 or self._generic(c.domain_type):
+            return
+        own = c.name.casefold()
+        same_object = self.by_type_object.get((c.domain_type, c.object_key), [])
+        others = (p for p in self.by_type.get(c.domain_type, []) if p.object_key != c.object_key)
+        ordered = chain(same_object, others)  # the consumer's own business object first
+        taken = 0
+        for p in ordered:
+            if p.api == c.api or p.name.casefold() == own:
+                continue
+            key: EdgeKey = (p.api, p.table, p.name, c.api, c.table, c.name)
+            if key in self.best:
+                continue
+            if taken == limit:
+                self.stats["type_only_capped_fields"] += 1
+                return
+            self.offer(
+                p, c, EdgeLevel.TYPE_ONLY, f"same specific domain type {c.domain_type} ({p.name} → {c.name})"
+            )
+            taken += 1
+
+    def build(self) -> list[Edge]:
+        all_inputs: list[Field] = []
+        for api in self.kept:
+            inputs = input_fields(api)
+            all_inputs += inputs
+            self.declared(api, inputs)
+            for c in inputs:
+                self.by_name_and_alias(c)
+        for c in all_inputs:  # after the stronger levels, so the cap counts only new pairs
+            self.by_type_only(c)
+        edges = [
+            Edge(
+                producer=k[0],
+                producer_table=k[1],
+                producer_field=k[2],
+                consumer=k[3],
+                consumer_table=k[4],
+                consumer_field=k[5],
+                domain_type=f.domain_type,
+                level=f.level,
+                reason=f.reason,
+            )
+            for k, f in self.best.items()
+        ]
+        edges.sort(key=edge_order)
+        self._summarise(edges, all_inputs)
+        return edges
+
+    def _summarise(self, edges: list[Edge], inputs: list[Field]) -> None:
+        fed = {(e.consumer, e.consumer_table, e.consumer_field) for e in edges}
+        unfed = [c for c in inputs if c.required and (c.api, c.table, c.name) not in fed]
+        touched = {e.consumer for e in edges} | {e.producer for e in edges}
+        self.stats.update(
+            {
+                "edges": len(edges),
+                "by_level": {lvl.value: sum(1 for e in edges if e.level is lvl) for lvl in EdgeLevel},
+                "kept_apis": len(self.kept),
+                "apis_fed": len({e.consumer for e in edges}),
+                "apis_with_unfed_inputs": len({c.api for c in unfed}),
+                "unfed_required_inputs": len(unfed),
+                "apis_isolated": sum(1 for a in self.kept if a.key not in touched),
+            }
+        )
+
+
+def edge_order(e: Edge) -> tuple[str, str, str, int, str, str, str]:
+    """Deterministic order: by consumer field, strongest level first, then producer."""
+    return (
+        e.consumer,
+        e.consumer_table or "",
+        e.consumer_field,
+        EDGE_LEVEL_RANK[e.level],
+        e.producer,
+        e.producer_table or "",
+        e.producer_field,
+    )
+
+
+def build_graph(catalog: Catalog, config: BuildConfig) -> None:
+    """Replace ``catalog.edges`` with the inferred edges and record ``stats["graph"]``."""
+    builder = _GraphBuilder(catalog, config)
+    catalog.edges = builder.build()
+    catalog.stats["graph"] = builder.stats
+
+
+class GraphPass:
+    """Runs after overlays (declared sources), the funnel (kept APIs only) and types (generic classes)."""
+
+    name = "graph"
+
+    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
+        build_graph(catalog, config)
+        by_level = catalog.stats["graph"]["by_level"]
+        context.progress(
+            f"graph: {len(catalog.edges)} edges (" + ", ".join(f"{k} {v}" for k, v in by_level.items()) + ")"
+        )

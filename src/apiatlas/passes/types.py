@@ -1,0 +1,186 @@
+"""The types pass: merge the built-in DS* map with the documented types, give every field its JSON Schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apiatlas.catalog.model import Api, Catalog, Column, DomainType, SessionTable
+from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+from apiatlas.passes.config import BuildConfig
+from apiatlas.passes.context import PassContext
+from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
+
+FALLBACK_SCHEMA: dict[str, Any] = {"type": "string"}
+
+
+def _merge_one(builtin: DomainType | None, documented: DomainType | None) -> DomainType:
+    if builtin is None and documented is not None:
+        schema = dict(documented.json_schema) or schema_from_base_type(documented.base_type)
+        return documented.model_copy(update={"json_schema": schema})
+    assert builtin is not None
+    if documented is None:
+        return builtin.model_copy(deep=True)
+    schema = dict(builtin.json_schema)
+    if documented.json_schema:
+        schema.update(documented.json_schema)
+    elif documented.base_type:
+        derived = schema_from_base_type(documented.base_type)
+        if derived.get("type") != schema.get("type"):
+            schema = derived  # the documented base type wins over the built-in guess
+        elif "maxLength" in derived:
+            schema["maxLength"] = derived["maxLength"]
+    return builtin.model_copy(
+        update={
+            "base_type": documented.base_type or builtin.base_type,
+            "meaning": documented.meaning or builtin.meaning,
+            "example": builtin.example if documented.example is None else documented.example,
+            "json_schema": schema,
+            "source": documented.source,
+        },
+        deep=True,
+    )
+
+
+def merge_types(documented: dict[str, DomainType], config: BuildConfig) -> dict[str, DomainType]:
+    """Built-in types overlaid with the documented ones; class flags (generic, user value) from config."""
+    merged: dict[str, DomainType] = {}
+    for name in sorted(set(BUILTIN_TYPES) | set(documented)):
+        one = _merge_one(BUILTIN_TYPES.get(name), documented.get(name))
+        merged[name] = one.model_copy(
+            update={"generic": config.is_generic(name), "user_value": config.is_user_value(name)}
+        )
+    return merged
+
+
+def field_schema(
+    domain_type: str,
+    description: str,
+    types: dict[str, DomainType],
+    *,
+    example: Any = None,
+    default: Any = None,
+) -> dict[str, Any]:
+    """JSON Schema of one field: the type's schema, a description like ``Фамилия [DSVARFULLNAME]``."""
+    known = types.get(domain_type)
+    schema: dict[str, Any] = dict(known.json_schema) if known is not None else dict(FALLBACK_SCHEMA)
+    text = description.strip() or (known.meaning if known is not None else "")
+    if domain_type:
+        text = f"{text} [{domain_type}]".strip()
+    if text:
+        schema["description"] = text
+    shown = example if example is not None else (known.example if known is not None else None)
+    if shown is not None:
+        schema["example"] = shown
+    if default is not None:
+        schema["default"] = default
+    return schema
+
+
+def _column_schema(column: Column, types: dict[str, DomainType]) -> dict[str, Any]:
+    return field_schema(column.domain_type, column.description, types)
+
+
+def assign_schemas(catalog: Catalog, types: dict[str, DomainType]) -> int:
+    """Fill Param.json_schema and Column.json_schema of every API; returns the number of fields typed."""
+    unknown_seen: set[str] = set()
+    fields = 0
+    for key in sorted(catalog.apis):
+        api = catalog.apis[key]
+        for param in api.params:
+            fields += 1
+            if not param.domain_type and param.json_schema:
+                continue  # a source that already knows the schema (OpenAPI) keeps it
+            _check_known(catalog, api, param.domain_type, param.name, types, unknown_seen)
+            param.json_schema = field_schema(
+                param.domain_type, param.description, types, example=param.example, default=param.default
+            )
+        for table in [*api.input_tables, *api.output_tables]:
+            for column in table.columns:
+                fields += 1
+                _check_known(
+                    catalog, api, column.domain_type, f"{table.name}.{column.name}", types, unknown_seen
+                )
+                column.json_schema = _column_schema(column, types)
+    return fields
+
+
+def _check_known(
+    catalog: Catalog, api: Api, domain_type: str, field: str, types: dict[str, DomainType], seen: set[str]
+) -> None:
+    if not domain_type or domain_type in types or domain_type in seen:
+        return
+    seen.add(domain_type)
+    base = api.source or Location()
+    catalog.add_diagnostic(
+        Diagnostic(
+            severity=Severity.WARNING,
+            code=ReasonCode.UNKNOWN_DOMAIN_TYPE,
+            message=f"domain type {domain_type!r} (first used by {api.key}.{field}) is neither built in nor "
+            "documented; treated as a string",
+            location=base.model_copy(update={"anchor": f"{api.key}.{field}"}),
+        )
+    )
+
+
+def _table_schema(table: SessionTable, kind: str) -> dict[str, Any]:
+    properties = {c.name: c.json_schema or dict(FALLBACK_SCHEMA) for c in table.columns}
+    label = f"{kind} {table.name}" + (f": {table.description}" if table.description else "")
+    return {
+        "type": "array",
+        "description": label,
+        "items": {
+            "type": "object",
+            "properties": properties,
+            "required": [c.name for c in table.columns],
+            "additionalProperties": False,
+        },
+    }
+
+
+def input_schema(api: Api) -> dict[str, Any]:
+    """The API's input as one JSON Schema object: scalar params, then each input table as an array of rows.
+
+    Every column of an input table is required in each row and a table with columns is itself required
+    (the documentation format has no per-column "required" mark; a lookup by a list needs its keys).
+    """
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for param in api.params:
+        schema = dict(param.json_schema) or {**FALLBACK_SCHEMA, "description": param.description}
+        properties[param.name] = schema
+        if param.required:
+            required.append(param.name)
+    for table in api.input_tables:
+        table_schema = _table_schema(table, "Входная таблица")
+        if table.columns:
+            table_schema["minItems"] = 1
+            required.append(table.name)
+        properties[table.name] = table_schema
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def output_schema(api: Api) -> dict[str, Any]:
+    """The API's output as one JSON Schema object: each output table as an array of rows."""
+    properties = {t.name: _table_schema(t, "Выходная таблица") for t in api.output_tables}
+    return {"type": "object", "properties": properties}
+
+
+class TypesPass:
+    """Runs before the graph: edges compare the merged types, entry points read their user-value class."""
+
+    name = "types"
+
+    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
+        documented = len(catalog.types)
+        catalog.types = merge_types(catalog.types, config)
+        before = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE)
+        fields = assign_schemas(catalog, catalog.types)
+        unknown = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE) - before
+        catalog.stats["types"] = {
+            "builtin": len(BUILTIN_TYPES),
+            "documented": documented,
+            "merged": len(catalog.types),
+            "fields_typed": fields,
+            "unknown": unknown,
+        }
+        context.progress(f"types: {len(catalog.types)} types, {fields} fields typed, {unknown} unknown")
