@@ -1,0 +1,119 @@
+"""Load a bank HTML documentation folder into a Catalog: find the pages, parse them, assemble."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from apiatlas.catalog.model import Catalog
+from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.sources.bank_html.assemble import assemble_catalog
+from apiatlas.sources.bank_html.pages import PageKind, parse_page
+from apiatlas.sources.bank_html.records import ParsedPage
+
+Progress = Callable[[int, int], None]
+
+# (folder path from the docs root, file-name pattern, page kind); names match case-insensitively.
+LAYOUT: tuple[tuple[tuple[str, ...], re.Pattern[str], PageKind], ...] = (
+    (("BObjects",), re.compile(r"^BO_.+\.html?$", re.IGNORECASE), PageKind.OBJECT),
+    (("BObjects", "Services"), re.compile(r"^API_.+\.html?$", re.IGNORECASE), PageKind.API),
+    (("BObjects", "Services", "Tables"), re.compile(r"^T_.+\.html?$", re.IGNORECASE), PageKind.TABLE),
+    (("Types",), re.compile(r"^DomainTypes\.html?$", re.IGNORECASE), PageKind.TYPES),
+)
+PARALLEL_FROM = 2000  # pages; below this, worker start-up costs more than it saves
+_CHUNK = 64
+
+
+def is_bank_docs(root: Path) -> bool:
+    """True when ``root`` looks like a bank documentation folder (it has a ``BObjects`` folder)."""
+    return _child_dir(root, "BObjects") is not None
+
+
+def find_pages(root: Path) -> list[tuple[PageKind, str]]:
+    """Every page of the docs as (kind, path relative to ``root`` in POSIX form), sorted by path."""
+    pages: list[tuple[PageKind, str]] = []
+    for folders, pattern, kind in LAYOUT:
+        folder: Path | None = root
+        for name in folders:
+            folder = _child_dir(folder, name) if folder is not None else None
+        if folder is None:
+            continue
+        for entry in os.scandir(folder):
+            if entry.is_file() and pattern.match(entry.name):
+                pages.append((kind, Path(entry.path).relative_to(root).as_posix()))
+    return sorted(pages, key=lambda page: page[1])
+
+
+def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int | None = None) -> Catalog:
+    """Parse every page under ``root`` into a Catalog (source_kind 'bank_html').
+
+    Bad pages never stop the load: each becomes a located diagnostic in ``catalog.diagnostics``.
+    ``progress(done, total)`` is called as pages are parsed. ``workers`` is the number of
+    processes (default: all cores when there are at least PARALLEL_FROM pages, else 1).
+    The result does not depend on file-system order or on ``workers``.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise SourceError(
+            f"{root} is not a folder", code=ReasonCode.BAD_CONFIG, location=Location(file=str(root))
+        )
+    if not is_bank_docs(root):
+        raise SourceError(
+            f"{root} has no BObjects folder: not a bank HTML documentation set",
+            code=ReasonCode.BAD_CONFIG,
+            location=Location(file=str(root)),
+        )
+    pages = find_pages(root)
+    if workers is None:
+        workers = (os.cpu_count() or 1) if len(pages) >= PARALLEL_FROM else 1
+    parsed: list[ParsedPage] = []
+    for done, page in enumerate(_parse_all(root, pages, workers), start=1):
+        parsed.append(page)
+        if progress is not None:
+            progress(done, len(pages))
+    return assemble_catalog(parsed)
+
+
+def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> Iterator[ParsedPage]:
+    jobs = [(kind, file, str(root)) for kind, file in pages]
+    if workers <= 1 or len(jobs) < 2:
+        for job in jobs:
+            yield _parse_one(job)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_parse_one, jobs, chunksize=_CHUNK)
+
+
+def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
+    kind, file, root = job
+    try:
+        data = (Path(root) / file).read_bytes()
+    except OSError as error:
+        from apiatlas.errors import Severity
+        from apiatlas.sources.bank_html.records import finding
+
+        return ParsedPage(
+            file=file,
+            sha256="",
+            page=None,
+            diagnostics=[finding(Severity.ERROR, ReasonCode.UNDECODABLE_FILE, f"cannot read: {error}", file)],
+        )
+    return parse_page(kind, file, data)
+
+
+def _child_dir(parent: Path, name: str) -> Path | None:
+    """The sub-folder ``name`` of ``parent``, matched case-insensitively (docs come from Windows)."""
+    exact = parent / name
+    if exact.is_dir():
+        return exact
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return None
+    for entry in sorted(entries, key=lambda e: e.name):
+        if entry.is_dir() and entry.name.lower() == name.lower():
+            return Path(entry.path)
+    return None

@@ -1,0 +1,146 @@
+"""Turn one loose HTML page into labelled tables: cell text, links, and the heading before each table."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+# A private-use character stands for <br> while parsing, so cells keep their line breaks.
+_BREAK = "\ue000"
+_BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
+_INLINE_TAGS = frozenset(
+    {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
+)
+_HEADING_TAGS = "h1, h2, h3, h4, h5, h6, b, strong, p, div, center"
+_MAX_WALK = 64  # nodes visited backwards from a table while looking for its heading
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any."""
+
+    text: str
+    href: str | None = None
+
+
+@dataclass(slots=True)
+class HtmlTable:
+    """A table of the page with the (normalised) heading text that precedes it."""
+
+    heading: str
+    rows: list[list[Cell]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class HtmlPage:
+    """What the page parsers work from: title, tables in document order, heading-like texts."""
+
+    title: str
+    tables: list[HtmlTable]
+    headings: list[str]
+    truncated: bool
+
+
+def normalize_label(text: str) -> str:
+    """Lower-case, collapse whitespace, drop a trailing colon or asterisk: 'Виза  ГА:' -> 'виза га'."""
+    label = " ".join(text.replace(_BREAK, " ").split()).lower().replace("ё", "е")
+    return label.rstrip(":*").strip()
+
+
+def clean_text(text: str) -> str:
+    """Collapse whitespace inside each line; lines come from <br>, ``<br><br>`` keeps one blank line."""
+    lines: list[str] = []
+    for part in text.split(_BREAK):
+        line = " ".join(part.split())
+        if line or (lines and lines[-1]):  # keep one blank line for <br><br>, never more
+            lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def read_page(html: str) -> HtmlPage:
+    """Parse ``html`` (tolerant to unclosed tags, upper case, ``<br>``, ``&nbsp;``) into an HtmlPage."""
+    lowered_tail = html[-4096:].lower()
+    truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
+    tree = LexborHTMLParser(_BR_TAG.sub(_BREAK, html))
+    tables = [HtmlTable(heading=_heading_before(node), rows=_rows(node)) for node in tree.css("table")]
+    title_node = tree.css_first("h1, h2, h3") or tree.css_first("title")
+    title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
+    headings = [normalize_label(n.text(deep=True, separator="")) for n in tree.css(_HEADING_TAGS)]
+    return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
+
+
+def _rows(table: LexborNode) -> list[list[Cell]]:
+    rows: list[list[Cell]] = []
+    for child in table.iter():
+        if child.tag == "tr":
+            rows.append(_cells(child))
+        elif child.tag in ("tbody", "thead", "tfoot"):
+            rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
+    return [row for row in rows if row]
+
+
+def _cells(tr: LexborNode) -> list[Cell]:
+    cells: list[Cell] = []
+    for td in tr.iter():
+        if td.tag not in ("td", "th"):
+            continue
+        text = clean_text(td.text(deep=True, separator=""))
+        link = td.css_first("a[href]")
+        href = link.attributes.get("href") if link is not None else None
+        cells.append(Cell(text=text, href=href.strip() if href else None))
+    return cells
+
+
+def _heading_before(table: LexborNode) -> str:
+    """The text just before ``table`` in document order, unless another table comes first."""
+    node: LexborNode | None = table
+    for _ in range(_MAX_WALK):
+        if node is None:
+            return ""
+        previous = node.prev
+        if previous is None:
+            node = node.parent
+            if node is None or node.tag in ("body", "html", "table", "td", "th"):
+                return ""
+            continue
+        node = previous
+        while True:  # descend to the last leaf of the previous sibling
+            if node.tag == "table":
+                return ""
+            last = node.last_child
+            if last is None or node.is_text_node:
+                break
+            node = last
+        if node.is_text_node and node.text(deep=False).replace(_BREAK, " ").strip():
+            return _inline_run(node)
+    return ""
+
+
+def _inline_run(text_node: LexborNode) -> str:
+    """The text of the inline run (text and inline elements, stopping at a block or <br>) ending here."""
+    top = text_node
+    while top.parent is not None and top.parent.tag in _INLINE_TAGS:
+        top = top.parent
+    parts: list[str] = []
+    node: LexborNode | None = top
+    first = True
+    while node is not None:
+        if node.is_text_node:
+            text = node.text(deep=False)
+        elif node.tag in _INLINE_TAGS:
+            text = node.text(deep=True, separator="")
+        elif node.is_comment_node:
+            text = ""
+        else:
+            break
+        if first:
+            text = text.rstrip(" \t\r\n\xa0" + _BREAK)
+            first = False
+        if _BREAK in text:
+            parts.append(text.rsplit(_BREAK, 1)[1])
+            break
+        parts.append(text)
+        node = node.prev
+    return normalize_label("".join(reversed(parts)))

@@ -1,0 +1,91 @@
+"""Intermediate records the page parsers return: one per page, located, before cross-referencing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
+from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+
+
+@dataclass(slots=True)
+class TableLink:
+    """A session table named on an API page, with the table page it links to (relative to the docs root)."""
+
+    name: str
+    direction: Direction
+    description: str = ""
+    target: str | None = None
+
+
+@dataclass(slots=True)
+class ObjectPage:
+    """A parsed ``BObjects/BO_*.htm`` page."""
+
+    file: str
+    key: str
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    visa: str | None = None
+    methods: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ApiPage:
+    """A parsed ``BObjects/Services/API_*.htm`` page."""
+
+    file: str
+    key: str
+    object_ref: str = ""  # the text of the 'Бизнес-объект' row
+    object_target: str | None = None  # the BO page it links to, relative to the docs root
+    title: str = ""
+    description: str = ""
+    visa: str | None = None
+    implemented: bool | None = None
+    forbidden: bool | None = None
+    params: list[Param] = field(default_factory=list)
+    tables: list[TableLink] = field(default_factory=list)
+    errors: list[ErrorCode] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TablePage:
+    """A parsed ``BObjects/Services/Tables/T_*.htm`` page."""
+
+    file: str
+    name: str
+    api: str = ""
+    direction: Direction | None = None
+    description: str = ""
+    columns: list[Column] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TypesPage:
+    """A parsed ``Types/DomainTypes.htm`` page."""
+
+    file: str
+    types: list[DomainType] = field(default_factory=list)
+
+
+Page = ObjectPage | ApiPage | TablePage | TypesPage
+
+
+@dataclass(slots=True)
+class ParsedPage:
+    """The outcome of reading one file: the record (None when skipped), its findings and its hash."""
+
+    file: str
+    sha256: str
+    page: Page | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def finding(
+    severity: Severity, code: ReasonCode, message: str, file: str, anchor: str | None = None
+) -> Diagnostic:
+    """A diagnostic located at ``file`` (relative to the docs root) and ``anchor``."""
+    return Diagnostic(
+        severity=severity, code=code, message=message, location=Location(file=file, anchor=anchor)
+    )
