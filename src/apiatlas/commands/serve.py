@@ -1,0 +1,95 @@
+"""``apiatlas serve``: serve a snapshot over MCP (stdio or Streamable HTTP), optionally executing on a DB."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Literal
+
+import anyio
+import typer
+
+from apiatlas.cli_app import app
+from apiatlas.errors import ApiatlasError
+from apiatlas.executors.base import ExecutionLimits, Executor, executor_for_url
+from apiatlas.server.app import build_server, serve_http
+from apiatlas.server.config import ServerConfig
+from apiatlas.snapshot import Snapshot
+
+DB_URL_ENV = "APIATLAS_DB_URL"
+
+
+def load_config(config_file: Path | None, host: str | None, port: int | None) -> ServerConfig:
+    config = ServerConfig.load(config_file) if config_file else ServerConfig()
+    if host is not None:
+        config.http.host = host
+    if port is not None:
+        config.http.port = port
+    return config
+
+
+def make_executor(db_url: str | None, snapshot: Snapshot, config: ServerConfig) -> Executor | None:
+    """The executor for ``db_url`` (or $APIATLAS_DB_URL); None when neither is set."""
+    url = db_url or os.environ.get(DB_URL_ENV)
+    if not url:
+        return None
+    limits = ExecutionLimits(
+        statement_timeout_ms=config.limits.statement_timeout_ms,
+        max_rows=config.limits.max_rows,
+        max_value_bytes=config.limits.max_value_chars,
+    )
+    types = {}
+    for api_key in snapshot.all_api_keys():
+        api = snapshot.get_api(api_key)
+        if api is None:
+            continue
+        for name in {p.domain_type for p in api.params} | {
+            c.domain_type for t in [*api.input_tables, *api.output_tables] for c in t.columns
+        }:
+            if name and name not in types and (dt := snapshot.get_type(name)) is not None:
+                types[name] = dt
+    return executor_for_url(url, limits, types=types)
+
+
+@app.command()
+def serve(
+    snapshot_path: Annotated[Path, typer.Argument(metavar="SNAP", help="snapshot file (*.atlas)")],
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help=f"database URL for execution (else ${DB_URL_ENV}; none: navigation only)"),
+    ] = None,
+    transport: Annotated[str, typer.Option(help="stdio or http (Streamable HTTP)")] = "stdio",
+    host: Annotated[str | None, typer.Option(help="HTTP host (default 127.0.0.1)")] = None,
+    port: Annotated[int | None, typer.Option(help="HTTP port (default 8765)")] = None,
+    config_file: Annotated[Path | None, typer.Option("--config", help="server config YAML")] = None,
+) -> None:
+    """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    if transport not in ("stdio", "http"):
+        typer.echo(f"error: --transport must be stdio or http, not {transport!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        config = load_config(config_file, host, port)
+        snapshot = Snapshot.open(snapshot_path)
+        executor = make_executor(db, snapshot, config)
+    except ApiatlasError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    server = build_server(snapshot, executor, config)
+    mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
+    try:
+        if mode == "stdio":
+            anyio.run(server.run_stdio_async)
+        else:
+            typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
+            serve_http(server, config)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if executor is not None:
+            anyio.run(executor.close)
+        snapshot.close()

@@ -1,0 +1,138 @@
+"""Builds the MCP server from a snapshot, an optional executor and a ServerConfig; serves stdio or HTTP."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import uvicorn
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, InputRequiredResult
+from pydantic import ValidationError
+from starlette.applications import Starlette
+
+from apiatlas import __version__
+from apiatlas.errors import ReasonCode
+from apiatlas.executors.base import Executor
+from apiatlas.server.chains import ChainRunner
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.evidence import EvidenceRegistry
+from apiatlas.server.execution import Execution
+from apiatlas.server.navigation import Navigator
+from apiatlas.server.results import ToolResult
+from apiatlas.server.tools import AtlasTools, register_tools, render
+from apiatlas.snapshot import Snapshot
+
+log = logging.getLogger("apiatlas.server")
+
+
+def instructions(prefix: str, executable: bool) -> str:
+    """How to navigate, in the order that works, in a few lines."""
+    p = prefix
+    lines = [
+        "This server exposes a large API catalog through a few meta-tools. Work in this order:",
+        f"1. {p}search (or {p}list_business_objects -> {p}list_apis) to find candidate APIs.",
+        f"2. {p}describe_api for the contract: inputs, output tables, when to use it.",
+        f"3. {p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it.",
+        f"4. {p}execute_api for one call, or {p}execute_chain for the whole path in one round trip.",
+        f"5. {p}fetch_evidence to page the full rows of an evidence_id; cite evidence ids in answers.",
+        "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
+    ]
+    if not executable:
+        lines.append("No database is configured: execution tools answer NOT_EXECUTABLE; navigation works.")
+    return "\n".join(lines)
+
+
+def _argument_problem(exc: ValidationError) -> tuple[ReasonCode, str]:
+    missing = [".".join(str(p) for p in e["loc"]) for e in exc.errors() if e["type"] == "missing"]
+    if missing:
+        return ReasonCode.MISSING_REQUIRED_INPUT, f"missing required argument(s): {', '.join(missing)}"
+    problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()[:5])
+    return ReasonCode.INVALID_ARGUMENT, f"invalid argument(s): {problems}"
+
+
+class AtlasServer(MCPServer[Any]):
+    """An MCPServer whose argument errors are reason-coded results, never protocol errors or crashes."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        tool = self._tool_manager.get_tool(name)
+        if tool is None:
+            known = ", ".join(t.name for t in self._tool_manager.list_tools())
+            return render(
+                ToolResult(
+                    status="error",
+                    reason=ReasonCode.INVALID_ARGUMENT,
+                    message=f"no tool named '{name}'",
+                    next_actions=[f"call one of: {known}"],
+                )
+            )
+        accepted = set(tool.parameters.get("properties", {}))
+        extra = sorted(set(arguments) - accepted)
+        if extra:
+            return render(
+                ToolResult(
+                    status="error",
+                    reason=ReasonCode.INVALID_ARGUMENT,
+                    message=f"unknown argument {', '.join(extra)}; accepted: {', '.join(sorted(accepted))}",
+                    next_actions=["call again with only the accepted arguments"],
+                )
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                code, message = _argument_problem(exc.__cause__)
+                return render(
+                    ToolResult(
+                        status="error",
+                        reason=code,
+                        message=message,
+                        next_actions=[f"see the input schema of {name} in tools/list and call again"],
+                    )
+                )
+            log.exception("tool %s failed", name)
+            return render(
+                ToolResult(status="error", reason=ReasonCode.TOOL_EXECUTION_ERROR, message=str(exc))
+            )
+
+
+def build_server(snapshot: Snapshot, executor: Executor | None, config: ServerConfig) -> AtlasServer:
+    """The MCP server for one snapshot; ``executor`` None means navigation only."""
+    manifest = snapshot.manifest()
+    prefix = config.prefix_for(str(manifest.get("source_kind", "")))
+    navigator = Navigator(snapshot, config, prefix)
+    execution = Execution(navigator, executor, config)
+    tools = AtlasTools(
+        navigator=navigator,
+        execution=execution,
+        chains=ChainRunner(execution),
+        evidence=EvidenceRegistry(config.evidence),
+        config=config,
+    )
+    server = AtlasServer(
+        name="apiatlas",
+        title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
+        instructions=instructions(prefix, executor is not None),
+        version=__version__,
+        log_level="WARNING",
+    )
+    read_only = executor is None or executor.limits.read_only
+    open_world = False  # executors reach only the operator's own database
+    register_tools(server, tools, prefix, read_only=read_only, open_world=open_world)
+    for tool in server._tool_manager.list_tools():
+        tool.parameters["additionalProperties"] = False
+    return server
+
+
+def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
+    """The Streamable HTTP ASGI app at ``config.http.path``."""
+    return server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+
+
+def serve_http(server: AtlasServer, config: ServerConfig) -> None:
+    """Serve Streamable HTTP with uvicorn until interrupted (logs to stderr)."""
+    app = http_app(server, config)
+    uvicorn.run(app, host=config.http.host, port=config.http.port, log_level="warning")

@@ -1,0 +1,84 @@
+"""Server configuration: tool prefix, page sizes, previews, execution limits, evidence caps, HTTP binding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from apiatlas.errors import ConfigError, Location
+
+# Default tool-name prefix per snapshot source kind.
+DEFAULT_PREFIXES: dict[str, str] = {"bank_html": "bank_", "openapi": "api_"}
+
+
+class EvidenceCaps(BaseModel):
+    """Bounds of the per-session evidence store (least recently used entries go first)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_entries: int = Field(default=200, ge=1)
+    max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    max_sessions: int = Field(default=256, ge=1)
+
+
+class ServerLimits(BaseModel):
+    """Execution limits handed to the executor."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    statement_timeout_ms: int = Field(default=15_000, ge=1)
+    max_rows: int = Field(default=10_000, ge=1)
+    max_value_chars: int = Field(default=4_000, ge=1)  # longest string value accepted in an argument
+
+
+class HttpBinding(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    path: str = "/mcp"
+
+
+class ServerConfig(BaseModel):
+    """Everything ``apiatlas serve`` can be told; loadable from YAML with ``--config FILE``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool_prefix: str | None = None  # None: chosen from the snapshot's source kind
+    page_size: int = Field(default=50, ge=1, le=500)
+    search_limit: int = Field(default=10, ge=1, le=100)
+    preview_rows: int = Field(default=10, ge=0, le=500)
+    evidence_page_rows: int = Field(default=50, ge=1, le=1000)
+    max_chain_depth: int = Field(default=4, ge=1, le=4)
+    limits: ServerLimits = Field(default_factory=ServerLimits)
+    evidence: EvidenceCaps = Field(default_factory=EvidenceCaps)
+    http: HttpBinding = Field(default_factory=HttpBinding)
+
+    def prefix_for(self, source_kind: str) -> str:
+        if self.tool_prefix is not None:
+            return self.tool_prefix
+        return DEFAULT_PREFIXES.get(source_kind, "atlas_")
+
+    @classmethod
+    def load(cls, path: Path) -> ServerConfig:
+        """Read a YAML file; a missing file, bad YAML or an unknown key is a ``ConfigError``."""
+        where = Location(file=str(path))
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"cannot read config: {exc.strerror}", location=where) from exc
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ConfigError("the config must be a mapping of keys to values", location=where)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+            )
+            raise ConfigError(problems, location=where) from exc

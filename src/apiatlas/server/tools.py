@@ -1,0 +1,270 @@
+"""The MCP tools: names, two-sentence descriptions, truthful annotations; thin handlers over the core."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from apiatlas.errors import ApiatlasError, ReasonCode
+from apiatlas.executors.chain import MAX_STEPS, ChainStep
+from apiatlas.server.chains import ChainRunner
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.evidence import EvidenceRegistry, EvidenceStore
+from apiatlas.server.execution import Execution
+from apiatlas.server.navigation import Confidence, Navigator
+from apiatlas.server.results import (
+    DependencyChainResult,
+    DescribeApiResult,
+    ExecuteApiResult,
+    ExecuteChainResult,
+    FetchEvidenceResult,
+    ListApisResult,
+    ListObjectsResult,
+    SearchResult,
+    ToolResult,
+)
+
+log = logging.getLogger("apiatlas.server")
+_HEADER = ("status", "reason", "message", "next_actions")
+R = TypeVar("R", bound=ToolResult)
+
+NAVIGATION = ToolAnnotations(
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+)
+
+
+def execution_annotations(read_only: bool, open_world: bool) -> ToolAnnotations:
+    """Execute tools are read-only (and so idempotent) only when the executor never keeps writes."""
+    return ToolAnnotations(
+        read_only_hint=read_only,
+        destructive_hint=False,
+        idempotent_hint=read_only,
+        open_world_hint=open_world,
+    )
+
+
+def render(result: ToolResult) -> CallToolResult:
+    """Structured content + a compact text rendering; ``isError`` when the status is "error"."""
+    data = result.model_dump(mode="json", exclude_none=True)
+    body = {k: v for k, v in data.items() if k not in _HEADER and v not in ([], {}, "", 0, False)}
+    text = result.summary()
+    if body:
+        text += "\n" + json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=data,
+        is_error=result.status == "error",
+    )
+
+
+def session_store(registry: EvidenceRegistry, ctx: Context) -> EvidenceStore:
+    """The evidence store of the caller's session: the HTTP session id, or the process (stdio, stateless)."""
+    headers = ctx.headers if ctx.request_context else None
+    key = (headers or {}).get("mcp-session-id") or "local"
+    return registry.for_session(key)
+
+
+async def answer(kind: type[R], produce: Callable[[], Awaitable[R]]) -> CallToolResult:
+    """Run a tool body; a typed error becomes a reason-coded result, a crash a TOOL_EXECUTION_ERROR."""
+    try:
+        return render(await produce())
+    except ApiatlasError as exc:
+        return render(kind(status="error", reason=exc.code, message=exc.message))
+    except Exception:
+        log.exception("tool %s crashed", kind.__name__)
+        return render(
+            kind(
+                status="error",
+                reason=ReasonCode.TOOL_EXECUTION_ERROR,
+                message="internal error while answering; the server keeps serving",
+                next_actions=["retry once; if it fails again, report it to the operator"],
+            )
+        )
+
+
+@dataclass
+class AtlasTools:
+    """Everything the tool handlers call: navigation, execution, chains, evidence."""
+
+    navigator: Navigator
+    execution: Execution
+    chains: ChainRunner
+    evidence: EvidenceRegistry
+    config: ServerConfig
+
+
+ApiName = Annotated[str, Field(description="API key, e.g. API_Prs_FindListByFIO")]
+Cursor = Annotated[
+    str | None, Field(description="next_cursor from the previous page; omit for the first page")
+]
+
+
+def register_tools(
+    server: MCPServer, tools: AtlasTools, prefix: str, read_only: bool, open_world: bool
+) -> None:
+    """Add the navigation, execution and evidence tools to ``server`` under ``prefix``."""
+    nav, run = tools.navigator, tools.execution
+    exec_notes = execution_annotations(read_only, open_world)
+
+    async def list_business_objects(cursor: Cursor = None) -> Annotated[CallToolResult, ListObjectsResult]:
+        async def body() -> ListObjectsResult:
+            return nav.list_business_objects(cursor)
+
+        return await answer(ListObjectsResult, body)
+
+    async def list_apis(
+        object_key: Annotated[
+            str, Field(description="business object key from list_business_objects, e.g. DSec")
+        ],
+        cursor: Cursor = None,
+    ) -> Annotated[CallToolResult, ListApisResult]:
+        async def body() -> ListApisResult:
+            return nav.list_apis(object_key, cursor)
+
+        return await answer(ListApisResult, body)
+
+    async def describe_api(api: ApiName) -> Annotated[CallToolResult, DescribeApiResult]:
+        async def body() -> DescribeApiResult:
+            return nav.describe_api(api)
+
+        return await answer(DescribeApiResult, body)
+
+    async def search(
+        query: Annotated[str, Field(description="words (Russian or English) or an exact API name")],
+        object_key: Annotated[str | None, Field(description="only APIs of this business object")] = None,
+        limit: Annotated[int | None, Field(ge=1, le=100, description="most hits to return")] = None,
+    ) -> Annotated[CallToolResult, SearchResult]:
+        async def body() -> SearchResult:
+            return nav.search(query, object_key, limit)
+
+        return await answer(SearchResult, body)
+
+    async def dependency_chain(
+        api: ApiName,
+        direction: Annotated[
+            Literal["upstream", "downstream"],
+            Field(description="upstream: what must run before api; downstream: what api's outputs feed"),
+        ] = "upstream",
+        depth: Annotated[int, Field(ge=1, le=4, description="levels to follow (1-4)")] = 3,
+        min_confidence: Annotated[
+            Confidence, Field(description="weakest edge level kept: declared > name_type > alias > type_only")
+        ] = "alias",
+    ) -> Annotated[CallToolResult, DependencyChainResult]:
+        async def body() -> DependencyChainResult:
+            return nav.dependency_chain(api, direction, depth, min_confidence)
+
+        return await answer(DependencyChainResult, body)
+
+    async def execute_api(
+        api: ApiName,
+        ctx: Context,
+        args: Annotated[
+            dict[str, Any] | None, Field(description="scalar inputs by parameter name (see describe_api)")
+        ] = None,
+        input_tables: Annotated[
+            dict[str, list[dict[str, Any]]] | None,
+            Field(description="input session tables: table name -> list of row objects"),
+        ] = None,
+    ) -> Annotated[CallToolResult, ExecuteApiResult]:
+        async def body() -> ExecuteApiResult:
+            store = session_store(tools.evidence, ctx)
+            return await run.execute_api(api, args or {}, input_tables or {}, store)
+
+        return await answer(ExecuteApiResult, body)
+
+    async def execute_chain(
+        steps: Annotated[
+            list[ChainStep],
+            Field(
+                min_length=1,
+                max_length=MAX_STEPS,
+                description="calls in order; input_table_mapping/param_mapping take columns of earlier "
+                "steps' output tables (source_step is 0-based)",
+            ),
+        ],
+        ctx: Context,
+    ) -> Annotated[CallToolResult, ExecuteChainResult]:
+        async def body() -> ExecuteChainResult:
+            return await tools.chains.execute_chain(steps, session_store(tools.evidence, ctx))
+
+        return await answer(ExecuteChainResult, body)
+
+    async def fetch_evidence(
+        evidence_id: Annotated[str, Field(description="evidence_id returned by an execute tool")],
+        ctx: Context,
+        table: Annotated[str | None, Field(description="output table name; omit for the first table")] = None,
+        cursor: Cursor = None,
+    ) -> Annotated[CallToolResult, FetchEvidenceResult]:
+        async def body() -> FetchEvidenceResult:
+            return run.fetch_evidence(evidence_id, table, cursor, session_store(tools.evidence, ctx))
+
+        return await answer(FetchEvidenceResult, body)
+
+    specs: list[tuple[Callable[..., Any], str, str, ToolAnnotations]] = [
+        (
+            list_business_objects,
+            "list_business_objects",
+            "Lists the business objects of the catalog (clients, accounts, deals, ...) with their API "
+            "counts, one page at a time. Use when you start and do not yet know which object holds the data.",
+            NAVIGATION,
+        ),
+        (
+            list_apis,
+            "list_apis",
+            "Lists the callable APIs of one business object with one-line titles, one page at a time. "
+            "Use when you know the object (e.g. Acc) and need to pick the API that answers the question.",
+            NAVIGATION,
+        ),
+        (
+            describe_api,
+            "describe_api",
+            "Returns the full contract of one API: input JSON Schema, output tables with typed columns, "
+            "error codes, when to use it and which APIs feed its inputs. Use when you are about to call it.",
+            NAVIGATION,
+        ),
+        (
+            search,
+            "search",
+            "Finds APIs by words or by exact name, best match first, optionally within one business object. "
+            "Use when you do not know where to look.",
+            NAVIGATION,
+        ),
+        (
+            dependency_chain,
+            "dependency_chain",
+            "Shows which APIs must run before (upstream) or can run after (downstream) an API, level by "
+            "level, with field mappings and their confidence. Use when an input is an ID you do not have.",
+            NAVIGATION,
+        ),
+        (
+            execute_api,
+            "execute_api",
+            "Calls one API with scalar arguments and input tables and returns a preview of the rows with an "
+            "evidence id for the full result. Use when describe_api showed you have every required input.",
+            exec_notes,
+        ),
+        (
+            execute_chain,
+            "execute_chain",
+            "Runs several APIs in order in one transaction, feeding output fields of earlier steps into "
+            "inputs of later ones; every step is checked before the first runs. Use when dependency_chain "
+            "showed the path from values you know to the data you need.",
+            exec_notes,
+        ),
+        (
+            fetch_evidence,
+            "fetch_evidence",
+            "Returns more rows of an executed call's result by evidence id, one page at a time. "
+            "Use when a preview was truncated or you need to cite exact rows.",
+            NAVIGATION,
+        ),
+    ]
+    for fn, name, description, notes in specs:
+        server.add_tool(fn, name=f"{prefix}{name}", description=description, annotations=notes)
