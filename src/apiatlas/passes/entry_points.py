@@ -6,11 +6,7 @@ from apiatlas.catalog.model import Api, Catalog
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.passes.graph import input_fields
-
-
-def _user_value(catalog: Catalog, config: BuildConfig, type_name: str) -> bool:
-    known = catalog.types.get(type_name)
-    return known.user_value if known is not None else config.is_user_value(type_name)
+from apiatlas.passes.types import is_user_value_type
 
 
 def blocking_inputs(api: Api, catalog: Catalog, config: BuildConfig) -> list[str]:
@@ -18,7 +14,7 @@ def blocking_inputs(api: Api, catalog: Catalog, config: BuildConfig) -> list[str
     return [
         f"{f.table}.{f.name}" if f.table else f.name
         for f in input_fields(api)
-        if f.required and not _user_value(catalog, config, f.domain_type)
+        if f.required and not is_user_value_type(catalog, config, f.domain_type)
     ]
 
 

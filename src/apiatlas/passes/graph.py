@@ -11,6 +11,7 @@ from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, DeclaredSource
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
+from apiatlas.passes.types import is_generic_type, is_user_value_type
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
@@ -92,8 +93,10 @@ class _GraphBuilder:
         }
 
     def _generic(self, type_name: str) -> bool:
-        known = self.catalog.types.get(type_name)
-        return known.generic if known is not None else self.config.is_generic(type_name)
+        return is_generic_type(self.catalog, self.config, type_name)
+
+    def _user_value(self, type_name: str) -> bool:
+        return is_user_value_type(self.catalog, self.config, type_name)
 
     def offer(self, producer: Field, consumer: Field, level: EdgeLevel, reason: str) -> None:
         if producer.api == consumer.api:
@@ -260,6 +263,7 @@ class _GraphBuilder:
     def _summarise(self, edges: list[Edge], inputs: list[Field]) -> None:
         fed = {(e.consumer, e.consumer_table, e.consumer_field) for e in edges}
         unfed = [c for c in inputs if c.required and (c.api, c.table, c.name) not in fed]
+        stuck = {c.api for c in unfed if not self._user_value(c.domain_type)}
         touched = {e.consumer for e in edges} | {e.producer for e in edges}
         self.stats.update(
             {
@@ -269,6 +273,8 @@ class _GraphBuilder:
                 "apis_fed": len({e.consumer for e in edges}),
                 "apis_with_unfed_inputs": len({c.api for c in unfed}),
                 "unfed_required_inputs": len(unfed),
+                # a required input no edge feeds and no user can say: nothing can call the API
+                "apis_unreachable": len(stuck),
                 "apis_isolated": sum(1 for a in self.kept if a.key not in touched),
             }
         )

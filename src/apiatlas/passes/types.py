@@ -52,6 +52,18 @@ def merge_types(documented: dict[str, DomainType], config: BuildConfig) -> dict[
     return merged
 
 
+def is_generic_type(catalog: Catalog, config: BuildConfig, type_name: str) -> bool:
+    """Whether a type is too common to link APIs by type alone (merged map first, then the config)."""
+    known = catalog.types.get(type_name)
+    return known.generic if known is not None else config.is_generic(type_name)
+
+
+def is_user_value_type(catalog: Catalog, config: BuildConfig, type_name: str) -> bool:
+    """Whether a value of this type is something a user can say (a name, a date, an account number)."""
+    known = catalog.types.get(type_name)
+    return known.user_value if known is not None else config.is_user_value(type_name)
+
+
 def field_schema(
     domain_type: str,
     description: str,

@@ -1,0 +1,112 @@
+"""The funnel pass: stage-by-stage counts, verdicts and config-driven rules."""
+
+from __future__ import annotations
+
+import itertools
+
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, SideEffect
+from apiatlas.passes.config import BuildConfig, FunnelRule
+from apiatlas.passes.funnel import apply_funnel
+
+
+def _api(
+    key: str,
+    obj: str,
+    *,
+    approved: bool | None = True,
+    implemented: bool | None = True,
+    forbidden: bool | None = False,
+    side_effect: SideEffect = SideEffect.READ,
+) -> Api:
+    return Api(
+        key=key,
+        object_key=obj,
+        approved=approved,
+        implemented=implemented,
+        forbidden=forbidden,
+        side_effect=side_effect,
+    )
+
+
+def _catalog() -> Catalog:
+    apis = [
+        _api("API_Prs_FindListByFIO", "Prs"),
+        _api("API_Prs_GetDocList", "Prs"),
+        _api("API_Acc_CheckOwner", "Acc"),
+        _api("API_Acc_BrowsList", "Acc"),
+        _api("API_Acc_Close", "Acc", side_effect=SideEffect.WRITE),  # name stage
+        _api("API_Acc_Insert", "Acc", side_effect=SideEffect.WRITE),  # name stage
+        _api("API_Acc_FindOld", "Acc", approved=False),  # visa stage
+        _api("API_Acc_FindDraft", "Acc", approved=None),  # visa unknown: not approved
+        _api("API_Dep_GetPlan", "Dep", implemented=False),  # implemented stage
+        _api("API_Dep_FindSecret", "Dep", forbidden=True),  # forbidden stage
+        _api("API_Dep_FindUnknownBan", "Dep", forbidden=None),  # unknown ban: allowed
+        _api("sp_internal_Find", "Sys"),  # name stage (not an API_ name)
+    ]
+    objects = {k: BusinessObject(key=k, approved=True) for k in ("Prs", "Acc", "Dep", "Sys", "Empty")}
+    return Catalog(apis={a.key: a for a in apis}, objects=objects)
+
+
+def test_default_stages_count_in_and_out() -> None:
+    catalog = _catalog()
+    apply_funnel(catalog, BuildConfig())
+    stages = catalog.stats["funnel"]
+    assert [s["stage"] for s in stages] == ["name", "approved", "implemented", "forbidden"]
+    assert [(s["in"], s["out"]) for s in stages] == [(12, 9), (9, 7), (7, 6), (6, 5)]
+    for before, after in itertools.pairwise(stages):
+        assert after["in"] == before["out"]
+    kept = [a.key for a in catalog.kept_apis()]
+    assert kept == sorted(
+        [
+            "API_Prs_FindListByFIO",
+            "API_Prs_GetDocList",
+            "API_Acc_CheckOwner",
+            "API_Acc_BrowsList",
+            "API_Dep_FindUnknownBan",
+        ]
+    )
+    assert stages[-1]["out"] == len(kept)
+
+
+def test_verdicts_name_the_stage_and_reason() -> None:
+    catalog = _catalog()
+    apply_funnel(catalog, BuildConfig())
+    draft = catalog.apis["API_Acc_FindDraft"].funnel
+    assert not draft.kept and draft.dropped_at == "approved"
+    assert draft.reason is not None and "unknown" in draft.reason
+    assert catalog.apis["API_Acc_Close"].funnel.dropped_at == "name"
+    assert catalog.apis["API_Dep_FindSecret"].funnel.dropped_at == "forbidden"
+    assert catalog.apis["API_Prs_FindListByFIO"].funnel.kept
+
+
+def test_objects_without_kept_apis_are_counted() -> None:
+    catalog = _catalog()
+    apply_funnel(catalog, BuildConfig())
+    objects = catalog.stats["funnel_objects"]
+    # Sys has only a dropped API, Empty has none at all
+    assert objects == {"total": 5, "approved": 5, "with_kept_apis": 3, "without_kept_apis": 2}
+
+
+def test_rules_come_from_the_config_not_from_the_code() -> None:
+    catalog = _catalog()
+    config = BuildConfig(
+        funnel=[
+            FunnelRule(name="writes", field="side_effect", operator="in", value=["write", "destructive"]),
+            FunnelRule(name="not_insert", field="key", operator="not_equals", value="API_Acc_Insert"),
+        ]
+    )
+    apply_funnel(catalog, config)
+    assert [a.key for a in catalog.kept_apis()] == ["API_Acc_Close"]
+    assert [(s["in"], s["out"]) for s in catalog.stats["funnel"]] == [(12, 2), (2, 1)]
+    assert catalog.apis["API_Prs_FindListByFIO"].funnel.dropped_at == "writes"
+
+
+def test_rerun_resets_earlier_verdicts() -> None:
+    catalog = _catalog()
+    apply_funnel(
+        catalog, BuildConfig(funnel=[FunnelRule(name="none", field="key", operator="equals", value="")])
+    )
+    assert catalog.kept_apis() == []
+    apply_funnel(catalog, BuildConfig(funnel=[]))
+    assert len(catalog.kept_apis()) == 12
+    assert catalog.stats["funnel"] == []
