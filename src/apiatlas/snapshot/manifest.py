@@ -30,6 +30,7 @@ class Manifest(BaseModel):
     funnel: dict[str, Any] = Field(default_factory=dict)
     graph: dict[str, Any] = Field(default_factory=dict)
     counts: dict[str, int] = Field(default_factory=dict)
+    pass_stats: dict[str, Any] = Field(default_factory=dict)  # what each pass recorded (catalog.stats)
 
 
 def kept_edges(catalog: Catalog) -> list[Edge]:
@@ -53,41 +54,47 @@ def _edge_order(e: Edge) -> tuple[str, str, int, str, str, str, str, str]:
 
 
 def funnel_summary(catalog: Catalog) -> dict[str, Any]:
-    """Stage-by-stage counts: ``{"total", "kept", "stages": [{"stage", "dropped", "count"}]}``.
+    """Stage-by-stage counts: ``{"total", "kept", "stages": [{"stage", "rule", "dropped", "count"}]}``.
 
-    Stage names come from each API's funnel verdict; their order comes from the pass's own
-    ``stats["funnel"]["order"]`` when it records one, else from ``KNOWN_STAGE_ORDER``.
+    The funnel pass records its stages in order in ``stats["funnel"]`` (``stage``, ``rule``, ``in``,
+    ``out``); without them the stages are rebuilt from each API's verdict, in ``KNOWN_STAGE_ORDER``.
     """
     total = len(catalog.apis)
     dropped = Counter(
         a.funnel.dropped_at or "unspecified" for a in catalog.apis.values() if not a.funnel.kept
     )
-    order = _stage_order(catalog, dropped)
-    stages: list[dict[str, Any]] = [{"stage": "parsed", "dropped": 0, "count": total}]
-    remaining = total
-    for name in order:
-        remaining -= dropped.get(name, 0)
-        stages.append({"stage": name, "dropped": dropped.get(name, 0), "count": remaining})
-    summary: dict[str, Any] = {"total": total, "kept": total - sum(dropped.values()), "stages": stages}
-    summary["objects_total"] = len(catalog.objects)
-    summary["objects_with_kept_apis"] = len(_objects_with_kept(catalog))
-    return summary
+    stages: list[dict[str, Any]] = [{"stage": "parsed", "rule": "", "dropped": 0, "count": total}]
+    recorded = catalog.stats.get("funnel")
+    if isinstance(recorded, list) and all(isinstance(s, dict) and "stage" in s for s in recorded):
+        for s in recorded:
+            out = int(s.get("out", 0))
+            dropped_here = int(s.get("in", out)) - out
+            stages.append(
+                {
+                    "stage": str(s["stage"]),
+                    "rule": str(s.get("rule", "")),
+                    "dropped": dropped_here,
+                    "count": out,
+                }
+            )
+    else:
+        remaining = total
+        for name in _stage_order(dropped):
+            remaining -= dropped[name]
+            stages.append({"stage": name, "rule": "", "dropped": dropped[name], "count": remaining})
+    return {
+        "total": total,
+        "kept": total - sum(dropped.values()),
+        "stages": stages,
+        "objects_total": len(catalog.objects),
+        "objects_with_kept_apis": len(_objects_with_kept(catalog)),
+    }
 
 
-def _stage_order(catalog: Catalog, dropped: Counter[str]) -> list[str]:
-    pass_stats = catalog.stats.get("funnel")
-    declared: list[str] = []
-    if isinstance(pass_stats, dict):
-        raw = pass_stats.get("order") or pass_stats.get("stages") or []
-        for item in raw if isinstance(raw, list) else []:
-            name = item.get("stage") or item.get("name") if isinstance(item, dict) else item
-            if isinstance(name, str) and name not in declared:
-                declared.append(name)
-    known = [s for s in KNOWN_STAGE_ORDER if s in dropped and s not in declared]
-    rest = sorted(
-        (s for s in dropped if s not in declared and s not in known), key=lambda s: (-dropped[s], s)
-    )
-    return declared + known + rest
+def _stage_order(dropped: Counter[str]) -> list[str]:
+    known = [s for s in KNOWN_STAGE_ORDER if s in dropped]
+    rest = sorted((s for s in dropped if s not in known), key=lambda s: (-dropped[s], s))
+    return known + rest
 
 
 def _objects_with_kept(catalog: Catalog) -> set[str]:
@@ -141,4 +148,5 @@ def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
         funnel=funnel_summary(catalog),
         graph=graph_summary(catalog),
         counts=count_summary(catalog),
+        pass_stats=dict(sorted(catalog.stats.items())),
     )

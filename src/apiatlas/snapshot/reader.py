@@ -109,6 +109,10 @@ class Snapshot:
         rows = self._rows("SELECT api_count FROM objects WHERE key = ?", (key,))
         return int(rows[0][0]) if rows else 0
 
+    def object_api_counts(self) -> dict[str, int]:
+        """Kept APIs per business object (objects with none included), by key."""
+        return {k: int(n) for k, n in self._rows("SELECT key, api_count FROM objects ORDER BY key")}
+
     def get_object(self, key: str) -> BusinessObject | None:
         rows = self._rows("SELECT body FROM objects WHERE key = ?", (key,)) or self._rows(
             "SELECT body FROM objects WHERE key = ? COLLATE NOCASE ORDER BY key LIMIT 1", (key,)

@@ -1,0 +1,176 @@
+"""The compile pipeline: load the source, run the passes, write the snapshot and its report."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from apiatlas.catalog.model import Catalog, Overlay
+from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.passes import run_passes
+from apiatlas.passes.config import BuildConfig
+from apiatlas.report.markdown import render_report
+from apiatlas.snapshot.manifest import Manifest
+from apiatlas.snapshot.reader import Snapshot
+from apiatlas.snapshot.writer import write_snapshot
+from apiatlas.sources import load_source
+from apiatlas.sources.overlay_files import read_overlays
+
+STAGES = ("parse", "overlays", "passes", "snapshot", "report")
+
+
+class CompileProgress(Protocol):
+    """Where the pipeline reports what it is doing (the CLI draws a progress bar per stage)."""
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        """A stage starts; ``total`` units of work when known."""
+
+    def advance(self, done: int, total: int) -> None:
+        """``done`` of ``total`` units of the current stage are finished."""
+
+    def note(self, message: str) -> None:
+        """A one-line remark (a pass finished, a count)."""
+
+
+class SilentProgress:
+    """Reports nothing."""
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        return None
+
+    def advance(self, done: int, total: int) -> None:
+        return None
+
+    def note(self, message: str) -> None:
+        return None
+
+
+@dataclass
+class CompileResult:
+    """What a compile produced: the snapshot, its report, the manifest and the refined catalog."""
+
+    snapshot: Path
+    report: Path | None
+    manifest: Manifest
+    catalog: Catalog
+    overlays_dir: Path | None
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per stage, in STAGES order
+
+
+def default_overlays_dir(source: Path) -> Path | None:
+    """``DOCS_DIR/../overlays`` when it exists (the layout of ``examples/bank``)."""
+    candidate = source.parent / "overlays"
+    return candidate if candidate.is_dir() and candidate.resolve() != source.resolve() else None
+
+
+def default_report_path(out: Path) -> Path:
+    """``bank.atlas`` -> ``bank.report.md`` next to it."""
+    return out.with_name(out.stem + ".report.md")
+
+
+def compile_docs(
+    source: Path,
+    *,
+    overlays_dir: Path | None,
+    config_path: Path | None,
+    out: Path,
+    progress: CompileProgress | None = None,
+    report_path: Path | None = None,
+    write_report: bool = True,
+    kind: str | None = None,
+) -> CompileResult:
+    """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
+
+    Raises ``SourceError`` when the source folder is missing or nothing could be parsed,
+    ``ConfigError`` for a bad config, ``SnapshotError`` when the snapshot cannot be written.
+    Problems inside pages never stop the build: they become diagnostics in the snapshot.
+    """
+    sink: CompileProgress = progress or SilentProgress()
+    timings: dict[str, float] = {}
+    source, out = Path(source), Path(out)
+    if not source.exists():
+        raise SourceError(
+            f"documentation folder not found: {source}",
+            code=ReasonCode.INVALID_ARGUMENT,
+            location=Location(file=str(source)),
+        )
+    config = BuildConfig.load(config_path)
+
+    with _timed(timings, "parse", sink):
+        catalog = load_source(source, kind=kind, progress=sink.advance)
+    if not catalog.apis:
+        raise SourceError(
+            f"nothing parsed: no API pages found under {source}",
+            code=ReasonCode.NO_MATCH,
+            location=Location(file=str(source)),
+        )
+
+    overlays: dict[str, Overlay] = {}
+    if overlays_dir is not None:
+        with _timed(timings, "overlays", sink):
+            overlays, findings = read_overlays(overlays_dir)
+            catalog.diagnostics.extend(findings)
+            catalog.source_files.update(_hashes(overlays_dir, "*.md", "@overlays"))
+    if config_path is not None:
+        catalog.source_files.update(_hashes(config_path.parent, config_path.name, "@config"))
+
+    with _timed(timings, "passes", sink):
+        run_passes(catalog, config, overlays=overlays, progress=sink.note)
+
+    options = _options(source, overlays_dir, config_path, config, kind)
+    with _timed(timings, "snapshot", sink):
+        manifest = write_snapshot(catalog, out, options=options)
+
+    report: Path | None = None
+    if write_report:
+        report = report_path or default_report_path(out)
+        with _timed(timings, "report", sink), Snapshot.open(out) as snap:
+            text = render_report(snap, timings=dict(timings))
+            report.write_text(text, encoding="utf-8")
+    return CompileResult(
+        snapshot=out,
+        report=report,
+        manifest=manifest,
+        catalog=catalog,
+        overlays_dir=overlays_dir,
+        timings=timings,
+    )
+
+
+def _options(
+    source: Path, overlays_dir: Path | None, config_path: Path | None, config: BuildConfig, kind: str | None
+) -> dict[str, Any]:
+    """The created-from options recorded in the manifest (paths exactly as given)."""
+    return {
+        "source": str(source),
+        "source_kind": kind,
+        "overlays": str(overlays_dir) if overlays_dir is not None else None,
+        "config": str(config_path) if config_path is not None else None,
+        "build_config": config.options(),
+    }
+
+
+def _hashes(folder: Path, pattern: str, prefix: str) -> dict[str, str]:
+    """sha256 of each file matching ``pattern`` in ``folder``, keyed ``prefix/relative/path``."""
+    found: dict[str, str] = {}
+    for path in sorted(folder.rglob(pattern)):
+        if path.is_file():
+            found[f"{prefix}/{path.relative_to(folder).as_posix()}"] = hashlib.sha256(
+                path.read_bytes()
+            ).hexdigest()
+    return found
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str, sink: CompileProgress) -> Iterator[None]:
+    sink.stage(stage)
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = time.perf_counter() - start

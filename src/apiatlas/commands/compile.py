@@ -1,0 +1,148 @@
+"""``apiatlas compile``: documentation folder -> snapshot + report, with progress and a summary table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from apiatlas.cli_app import app
+from apiatlas.errors import ApiatlasError, Severity
+
+if TYPE_CHECKING:
+    from apiatlas.build import CompileResult
+
+FIRST_DIAGNOSTICS = 5
+
+
+class RichProgress:
+    """A progress bar per compile stage, drawn on stderr."""
+
+    def __init__(self, progress: Progress) -> None:
+        self._progress = progress
+        self._task: TaskID | None = None
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self._finish_current()
+        self._task = self._progress.add_task(name, total=total)
+
+    def advance(self, done: int, total: int) -> None:
+        if self._task is not None:
+            self._progress.update(self._task, completed=done, total=total)
+
+    def note(self, message: str) -> None:
+        self._progress.console.print(f"  [dim]{message}[/dim]")
+
+    def _finish_current(self) -> None:
+        if self._task is not None:
+            task = self._progress.tasks[-1]
+            self._progress.update(self._task, total=task.total or 1, completed=task.total or 1)
+
+    def close(self) -> None:
+        self._finish_current()
+
+
+@app.command("compile")
+def compile_command(
+    docs_dir: Annotated[Path, typer.Argument(help="The documentation folder (e.g. examples/bank/docs).")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="The snapshot file to write (e.g. bank.atlas).")],
+    overlays: Annotated[
+        Path | None,
+        typer.Option("--overlays", help="Overlay folder; default DOCS_DIR/../overlays if present."),
+    ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="Build config (YAML).")] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Report path; default <snapshot>.report.md next to it.")
+    ] = None,
+    fail_on_error: Annotated[
+        bool, typer.Option("--fail-on-error", help="Exit non-zero when the build found errors.")
+    ] = False,
+) -> None:
+    """Compile a documentation folder into a snapshot and its Markdown report."""
+    from apiatlas.build import compile_docs, default_overlays_dir
+
+    console = Console()
+    err = Console(stderr=True)
+    if overlays is None:
+        overlays = default_overlays_dir(docs_dir)
+        if overlays is not None:
+            err.print(
+                f"Using overlays from [bold]{overlays}[/bold] (found next to the docs; --overlays to change)."
+            )
+    elif not overlays.is_dir():
+        typer.secho(f"error: overlay folder not found: {overlays}", fg="red", err=True)
+        raise typer.Exit(1)
+    columns = (TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=err, transient=False) as bar:
+            sink = RichProgress(bar)
+            result = compile_docs(
+                docs_dir,
+                overlays_dir=overlays,
+                config_path=config,
+                out=out,
+                progress=sink,
+                report_path=report,
+            )
+            sink.close()
+    except ApiatlasError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
+    print_summary(console, result)
+    errors = result.manifest.counts.get("diagnostics_error", 0)
+    if fail_on_error and errors:
+        typer.secho(f"{errors} error(s) found; failing because of --fail-on-error", fg="red", err=True)
+        raise typer.Exit(1)
+
+
+def print_summary(console: Console, result: CompileResult) -> None:
+    """Funnel, edges by level, entry points, diagnostics by severity with the first few, output paths."""
+    manifest = result.manifest
+    funnel = Table(title="Funnel", show_edge=False)
+    for column in ("stage", "rule", "dropped", "APIs"):
+        funnel.add_column(column, justify="right" if column in ("dropped", "APIs") else "left")
+    for stage in manifest.funnel.get("stages", []):
+        funnel.add_row(stage["stage"], stage.get("rule", ""), str(stage["dropped"]), str(stage["count"]))
+    console.print(funnel)
+
+    graph = Table(title="Dependency graph (kept APIs)", show_edge=False)
+    graph.add_column("level")
+    graph.add_column("edges", justify="right")
+    for level, n in manifest.graph.get("by_level", {}).items():
+        graph.add_row(level, str(n))
+    graph.add_row("[bold]total[/bold]", str(manifest.graph.get("edges", 0)))
+    graph.add_row("entry points", str(manifest.graph.get("entry_points", 0)))
+    console.print(graph)
+
+    console.print(_diagnostics_table(result))
+    counts = manifest.counts
+    console.print(
+        f"[green]Wrote[/green] {result.snapshot} ({_size(result.snapshot)}): "
+        f"{counts.get('kept_apis', 0)} of {counts.get('apis', 0)} APIs kept, "
+        f"{counts.get('objects_with_kept_apis', 0)} business objects, {counts.get('edges', 0)} edges."
+    )
+    if result.report is not None:
+        console.print(f"[green]Report[/green] {result.report}")
+    console.print("Time: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
+
+
+def _diagnostics_table(result: CompileResult) -> Table:
+    table = Table(title="Diagnostics", show_edge=False)
+    table.add_column("severity")
+    table.add_column("count", justify="right")
+    table.add_column(f"first {FIRST_DIAGNOSTICS}")
+    diagnostics = result.catalog.diagnostics
+    for severity in Severity:
+        found = [d for d in diagnostics if d.severity is severity]
+        first = "\n".join(f"{d.code.value}: {d.location}: {d.message}" for d in found[:FIRST_DIAGNOSTICS])
+        table.add_row(severity.value, str(len(found)), first)
+    return table
+
+
+def _size(path: Path) -> str:
+    n = path.stat().st_size
+    return f"{n / 1048576:.1f} MB" if n >= 1048576 else f"{n / 1024:.1f} KB"

@@ -1,0 +1,81 @@
+"""``apiatlas info``: print a snapshot's manifest and counts (rich tables, or JSON with --json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from apiatlas.cli_app import app
+from apiatlas.errors import SnapshotError
+from apiatlas.snapshot.reader import Snapshot
+
+
+@app.command("info")
+def info_command(
+    snapshot: Annotated[Path, typer.Argument(help="The snapshot file (*.atlas).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
+    files: Annotated[
+        bool, typer.Option("--files", help="Also list every source file with its hash.")
+    ] = False,
+) -> None:
+    """Print what a snapshot was built from and what it holds: sources, funnel, graph, counts."""
+    try:
+        with Snapshot.open(snapshot) as snap:
+            manifest = snap.manifest()
+    except SnapshotError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
+    if as_json:
+        typer.echo(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True))
+        return
+    console = Console()
+    for table in manifest_tables(manifest, with_files=files):
+        console.print(table)
+
+
+def manifest_tables(manifest: dict[str, Any], *, with_files: bool = False) -> list[Table]:
+    """The manifest as rich tables: snapshot, counts, funnel, graph (and source files)."""
+    source_files: dict[str, str] = manifest.get("source_files", {})
+    options = manifest.get("options", {})
+    head = _pairs(
+        "Snapshot",
+        [
+            ("format version", manifest.get("format_version")),
+            ("apiatlas version", manifest.get("apiatlas_version")),
+            ("source kind", manifest.get("source_kind")),
+            ("source root", manifest.get("source_root")),
+            ("overlays", options.get("overlays")),
+            ("config", options.get("config")),
+            ("source files", len(source_files)),
+        ],
+    )
+    counts = _pairs("Counts", sorted(manifest.get("counts", {}).items()))
+    funnel = Table(title="Funnel", show_edge=False)
+    for column in ("stage", "rule", "dropped", "APIs"):
+        funnel.add_column(column)
+    for stage in manifest.get("funnel", {}).get("stages", []):
+        funnel.add_row(stage["stage"], stage.get("rule", ""), str(stage["dropped"]), str(stage["count"]))
+    graph_stats = manifest.get("graph", {})
+    graph = _pairs(
+        "Graph",
+        [(f"edges: {k}", v) for k, v in graph_stats.get("by_level", {}).items()]
+        + [(k, v) for k, v in graph_stats.items() if k != "by_level"],
+    )
+    tables = [head, counts, funnel, graph]
+    if with_files:
+        tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
+    return tables
+
+
+def _pairs(title: str, rows: list[tuple[str, Any]]) -> Table:
+    table = Table(title=title, show_header=False, show_edge=False)
+    table.add_column("key")
+    table.add_column("value", overflow="fold")
+    for key, value in rows:
+        table.add_row(str(key), "—" if value is None else str(value))
+    return table

@@ -1,0 +1,109 @@
+"""Chains through the dependency graph for the report: from entry points to a target, and the deepest ones."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Edge
+
+# Edges the report draws chains with: declared, name + type, alias (type-only links are too loose).
+CHAIN_MAX_RANK = 3
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A path of APIs, each fed by the previous one through ``edges[i]``."""
+
+    apis: tuple[str, ...]
+    edges: tuple[Edge, ...]
+
+
+@dataclass
+class DependencyGraph:
+    """Strongest edge per (producer, consumer) pair, indexed both ways."""
+
+    into: dict[str, dict[str, Edge]] = field(default_factory=dict)  # consumer -> producer -> edge
+    out_of: dict[str, dict[str, Edge]] = field(default_factory=dict)  # producer -> consumer -> edge
+
+    @classmethod
+    def from_edges(cls, edges: Iterable[Edge], max_rank: int = CHAIN_MAX_RANK) -> DependencyGraph:
+        graph = cls()
+        for e in edges:
+            if EDGE_LEVEL_RANK[e.level] > max_rank or e.producer == e.consumer:
+                continue
+            best = graph.into.get(e.consumer, {}).get(e.producer)
+            if best is None or EDGE_LEVEL_RANK[e.level] < EDGE_LEVEL_RANK[best.level]:
+                graph.into.setdefault(e.consumer, {})[e.producer] = e
+                graph.out_of.setdefault(e.producer, {})[e.consumer] = e
+        return graph
+
+    def fan_out(self, api: str) -> int:
+        return len(self.out_of.get(api, {}))
+
+
+def chains_to(graph: DependencyGraph, target: str, entry_points: set[str], limit: int = 4) -> list[Chain]:
+    """Shortest chains from the nearest entry points to ``target`` (strongest edge at each step)."""
+    dist = {target: 0}
+    queue = deque([target])
+    while queue:
+        node = queue.popleft()
+        if dist[node] >= MAX_DEPTH:
+            continue
+        for producer in sorted(graph.into.get(node, {})):
+            if producer not in dist:
+                dist[producer] = dist[node] + 1
+                queue.append(producer)
+    starts = sorted((d, k) for k, d in dist.items() if k in entry_points and k != target)
+    chains = []
+    for _, start in starts[:limit]:
+        apis, edges = [start], []
+        node = start
+        while node != target:
+            step = min(
+                (e for c, e in graph.out_of.get(node, {}).items() if dist.get(c) == dist[node] - 1),
+                key=lambda e: (EDGE_LEVEL_RANK[e.level], e.consumer),
+            )
+            apis.append(step.consumer)
+            edges.append(step)
+            node = step.consumer
+        chains.append(Chain(tuple(apis), tuple(edges)))
+    return chains
+
+
+def deepest_chains(graph: DependencyGraph, entry_points: set[str], limit: int = 3) -> list[Chain]:
+    """From the most-connected entry points, the path to the farthest API they reach (BFS depth)."""
+    ranked = sorted(entry_points, key=lambda k: (-graph.fan_out(k), k))
+    chains = []
+    for start in ranked[: limit * 3]:
+        parent: dict[str, Edge | None] = {start: None}
+        depth = {start: 0}
+        queue = deque([start])
+        far = start
+        while queue:
+            node = queue.popleft()
+            if depth[node] > depth[far] or (depth[node] == depth[far] and node < far):
+                far = node
+            if depth[node] >= MAX_DEPTH:
+                continue
+            for consumer, edge in sorted(graph.out_of.get(node, {}).items()):
+                if consumer not in parent:
+                    parent[consumer] = edge
+                    depth[consumer] = depth[node] + 1
+                    queue.append(consumer)
+        if far != start:
+            chains.append(_walk_back(far, parent))
+    chains.sort(key=lambda c: (-len(c.apis), c.apis))
+    return chains[:limit]
+
+
+def _walk_back(node: str, parent: dict[str, Edge | None]) -> Chain:
+    apis, edges = [node], []
+    edge = parent[node]
+    while edge is not None:
+        edges.append(edge)
+        apis.append(edge.producer)
+        edge = parent[edge.producer]
+    return Chain(tuple(reversed(apis)), tuple(reversed(edges)))
