@@ -1,0 +1,365 @@
+"""Runs stored procedures and functions on PostgreSQL (psycopg 3, async) by the session-table convention.
+
+Connections: a small pool of idle connections (``max_idle``) with at most ``max_connections`` in use;
+one connection per session, one transaction per session, one savepoint per call. A pooled
+connection is pinged before reuse and replaced when the database went away, so a dead
+connection never poisons later calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from apiatlas.catalog.model import Api, DomainType
+from apiatlas.errors import ReasonCode
+from apiatlas.executors.base import (
+    CallRequest,
+    CallResult,
+    ExecutionLimits,
+    Executor,
+    ExecutorSession,
+    TableResult,
+    error_result,
+    json_value,
+    ok_result,
+)
+from apiatlas.executors.errors import ValidationError
+from apiatlas.executors.identifiers import argument_name, check_identifier, split_target
+from apiatlas.executors.validation import ValidatedCall, validate_call
+from apiatlas.executors.value_types import ValueKind
+
+PG_TYPES: dict[ValueKind, str] = {
+    ValueKind.INTEGER: "bigint",
+    ValueKind.NUMBER: "numeric",
+    ValueKind.STRING: "text",
+    ValueKind.DATE: "date",
+    ValueKind.DATETIME: "timestamp",
+    ValueKind.BOOLEAN: "boolean",
+}
+EXECUTABLE_KINDS = ("sql_procedure", "sql_function")
+_SAVEPOINT = sql.SQL("SAVEPOINT apiatlas_call")
+_ROLLBACK_SAVEPOINT = sql.SQL("ROLLBACK TO SAVEPOINT apiatlas_call")
+_RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
+_NOT_FOUND_STATES = {"42883", "42P01", "3F000", "42704"}  # undefined function/table/schema/object
+
+
+class PostgresExecutor(Executor):
+    """The PostgreSQL executor: ``sql_procedure`` (CALL + temp session tables) and ``sql_function``."""
+
+    def __init__(
+        self,
+        url: str,
+        limits: ExecutionLimits | None = None,
+        *,
+        types: Mapping[str, DomainType] | None = None,
+        default_schema: str = "api",
+        max_connections: int = 4,
+        max_idle: int = 2,
+    ) -> None:
+        self.url = url
+        self.limits = limits or ExecutionLimits()
+        self.types = dict(types or {})
+        self.default_schema = default_schema
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._slots = asyncio.Semaphore(max_connections)
+        self._max_idle = max_idle
+        self._closed = False
+
+    def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
+        return self._session()
+
+    @asynccontextmanager
+    async def _session(self) -> AsyncIterator[ExecutorSession]:
+        async with self._slots:
+            try:
+                conn = await self._acquire()
+            except psycopg.Error as exc:
+                yield _UnavailableSession(self, f"database unavailable: {_first_line(exc)}")
+                return
+            session = _PostgresSession(self, conn)
+            try:
+                yield session
+            finally:
+                await self._finish(conn, commit=not self.limits.read_only and not session.failed)
+
+    async def close(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await conn.close()
+
+    async def _acquire(self) -> psycopg.AsyncConnection[Any]:
+        while self._idle:
+            conn = self._idle.pop()
+            try:
+                await conn.execute("SELECT 1")
+                return conn
+            except psycopg.Error:
+                await conn.close()
+        return await psycopg.AsyncConnection.connect(
+            self.url,
+            autocommit=False,
+            connect_timeout=self.limits.connect_timeout_s,
+            application_name="apiatlas",
+        )
+
+    async def _finish(self, conn: psycopg.AsyncConnection[Any], *, commit: bool) -> None:
+        try:
+            if not conn.broken and not conn.closed:
+                await (conn.commit() if commit else conn.rollback())
+        except psycopg.Error:
+            await conn.close()
+        if conn.broken or conn.closed or self._closed or len(self._idle) >= self._max_idle:
+            await conn.close()
+        else:
+            self._idle.append(conn)
+
+
+class _UnavailableSession(ExecutorSession):
+    """A session without a connection: bad input still gets its own error, anything else UNAVAILABLE."""
+
+    def __init__(self, executor: PostgresExecutor, message: str) -> None:
+        self.executor = executor
+        self.message = message
+
+    async def call(self, request: CallRequest) -> CallResult:
+        started = time.perf_counter()
+        try:
+            validate_call(
+                request.api,
+                request.args,
+                request.input_tables,
+                limits=self.executor.limits,
+                types=self.executor.types,
+            )
+        except ValidationError as exc:
+            return error_result(request.api.key, exc.code, exc.message, started)
+        return error_result(request.api.key, ReasonCode.UPSTREAM_UNAVAILABLE, self.message, started)
+
+
+class _PostgresSession(ExecutorSession):
+    """One connection, one transaction; each call runs in a savepoint that is rolled back when read-only."""
+
+    def __init__(self, executor: PostgresExecutor, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.executor = executor
+        self.limits = executor.limits
+        self.conn = conn
+        self.failed = False
+
+    async def call(self, request: CallRequest) -> CallResult:
+        started = time.perf_counter()
+        api = request.api
+        try:
+            validated = validate_call(
+                api, request.args, request.input_tables, limits=self.limits, types=self.executor.types
+            )
+            if api.executor.kind not in EXECUTABLE_KINDS:
+                raise ValidationError(
+                    f"{api.key} is bound to {api.executor.kind!r}; "
+                    f"this executor runs {', '.join(EXECUTABLE_KINDS)}",
+                    api_key=api.key,
+                    code=ReasonCode.NOT_EXECUTABLE,
+                )
+            routine = sql.Identifier(*split_target(api, self.executor.default_schema))
+            arguments = _named_arguments(validated)
+        except ValidationError as exc:
+            return error_result(api.key, exc.code, exc.message, started)
+        if self.conn.broken or self.conn.closed:
+            self.failed = True
+            return error_result(
+                api.key, ReasonCode.UPSTREAM_UNAVAILABLE, "the database connection was lost earlier", started
+            )
+        budget_s = self.limits.statement_timeout_ms / 1000.0 * 4 + self.limits.connect_timeout_s
+        try:
+            async with asyncio.timeout(budget_s):
+                tables = await self._run(validated, routine, arguments)
+        except psycopg.Error as exc:
+            self.failed = True
+            return _error_for(exc, api, self.conn, self.limits, started)
+        except TimeoutError:
+            self.failed = True
+            await self.conn.close()
+            return error_result(api.key, ReasonCode.TIMEOUT, f"no answer within {budget_s:.0f} s", started)
+        return ok_result(api.key, tables, started)
+
+    async def _run(
+        self, call: ValidatedCall, routine: sql.Identifier, arguments: sql.Composable
+    ) -> list[TableResult]:
+        api = call.api
+        async with self.conn.cursor() as cur:
+            await cur.execute(_SAVEPOINT)
+            try:
+                await cur.execute(
+                    "SELECT set_config('statement_timeout', %s, true)",
+                    (str(self.limits.statement_timeout_ms),),
+                )
+                if api.executor.kind == "sql_function":
+                    tables = await self._run_function(cur, call, routine, arguments)
+                else:
+                    tables = await self._run_procedure(cur, call, routine, arguments)
+            except psycopg.Error:
+                if not self.conn.broken and not self.conn.closed:
+                    with contextlib.suppress(psycopg.Error):
+                        await cur.execute(_ROLLBACK_SAVEPOINT)
+                raise
+            if self.limits.read_only:
+                await cur.execute(_ROLLBACK_SAVEPOINT)
+            else:
+                for name in call.table_kinds:
+                    await cur.execute(sql.SQL("DROP TABLE IF EXISTS pg_temp.{}").format(sql.Identifier(name)))
+                await cur.execute(_RELEASE_SAVEPOINT)
+        return tables
+
+    async def _run_procedure(
+        self,
+        cur: psycopg.AsyncCursor[Any],
+        call: ValidatedCall,
+        routine: sql.Identifier,
+        arguments: sql.Composable,
+    ) -> list[TableResult]:
+        api = call.api
+        for name, kinds in call.table_kinds.items():
+            await cur.execute(create_temp_table(name, kinds, api.key))
+        for name, rows in call.input_tables.items():
+            columns = [c for c, _ in call.table_kinds[name]]
+            await cur.executemany(insert_rows(name, columns), [tuple(r[c] for c in columns) for r in rows])
+        if self.limits.read_only:
+            await cur.execute("SET LOCAL transaction_read_only = on")
+        await cur.execute(sql.SQL("CALL {}({})").format(routine, arguments), tuple(call.args.values()))
+        tables: list[TableResult] = []
+        if cur.description is not None:  # OUT / INOUT parameters come back as one row
+            tables.append(await self._read(cur, "out_params"))
+        for table in api.output_tables:
+            columns = [c for c, _ in call.table_kinds[table.name]]
+            query = sql.SQL("SELECT {} FROM pg_temp.{} LIMIT %s").format(
+                sql.SQL(", ").join(sql.Identifier(c.lower()) for c in columns) if columns else sql.SQL("*"),
+                sql.Identifier(table.name),
+            )
+            await cur.execute(query, (self.limits.max_rows + 1,))
+            tables.append(await self._read(cur, table.name, columns))
+        return tables
+
+    async def _run_function(
+        self,
+        cur: psycopg.AsyncCursor[Any],
+        call: ValidatedCall,
+        routine: sql.Identifier,
+        arguments: sql.Composable,
+    ) -> list[TableResult]:
+        if self.limits.read_only:
+            await cur.execute("SET LOCAL transaction_read_only = on")
+        query = sql.SQL("SELECT * FROM {}({}) LIMIT %s").format(routine, arguments)
+        await cur.execute(query, (*call.args.values(), self.limits.max_rows + 1))
+        name = call.api.output_tables[0].name if call.api.output_tables else "result"
+        return [await self._read(cur, name)]
+
+    async def _read(
+        self, cur: psycopg.AsyncCursor[Any], name: str, columns: list[str] | None = None
+    ) -> TableResult:
+        names = columns or [d.name for d in cur.description or []]
+        raw = await cur.fetchall()
+        truncated = len(raw) > self.limits.max_rows
+        rows: list[dict[str, Any]] = []
+        for record in raw[: self.limits.max_rows]:
+            row: dict[str, Any] = {}
+            for column, value in zip(names, record, strict=True):
+                row[column], cut = json_value(value, self.limits.max_value_bytes)
+                truncated = truncated or cut
+            rows.append(row)
+        return TableResult(name=name, columns=names, rows=rows, row_count=len(rows), truncated=truncated)
+
+
+def create_temp_table(name: str, kinds: list[tuple[str, ValueKind]], api_key: str) -> sql.Composed:
+    """``CREATE TEMP TABLE "name" (col type, ...)``: lower-case column names, types from value kinds."""
+    check_identifier(name, api_key=api_key, what="session table")
+    columns = sql.SQL(", ").join(
+        sql.SQL("{} {}").format(
+            sql.Identifier(check_identifier(column, api_key=api_key, what="column").lower()),
+            sql.SQL(PG_TYPES[kind]),
+        )
+        for column, kind in kinds
+    )
+    return sql.SQL("CREATE TEMP TABLE {} ({})").format(sql.Identifier(name), columns)
+
+
+def insert_rows(name: str, columns: list[str]) -> sql.Composed:
+    """``INSERT INTO pg_temp."name" (cols) VALUES (%s, ...)``: values are always bound, never spliced."""
+    return sql.SQL("INSERT INTO pg_temp.{} ({}) VALUES ({})").format(
+        sql.Identifier(name),
+        sql.SQL(", ").join(sql.Identifier(c.lower()) for c in columns),
+        sql.SQL(", ").join(sql.Placeholder() for _ in columns),
+    )
+
+
+def _named_arguments(call: ValidatedCall) -> sql.Composable:
+    """``p_a => %s, p_b => %s`` in documented parameter order."""
+    return sql.SQL(", ").join(
+        sql.SQL("{} => {}").format(
+            sql.Identifier(argument_name(name, api_key=call.api.key)), sql.Placeholder()
+        )
+        for name in call.args
+    )
+
+
+def _error_for(
+    exc: psycopg.Error, api: Api, conn: psycopg.AsyncConnection[Any], limits: ExecutionLimits, started: float
+) -> CallResult:
+    """Map a database error to a result: timeout, raised API error, missing routine, lost connection."""
+    state = exc.sqlstate or ""
+    primary = exc.diag.message_primary or _first_line(exc)
+    if isinstance(exc, psycopg.errors.QueryCanceled):
+        return error_result(
+            api.key,
+            ReasonCode.TIMEOUT,
+            f"{api.key} exceeded the {limits.statement_timeout_ms} ms time limit",
+            started,
+        )
+    if conn.broken or conn.closed or isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+        return error_result(
+            api.key, ReasonCode.UPSTREAM_UNAVAILABLE, f"database unavailable: {primary}", started
+        )
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
+        return error_result(
+            api.key,
+            ReasonCode.TOOL_EXECUTION_ERROR,
+            f"{api.key} tried to write in a read-only call ({primary}); nothing was changed",
+            started,
+        )
+    documented = {e.code: e.description for e in api.errors}
+    detail = (exc.diag.message_detail or "").strip()
+    if state.startswith("P0") or detail in documented:
+        message = f"{api.key} failed: {primary}"
+        if detail in documented:
+            message += (
+                f" (error {detail}: {documented[detail]})" if documented[detail] else f" (error {detail})"
+            )
+        elif detail:
+            message += f" ({detail}; not a documented error code of {api.key})"
+        return error_result(
+            api.key, ReasonCode.TOOL_EXECUTION_ERROR, message, started, error_code=detail or None
+        )
+    if state in _NOT_FOUND_STATES:
+        return error_result(
+            api.key,
+            ReasonCode.NOT_EXECUTABLE,
+            f"{api.key} cannot be called in this database: {primary}",
+            started,
+        )
+    if state.startswith("22"):
+        return error_result(
+            api.key, ReasonCode.INVALID_ARGUMENT, f"{api.key} rejected a value: {primary}", started
+        )
+    return error_result(api.key, ReasonCode.TOOL_EXECUTION_ERROR, f"{api.key} failed: {primary}", started)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,273 @@
+"""Runs stored procedures on SQL Server (pymssql): one T-SQL batch per call, built with bound values only.
+
+``build_batch`` is a pure function and is unit-tested. ``SqlServerExecutor`` is written against
+pymssql's DB-API but has NOT been run against a server (none is available where apiatlas is
+developed): treat it as untested. Read-only is enforced by rolling every transaction back —
+SQL Server has no read-only transaction mode — so point it at a login with read permissions only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from apiatlas.catalog.model import Api, DomainType
+from apiatlas.errors import ConfigError, ReasonCode
+from apiatlas.executors.base import (
+    CallRequest,
+    CallResult,
+    ExecutionLimits,
+    Executor,
+    ExecutorSession,
+    TableResult,
+    error_result,
+    json_value,
+    ok_result,
+)
+from apiatlas.executors.errors import ValidationError
+from apiatlas.executors.identifiers import check_identifier, split_target
+from apiatlas.executors.validation import ValidatedCall, validate_call
+from apiatlas.executors.value_types import ValueKind
+
+SQLSERVER_TYPES: dict[ValueKind, str] = {
+    ValueKind.INTEGER: "BIGINT",
+    ValueKind.NUMBER: "DECIMAL(38,10)",
+    ValueKind.STRING: "NVARCHAR(4000)",
+    ValueKind.DATE: "DATE",
+    ValueKind.DATETIME: "DATETIME2",
+    ValueKind.BOOLEAN: "BIT",
+}
+ISOLATION_LEVELS = ("READ UNCOMMITTED", "READ COMMITTED", "REPEATABLE READ", "SNAPSHOT", "SERIALIZABLE")
+# Base types from DomainTypes.htm used as they are when they are plain SQL Server types.
+_BASE_TYPE = re.compile(
+    r"^(?:tinyint|smallint|int|bigint|bit|money|smallmoney|date|datetime|datetime2|smalldatetime|float|real"
+    r"|uniqueidentifier|(?:n?(?:var)?char)\((?:\d{1,4}|max)\)|(?:numeric|decimal)\(\d{1,2}(?:,\s*\d{1,2})?\))$",
+    re.IGNORECASE,
+)
+_INSERT_CHUNK = 1000  # SQL Server accepts at most 1000 rows per VALUES list
+
+
+def bracket(name: str) -> str:
+    """``[name]`` — only for names that passed ``check_identifier`` (so no ']' to escape)."""
+    return f"[{name}]"
+
+
+def column_type(domain_type: str, kind: ValueKind, types: Mapping[str, DomainType] | None = None) -> str:
+    """The SQL Server type of a session-table column: the domain type's base type when plain, else by kind."""
+    known = (types or {}).get(domain_type)
+    if known is not None and _BASE_TYPE.match(known.base_type.strip()):
+        return re.sub(r"\s+", "", known.base_type.strip()).upper()
+    return SQLSERVER_TYPES[kind]
+
+
+def build_batch(
+    api: Api,
+    call: ValidatedCall,
+    limits: ExecutionLimits | None = None,
+    *,
+    types: Mapping[str, DomainType] | None = None,
+    default_schema: str = "dbo",
+    isolation: str = "READ COMMITTED",
+) -> tuple[str, tuple[Any, ...]]:
+    """The T-SQL batch of one call and its parameters (pymssql ``%s`` placeholders, values never in the text).
+
+    Creates ``#`` session tables, inserts the input rows, EXECs the procedure with named parameters
+    (or selects from a table-valued function) and selects each output table capped at max_rows + 1.
+    """
+    chosen = limits or ExecutionLimits()
+    if isolation not in ISOLATION_LEVELS:
+        raise ConfigError(f"unknown isolation level {isolation!r}; use one of {', '.join(ISOLATION_LEVELS)}")
+    schema, routine = split_target(api, default_schema)
+    routine_sql = f"{bracket(schema)}.{bracket(routine)}"
+    cap = int(chosen.max_rows) + 1
+    lines = [
+        "SET NOCOUNT ON;",
+        "SET XACT_ABORT ON;",
+        f"SET LOCK_TIMEOUT {int(chosen.statement_timeout_ms)};",
+        f"SET TRANSACTION ISOLATION LEVEL {isolation};",
+    ]
+    params: list[Any] = []
+    if api.executor.kind == "sql_function":
+        placeholders = ", ".join("%s" for _ in call.args)
+        lines.append(f"SELECT TOP ({cap}) * FROM {routine_sql}({placeholders});")
+        return "\n".join(lines), tuple(call.args.values())
+    tables = {t.name: t for t in [*api.input_tables, *api.output_tables]}
+    for name, table in tables.items():
+        temp = bracket("#" + check_identifier(name, api_key=api.key, what="session table"))
+        columns = ", ".join(
+            f"{bracket(check_identifier(c.name, api_key=api.key, what='column'))} "
+            f"{column_type(c.domain_type, kind, types)} NULL"
+            for c, (_, kind) in zip(table.columns, call.table_kinds[name], strict=True)
+        )
+        lines.append(f"DROP TABLE IF EXISTS {temp};")
+        lines.append(f"CREATE TABLE {temp} ({columns});")
+    for name, rows in call.input_tables.items():
+        names = [c for c, _ in call.table_kinds[name]]
+        column_list = ", ".join(bracket(c) for c in names)
+        row_sql = "(" + ", ".join("%s" for _ in names) + ")"
+        for start in range(0, len(rows), _INSERT_CHUNK):
+            chunk = rows[start : start + _INSERT_CHUNK]
+            values = ", ".join(row_sql for _ in chunk)
+            lines.append(f"INSERT INTO {bracket('#' + name)} ({column_list}) VALUES {values};")
+            params.extend(row[c] for row in chunk for c in names)
+    arguments = ", ".join(
+        f"@{check_identifier(name.lstrip('@'), api_key=api.key, what='parameter')} = %s" for name in call.args
+    )
+    lines.append(f"EXEC {routine_sql}{' ' + arguments if arguments else ''};")
+    params.extend(call.args.values())
+    for table in api.output_tables:
+        column_list = ", ".join(bracket(c.name) for c in table.columns) or "*"
+        lines.append(f"SELECT TOP ({cap}) {column_list} FROM {bracket('#' + table.name)};")
+    return "\n".join(lines), tuple(params)
+
+
+def connect_arguments(url: str, limits: ExecutionLimits) -> dict[str, Any]:
+    """pymssql.connect keyword arguments from ``mssql://user:password@host:port/database``."""
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise ConfigError("an mssql:// URL needs a host: mssql://user:password@host:port/database")
+    return {
+        "server": parts.hostname,
+        "port": str(parts.port or 1433),
+        "user": unquote(parts.username or ""),
+        "password": unquote(parts.password or ""),
+        "database": parts.path.lstrip("/"),
+        "login_timeout": limits.connect_timeout_s,
+        "timeout": max(1, limits.statement_timeout_ms // 1000),
+        "autocommit": False,
+        "appname": "apiatlas",
+    }
+
+
+class SqlServerExecutor(Executor):
+    """The SQL Server executor (pymssql, run in a worker thread). Untested against a live server."""
+
+    def __init__(
+        self,
+        url: str,
+        limits: ExecutionLimits | None = None,
+        *,
+        types: Mapping[str, DomainType] | None = None,
+        default_schema: str = "dbo",
+        isolation: str = "READ COMMITTED",
+    ) -> None:
+        self.limits = limits or ExecutionLimits()
+        self.types = dict(types or {})
+        self.default_schema = default_schema
+        self.isolation = isolation
+        self._connect_args = connect_arguments(url, self.limits)
+
+    def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
+        return self._session()
+
+    @asynccontextmanager
+    async def _session(self) -> AsyncIterator[ExecutorSession]:
+        import pymssql
+
+        try:
+            conn = await asyncio.to_thread(lambda: pymssql.connect(**self._connect_args))
+        except pymssql.Error as exc:
+            yield _FailedSession(f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}")
+            return
+        session = _SqlServerSession(self, conn)
+        try:
+            yield session
+        finally:
+            try:
+                if self.limits.read_only or session.failed:
+                    await asyncio.to_thread(conn.rollback)
+                else:
+                    await asyncio.to_thread(conn.commit)
+            finally:
+                await asyncio.to_thread(conn.close)
+
+    async def close(self) -> None:
+        """Nothing pooled: every session opens and closes its own connection."""
+
+
+class _FailedSession(ExecutorSession):
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    async def call(self, request: CallRequest) -> CallResult:
+        return error_result(
+            request.api.key, ReasonCode.UPSTREAM_UNAVAILABLE, self.message, time.perf_counter()
+        )
+
+
+class _SqlServerSession(ExecutorSession):
+    def __init__(self, executor: SqlServerExecutor, conn: Any) -> None:
+        self.executor = executor
+        self.conn = conn
+        self.failed = False
+
+    async def call(self, request: CallRequest) -> CallResult:
+        import pymssql
+
+        started = time.perf_counter()
+        api = request.api
+        ex = self.executor
+        try:
+            validated = validate_call(
+                api, request.args, request.input_tables, limits=ex.limits, types=ex.types
+            )
+            batch, params = build_batch(
+                api,
+                validated,
+                ex.limits,
+                types=ex.types,
+                default_schema=ex.default_schema,
+                isolation=ex.isolation,
+            )
+        except ValidationError as exc:
+            return error_result(api.key, exc.code, exc.message, started)
+        try:
+            result_sets = await asyncio.to_thread(self._execute, batch, params)
+        except pymssql.OperationalError as exc:
+            self.failed = True
+            text = str(exc)
+            reason = ReasonCode.TIMEOUT if "timeout" in text.lower() else ReasonCode.UPSTREAM_UNAVAILABLE
+            return error_result(api.key, reason, f"{api.key} failed: {text.splitlines()[0]}", started)
+        except pymssql.Error as exc:
+            self.failed = True
+            text = str(exc)
+            documented = {e.code: e.description for e in api.errors}
+            code = next((c for c in documented if c and c in text), None)
+            message = f"{api.key} failed: {text.splitlines()[0] if text else exc!r}"
+            if code is not None:
+                message += f" (error {code}: {documented[code]})"
+            return error_result(api.key, ReasonCode.TOOL_EXECUTION_ERROR, message, started, error_code=code)
+        names = [t.name for t in api.output_tables] or ["result"]
+        ours = result_sets[-len(names) :] if result_sets else []
+        tables = [
+            self._table(name, columns, rows) for name, (columns, rows) in zip(names, ours, strict=False)
+        ]
+        return ok_result(api.key, tables, started)
+
+    def _execute(self, batch: str, params: tuple[Any, ...]) -> list[tuple[list[str], list[tuple[Any, ...]]]]:
+        cursor = self.conn.cursor()
+        cursor.execute(batch, params)
+        result_sets: list[tuple[list[str], list[tuple[Any, ...]]]] = []
+        while True:
+            if cursor.description:
+                result_sets.append(([d[0] for d in cursor.description], cursor.fetchall()))
+            if not cursor.nextset():
+                break
+        return result_sets
+
+    def _table(self, name: str, columns: list[str], raw: list[tuple[Any, ...]]) -> TableResult:
+        limits = self.executor.limits
+        truncated = len(raw) > limits.max_rows
+        rows: list[dict[str, Any]] = []
+        for record in raw[: limits.max_rows]:
+            row: dict[str, Any] = {}
+            for column, value in zip(columns, record, strict=True):
+                row[column], cut = json_value(value, limits.max_value_bytes)
+                truncated = truncated or cut
+            rows.append(row)
+        return TableResult(name=name, columns=columns, rows=rows, row_count=len(rows), truncated=truncated)

@@ -1,0 +1,191 @@
+"""The PostgreSQL executor against a real embedded PostgreSQL: session tables, limits, errors, recovery."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+import pytest
+from test_exec_pgdb import APIS, exec_pg_uri, start_server  # noqa: F401
+
+from apiatlas.catalog.model import Api, ExecutorBinding
+from apiatlas.errors import ConfigError, ReasonCode
+from apiatlas.executors import CallRequest, CallResult, ExecutionLimits, executor_for_url
+from apiatlas.executors.postgres import PostgresExecutor
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def call(uri: str, api: str | Api, limits: ExecutionLimits | None = None, **request: Any) -> CallResult:
+    async def go() -> CallResult:
+        async with executor_for_url(uri, limits or ExecutionLimits()) as executor:
+            chosen = APIS[api] if isinstance(api, str) else api
+            return await executor.call(CallRequest(api=chosen, **request))
+
+    return run(go())
+
+
+def test_procedure_fills_output_session_table(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "Иванов"})
+    assert (result.status, result.reason) == ("ok", ReasonCode.OK)
+    [table] = result.tables
+    assert table.name == "pAPI_Person_FindList"
+    assert table.columns == ["PersonID", "SurName", "FirstName", "BirthDate"]
+    assert [r["PersonID"] for r in table.rows] == [1001, 1002, 1003]
+    assert table.rows[0] == {"PersonID": 1001, "SurName": "Иванов", "FirstName": "Иван", "BirthDate": "1980-01-02"}
+    assert result.rows_returned == 3 and not result.truncated
+
+
+def test_date_argument_is_coerced_and_bound(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"surname": "Иванов", "@BirthDate": "06.05.1975"})
+    assert [r["FirstName"] for r in result.tables[0].rows] == ["Пётр"]
+
+
+def test_input_session_table_rows_reach_the_procedure(exec_pg_uri: str) -> None:
+    result = call(
+        exec_pg_uri,
+        "API_Acc_FindListByListOwnerID",
+        args={"OnlyOpenFlag": 1},
+        input_tables={"pAPI_Account_OwnerID": [{"OwnerID": 2001}, {"OwnerID": "1001"}]},
+    )
+    assert result.status == "ok"
+    assert [(r["AccountID"], r["OwnerID"]) for r in result.tables[0].rows] == [(501, 2001), (502, 2001)]
+    everything = call(
+        exec_pg_uri,
+        "API_Acc_FindListByListOwnerID",
+        input_tables={"pAPI_Account_OwnerID": [{"OwnerID": 2001}, {"OwnerID": 1001}]},
+    )
+    assert [r["AccountID"] for r in everything.tables[0].rows] == [501, 502, 503]
+
+
+def test_function_binding_returns_rows(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Acc_ListByOwner", args={"OwnerID": 2001})
+    assert result.status == "ok"
+    [table] = result.tables
+    assert table.columns == ["accountid", "accnumber", "opendate"]
+    assert [r["accnumber"] for r in table.rows] == ["40817810000000000501", "40817810000000000502"]
+
+
+def test_empty_result_is_no_match(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "Нетакихнет"})
+    assert (result.status, result.reason, result.rows_returned) == ("ok", ReasonCode.NO_MATCH, 0)
+
+
+def test_sql_injection_text_is_bound_as_a_value(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "Иванов'; DROP TABLE xb.person; --"})
+    assert (result.status, result.reason) == ("ok", ReasonCode.NO_MATCH)
+    with psycopg.connect(exec_pg_uri) as conn:
+        assert conn.execute("SELECT count(*) FROM xb.person").fetchone() == (4,)
+
+
+def test_read_only_call_cannot_write_a_real_table(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Test_Write", args={"Note": "read-only"})
+    assert (result.status, result.reason) == ("error", ReasonCode.TOOL_EXECUTION_ERROR)
+    assert "read-only" in (result.message or "")
+    writable = call(exec_pg_uri, "API_Test_Write", ExecutionLimits(read_only=False), args={"Note": "kept"})
+    assert writable.status == "ok"
+    with psycopg.connect(exec_pg_uri, autocommit=True) as conn:
+        notes = [r[0] for r in conn.execute("SELECT note FROM xb.write_probe")]
+        conn.execute("DELETE FROM xb.write_probe")
+    assert notes == ["kept"]
+
+
+def test_statement_timeout_then_the_executor_still_works(exec_pg_uri: str) -> None:
+    async def go() -> tuple[CallResult, CallResult]:
+        async with executor_for_url(exec_pg_uri, ExecutionLimits(statement_timeout_ms=200)) as executor:
+            slow = await executor.call(CallRequest(api=APIS["API_Test_Sleep"], args={"Seconds": 3}))
+            after = await executor.call(CallRequest(api=APIS["API_Prs_FindListByFIO"], args={"SurName": "Михалов"}))
+            return slow, after
+
+    slow, after = run(go())
+    assert (slow.status, slow.reason) == ("error", ReasonCode.TIMEOUT)
+    assert "200 ms" in (slow.message or "")
+    assert (after.status, after.rows_returned) == ("ok", 1)
+
+
+def test_raised_error_carries_the_documented_code(exec_pg_uri: str) -> None:
+    result = call(exec_pg_uri, "API_Test_Fail")
+    assert (result.status, result.reason, result.error_code) == ("error", ReasonCode.TOOL_EXECUTION_ERROR, "59999")
+    assert "Тестовая ошибка для проверок" in (result.message or "")
+    blank = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "   "})
+    assert (blank.reason, blank.error_code) == (ReasonCode.TOOL_EXECUTION_ERROR, "50002")
+    no_owner = call(exec_pg_uri, "API_Acc_FindListByListOwnerID", input_tables={"pAPI_Account_OwnerID": [{}]})
+    assert no_owner.reason is ReasonCode.MISSING_REQUIRED_INPUT
+
+
+def test_row_cap_marks_the_result_truncated(exec_pg_uri: str) -> None:
+    capped = call(exec_pg_uri, "API_Test_Rows", ExecutionLimits(max_rows=5), args={"Count": 7})
+    assert (capped.status, capped.reason, capped.rows_returned, capped.truncated) == (
+        "ok",
+        ReasonCode.TRUNCATED,
+        5,
+        True,
+    )
+    assert [r["N"] for r in capped.tables[0].rows] == [1, 2, 3, 4, 5]
+    exact = call(exec_pg_uri, "API_Test_Rows", ExecutionLimits(max_rows=5), args={"Count": 5})
+    assert (exact.reason, exact.truncated) == (ReasonCode.OK, False)
+    cut = call(exec_pg_uri, "API_Test_Rows", ExecutionLimits(max_value_bytes=3), args={"Count": 4})
+    assert cut.truncated and cut.tables[0].rows[3]["Label"] == "xxx…"
+
+
+def test_validation_errors_come_back_as_results(exec_pg_uri: str) -> None:
+    unknown = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "Иванов", "Town": "Москва"})
+    assert unknown.reason is ReasonCode.INVALID_ARGUMENT and "'Town'" in (unknown.message or "")
+    missing = call(exec_pg_uri, "API_Prs_FindListByFIO", args={})
+    assert missing.reason is ReasonCode.MISSING_REQUIRED_INPUT
+
+
+def test_missing_routine_and_unsupported_binding_are_not_executable(exec_pg_uri: str) -> None:
+    ghost = APIS["API_Test_Fail"].model_copy(update={"executor": ExecutorBinding(target='api."API_Nowhere"')})
+    assert call(exec_pg_uri, ghost).reason is ReasonCode.NOT_EXECUTABLE
+    http = APIS["API_Test_Fail"].model_copy(update={"executor": ExecutorBinding(kind="http", target="GET /x")})
+    assert call(exec_pg_uri, http).reason is ReasonCode.NOT_EXECUTABLE
+    spliced = APIS["API_Test_Fail"].model_copy(
+        update={"executor": ExecutorBinding(target='api."API_Test_Fail"(); DROP TABLE xb.person; --')}
+    )
+    assert call(exec_pg_uri, spliced).reason is ReasonCode.NOT_EXECUTABLE
+    with psycopg.connect(exec_pg_uri) as conn:
+        assert conn.execute("SELECT count(*) FROM xb.person").fetchone() == (4,)
+
+
+def test_unknown_url_scheme_is_a_config_error() -> None:
+    with pytest.raises(ConfigError):
+        executor_for_url("oracle://db/x", ExecutionLimits())
+
+
+def test_database_down_then_back(tmp_path: Path) -> None:
+    from pgserver._commands import pg_ctl
+
+    server = start_server(tmp_path / "data")
+    uri = server.get_uri()
+    fio = APIS["API_Prs_FindListByFIO"]
+
+    async def go() -> list[CallResult]:
+        results = []
+        executor = PostgresExecutor(uri, ExecutionLimits(connect_timeout_s=2))
+        try:
+            results.append(await executor.call(CallRequest(api=fio, args={"SurName": "Михалов"})))
+            pg_ctl(["-w", "stop", "-m", "fast"], pgdata=server.pgdata, user=server.system_user)
+            results.append(await executor.call(CallRequest(api=fio, args={"SurName": "Михалов"})))
+            results.append(await executor.call(CallRequest(api=fio, args={"Unknown": 1})))
+            server.ensure_postgres_running()
+            results.append(await executor.call(CallRequest(api=fio, args={"SurName": "Михалов"})))
+        finally:
+            await executor.close()
+        return results
+
+    try:
+        before, down, bad_input, back = run(go())
+    finally:
+        server.cleanup()
+    assert before.reason is ReasonCode.OK
+    assert (down.status, down.reason) == ("error", ReasonCode.UPSTREAM_UNAVAILABLE)
+    assert bad_input.reason is ReasonCode.INVALID_ARGUMENT
+    assert (back.status, back.rows_returned) == ("ok", 1)
