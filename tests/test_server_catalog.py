@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
+from typing import Any
+
+from mcp.client.stdio import StdioServerParameters
+from mcp_types import CallToolResult
 
 from apiatlas.catalog.model import (
     Api,
@@ -285,3 +291,23 @@ def server_catalog() -> Catalog:
 def write_server_snapshot(path: Path) -> Path:
     write_snapshot(server_catalog(), path, options={"source": "tests/test_server_catalog.py"})
     return path
+
+
+def structured(result: CallToolResult) -> dict[str, Any]:
+    """The structured content of a tool result, checked to carry a status (and a reason when not ok)."""
+    data = result.structured_content
+    assert isinstance(data, dict), result
+    assert data["status"] in ("ok", "error", "partial")
+    assert result.is_error == (data["status"] == "error")
+    if data["status"] != "ok":
+        assert data.get("reason"), data
+    return data
+
+
+def serve_command(snapshot: Path, *extra: str) -> StdioServerParameters:
+    """``apiatlas serve SNAP`` as a stdio subprocess of this interpreter."""
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "apiatlas.cli", "serve", str(snapshot), *extra],
+        env={k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"},
+    )

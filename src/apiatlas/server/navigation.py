@@ -189,20 +189,20 @@ class Navigator:
             output_tables=[
                 TableInfo(
                     name=t.name,
-                    description=t.description,
+                    description=t.description or None,
                     columns=[
                         ColumnInfo(
                             name=c.name,
                             domain_type=c.domain_type,
                             type=self._json_type(c.domain_type),
-                            description=c.description,
+                            description=c.description or None,
                         )
                         for c in t.columns
                     ],
                 )
                 for t in api.output_tables
             ],
-            errors=[ErrorInfo(code=e.code, description=e.description) for e in api.errors],
+            errors=[ErrorInfo(code=e.code, description=e.description or None) for e in api.errors],
             when_to_use=list(overlay.when_to_use) if overlay else [],
             important=list(overlay.important) if overlay else [],
             depends_on=[edge_to_dependency(e) for e in edges[:MAX_DEPENDS_ON]],

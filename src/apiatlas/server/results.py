@@ -73,18 +73,18 @@ class ColumnInfo(_Compact):
     name: str
     domain_type: str = ""
     type: str = ""  # JSON type of the domain type (string, integer, number, ...)
-    description: str = ""
+    description: str | None = None
 
 
 class TableInfo(_Compact):
     name: str
-    description: str = ""
+    description: str | None = None
     columns: list[ColumnInfo] = Field(default_factory=list)
 
 
 class ErrorInfo(_Compact):
     code: str
-    description: str = ""
+    description: str | None = None
 
 
 class Dependency(_Compact):
