@@ -61,7 +61,7 @@ def parse_overlay(text: str, file: str, key: str) -> tuple[Overlay, list[Diagnos
             if title and title != key:
                 message = f"heading names {title} but the file is for {key}; the file name wins"
                 found.append(
-                    _finding(Severity.WARNING, ReasonCode.OVERLAY_UNMATCHED, message, file, key, number)
+                    _finding(Severity.WARNING, ReasonCode.MALFORMED_PAGE, message, file, key, number)
                 )
             continue
         if line.startswith("##"):
