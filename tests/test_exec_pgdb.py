@@ -5,8 +5,8 @@ The fixtures here are imported by the other test_exec_* modules that need a data
 
 from __future__ import annotations
 
+import tempfile
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,8 @@ INSERT INTO xb.person VALUES
   (1001, 'Иванов', 'Иван', '1980-01-02'), (1002, 'Иванов', 'Пётр', '1975-05-06'),
   (1003, 'Иванов', 'Сергей', '1990-09-10'), (2001, 'Михалов', 'Андрей', '1970-03-04');
 INSERT INTO xb.account VALUES
-  (501, 2001, '40817810000000000501', '2020-01-10', NULL), (502, 2001, '40817810000000000502', '2021-02-11', NULL),
+  (501, 2001, '40817810000000000501', '2020-01-10', NULL),
+  (502, 2001, '40817810000000000502', '2021-02-11', NULL),
   (503, 1001, '40817810000000000503', '2019-03-12', '2022-12-31');
 INSERT INTO xb.deal VALUES (9001, 501, 1500.2500), (9002, 501, 30.0000), (9003, 502, 7.5000);
 
@@ -87,7 +88,8 @@ $$;
 
 
 def _table(name: str, direction: Direction, *columns: tuple[str, str]) -> SessionTable:
-    return SessionTable(name=name, direction=direction, columns=[Column(name=n, domain_type=t) for n, t in columns])
+    fields = [Column(name=n, domain_type=t) for n, t in columns]
+    return SessionTable(name=name, direction=direction, columns=fields)
 
 
 def _api(key: str, *, params: list[Param] | None = None, kind: str = "sql_procedure", **rest: Any) -> Api:
@@ -179,28 +181,42 @@ def resolve_api(key: str) -> Api | None:
     return APIS.get(key)
 
 
-def start_server(directory: Path) -> Any:
-    """A running embedded PostgreSQL in ``directory`` (pgserver), loaded with the test bank."""
+def start_server() -> Any:
+    """A running embedded PostgreSQL (pgserver) loaded with the test bank, in a fresh directory.
+
+    The directory is not pytest's tmp_path: parallel pytest runs prune each other's old tmp
+    directories, which would pull the data directory from under a running server.
+    """
     import pgserver
 
+    directory = Path(tempfile.mkdtemp(prefix="apiatlas-exec-pg-"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        server = pgserver.get_server(directory, cleanup_mode="stop")
+        server = pgserver.get_server(directory, cleanup_mode="delete")
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         conn.execute(SCHEMA_SQL)
     return server
 
 
+_SHARED: dict[str, Any] = {}
+
+
+def shared_database_uri() -> str:
+    """One test bank per test run, shared by the test_exec_* modules; pgserver removes it at exit."""
+    if "server" not in _SHARED:
+        _SHARED["server"] = start_server()
+    return str(_SHARED["server"].get_uri())
+
+
 @pytest.fixture(scope="session")
-def exec_pg_uri(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = start_server(tmp_path_factory.mktemp("exec_pg") / "data")
-    yield server.get_uri()
-    server.cleanup()
+def exec_pg_uri() -> str:
+    return shared_database_uri()
 
 
 def test_fixture_database_has_the_test_bank(exec_pg_uri: str) -> None:
     with psycopg.connect(exec_pg_uri) as conn:
-        names = {r[0] for r in conn.execute("SELECT proname FROM pg_proc WHERE pronamespace = 'api'::regnamespace")}
+        query = "SELECT proname FROM pg_proc WHERE pronamespace = 'api'::regnamespace"
+        names = {r[0] for r in conn.execute(query)}
         persons = conn.execute("SELECT count(*) FROM xb.person WHERE sur_name = 'Иванов'").fetchone()
     assert {"API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "API_Acc_ListByOwner"} <= names
     assert persons == (3,)

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
 import pytest
-from test_exec_pgdb import APIS, exec_pg_uri, start_server  # noqa: F401
 
 from apiatlas.catalog.model import Api, ExecutorBinding
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors import CallRequest, CallResult, ExecutionLimits, executor_for_url
 from apiatlas.executors.postgres import PostgresExecutor
+from test_exec_pgdb import APIS, shared_database_uri, start_server
 
 T = TypeVar("T")
+
+
+@pytest.fixture(scope="module")
+def exec_pg_uri() -> str:
+    return shared_database_uri()
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
@@ -39,12 +43,14 @@ def test_procedure_fills_output_session_table(exec_pg_uri: str) -> None:
     assert table.name == "pAPI_Person_FindList"
     assert table.columns == ["PersonID", "SurName", "FirstName", "BirthDate"]
     assert [r["PersonID"] for r in table.rows] == [1001, 1002, 1003]
-    assert table.rows[0] == {"PersonID": 1001, "SurName": "Иванов", "FirstName": "Иван", "BirthDate": "1980-01-02"}
+    first = {"PersonID": 1001, "SurName": "Иванов", "FirstName": "Иван", "BirthDate": "1980-01-02"}
+    assert table.rows[0] == first
     assert result.rows_returned == 3 and not result.truncated
 
 
 def test_date_argument_is_coerced_and_bound(exec_pg_uri: str) -> None:
-    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"surname": "Иванов", "@BirthDate": "06.05.1975"})
+    args = {"surname": "Иванов", "@BirthDate": "06.05.1975"}
+    result = call(exec_pg_uri, "API_Prs_FindListByFIO", args=args)
     assert [r["FirstName"] for r in result.tables[0].rows] == ["Пётр"]
 
 
@@ -101,7 +107,8 @@ def test_statement_timeout_then_the_executor_still_works(exec_pg_uri: str) -> No
     async def go() -> tuple[CallResult, CallResult]:
         async with executor_for_url(exec_pg_uri, ExecutionLimits(statement_timeout_ms=200)) as executor:
             slow = await executor.call(CallRequest(api=APIS["API_Test_Sleep"], args={"Seconds": 3}))
-            after = await executor.call(CallRequest(api=APIS["API_Prs_FindListByFIO"], args={"SurName": "Михалов"}))
+            fio = APIS["API_Prs_FindListByFIO"]
+            after = await executor.call(CallRequest(api=fio, args={"SurName": "Михалов"}))
             return slow, after
 
     slow, after = run(go())
@@ -112,7 +119,8 @@ def test_statement_timeout_then_the_executor_still_works(exec_pg_uri: str) -> No
 
 def test_raised_error_carries_the_documented_code(exec_pg_uri: str) -> None:
     result = call(exec_pg_uri, "API_Test_Fail")
-    assert (result.status, result.reason, result.error_code) == ("error", ReasonCode.TOOL_EXECUTION_ERROR, "59999")
+    assert (result.status, result.reason) == ("error", ReasonCode.TOOL_EXECUTION_ERROR)
+    assert result.error_code == "59999"
     assert "Тестовая ошибка для проверок" in (result.message or "")
     blank = call(exec_pg_uri, "API_Prs_FindListByFIO", args={"SurName": "   "})
     assert (blank.reason, blank.error_code) == (ReasonCode.TOOL_EXECUTION_ERROR, "50002")
@@ -143,11 +151,12 @@ def test_validation_errors_come_back_as_results(exec_pg_uri: str) -> None:
 
 
 def test_missing_routine_and_unsupported_binding_are_not_executable(exec_pg_uri: str) -> None:
-    ghost = APIS["API_Test_Fail"].model_copy(update={"executor": ExecutorBinding(target='api."API_Nowhere"')})
+    fail = APIS["API_Test_Fail"]
+    ghost = fail.model_copy(update={"executor": ExecutorBinding(target='api."API_Nowhere"')})
     assert call(exec_pg_uri, ghost).reason is ReasonCode.NOT_EXECUTABLE
-    http = APIS["API_Test_Fail"].model_copy(update={"executor": ExecutorBinding(kind="http", target="GET /x")})
+    http = fail.model_copy(update={"executor": ExecutorBinding(kind="http", target="GET /x")})
     assert call(exec_pg_uri, http).reason is ReasonCode.NOT_EXECUTABLE
-    spliced = APIS["API_Test_Fail"].model_copy(
+    spliced = fail.model_copy(
         update={"executor": ExecutorBinding(target='api."API_Test_Fail"(); DROP TABLE xb.person; --')}
     )
     assert call(exec_pg_uri, spliced).reason is ReasonCode.NOT_EXECUTABLE
@@ -160,10 +169,10 @@ def test_unknown_url_scheme_is_a_config_error() -> None:
         executor_for_url("oracle://db/x", ExecutionLimits())
 
 
-def test_database_down_then_back(tmp_path: Path) -> None:
+def test_database_down_then_back() -> None:
     from pgserver._commands import pg_ctl
 
-    server = start_server(tmp_path / "data")
+    server = start_server()
     uri = server.get_uri()
     fio = APIS["API_Prs_FindListByFIO"]
 
