@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
@@ -28,6 +33,8 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.types import assign_schemas, merge_types
+from apiatlas.server.app import AtlasServer, http_app
+from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import write_snapshot
 
 PERSON = [
@@ -311,3 +318,25 @@ def serve_command(snapshot: Path, *extra: str) -> StdioServerParameters:
         args=["-m", "apiatlas.cli", "serve", str(snapshot), *extra],
         env={k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"},
     )
+
+
+@contextmanager
+def http_server(server: AtlasServer, config: ServerConfig) -> Iterator[str]:
+    """Serve ``server`` over Streamable HTTP with uvicorn on a free 127.0.0.1 port; yields the URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = http_app(server, config)
+    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if runner.started:
+                break
+            thread.join(0.05)
+        assert runner.started, "uvicorn did not start"
+        yield f"http://127.0.0.1:{port}{config.http.path}"
+    finally:
+        runner.should_exit = True
+        thread.join(10)
