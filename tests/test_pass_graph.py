@@ -279,3 +279,28 @@ def test_edge_order_is_deterministic_whatever_the_input_order() -> None:
     second = _build(apis=shuffled)
     assert [e.model_dump() for e in first.edges] == [e.model_dump() for e in second.edges]
     assert first.edges == sorted(first.edges, key=edge_order)
+
+
+def test_per_field_limit_keeps_own_object_then_producers_needing_fewer_inputs() -> None:
+    apis = [
+        _api("API_Zed_FindByXID", "Zed", "XID*:DSIDENTIFIER"),
+        _api("API_A_FindAll", "A", outs={"pAPI_A": "XID:DSIDENTIFIER"}),
+        _api("API_B_FindByCode", "B", "Code*:DSCODE", outs={"pAPI_B": "XID:DSIDENTIFIER"}),
+        _api(
+            "API_Zed_FindByPair",
+            "Zed",
+            "P*:DSIDENTIFIER Q*:DSIDENTIFIER",
+            outs={"pAPI_Zed": "XID:DSIDENTIFIER"},
+        ),
+    ]
+
+    def producers(limit: int | None) -> list[str]:
+        config = BuildConfig(max_edges_per_consumer_field=limit)
+        catalog = run_passes(Catalog(apis={a.key: a.model_copy(deep=True) for a in apis}), config)
+        return sorted(e.producer for e in catalog.edges if e.consumer == "API_Zed_FindByXID")
+
+    assert producers(None) == ["API_A_FindAll", "API_B_FindByCode", "API_Zed_FindByPair"]
+    assert producers(1) == ["API_Zed_FindByPair"]
+    assert producers(2) == ["API_A_FindAll", "API_Zed_FindByPair"]
+    catalog = run_passes(Catalog(apis={a.key: a for a in apis}), BuildConfig(max_edges_per_consumer_field=1))
+    assert catalog.stats["graph"]["capped_fields"]["name_type"] == 1

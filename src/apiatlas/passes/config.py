@@ -102,6 +102,10 @@ class BuildConfig(BaseModel):
     aliases: list[AliasRule] = Field(default_factory=lambda: list(DEFAULT_ALIASES))
     # a consumer field whose description names a producer field (e.g. "..., PersonID)") is an alias
     description_aliases: bool = True
+    # at most this many name+type and alias edges into one consumer field per level (None: no limit);
+    # producers of the consumer's own business object and those needing fewer inputs are kept first
+    max_edges_per_consumer_field: int | None = Field(default=100, ge=1)
+    # at most this many type-only edges into one consumer field (0: no type-only edges)
     max_type_only_edges_per_field: int = Field(default=10, ge=0)
 
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import chain
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, DeclaredSource, Edge, EdgeLevel
@@ -74,14 +74,17 @@ class _GraphBuilder:
         self.kept = catalog.kept_apis()
         self.by_name: dict[str, list[Field]] = defaultdict(list)
         self.by_type: dict[str, list[Field]] = defaultdict(list)
-        self.by_type_object: dict[tuple[str, str], list[Field]] = defaultdict(list)
         self.folded_keys = {key.casefold(): key for key in sorted(catalog.apis, reverse=True)}
         for api in self.kept:
             for f in output_fields(api):
                 self.by_name[f.name.casefold()].append(f)
                 if f.domain_type and not self._generic(f.domain_type):
                     self.by_type[f.domain_type].append(f)
-                    self.by_type_object[(f.domain_type, f.object_key)].append(f)
+        # how many required inputs each producer needs: producers callable with less rank first
+        self.reach = {a.key: sum(1 for f in input_fields(a) if f.required) for a in self.kept}
+        for index in (self.by_name, self.by_type):
+            for fields in index.values():
+                fields.sort(key=lambda f: (self.reach[f.api], f.api, f.table or "", f.name))
         self.aliases: dict[str, list[str]] = defaultdict(list)
         for rule in config.aliases:
             self.aliases[rule.consumer_field.casefold()].append(rule.producer_field)
@@ -89,7 +92,10 @@ class _GraphBuilder:
         self.stats: dict[str, Any] = {
             "declared_dangling": 0,
             "declared_to_dropped": 0,
-            "type_only_capped_fields": 0,
+            # consumer fields that had more candidates than the per-field limit, by level
+            "capped_fields": {
+                lvl.value: 0 for lvl in (EdgeLevel.NAME_TYPE, EdgeLevel.ALIAS, EdgeLevel.TYPE_ONLY)
+            },
         }
 
     def _generic(self, type_name: str) -> bool:
@@ -174,63 +180,83 @@ class _GraphBuilder:
             )
         )
 
-    # -- levels 2 and 3: same name and type; alias ----------------------------------------------------
-    def by_name_and_alias(self, c: Field) -> None:
+    # -- levels 2, 3 and 4: ranked candidates, at most ``limit`` new edges per consumer field per level ----
+    def _rank(self, p: Field, c: Field) -> tuple[bool, int, str, str, str]:
+        """Producers of the consumer's own business object first, then those needing fewer inputs."""
+        return (p.object_key != c.object_key, self.reach[p.api], p.api, p.table or "", p.name)
+
+    def _ranked(self, candidates: list[Field], c: Field) -> Iterator[Field]:
+        yield from (p for p in candidates if p.object_key == c.object_key)
+        yield from (p for p in candidates if p.object_key != c.object_key)
+
+    def _take(
+        self,
+        candidates: Iterable[tuple[Field, str]],
+        c: Field,
+        level: EdgeLevel,
+        limit: int | None,
+    ) -> None:
+        rank = EDGE_LEVEL_RANK[level]
+        taken = 0
+        for p, reason in candidates:
+            if p.api == c.api:
+                continue
+            key: EdgeKey = (p.api, p.table, p.name, c.api, c.table, c.name)
+            current = self.best.get(key)
+            if current is not None and current.rank <= rank:
+                continue
+            if limit is not None and taken == limit:
+                self.stats["capped_fields"][level.value] += 1
+                return
+            self.best[key] = _Found(rank, level, c.domain_type or p.domain_type, reason)
+            taken += 1
+
+    def by_name_type(self, c: Field) -> None:
+        if not c.domain_type:
+            return
+        reason = f"same field name {c.name} and domain type {c.domain_type}"
+        same = (
+            (p, reason)
+            for p in self._ranked(self.by_name.get(c.name.casefold(), []), c)
+            if p.domain_type == c.domain_type
+        )
+        self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field)
+
+    def by_alias(self, c: Field) -> None:
         if not c.domain_type:
             return
         own = c.name.casefold()
-        for p in self.by_name.get(own, ()):
-            if p.domain_type == c.domain_type:
-                self.offer(
-                    p, c, EdgeLevel.NAME_TYPE, f"same field name {c.name} and domain type {c.domain_type}"
-                )
+        found: dict[tuple[str, str | None, str], tuple[Field, str]] = {}
         for name in self.aliases.get(own, ()):
             for p in self.by_name.get(name.casefold(), ()):
                 if p.domain_type == c.domain_type and p.name.casefold() != own:
-                    self.offer(
-                        p,
-                        c,
-                        EdgeLevel.ALIAS,
-                        f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}",
-                    )
-        if not self.config.description_aliases or not c.description:
-            return
-        for token in dict.fromkeys(_IDENTIFIER.findall(c.description)):
-            if token.casefold() == own:
-                continue
-            for p in self.by_name.get(token.casefold(), ()):
-                if p.name == token and p.domain_type == c.domain_type:
-                    self.offer(
-                        p,
-                        c,
-                        EdgeLevel.ALIAS,
-                        f"description of {c.name} names {token} ({c.description!r}), "
-                        f"domain type {c.domain_type}",
-                    )
+                    why = f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}"
+                    found.setdefault((p.api, p.table, p.name), (p, why))
+        if self.config.description_aliases and c.description:
+            for token in dict.fromkeys(_IDENTIFIER.findall(c.description)):
+                if token.casefold() == own:
+                    continue
+                for p in self.by_name.get(token.casefold(), ()):
+                    if p.name == token and p.domain_type == c.domain_type:
+                        why = (
+                            f"description of {c.name} names {token} ({c.description!r}), "
+                            f"domain type {c.domain_type}"
+                        )
+                        found.setdefault((p.api, p.table, p.name), (p, why))
+        ranked = sorted(found.values(), key=lambda item: self._rank(item[0], c))
+        self._take(ranked, c, EdgeLevel.ALIAS, self.config.max_edges_per_consumer_field)
 
-    # -- level 4: same specific type only --------------------------------------------------------------
     def by_type_only(self, c: Field) -> None:
         limit = self.config.max_type_only_edges_per_field
         if not c.domain_type or limit == 0 or self._generic(c.domain_type):
             return
         own = c.name.casefold()
-        same_object = self.by_type_object.get((c.domain_type, c.object_key), [])
-        others = (p for p in self.by_type.get(c.domain_type, []) if p.object_key != c.object_key)
-        ordered = chain(same_object, others)  # the consumer's own business object first
-        taken = 0
-        for p in ordered:
-            if p.api == c.api or p.name.casefold() == own:
-                continue
-            key: EdgeKey = (p.api, p.table, p.name, c.api, c.table, c.name)
-            if key in self.best:
-                continue
-            if taken == limit:
-                self.stats["type_only_capped_fields"] += 1
-                return
-            self.offer(
-                p, c, EdgeLevel.TYPE_ONLY, f"same specific domain type {c.domain_type} ({p.name} → {c.name})"
-            )
-            taken += 1
+        same_type = (
+            (p, f"same specific domain type {c.domain_type} ({p.name} → {c.name})")
+            for p in self._ranked(self.by_type.get(c.domain_type, []), c)
+            if p.name.casefold() != own
+        )
+        self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit)
 
     def build(self) -> list[Edge]:
         all_inputs: list[Field] = []
@@ -239,7 +265,8 @@ class _GraphBuilder:
             all_inputs += inputs
             self.declared(api, inputs)
             for c in inputs:
-                self.by_name_and_alias(c)
+                self.by_name_type(c)
+                self.by_alias(c)
         for c in all_inputs:  # after the stronger levels, so the cap counts only new pairs
             self.by_type_only(c)
         edges = [
