@@ -11,7 +11,8 @@ import pytest
 from apiatlas.catalog.model import Catalog, Direction, SideEffect
 from apiatlas.errors import Diagnostic, ReasonCode, Severity
 from apiatlas.sources.bank_html import load_bank_docs
-from apiatlas.sources.bank_html.pages import PageKind, parse_page
+from apiatlas.sources.bank_html.markup import HtmlPage
+from apiatlas.sources.bank_html.pages import PARSERS, PageKind, parse_page
 from apiatlas.sources.bank_html.records import ApiPage, ObjectPage, TablePage
 from apiatlas.sources.bank_html.side_effects import side_effect_of
 
@@ -542,3 +543,43 @@ def test_progress_reports_every_page(tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
     load_bank_docs(tmp_path, progress=lambda done, total: calls.append((done, total)))
     assert calls == [(n, len(written)) for n in range(1, len(written) + 1)]
+
+
+def test_headerless_parameter_table_and_odd_flags_are_warnings(tmp_path: Path) -> None:
+    pages = sample_pages()
+    rel = f"{SERVICES}/API_DealSecurity_FindListByID.htm"
+    pages[rel] = (
+        pages[rel]
+        .replace(
+            "<tr><td><b>Параметр</b></td><td><b>Тип</b></td><td><b>Обязательный</b></td><td><b>Описание</b></td></tr>",
+            "",
+        )
+        .replace("<td>Реализовано</td><td>Да</td>", "<td>Реализовано</td><td>Частично</td>")
+    )
+    build_docs(tmp_path, pages)
+    catalog = load_bank_docs(tmp_path)
+
+    messages = sorted(d.message for d in catalog.diagnostics if d.location.file == rel)
+    assert len(messages) == 2 and len(catalog.diagnostics) == 2
+    assert "Частично" in messages[0] and "no recognised header row" in messages[1]
+    api = catalog.apis["API_DealSecurity_FindListByID"]
+    assert [(p.name, p.required) for p in api.params] == [("DealID", True)]  # assumed column order
+    assert api.implemented is None
+
+
+def test_a_parser_crash_is_contained_to_its_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(file: str, page: HtmlPage) -> tuple[None, list[Diagnostic]]:
+        raise ValueError("boom")
+
+    monkeypatch.setitem(PARSERS, PageKind.TYPES, explode)
+    build_docs(tmp_path)
+    catalog = load_bank_docs(tmp_path, workers=1)
+
+    [error] = catalog.diagnostics
+    assert (error.code, error.severity, error.location.file) == (
+        ReasonCode.MALFORMED_PAGE,
+        Severity.ERROR,
+        "Types/DomainTypes.htm",
+    )
+    assert "ValueError: boom" in error.message
+    assert catalog.types == {} and len(catalog.apis) == 4

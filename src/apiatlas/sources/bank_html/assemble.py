@@ -48,7 +48,8 @@ def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
     catalog = Catalog(source_kind=SOURCE_KIND)
     ordered = sorted(parsed, key=lambda p: p.file)
     for page in ordered:
-        catalog.source_files[page.file] = page.sha256
+        if page.sha256:  # an unreadable file has no hash, only its UNDECODABLE_FILE diagnostic
+            catalog.source_files[page.file] = page.sha256
         catalog.diagnostics.extend(page.diagnostics)
     index = _index(ordered, catalog)
     for page in ordered:
@@ -56,8 +57,11 @@ def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
             _add_types(page.page, catalog)
     for key in sorted(index.apis):
         catalog.apis[key] = _api(index.apis[key], index, catalog)
+    members: dict[str, set[str]] = {}
+    for key, api in catalog.apis.items():
+        members.setdefault(api.object_key, set()).add(key)
     for key in sorted(index.objects):
-        catalog.objects[key] = _object(index.objects[key], catalog)
+        catalog.objects[key] = _object(index.objects[key], members.get(key, set()), catalog)
     _check_declared(catalog)
     for file in sorted(index.tables_by_file):
         if file not in index.used_tables:
@@ -268,8 +272,7 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
     )
 
 
-def _object(page: ObjectPage, catalog: Catalog) -> BusinessObject:
-    members = {key for key, api in catalog.apis.items() if api.object_key == page.key}
+def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessObject:
     listed: list[str] = []
     for key in page.methods:
         api = catalog.apis.get(key)

@@ -6,13 +6,14 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from apiatlas.catalog.model import Catalog
-from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
-from apiatlas.sources.bank_html.records import ParsedPage
+from apiatlas.sources.bank_html.records import ParsedPage, finding
 
 Progress = Callable[[int, int], None]
 
@@ -83,8 +84,15 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> I
         for job in jobs:
             yield _parse_one(job)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_parse_one, jobs, chunksize=_CHUNK)
+    done = 0
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for parsed in pool.map(_parse_one, jobs, chunksize=_CHUNK):
+                done += 1
+                yield parsed
+    except (OSError, BrokenProcessPool):  # no processes on this host: finish in this one
+        for job in jobs[done:]:
+            yield _parse_one(job)
 
 
 def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
@@ -92,9 +100,6 @@ def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
     try:
         data = (Path(root) / file).read_bytes()
     except OSError as error:
-        from apiatlas.errors import Severity
-        from apiatlas.sources.bank_html.records import finding
-
         return ParsedPage(
             file=file,
             sha256="",
