@@ -187,11 +187,11 @@ def start_server() -> Any:
     The directory is not pytest's tmp_path: parallel pytest runs prune each other's old tmp
     directories, which would pull the data directory from under a running server.
     """
-    import pgserver
-
     directory = Path(tempfile.mkdtemp(prefix="apiatlas-exec-pg-"))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("ignore")  # pgserver warns that XDG_RUNTIME_DIR is unset
+        import pgserver
+
         server = pgserver.get_server(directory, cleanup_mode="delete")
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         conn.execute(SCHEMA_SQL)
