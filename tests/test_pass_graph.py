@@ -16,7 +16,7 @@ from apiatlas.catalog.model import (
     Param,
     SessionTable,
 )
-from apiatlas.errors import Location, ReasonCode
+from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import AliasRule, BuildConfig
 from apiatlas.passes.graph import edge_order
@@ -304,3 +304,20 @@ def test_per_field_limit_keeps_own_object_then_producers_needing_fewer_inputs() 
     assert producers(2) == ["API_A_FindAll", "API_Zed_FindByPair"]
     catalog = run_passes(Catalog(apis={a.key: a for a in apis}), BuildConfig(max_edges_per_consumer_field=1))
     assert catalog.stats["graph"]["capped_fields"]["name_type"] == 1
+
+
+def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -> None:
+    apis = sample_bank()
+    catalog = Catalog(apis={a.key: a for a in apis})
+    catalog.add_diagnostic(
+        Diagnostic(
+            severity=Severity.WARNING,
+            code=ReasonCode.DANGLING_REFERENCE,
+            message="PersonID is declared to come from API_Prs_Nowhere, which has no page",
+            location=Location(file="BObjects/Services/API_Prs_GetDocList.htm", anchor="API_Prs_GetDocList"),
+        )
+    )
+    run_passes(catalog, BuildConfig())
+    dangling = [d for d in catalog.diagnostics if d.code is ReasonCode.DANGLING_REFERENCE]
+    assert sum("API_Prs_Nowhere" in d.message for d in dangling) == 1
+    assert len(dangling) == 3 == catalog.stats["graph"]["declared_dangling"]

@@ -89,6 +89,11 @@ class _GraphBuilder:
         for rule in config.aliases:
             self.aliases[rule.consumer_field.casefold()].append(rule.producer_field)
         self.best: dict[EdgeKey, _Found] = {}
+        # dangling references a source adapter already reported, by API: not reported twice
+        self.reported: dict[str, list[str]] = defaultdict(list)
+        for d in catalog.diagnostics:
+            if d.code is ReasonCode.DANGLING_REFERENCE and d.location.anchor:
+                self.reported[d.location.anchor].append(d.message)
         self.stats: dict[str, Any] = {
             "declared_dangling": 0,
             "declared_to_dropped": 0,
@@ -142,7 +147,10 @@ class _GraphBuilder:
             return
         producer = self.catalog.apis.get(source.producer_api) or self._api_folded(source.producer_api)
         if producer is None:
-            self._dangling(api, where, f"declared source {text!r}: no API {source.producer_api!r}")
+            if any(source.producer_api in message for message in self.reported.get(api.key, ())):
+                self.stats["declared_dangling"] += 1
+            else:
+                self._dangling(api, where, f"declared source {text!r}: no API {source.producer_api!r}")
             return
         if not producer.funnel.kept:
             self.stats["declared_to_dropped"] += 1
