@@ -122,8 +122,6 @@ def build_server(snapshot: Snapshot, executor: Executor | None, config: ServerCo
     read_only = executor is None or executor.limits.read_only
     open_world = False  # executors reach only the operator's own database
     register_tools(server, tools, prefix, read_only=read_only, open_world=open_world)
-    for tool in server._tool_manager.list_tools():
-        tool.parameters["additionalProperties"] = False
     return server
 
 

@@ -1,0 +1,104 @@
+"""``apiatlas bench server``: manifest tokens vs one tool per API, responses, cold start, latency."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+
+from apiatlas.cli_app import bench_app
+from apiatlas.commands.serve import DB_URL_ENV, load_config, make_executor
+from apiatlas.errors import ApiatlasError
+from apiatlas.server.benchmark import DEFAULT_CALL, ServerBench, measure
+from apiatlas.snapshot import Snapshot
+
+
+def render(report: ServerBench) -> str:
+    lines = [
+        f"snapshot: {report.snapshot} ({report.kept_apis} kept APIs)",
+        f"tokens: {report.encoding} — {report.encoding_note}",
+        "",
+        "tools/list manifest        tools   tokens",
+        f"  meta-tools (this server) {report.meta_tools:>6} {report.meta_manifest_tokens:>8}",
+        f"  one tool per API         {report.per_api_tools:>6} {report.per_api_manifest_tokens:>8}",
+        f"  ratio                           {report.manifest_ratio:>8}x",
+        "",
+        "typical response           status   reason                text tok  structured tok",
+    ]
+    for name, r in report.responses.items():
+        lines.append(
+            f"  {name:<28} {r.status:<8} {r.reason or '-':<20} {r.text_tokens:>8} {r.structured_tokens:>14}"
+        )
+    lines += [
+        "",
+        f"cold start to first tools/list over stdio: {report.cold_start_ms} ms "
+        f"(median {report.cold_start_median_ms} ms)",
+        "",
+        "latency (in-process client)      n     p50 ms    p95 ms",
+    ]
+    for name, q in report.latency.items():
+        lines.append(f"  {name:<28} {q.n:>4} {q.p50_ms:>10} {q.p95_ms:>9}")
+    if report.execute is not None:
+        e = report.execute
+        lines += [
+            "",
+            f"execute {e.api} {json.dumps(e.args, ensure_ascii=False)}   n   p50 ms   p95 ms",
+            f"  through MCP execute_api      {e.mcp_execute_api.n:>4} {e.mcp_execute_api.p50_ms:>8} "
+            f"{e.mcp_execute_api.p95_ms:>8}",
+            f"  executor.call (no MCP)       {e.executor_call.n:>4} {e.executor_call.p50_ms:>8} "
+            f"{e.executor_call.p95_ms:>8}",
+            f"  bare psycopg (baseline)      {e.bare_psycopg.n:>4} {e.bare_psycopg.p50_ms:>8} "
+            f"{e.bare_psycopg.p95_ms:>8}",
+            f"  overhead of the server at p50: {e.overhead_p50_ms} ms",
+        ]
+    lines += [f"note: {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+@bench_app.command("server")
+def bench_server(
+    snapshot_path: Annotated[Path, typer.Argument(metavar="SNAP", help="snapshot file (*.atlas)")],
+    db: Annotated[
+        str | None, typer.Option("--db", help=f"database URL (else ${DB_URL_ENV}) for execute figures")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+    repeat: Annotated[int, typer.Option(min=1, help="calls per latency figure")] = 30,
+    cold_runs: Annotated[int, typer.Option(min=1, help="stdio cold starts to time")] = 3,
+    api: Annotated[str, typer.Option(help="API for the execute figures")] = DEFAULT_CALL[0],
+    args: Annotated[str, typer.Option(help="its arguments as JSON")] = json.dumps(
+        DEFAULT_CALL[1], ensure_ascii=False
+    ),
+    config_file: Annotated[Path | None, typer.Option("--config", help="server config YAML")] = None,
+) -> None:
+    """Measure the MCP server: manifest tokens vs one tool per API, responses, cold start, latency."""
+    try:
+        config = load_config(config_file, None, None)
+        call_args = json.loads(args)
+        url = db or os.environ.get(DB_URL_ENV)
+        with Snapshot.open(snapshot_path) as snap:
+            executor = make_executor(url, snap, config)
+    except (ApiatlasError, json.JSONDecodeError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+    async def run() -> ServerBench:
+        try:
+            return await measure(
+                snapshot_path,
+                executor,
+                url,
+                config=config,
+                repeat=repeat,
+                cold_runs=cold_runs,
+                call=(api, call_args),
+            )
+        finally:
+            if executor is not None:
+                await executor.close()
+
+    report = anyio.run(run)
+    typer.echo(report.model_dump_json(indent=2) if as_json else render(report))
