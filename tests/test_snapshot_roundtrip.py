@@ -31,7 +31,8 @@ def test_manifest_round_trips(snap: Snapshot) -> None:
     assert m["format_version"] == FORMAT_VERSION
     assert m["source_root"] == "examples/bank/docs"
     assert m["options"] == OPTIONS
-    assert m["source_files"] == {"BObjects/BO_Person.htm": "ab" * 32}
+    assert m["source_files"]["count"] == 1
+    assert snap.source_files() == {"BObjects/BO_Person.htm": "ab" * 32}
     assert m["graph"]["by_level"]["alias"] == 1
     assert [s["count"] for s in m["funnel"]["stages"]] == [7, 6, 5]
     assert snap.counts()["kept_apis"] == 5

@@ -27,20 +27,22 @@ def info_command(
     try:
         with Snapshot.open(snapshot) as snap:
             manifest = snap.manifest()
+            source_files = snap.source_files() if files else {}
     except SnapshotError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
     if as_json:
-        typer.echo(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True))
+        data = {**manifest, "files": source_files} if files else manifest
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
         return
     console = Console()
-    for table in manifest_tables(manifest, with_files=files):
+    for table in manifest_tables(manifest, source_files):
         console.print(table)
 
 
-def manifest_tables(manifest: dict[str, Any], *, with_files: bool = False) -> list[Table]:
-    """The manifest as rich tables: snapshot, counts, funnel, graph (and source files)."""
-    source_files: dict[str, str] = manifest.get("source_files", {})
+def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | None = None) -> list[Table]:
+    """The manifest as rich tables: snapshot, counts, funnel, graph (and ``source_files`` when given)."""
+    files_summary = manifest.get("source_files", {})
     options = manifest.get("options", {})
     head = _pairs(
         "Snapshot",
@@ -51,7 +53,8 @@ def manifest_tables(manifest: dict[str, Any], *, with_files: bool = False) -> li
             ("source root", manifest.get("source_root")),
             ("overlays", options.get("overlays")),
             ("config", options.get("config")),
-            ("source files", len(source_files)),
+            ("source files", files_summary.get("count")),
+            ("source files sha256", files_summary.get("sha256")),
         ],
     )
     counts = _pairs("Counts", sorted(manifest.get("counts", {}).items()))
@@ -67,7 +70,7 @@ def manifest_tables(manifest: dict[str, Any], *, with_files: bool = False) -> li
         + [(k, v) for k, v in graph_stats.items() if k != "by_level"],
     )
     tables = [head, counts, funnel, graph]
-    if with_files:
+    if source_files:
         tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
     return tables
 

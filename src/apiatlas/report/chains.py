@@ -44,8 +44,18 @@ class DependencyGraph:
         return len(self.out_of.get(api, {}))
 
 
-def chains_to(graph: DependencyGraph, target: str, entry_points: set[str], limit: int = 4) -> list[Chain]:
-    """Shortest chains from the nearest entry points to ``target`` (strongest edge at each step)."""
+def chains_to(
+    graph: DependencyGraph,
+    target: str,
+    entry_points: set[str],
+    limit: int = 10,
+    object_of: dict[str, str] | None = None,
+) -> list[Chain]:
+    """Shortest chains from the nearest entry points to ``target`` (strongest edge at each step).
+
+    With ``object_of`` (API -> business object) only the nearest entry point of each object is
+    taken, so the chains show different ways in rather than siblings of one object.
+    """
     dist = {target: 0}
     queue = deque([target])
     while queue:
@@ -56,9 +66,15 @@ def chains_to(graph: DependencyGraph, target: str, entry_points: set[str], limit
             if producer not in dist:
                 dist[producer] = dist[node] + 1
                 queue.append(producer)
-    starts = sorted((d, k) for k, d in dist.items() if k in entry_points and k != target)
+    # nearest first; among equals, the entry point feeding the most APIs
+    starts = sorted(((d, -graph.fan_out(k), k) for k, d in dist.items() if k in entry_points and k != target))
+    if object_of is not None:
+        first_of_object: dict[str, tuple[int, int, str]] = {}
+        for ranked in starts:
+            first_of_object.setdefault(object_of.get(ranked[2], ranked[2]), ranked)
+        starts = sorted(first_of_object.values())
     chains = []
-    for _, start in starts[:limit]:
+    for _, _, start in starts[:limit]:
         apis, edges = [start], []
         node = start
         while node != target:

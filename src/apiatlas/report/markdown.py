@@ -152,14 +152,22 @@ def _chains(snap: Snapshot, graph: DependencyGraph, entry_points: set[str]) -> s
     out = ["## Main chains"]
     target = snap.get_api(FEATURED_TARGET)
     if target is not None and target.funnel.kept:
-        featured = chains_to(graph, target.key, entry_points)
+        objects = {key: snap.api_object(key) for key in entry_points}
+        featured = chains_to(graph, target.key, entry_points, object_of=objects)
         out.append(f"### Chains to `{target.key}`")
-        out.append(_mermaid(featured) if featured else "No chain from an entry point reaches it.")
+        out.append(
+            "The shortest chain from the nearest entry point of each business object that reaches it."
+            if featured
+            else "No chain from an entry point reaches it."
+        )
+        if featured:
+            out.append(_mermaid(featured))
+            out.append("\n".join("- " + " → ".join(f"`{a}`" for a in c.apis) for c in featured))
     deepest = deepest_chains(graph, entry_points)
     out.append("### Deepest chains from the most-connected entry points")
     out.append(_mermaid(deepest) if deepest else "No chains: no entry point feeds another API.")
-    for chain in deepest:
-        out.append("- " + " → ".join(f"`{a}`" for a in chain.apis))
+    if deepest:
+        out.append("\n".join("- " + " → ".join(f"`{a}`" for a in c.apis) for c in deepest))
     return "\n\n".join(out)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from typing import Any
 
@@ -26,7 +27,7 @@ class Manifest(BaseModel):
     source_kind: str = ""
     source_root: str = ""
     options: dict[str, Any] = Field(default_factory=dict)
-    source_files: dict[str, str] = Field(default_factory=dict)
+    source_files: dict[str, Any] = Field(default_factory=dict)  # {"count", "sha256"}; files: own table
     funnel: dict[str, Any] = Field(default_factory=dict)
     graph: dict[str, Any] = Field(default_factory=dict)
     counts: dict[str, int] = Field(default_factory=dict)
@@ -137,6 +138,14 @@ def count_summary(catalog: Catalog) -> dict[str, int]:
     return counts
 
 
+def source_files_summary(files: dict[str, str]) -> dict[str, Any]:
+    """How many source files and one sha256 over all of them (path and hash, in path order)."""
+    digest = hashlib.sha256()
+    for path, sha in sorted(files.items()):
+        digest.update(f"{path}\t{sha}\n".encode())
+    return {"count": len(files), "sha256": digest.hexdigest()}
+
+
 def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
     """The manifest of ``catalog`` built with ``options`` (``source_root`` is taken from them, as given)."""
     source_root = options.get("source_root", options.get("source", ""))
@@ -144,7 +153,7 @@ def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
         source_kind=catalog.source_kind,
         source_root=str(source_root or ""),
         options=dict(options),
-        source_files=dict(sorted(catalog.source_files.items())),
+        source_files=source_files_summary(catalog.source_files),
         funnel=funnel_summary(catalog),
         graph=graph_summary(catalog),
         counts=count_summary(catalog),

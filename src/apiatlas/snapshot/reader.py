@@ -90,6 +90,10 @@ class Snapshot:
             }
         return dict(self._manifest)
 
+    def source_files(self) -> dict[str, str]:
+        """Every source file read by the build (path relative to the source root) and its sha256."""
+        return {p: h for p, h in self._rows("SELECT path, sha256 FROM source_files ORDER BY path")}
+
     def counts(self) -> dict[str, int]:
         counts = self.manifest().get("counts", {})
         return {str(k): int(v) for k, v in counts.items()}
@@ -140,6 +144,11 @@ class Snapshot:
             "SELECT body FROM apis WHERE key = ? COLLATE NOCASE ORDER BY key LIMIT 1", (key,)
         )
         return Api.model_validate_json(rows[0][0]) if rows else None
+
+    def api_object(self, key: str) -> str:
+        """The business object of an API ('' when unknown), without decoding its body."""
+        rows = self._rows("SELECT object_key FROM apis WHERE key = ?", (key,))
+        return str(rows[0][0] or "") if rows else ""
 
     def get_type(self, name: str) -> DomainType | None:
         rows = self._rows("SELECT body FROM types WHERE name = ?", (name,)) or self._rows(

@@ -103,12 +103,7 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
         ),
     )
     conn.executemany(
-        "INSERT OR IGNORE INTO session_tables(api_key, name, direction, body) VALUES (?, ?, ?, ?)",
-        (
-            (a.key, t.name, t.direction.value, to_json(t.model_dump(mode="json")))
-            for a in apis
-            for t in [*a.input_tables, *a.output_tables]
-        ),
+        "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
     )
     conn.executemany(
         "INSERT INTO types(name, body) VALUES (?, ?)",
