@@ -16,7 +16,7 @@ from apiatlas.passes.types import is_generic_type, is_user_value_type
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 
-class Field(NamedTuple):
+class ApiField(NamedTuple):
     """One output field of a producer or one input field of a consumer."""
 
     api: str
@@ -38,30 +38,30 @@ class _Found(NamedTuple):
     reason: str
 
 
-def output_fields(api: Api) -> list[Field]:
+def output_fields(api: Api) -> list[ApiField]:
     """Columns of the API's output tables."""
     return [
-        Field(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, False)
+        ApiField(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, False)
         for t in api.output_tables
         for c in t.columns
     ]
 
 
-def input_fields(api: Api) -> list[Field]:
+def input_fields(api: Api) -> list[ApiField]:
     """Scalar parameters, then input-table columns (every column of an input table is required)."""
     fields = [
-        Field(api.key, api.object_key, None, p.name, p.domain_type, p.description, p.required)
+        ApiField(api.key, api.object_key, None, p.name, p.domain_type, p.description, p.required)
         for p in api.params
     ]
     fields += [
-        Field(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, True)
+        ApiField(api.key, api.object_key, t.name, c.name, c.domain_type, c.description, True)
         for t in api.input_tables
         for c in t.columns
     ]
     return fields
 
 
-def _dotted(f: Field) -> str:
+def _dotted(f: ApiField) -> str:
     return f"{f.api}.{f.table}.{f.name}" if f.table else f"{f.api}.{f.name}"
 
 
@@ -72,8 +72,8 @@ class _GraphBuilder:
         self.catalog = catalog
         self.config = config
         self.kept = catalog.kept_apis()
-        self.by_name: dict[str, list[Field]] = defaultdict(list)
-        self.by_type: dict[str, list[Field]] = defaultdict(list)
+        self.by_name: dict[str, list[ApiField]] = defaultdict(list)
+        self.by_type: dict[str, list[ApiField]] = defaultdict(list)
         self.folded_keys = {key.casefold(): key for key in sorted(catalog.apis, reverse=True)}
         for api in self.kept:
             for f in output_fields(api):
@@ -109,7 +109,7 @@ class _GraphBuilder:
     def _user_value(self, type_name: str) -> bool:
         return is_user_value_type(self.catalog, self.config, type_name)
 
-    def offer(self, producer: Field, consumer: Field, level: EdgeLevel, reason: str) -> None:
+    def offer(self, producer: ApiField, consumer: ApiField, level: EdgeLevel, reason: str) -> None:
         if producer.api == consumer.api:
             return
         key: EdgeKey = (
@@ -126,7 +126,7 @@ class _GraphBuilder:
             self.best[key] = _Found(rank, level, consumer.domain_type or producer.domain_type, reason)
 
     # -- level 1: declared ---------------------------------------------------------------------------
-    def declared(self, api: Api, inputs: list[Field]) -> None:
+    def declared(self, api: Api, inputs: list[ApiField]) -> None:
         from_overlay = api.overlay.depends_on if api.overlay is not None else []
         for source in api.declared_sources:
             origin = "overlay" if source in from_overlay else "documentation"
@@ -134,7 +134,7 @@ class _GraphBuilder:
             self._declared_one(api, inputs, source, origin, where or Location())
 
     def _declared_one(
-        self, api: Api, inputs: list[Field], source: DeclaredSource, origin: str, where: Location
+        self, api: Api, inputs: list[ApiField], source: DeclaredSource, origin: str, where: Location
     ) -> None:
         wanted = source.field.lstrip("@").casefold()
         consumers = [f for f in inputs if f.name.casefold() == wanted]
@@ -189,18 +189,18 @@ class _GraphBuilder:
         )
 
     # -- levels 2, 3 and 4: ranked candidates, at most ``limit`` new edges per consumer field per level ----
-    def _rank(self, p: Field, c: Field) -> tuple[bool, int, str, str, str]:
+    def _rank(self, p: ApiField, c: ApiField) -> tuple[bool, int, str, str, str]:
         """Producers of the consumer's own business object first, then those needing fewer inputs."""
         return (p.object_key != c.object_key, self.reach[p.api], p.api, p.table or "", p.name)
 
-    def _ranked(self, candidates: list[Field], c: Field) -> Iterator[Field]:
+    def _ranked(self, candidates: list[ApiField], c: ApiField) -> Iterator[ApiField]:
         yield from (p for p in candidates if p.object_key == c.object_key)
         yield from (p for p in candidates if p.object_key != c.object_key)
 
     def _take(
         self,
-        candidates: Iterable[tuple[Field, str]],
-        c: Field,
+        candidates: Iterable[tuple[ApiField, str]],
+        c: ApiField,
         level: EdgeLevel,
         limit: int | None,
     ) -> None:
@@ -219,7 +219,7 @@ class _GraphBuilder:
             self.best[key] = _Found(rank, level, c.domain_type or p.domain_type, reason)
             taken += 1
 
-    def by_name_type(self, c: Field) -> None:
+    def by_name_type(self, c: ApiField) -> None:
         if not c.domain_type:
             return
         reason = f"same field name {c.name} and domain type {c.domain_type}"
@@ -230,11 +230,11 @@ class _GraphBuilder:
         )
         self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field)
 
-    def by_alias(self, c: Field) -> None:
+    def by_alias(self, c: ApiField) -> None:
         if not c.domain_type:
             return
         own = c.name.casefold()
-        found: dict[tuple[str, str | None, str], tuple[Field, str]] = {}
+        found: dict[tuple[str, str | None, str], tuple[ApiField, str]] = {}
         for name in self.aliases.get(own, ()):
             for p in self.by_name.get(name.casefold(), ()):
                 if p.domain_type == c.domain_type and p.name.casefold() != own:
@@ -254,7 +254,7 @@ class _GraphBuilder:
         ranked = sorted(found.values(), key=lambda item: self._rank(item[0], c))
         self._take(ranked, c, EdgeLevel.ALIAS, self.config.max_edges_per_consumer_field)
 
-    def by_type_only(self, c: Field) -> None:
+    def by_type_only(self, c: ApiField) -> None:
         limit = self.config.max_type_only_edges_per_field
         if not c.domain_type or limit == 0 or self._generic(c.domain_type):
             return
@@ -267,7 +267,7 @@ class _GraphBuilder:
         self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit)
 
     def build(self) -> list[Edge]:
-        all_inputs: list[Field] = []
+        all_inputs: list[ApiField] = []
         for api in self.kept:
             inputs = input_fields(api)
             all_inputs += inputs
@@ -295,7 +295,7 @@ class _GraphBuilder:
         self._summarise(edges, all_inputs)
         return edges
 
-    def _summarise(self, edges: list[Edge], inputs: list[Field]) -> None:
+    def _summarise(self, edges: list[Edge], inputs: list[ApiField]) -> None:
         fed = {(e.consumer, e.consumer_table, e.consumer_field) for e in edges}
         unfed = [c for c in inputs if c.required and (c.api, c.table, c.name) not in fed]
         stuck = {c.api for c in unfed if not self._user_value(c.domain_type)}
