@@ -36,8 +36,8 @@ def param_spec(param: Param, types: Mapping[str, DomainType] | None = None) -> V
 def table_kinds(
     table: SessionTable, types: Mapping[str, DomainType] | None = None
 ) -> list[tuple[str, ValueKind]]:
-    """(column name, kind) of every column of a session table, in documented order."""
-    return [(c.name, value_spec(c.domain_type, None, types).kind) for c in table.columns]
+    """(column name, kind) of every column of a session table, in documented order (schema first)."""
+    return [(c.name, value_spec(c.domain_type, c.json_schema, types).kind) for c in table.columns]
 
 
 def check_executable(api: Api) -> None:
@@ -193,7 +193,7 @@ def _validate_row(
     bound: dict[str, Any] = {}
     for column in table.columns:
         try:
-            spec = value_spec(column.domain_type, None, types)
+            spec = value_spec(column.domain_type, column.json_schema, types)
             bound[column.name] = coerce(values.get(column.name), spec, limits.max_value_bytes)
         except CoercionError as exc:
             raise ValidationError(
