@@ -321,3 +321,11 @@ def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -
     dangling = [d for d in catalog.diagnostics if d.code is ReasonCode.DANGLING_REFERENCE]
     assert sum("API_Prs_Nowhere" in d.message for d in dangling) == 1
     assert len(dangling) == 3 == catalog.stats["graph"]["declared_dangling"]
+
+
+def test_run_passes_reports_progress_per_pass() -> None:
+    lines: list[str] = []
+    catalog = Catalog(apis={a.key: a for a in sample_bank()})
+    run_passes(catalog, BuildConfig(), progress=lines.append)
+    assert [line for line in lines if line.startswith("pass ")] == [f"pass {p.name}" for p in PASSES]
+    assert any(line.startswith("funnel: 12 of 14 APIs kept") for line in lines)
