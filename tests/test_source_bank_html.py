@@ -583,3 +583,31 @@ def test_a_parser_crash_is_contained_to_its_page(tmp_path: Path, monkeypatch: py
     )
     assert "ValueError: boom" in error.message
     assert catalog.types == {} and len(catalog.apis) == 4
+
+
+WORD_STYLE_API = f"""<html><head>{META}</head><body>
+<table>
+<tr><th>Название</th><th>API_Acc_GetRestTurn</th></tr>
+<tr><td>Подробное описание</td><td><p>Обороты за период.</p><p>Сценарии:</p>
+<ul><li>первый</li><li>второй</li></ul></td></tr>
+</table>
+<table border=1>
+<tr><td colspan=4><b>Входные параметры</b></td></tr>
+<tr><td>Параметр</td><td>Тип</td><td>Обязательный</td><td>Описание</td></tr>
+<tr><td>@DateFrom</td><td>DSDATE</td><td>Да</td><td>Начало</td></tr>
+</table>
+<h3>Коды ошибок</h3>
+<table><tr><td>Код</td><td>Описание</td></tr><tr><td>50002</td><td>Пустой период</td></tr></table>
+</body></html>"""
+
+
+def test_captions_in_the_first_row_paragraphs_in_cells_and_h3_headings() -> None:
+    parsed = parse_page(PageKind.API, f"{SERVICES}/API_Acc_GetRestTurn.htm", WORD_STYLE_API.encode("cp1251"))
+
+    assert parsed.diagnostics == []
+    page = parsed.page
+    assert isinstance(page, ApiPage)
+    assert page.key == "API_Acc_GetRestTurn"
+    assert page.description == "Обороты за период.\nСценарии:\nпервый\nвторой"
+    assert [(p.name, p.domain_type, p.required) for p in page.params] == [("DateFrom", "DSDATE", True)]
+    assert [(e.code, e.description) for e in page.errors] == [("50002", "Пустой период")]

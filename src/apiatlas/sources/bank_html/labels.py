@@ -32,6 +32,12 @@ def section_tables(
     wanted = list(sections)
     for table in page.tables:
         section = next((s for s in wanted if s.matches(table.heading)), None)
+        if section is None and table.rows and len(table.rows[0]) == 1:
+            # a heading written as the table's own first row: <tr><td colspan=4>Входные параметры</tr>
+            caption = normalize_label(table.rows[0][0].text)
+            section = next((s for s in wanted if s.matches(caption)), None)
+            if section is not None:
+                table = HtmlTable(heading=caption, rows=table.rows[1:])
         if section is None:
             rest.append(table)
         elif section.name not in known:

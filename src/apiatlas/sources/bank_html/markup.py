@@ -10,6 +10,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 # A private-use character stands for <br> while parsing, so cells keep their line breaks.
 _BREAK = "\ue000"
 _BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
+_BLOCK_END = re.compile(r"</(?:p|div|li)\s*>", re.IGNORECASE)  # paragraphs in a cell become lines
 _INLINE_TAGS = frozenset(
     {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
 )
@@ -63,7 +64,8 @@ def read_page(html: str) -> HtmlPage:
     """Parse ``html`` (tolerant to unclosed tags, upper case, ``<br>``, ``&nbsp;``) into an HtmlPage."""
     lowered_tail = html[-4096:].lower()
     truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
-    tree = LexborHTMLParser(_BR_TAG.sub(_BREAK, html))
+    marked = _BLOCK_END.sub(lambda end: end.group(0) + _BREAK, _BR_TAG.sub(_BREAK, html))
+    tree = LexborHTMLParser(marked)
     tables = [HtmlTable(heading=_heading_before(node), rows=_rows(node)) for node in tree.css("table")]
     title_node = tree.css_first("h1, h2, h3") or tree.css_first("title")
     title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
