@@ -456,7 +456,11 @@ def test_dangling_references_in_every_direction_are_reported(tmp_path: Path) -> 
     pages[f"{TABLES}/T_API_Old_pAPI_Old.htm"] = table_page(
         "API_Old", "pAPI_Old", "Выходная", [["X", "DSCODE", ""]]
     )
-    pages[f"{SERVICES}/API_Card_FindList.htm"] = api_page("API_Card_FindList", ("Card", "Card"))
+    pages[f"{SERVICES}/API_Card_FindList.htm"] = api_page(
+        "API_Card_FindList",
+        ("Card", "Card"),
+        params=[["@AccID", "DSIDENTIFIER", "Да", "(из API_Acc_Gone.AccID)"]],
+    )
     build_docs(tmp_path, pages)
     catalog = load_bank_docs(tmp_path)
 
@@ -475,8 +479,14 @@ def test_dangling_references_in_every_direction_are_reported(tmp_path: Path) -> 
         ]
     )
     assert "linked from no API page" in dangling[(f"{TABLES}/T_API_Old_pAPI_Old.htm", "pAPI_Old")]
-    assert "Card" in dangling[(f"{SERVICES}/API_Card_FindList.htm", "API_Card_FindList")]
-    assert len(dangling) == 4
+    card = sorted(
+        d.message
+        for d in codes_at(catalog, ReasonCode.DANGLING_REFERENCE)
+        if d.location.anchor == "API_Card_FindList"
+    )
+    assert len(card) == 2
+    assert "'Бизнес-объект' names Card" in card[0] and "API_Acc_Gone" in card[1]
+    assert len(catalog.diagnostics) == 5
     # the dangling table stays on the API, without columns
     owners = catalog.apis["API_Acc_FindListByListOwnerID"]
     assert [(t.name, t.columns) for t in owners.output_tables] == [("pAPI_Account_List", [])]

@@ -178,7 +178,7 @@ def _owner(page: ApiPage, index: _Index, catalog: Catalog) -> str:
 
 
 def _api(page: ApiPage, index: _Index, catalog: Catalog) -> Api:
-    location = Location(file=page.file, anchor=page.key)
+    location = page.location
     api = Api(
         key=page.key,
         object_key=_owner(page, index, catalog),
@@ -268,7 +268,7 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
         direction=link.direction,
         description=link.description or table_page.description,
         columns=[column.model_copy() for column in table_page.columns],
-        source=Location(file=table_page.file, anchor=table_page.name),
+        source=table_page.location,
     )
 
 
@@ -306,7 +306,7 @@ def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessOb
         description=page.description,
         approved=parse_visa(page.visa),
         api_keys=listed + sorted(members - set(listed)),
-        source=Location(file=page.file, anchor=page.key),
+        source=page.location,
     )
 
 

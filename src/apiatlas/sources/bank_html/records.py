@@ -30,6 +30,11 @@ class ObjectPage:
     visa: str | None = None
     methods: list[str] = field(default_factory=list)
 
+    @property
+    def location(self) -> Location:
+        """Where this page is: its file (relative to the docs root) and its key."""
+        return Location(file=self.file, anchor=self.key)
+
 
 @dataclass(slots=True)
 class ApiPage:
@@ -48,6 +53,11 @@ class ApiPage:
     tables: list[TableLink] = field(default_factory=list)
     errors: list[ErrorCode] = field(default_factory=list)
 
+    @property
+    def location(self) -> Location:
+        """Where this page is: its file (relative to the docs root) and its key."""
+        return Location(file=self.file, anchor=self.key)
+
 
 @dataclass(slots=True)
 class TablePage:
@@ -59,6 +69,11 @@ class TablePage:
     direction: Direction | None = None
     description: str = ""
     columns: list[Column] = field(default_factory=list)
+
+    @property
+    def location(self) -> Location:
+        """Where this page is: its file (relative to the docs root) and its name."""
+        return Location(file=self.file, anchor=self.name)
 
 
 @dataclass(slots=True)
