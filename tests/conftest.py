@@ -1,0 +1,42 @@
+"""Shared pytest fixtures: one embedded PostgreSQL per test session, and the sample bank loaded into it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from apiatlas.embedded_pg import EmbeddedPostgres
+from apiatlas.samples.bankdb import BankDbInfo, load_bank_database
+
+BANK_DATABASE = "apiatlas_bank"
+
+
+# --- embedded PostgreSQL and the sample bank ---------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def embedded_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
+    """The session's embedded PostgreSQL server (throw-away data directory, deleted at the end)."""
+    server = EmbeddedPostgres(tmp_path_factory.mktemp("pg"), delete_on_stop=True)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_uri(embedded_pg: EmbeddedPostgres) -> str:
+    """URI of the session server's ``postgres`` database (create your own schema or database in it)."""
+    return embedded_pg.uri
+
+
+@pytest.fixture(scope="session")
+def bank_db_info(embedded_pg: EmbeddedPostgres) -> BankDbInfo:
+    """The sample bank loaded, with test procedures, into its own database ``apiatlas_bank``."""
+    return load_bank_database(embedded_pg.create_database(BANK_DATABASE), with_test_procedures=True)
+
+
+@pytest.fixture(scope="session")
+def bank_db(embedded_pg: EmbeddedPostgres, bank_db_info: BankDbInfo) -> str:
+    """URI of the loaded sample bank database (read it; do not change it — other tests share it)."""
+    return embedded_pg.database_uri(BANK_DATABASE)
