@@ -72,3 +72,19 @@ def test_rule_helpers() -> None:
     assert is_multibyte_utf8("Счёт".encode()) is True
     assert is_multibyte_utf8("Счёт".encode("cp1251")) is False
     assert is_multibyte_utf8(b"plain ascii") is False
+
+
+def test_koi8_page_labelled_windows_1251_is_caught_by_the_letter_case_rule() -> None:
+    text = TEXT.format(meta=CP1251_META) * 3
+    decoded = decode_page(text.encode("koi8_r"), "BObjects/BO_Account.htm")
+    assert decoded.text == text
+    assert decoded.encoding == "koi8-r"
+    [warning] = decoded.diagnostics
+    assert warning.code is ReasonCode.ENCODING_MISMATCH
+    assert "mostly upper case" in warning.message
+
+
+def test_upper_case_acronyms_do_not_trip_the_letter_case_rule() -> None:
+    text = TEXT.format(meta=CP1251_META).replace("Счёт", "СЧЁТ ФИО ИНН БИК ОГРН КПП ГА")
+    decoded = decode_page(text.encode("cp1251"), "x.htm")
+    assert (decoded.encoding, decoded.diagnostics) == ("cp1251", [])

@@ -8,6 +8,9 @@ The rule (windows-1251 decodes almost any bytes, so "it decoded" proves nothing)
    is *not* valid UTF-8 containing multibyte sequences. Russian text in windows-1251 virtually
    never forms valid UTF-8 multibyte sequences (lower-case letters 0xE0-0xFF are UTF-8 lead bytes
    that would need 0x80-0xBF continuations, which are punctuation or Ё/ё in windows-1251).
+   It must also read like Russian: when a page has at least 40 Cyrillic letters (bytes 0xC0-0xFF)
+   and fewer than half are lower case (0xE0-0xFF), it is most likely another Cyrillic encoding
+   (KOI8-R puts lower case at 0xC0-0xDF) mislabelled as windows-1251.
 3. Otherwise the encoding is detected: valid UTF-8 with multibyte sequences is UTF-8 (certain);
    anything else goes to charset-normalizer (falling back to the declared charset when it decodes
    strictly). The page is decoded with that encoding and an ``ENCODING_MISMATCH`` warning says
@@ -29,6 +32,9 @@ from apiatlas.sources.bank_html.records import finding
 EXPECTED = "cp1251"
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
+_NOT_CYRILLIC = bytes(range(0xC0))  # deleting these leaves the windows-1251 letters А-я
+_NOT_LOWER = bytes(range(0xE0))  # deleting these leaves а-я
+_MIN_LETTERS = 40
 
 
 @dataclass(slots=True)
@@ -63,6 +69,14 @@ def is_multibyte_utf8(data: bytes) -> bool:
     return True
 
 
+def reads_like_russian(data: bytes) -> bool:
+    """False when ``data`` has enough windows-1251 Cyrillic letters and most of them are upper case."""
+    letters = len(data.translate(None, _NOT_CYRILLIC))
+    if letters < _MIN_LETTERS:
+        return True
+    return 2 * len(data.translate(None, _NOT_LOWER)) >= letters
+
+
 def decode_page(data: bytes, file: str) -> DecodedPage:
     """Decode ``data`` (the bytes of ``file``, relative to the docs root) by the rule above."""
     declared = declared_charset(data)
@@ -72,7 +86,8 @@ def decode_page(data: bytes, file: str) -> DecodedPage:
     except UnicodeDecodeError:
         cp1251_text = None
     utf8 = is_multibyte_utf8(data)
-    if cp1251_text is not None and declared in (None, EXPECTED) and not utf8:
+    russian = reads_like_russian(data)
+    if cp1251_text is not None and declared in (None, EXPECTED) and not utf8 and russian:
         return DecodedPage(text=cp1251_text, encoding=EXPECTED)
     detected = _detect(data, declared, utf8)
     if detected is None:
@@ -89,6 +104,8 @@ def decode_page(data: bytes, file: str) -> DecodedPage:
         reasons.append("the bytes are not valid windows-1251")
     if utf8:
         reasons.append("the bytes are valid UTF-8 with multibyte characters")
+    elif not russian:
+        reasons.append("read as windows-1251 its Cyrillic letters are mostly upper case")
     message = f"expected windows-1251 but {'; '.join(reasons)}; decoded as {encoding}"
     return DecodedPage(
         text, encoding, [finding(Severity.WARNING, ReasonCode.ENCODING_MISMATCH, message, file)]
