@@ -53,8 +53,8 @@ def bank_catalog() -> Catalog:
 
 
 @pytest.fixture(scope="module")
-def bank_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
-    """A server of our own (the stop/restart test must not disturb anyone else's database)."""
+def own_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
+    """A server of our own for the stop/restart test (the shared ``bank_db`` must stay up for others)."""
     pg = EmbeddedPostgres(tmp_path_factory.mktemp("server_pg") / "data")
     load_bank_database(pg.start(), with_test_procedures=True)
     yield pg
@@ -133,9 +133,9 @@ def mikhalov_deals(uri: str) -> set[int]:
     return {int(r[0]) for r in rows}
 
 
-def test_execute_api_previews_rows_and_pages_the_evidence(bank_pg: EmbeddedPostgres, bank_snap: Path) -> None:
+def test_execute_api_previews_rows_and_pages_the_evidence(bank_db: str, bank_snap: Path) -> None:
     ivanovs = {
-        int(r[0]) for r in query(bank_pg.uri, "SELECT person_id FROM bank.person WHERE sur_name = 'Иванов'")
+        int(r[0]) for r in query(bank_db, "SELECT person_id FROM bank.person WHERE sur_name = 'Иванов'")
     }
     assert len(ivanovs) > 5
 
@@ -195,7 +195,7 @@ def test_execute_api_previews_rows_and_pages_the_evidence(bank_pg: EmbeddedPostg
         )
         assert in_args["status"] == "ok" and in_args["rows_returned"] >= 1
 
-    run_with_db(bank_snap, bank_pg.uri, body, ServerConfig(preview_rows=5, evidence_page_rows=4))
+    run_with_db(bank_snap, bank_db, body, ServerConfig(preview_rows=5, evidence_page_rows=4))
 
 
 def encode_other_cursor() -> str:
@@ -205,9 +205,9 @@ def encode_other_cursor() -> str:
 
 
 def test_bad_calls_get_specific_reason_codes_and_the_server_keeps_serving(
-    bank_pg: EmbeddedPostgres, bank_snap: Path
+    bank_db: str, bank_snap: Path
 ) -> None:
-    persons_before = query(bank_pg.uri, "SELECT count(*) FROM bank.person")[0][0]
+    persons_before = query(bank_db, "SELECT count(*) FROM bank.person")[0][0]
     with Snapshot.open(bank_snap) as snap:
         dropped = next(
             a.key
@@ -251,14 +251,12 @@ def test_bad_calls_get_specific_reason_codes_and_the_server_keeps_serving(
         again = await reason("API_Prs_FindListByFIO", {"SurName": "Михалов"})
         assert again["status"] == "ok" and again["rows_returned"] >= 1
 
-    run_with_db(bank_snap, bank_pg.uri, body, ServerConfig(limits=ServerLimits(statement_timeout_ms=300)))
-    assert query(bank_pg.uri, "SELECT count(*) FROM bank.person")[0][0] == persons_before
+    run_with_db(bank_snap, bank_db, body, ServerConfig(limits=ServerLimits(statement_timeout_ms=300)))
+    assert query(bank_db, "SELECT count(*) FROM bank.person")[0][0] == persons_before
 
 
-def test_execute_chain_finds_mikhalovs_securities_deals_in_one_call(
-    bank_pg: EmbeddedPostgres, bank_snap: Path
-) -> None:
-    expected = mikhalov_deals(bank_pg.uri)
+def test_execute_chain_finds_mikhalovs_securities_deals_in_one_call(bank_db: str, bank_snap: Path) -> None:
+    expected = mikhalov_deals(bank_db)
     assert expected
 
     async def body(client: Client) -> None:
@@ -292,16 +290,16 @@ def test_execute_chain_finds_mikhalovs_securities_deals_in_one_call(
         refused_api = await call(client, "execute_chain", {"steps": unknown})
         assert refused_api["reason"] == "UNKNOWN_API" and refused_api["failed_step"] == 1
 
-    run_with_db(bank_snap, bank_pg.uri, body)
+    run_with_db(bank_snap, bank_db, body)
 
 
-def test_database_stopped_mid_session_then_restarted(bank_pg: EmbeddedPostgres, bank_snap: Path) -> None:
+def test_database_stopped_mid_session_then_restarted(own_pg: EmbeddedPostgres, bank_snap: Path) -> None:
     async def body(client: Client) -> None:
         before = await call(
             client, "execute_api", {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Михалов"}}
         )
         assert before["status"] == "ok"
-        bank_pg.stop()
+        own_pg.stop()
         try:
             down = await call(
                 client, "execute_api", {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Михалов"}}
@@ -311,21 +309,19 @@ def test_database_stopped_mid_session_then_restarted(bank_pg: EmbeddedPostgres, 
             assert kept["status"] == "ok" and kept["rows"]
             assert (await call(client, "search", {"query": "остаток по счёту"}))["status"] == "ok"
         finally:
-            bank_pg.start()
+            own_pg.start()
         after = await call(
             client, "execute_api", {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Михалов"}}
         )
         assert after["status"] == "ok" and after["rows_returned"] == before["rows_returned"]
 
-    run_with_db(bank_snap, bank_pg.uri, body)
+    run_with_db(bank_snap, own_pg.uri, body)
 
 
-def test_chain_over_stdio_with_the_db_url_from_the_environment(
-    bank_pg: EmbeddedPostgres, bank_snap: Path
-) -> None:
-    expected = mikhalov_deals(bank_pg.uri)
+def test_chain_over_stdio_with_the_db_url_from_the_environment(bank_db: str, bank_snap: Path) -> None:
+    expected = mikhalov_deals(bank_db)
     params = serve_command(bank_snap)
-    params.env = {**(params.env or {}), "APIATLAS_DB_URL": bank_pg.uri}
+    params.env = {**(params.env or {}), "APIATLAS_DB_URL": bank_db}
 
     async def main() -> None:
         async with Client(params) as client:
@@ -343,7 +339,7 @@ def test_chain_over_stdio_with_the_db_url_from_the_environment(
     anyio.run(main)
 
 
-def test_evidence_is_per_http_session(bank_pg: EmbeddedPostgres, bank_snap: Path) -> None:
+def test_evidence_is_per_http_session(bank_db: str, bank_snap: Path) -> None:
     config = ServerConfig(evidence=EvidenceCaps(max_entries=2))
 
     async def main(url: str) -> None:
@@ -368,7 +364,7 @@ def test_evidence_is_per_http_session(bank_pg: EmbeddedPostgres, bank_snap: Path
             )
 
     with Snapshot.open(bank_snap) as snap:
-        executor = PostgresExecutor(bank_pg.uri, ExecutionLimits())
+        executor = PostgresExecutor(bank_db, ExecutionLimits())
         try:
             with http_server(build_server(snap, executor, config), config) as url:
                 anyio.run(main, url)
@@ -376,13 +372,13 @@ def test_evidence_is_per_http_session(bank_pg: EmbeddedPostgres, bank_snap: Path
             anyio.run(executor.close)
 
 
-def test_bench_server_reports_execute_overhead(bank_pg: EmbeddedPostgres, bank_snap: Path) -> None:
+def test_bench_server_reports_execute_overhead(bank_db: str, bank_snap: Path) -> None:
     from apiatlas.server.benchmark import measure
 
     async def main() -> None:
-        executor = PostgresExecutor(bank_pg.uri, ExecutionLimits())
+        executor = PostgresExecutor(bank_db, ExecutionLimits())
         try:
-            report = await measure(bank_snap, executor, bank_pg.uri, repeat=3, cold_runs=1)
+            report = await measure(bank_snap, executor, bank_db, repeat=3, cold_runs=1)
         finally:
             await executor.close()
         assert report.execute is not None and report.execute.bare_psycopg.n == 3
