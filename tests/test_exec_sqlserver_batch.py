@@ -6,10 +6,19 @@ from datetime import date
 
 import pytest
 
-from apiatlas.catalog.model import Api, Column, Direction, DomainType, ExecutorBinding, Param, SessionTable
+from apiatlas.catalog.model import (
+    Api,
+    Column,
+    Direction,
+    DomainType,
+    ErrorCode,
+    ExecutorBinding,
+    Param,
+    SessionTable,
+)
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors import ExecutionLimits, ValidationError, executor_for_url, validate_call
-from apiatlas.executors.sqlserver import SqlServerExecutor, build_batch, connect_arguments
+from apiatlas.executors.sqlserver import SqlServerExecutor, build_batch, classify_error, connect_arguments
 
 TYPES = {"DSIDENTIFIER": DomainType(name="DSIDENTIFIER", base_type="numeric(15, 0)")}
 
@@ -156,3 +165,56 @@ def test_connection_url_is_parsed_without_connecting() -> None:
     assert isinstance(executor_for_url("mssql://reader@db/Core", ExecutionLimits()), SqlServerExecutor)
     with pytest.raises(ConfigError):
         connect_arguments("mssql:///Core", ExecutionLimits())
+
+
+@pytest.mark.parametrize(
+    ("args", "reason", "code", "text"),
+    [
+        (
+            (
+                50001,
+                b"Owner list is empty DB-Lib error message 20018, severity 16:\nGeneral SQL Server error\n",
+            ),
+            ReasonCode.TOOL_EXECUTION_ERROR,
+            "50001",
+            "Owner list is empty (error 50001: Не задан ни один владелец)",
+        ),
+        (
+            ((50777, b"Something else went wrong"),),
+            ReasonCode.TOOL_EXECUTION_ERROR,
+            None,
+            "failed: Something else went wrong",
+        ),
+        (
+            (
+                20009,
+                b"DB-Lib error message 20009, severity 9:\nUnable to connect: Adaptive Server is unavailable",
+            ),
+            ReasonCode.UPSTREAM_UNAVAILABLE,
+            None,
+            "database unavailable",
+        ),
+        (
+            (20003, b"DB-Lib error message 20003, severity 6:\nAdaptive Server connection timed out (db)\n"),
+            ReasonCode.TIMEOUT,
+            None,
+            "time limit",
+        ),
+        (
+            (2812, b"Could not find stored procedure 'dbo.API_X'.DB-Lib error message 20018, severity 16"),
+            ReasonCode.NOT_EXECUTABLE,
+            None,
+            "Could not find stored procedure 'dbo.API_X'.",
+        ),
+        (("Statement not executed",), ReasonCode.TOOL_EXECUTION_ERROR, None, "Statement not executed"),
+    ],
+)
+def test_server_errors_are_classified(
+    args: tuple[object, ...], reason: ReasonCode, code: str | None, text: str
+) -> None:
+    api = accounts_api().model_copy(
+        update={"errors": [ErrorCode(code="50001", description="Не задан ни один владелец")]}
+    )
+    got_reason, message, got_code = classify_error(args, api)
+    assert (got_reason, got_code) == (reason, code)
+    assert text in message and "DB-Lib" not in message

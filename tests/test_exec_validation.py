@@ -161,3 +161,22 @@ def test_datetime_parameter_from_a_type_map() -> None:
     types = {"DSSTAMP": DomainType(name="DSSTAMP", base_type="datetime")}
     call = validate_call(api, {"At": "2024-03-01T10:20:30"}, {}, types=types)
     assert call.args["At"] == datetime(2024, 3, 1, 10, 20, 30)
+
+
+def test_column_json_schema_from_the_types_pass_wins_over_the_name() -> None:
+    table = SessionTable(
+        name="pAPI_Period",
+        direction=Direction.IN,
+        columns=[
+            Column(
+                name="Start", domain_type="DSPERIODSTART", json_schema={"type": "string", "format": "date"}
+            )
+        ],
+    )
+    api = Api(key="API_Y", object_key="Y", input_tables=[table])
+    call = validate_call(api, {}, {"pAPI_Period": [{"Start": "2024-01-31"}]})
+    assert call.input_tables["pAPI_Period"] == [{"Start": date(2024, 1, 31)}]
+    assert call.table_kinds["pAPI_Period"] == [("Start", ValueKind.DATE)]
+    with pytest.raises(ValidationError) as caught:
+        validate_call(api, {}, {"pAPI_Period": [{"Start": "31 января"}]})
+    assert "date (YYYY-MM-DD) (DSPERIODSTART)" in caught.value.message

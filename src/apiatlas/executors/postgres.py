@@ -33,6 +33,7 @@ from apiatlas.executors.base import (
 )
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.identifiers import argument_name, check_identifier, split_target
+from apiatlas.executors.unavailable import UnavailableSession
 from apiatlas.executors.validation import ValidatedCall, validate_call
 from apiatlas.executors.value_types import ValueKind
 
@@ -82,7 +83,7 @@ class PostgresExecutor(Executor):
             try:
                 conn = await self._acquire()
             except psycopg.Error as exc:
-                yield _UnavailableSession(self, f"database unavailable: {_first_line(exc)}")
+                yield UnavailableSession(f"database unavailable: {_first_line(exc)}", self.limits, self.types)
                 return
             session = _PostgresSession(self, conn)
             try:
@@ -121,28 +122,6 @@ class PostgresExecutor(Executor):
             await conn.close()
         else:
             self._idle.append(conn)
-
-
-class _UnavailableSession(ExecutorSession):
-    """A session without a connection: bad input still gets its own error, anything else UNAVAILABLE."""
-
-    def __init__(self, executor: PostgresExecutor, message: str) -> None:
-        self.executor = executor
-        self.message = message
-
-    async def call(self, request: CallRequest) -> CallResult:
-        started = time.perf_counter()
-        try:
-            validate_call(
-                request.api,
-                request.args,
-                request.input_tables,
-                limits=self.executor.limits,
-                types=self.executor.types,
-            )
-        except ValidationError as exc:
-            return error_result(request.api.key, exc.code, exc.message, started)
-        return error_result(request.api.key, ReasonCode.UPSTREAM_UNAVAILABLE, self.message, started)
 
 
 class _PostgresSession(ExecutorSession):

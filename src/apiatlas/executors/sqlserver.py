@@ -31,6 +31,7 @@ from apiatlas.executors.base import (
 )
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.identifiers import check_identifier, split_target
+from apiatlas.executors.unavailable import UnavailableSession
 from apiatlas.executors.validation import ValidatedCall, validate_call
 from apiatlas.executors.value_types import ValueKind
 
@@ -126,6 +127,42 @@ def build_batch(
     return "\n".join(lines), tuple(params)
 
 
+# SQL Server / DB-Library error numbers (https://learn.microsoft.com/sql/relational-databases/errors-events).
+_TIMEOUT_ERRORS = {20003, 1222, -2}  # query timeout, lock request timeout, client timeout
+_UNAVAILABLE_ERRORS = {20002, 20004, 20006, 20009, 20017, 20020, 20047, 20058, 4060, 18456, 233, 10054}
+_NOT_FOUND_ERRORS = {2812, 208, 207}  # no such procedure, object, column
+_READ_ONLY_ERRORS = {3906, 229, 262}  # read-only database, permission denied
+
+
+def classify_error(args: tuple[Any, ...], api: Api) -> tuple[ReasonCode, str, str | None]:
+    """(reason, message, documented error code) for a pymssql error's ``args``.
+
+    pymssql raises every server error as ``(number, message bytes)``; a procedure's
+    ``RAISERROR(50001, 16, 1)`` / ``THROW 50001`` surfaces as number 50001.
+    """
+    payload: Any = args[0] if len(args) == 1 and isinstance(args[0], tuple) else args
+    number = payload[0] if payload and isinstance(payload[0], int) else None
+    raw = payload[1] if number is not None and len(payload) > 1 else payload[0] if payload else ""
+    text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
+    lines = [line.split("DB-Lib error message")[0].strip() for line in text.splitlines()]
+    useful = [line for line in lines if line and not line.startswith("General SQL Server error")]
+    first = useful[0] if useful else "unknown error"
+    documented = {e.code: e.description for e in api.errors}
+    if number in _TIMEOUT_ERRORS or "timed out" in text.lower():
+        return ReasonCode.TIMEOUT, f"{api.key} exceeded its time limit: {first}", None
+    if number in _UNAVAILABLE_ERRORS:
+        return ReasonCode.UPSTREAM_UNAVAILABLE, f"database unavailable: {first}", None
+    if number in _NOT_FOUND_ERRORS:
+        return ReasonCode.NOT_EXECUTABLE, f"{api.key} cannot be called in this database: {first}", None
+    if number in _READ_ONLY_ERRORS:
+        return ReasonCode.TOOL_EXECUTION_ERROR, f"{api.key} tried to write or lacks permission: {first}", None
+    code = str(number) if number is not None and str(number) in documented else None
+    message = f"{api.key} failed: {first}"
+    if code is not None:
+        message += f" (error {code}: {documented[code]})" if documented[code] else f" (error {code})"
+    return ReasonCode.TOOL_EXECUTION_ERROR, message, code
+
+
 def connect_arguments(url: str, limits: ExecutionLimits) -> dict[str, Any]:
     """pymssql.connect keyword arguments from ``mssql://user:password@host:port/database``."""
     parts = urlsplit(url)
@@ -172,7 +209,11 @@ class SqlServerExecutor(Executor):
         try:
             conn = await asyncio.to_thread(lambda: pymssql.connect(**self._connect_args))
         except pymssql.Error as exc:
-            yield _FailedSession(f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}")
+            yield UnavailableSession(
+                f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}",
+                self.limits,
+                self.types,
+            )
             return
         session = _SqlServerSession(self, conn)
         try:
@@ -188,16 +229,6 @@ class SqlServerExecutor(Executor):
 
     async def close(self) -> None:
         """Nothing pooled: every session opens and closes its own connection."""
-
-
-class _FailedSession(ExecutorSession):
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-    async def call(self, request: CallRequest) -> CallResult:
-        return error_result(
-            request.api.key, ReasonCode.UPSTREAM_UNAVAILABLE, self.message, time.perf_counter()
-        )
 
 
 class _SqlServerSession(ExecutorSession):
@@ -228,20 +259,10 @@ class _SqlServerSession(ExecutorSession):
             return error_result(api.key, exc.code, exc.message, started)
         try:
             result_sets = await asyncio.to_thread(self._execute, batch, params)
-        except pymssql.OperationalError as exc:
-            self.failed = True
-            text = str(exc)
-            reason = ReasonCode.TIMEOUT if "timeout" in text.lower() else ReasonCode.UPSTREAM_UNAVAILABLE
-            return error_result(api.key, reason, f"{api.key} failed: {text.splitlines()[0]}", started)
         except pymssql.Error as exc:
             self.failed = True
-            text = str(exc)
-            documented = {e.code: e.description for e in api.errors}
-            code = next((c for c in documented if c and c in text), None)
-            message = f"{api.key} failed: {text.splitlines()[0] if text else exc!r}"
-            if code is not None:
-                message += f" (error {code}: {documented[code]})"
-            return error_result(api.key, ReasonCode.TOOL_EXECUTION_ERROR, message, started, error_code=code)
+            reason, message, code = classify_error(exc.args, api)
+            return error_result(api.key, reason, message, started, error_code=code)
         names = [t.name for t in api.output_tables] or ["result"]
         ours = result_sets[-len(names) :] if result_sets else []
         tables = [
