@@ -210,3 +210,20 @@ def test_invalid_chain_runs_nothing(exec_pg_uri: str) -> None:
     with psycopg.connect(exec_pg_uri) as conn:
         assert conn.execute("SELECT count(*) FROM xb.write_probe WHERE note = 'never'").fetchone() == (0,)
     assert chain(exec_pg_uri, []).reason is ReasonCode.INVALID_ARGUMENT
+
+
+def test_chain_with_writes_enabled_commits_only_when_every_step_succeeds(exec_pg_uri: str) -> None:
+    writes = ExecutionLimits(read_only=False)
+    failed = chain(
+        exec_pg_uri,
+        [ChainStep(api="API_Test_Write", args={"Note": "chain-a"}), ChainStep(api="API_Test_Fail")],
+        writes,
+    )
+    assert (failed.status, failed.failed_step) == ("error", 1)
+    assert failed.steps[0].result.reason is ReasonCode.OK  # no output table: nothing to match
+    done = chain(exec_pg_uri, [ChainStep(api="API_Test_Write", args={"Note": "chain-b"})], writes)
+    assert (done.status, done.reason) == ("ok", ReasonCode.OK)
+    with psycopg.connect(exec_pg_uri, autocommit=True) as conn:
+        notes = [r[0] for r in conn.execute("SELECT note FROM xb.write_probe WHERE note LIKE 'chain-%'")]
+        conn.execute("DELETE FROM xb.write_probe")
+    assert notes == ["chain-b"]

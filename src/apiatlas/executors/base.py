@@ -76,15 +76,19 @@ class CallResult(BaseModel):
 
 
 def ok_result(api_key: str, tables: list[TableResult], started: float) -> CallResult:
-    """A successful result: reason NO_MATCH when empty, TRUNCATED when capped, else OK."""
+    """A successful result: NO_MATCH when its output tables are empty, TRUNCATED when capped, else OK.
+
+    A call with no output table at all (a procedure that only acts) is plainly OK.
+    """
     rows = sum(t.row_count for t in tables)
     truncated = any(t.truncated for t in tables)
-    reason = ReasonCode.NO_MATCH if rows == 0 else ReasonCode.TRUNCATED if truncated else ReasonCode.OK
+    empty = bool(tables) and rows == 0
+    reason = ReasonCode.NO_MATCH if empty else ReasonCode.TRUNCATED if truncated else ReasonCode.OK
     return CallResult(
         api_key=api_key,
         status="ok",
         reason=reason,
-        message="the call returned no rows" if rows == 0 else None,
+        message="the call returned no rows" if empty else None,
         tables=tables,
         rows_returned=rows,
         truncated=truncated,

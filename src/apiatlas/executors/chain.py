@@ -335,7 +335,7 @@ async def run_chain(
                     result=result,
                 )
             )
-            if result.status == "error" or result.rows_returned == 0:
+            if result.status == "error" or result.reason is ReasonCode.NO_MATCH:
                 failed = result.status == "error"
                 return ChainResult(
                     status="error" if failed else "partial",
