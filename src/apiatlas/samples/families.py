@@ -41,6 +41,14 @@ class EntityProfile:
     error_base: int = 50000
 
 
+def unique_columns(cols: tuple[ColumnSpec, ...]) -> tuple[ColumnSpec, ...]:
+    """``cols`` without repeated names (the first one wins)."""
+    kept: dict[str, ColumnSpec] = {}
+    for c in cols:
+        kept.setdefault(c.name, c)
+    return tuple(kept.values())
+
+
 def id_col(p: EntityProfile) -> ColumnSpec:
     return ColumnSpec(p.id_field, "DSIDENTIFIER", f"ID {p.noun.gen}")
 
@@ -53,12 +61,12 @@ def _parent_cols(p: EntityProfile) -> tuple[ColumnSpec, ...]:
 
 def _info_cols(p: EntityProfile) -> tuple[ColumnSpec, ...]:
     num = (p.number,) if p.number else ()
-    return (id_col(p), *_parent_cols(p), *num, *p.attributes)
+    return unique_columns((id_col(p), *_parent_cols(p), *num, *p.attributes))
 
 
 def list_cols(p: EntityProfile) -> tuple[ColumnSpec, ...]:
     num = (p.number,) if p.number else ()
-    return (id_col(p), *_parent_cols(p), *num, *p.attributes[:4])
+    return unique_columns((id_col(p), *_parent_cols(p), *num, *p.attributes[:4]))
 
 
 def info_table(p: EntityProfile) -> TableSpec:
@@ -280,7 +288,7 @@ def check_can_close(p: EntityProfile) -> ApiSpec:
 
 
 def brows_by_branch(p: EntityProfile) -> ApiSpec:
-    cols = (*list_cols(p), ColumnSpec("BranchCode", "DSCODE", "Код подразделения"))
+    cols = unique_columns((*list_cols(p), ColumnSpec("BranchCode", "DSCODE", "Код подразделения")))
     return family_api(
         p,
         "BrowsByBranch",
