@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import psycopg
 import pytest
 
-from apiatlas.catalog.model import Api, ExecutorBinding
+from apiatlas.catalog.model import Api, Column, Direction, ExecutorBinding, SessionTable
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors import CallRequest, CallResult, ExecutionLimits, executor_for_url
 from apiatlas.executors.postgres import PostgresExecutor
@@ -77,6 +77,15 @@ def test_function_binding_returns_rows(exec_pg_uri: str) -> None:
     [table] = result.tables
     assert table.columns == ["accountid", "accnumber", "opendate"]
     assert [r["accnumber"] for r in table.rows] == ["40817810000000000501", "40817810000000000502"]
+    documented = SessionTable(
+        name="pAPI_Account_Short",
+        direction=Direction.OUT,
+        columns=[Column(name="AccountID", domain_type="DSIDENTIFIER"), Column(name="AccNumber")],
+    )
+    api = APIS["API_Acc_ListByOwner"].model_copy(update={"output_tables": [documented]})
+    spelled = call(exec_pg_uri, api, args={"OwnerID": 2001}).tables[0]
+    assert (spelled.name, spelled.columns) == ("pAPI_Account_Short", ["AccountID", "AccNumber", "opendate"])
+    assert spelled.rows[0]["AccountID"] == 501
 
 
 def test_empty_result_is_no_match(exec_pg_uri: str) -> None:

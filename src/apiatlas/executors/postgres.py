@@ -237,8 +237,10 @@ class _PostgresSession(ExecutorSession):
             await cur.execute("SET LOCAL transaction_read_only = on")
         query = sql.SQL("SELECT * FROM {}({}) LIMIT %s").format(routine, arguments)
         await cur.execute(query, (*call.args.values(), self.limits.max_rows + 1))
-        name = call.api.output_tables[0].name if call.api.output_tables else "result"
-        return [await self._read(cur, name)]
+        documented = call.api.output_tables[0] if call.api.output_tables else None
+        spelled = {c.name.lower(): c.name for c in documented.columns} if documented else {}
+        columns = [spelled.get(d.name.lower(), d.name) for d in cur.description or []]
+        return [await self._read(cur, documented.name if documented else "result", columns)]
 
     async def _read(
         self, cur: psycopg.AsyncCursor[Any], name: str, columns: list[str] | None = None
