@@ -74,7 +74,7 @@ def info_table(p: EntityProfile) -> TableSpec:
 
 
 def list_table(p: EntityProfile) -> TableSpec:
-    return TableSpec(f"pAPI_{p.name}_List", "out", f"Найденные записи: {p.noun.gen_pl}", list_cols(p))
+    return TableSpec(f"pAPI_{p.name}_List", "out", f"Список {p.noun.gen_pl}", list_cols(p))
 
 
 def attr_table(p: EntityProfile, direction: TableDirection) -> TableSpec:
@@ -109,7 +109,7 @@ def not_found(p: EntityProfile) -> ErrorSpec:
 
 
 def scenarios(*items: str) -> str:
-    return "\n".join(["", "Сценарии использования:", *(f"{i}. {s}" for i, s in enumerate(items, 1))])
+    return "\n".join(["", "", "Сценарии использования:", *(f"{i}. {s}" for i, s in enumerate(items, 1))])
 
 
 def family_api(
@@ -203,13 +203,15 @@ def find_list_by_parent(p: EntityProfile, link: ParentLink) -> ApiSpec:
         p,
         f"FindListBy{link.method}",
         f"Список {p.noun.gen_pl} {link.noun.gen}",
-        f"Метод возвращает все записи ({p.noun.gen_pl}), относящиеся к указанному объекту: {link.noun.nom}."
+        f"Метод возвращает список {p.noun.gen_pl}, относящихся к указанному объекту "
+        f"«{link.noun.nom}» (по его ID)."
         + scenarios(
-            f"Просмотр всех {p.noun.gen_pl} {link.noun.gen}", f"Переход от {link.noun.gen} к {p.noun.gen_pl}"
+            f"Просмотр всех {p.noun.gen_pl} {link.noun.gen}",
+            f"Переход от {link.noun.gen} к списку {p.noun.gen_pl}",
         ),
         params=(ParamSpec(link.field, "DSIDENTIFIER", True, f"ID {link.noun.gen} ({link.source_field})"),),
         output_tables=(list_table(p),),
-        errors=(error(p, 4, f"Не найден объект: {link.noun.nom}"),),
+        errors=(error(p, 4, f"Не найден объект «{link.noun.nom}» с указанным ID"),),
     )
 
 

@@ -117,7 +117,7 @@ def import_(p: EntityProfile) -> ApiSpec:
         p,
         "Import",
         f"Загрузка {p.noun.gen_pl}",
-        f"Метод загружает {p.noun.gen_pl} из входной таблицы; ошибки возвращаются построчно.",
+        f"Метод выполняет загрузку {p.noun.gen_pl} из входной таблицы; ошибки возвращаются построчно.",
         input_tables=(TableSpec(f"pAPI_{p.name}_Import", "in", "Загружаемые записи", list_cols(p)[1:]),),
         output_tables=(
             TableSpec(
