@@ -24,6 +24,7 @@ P_NOT_IMPLEMENTED = 0.067
 P_FORBIDDEN = 0.014
 P_OBJECT_NO_VISA = 0.13
 MAX_EXTRA_TABLES = 3
+P_DECLARED = 0.05  # share of parent lookups whose docs name the producing API
 MAX_OBJECT_APIS = 180
 
 
@@ -151,8 +152,24 @@ class _Generator:
                 continue
             self.names.add(api.name)
             visa, implemented, forbidden = self.flags()
-            out.append(replace(api, visa=visa, implemented=implemented, forbidden=forbidden))
+            api = replace(api, visa=visa, implemented=implemented, forbidden=forbidden)
+            out.append(self._maybe_declare(p, api))
         return out
+
+    def _maybe_declare(self, p: EntityProfile, api: ApiSpec) -> ApiSpec:
+        """Now and then an analyst wrote where a parent ID comes from: ``(из API_X.Field)``."""
+        for link in p.parents:
+            if (
+                api.verb == f"FindListBy{link.method}"
+                and link.source_api in self.names
+                and self.rng.random() < P_DECLARED
+            ):
+                first, *rest = api.params
+                declared = replace(
+                    first, description=f"{first.description} (из {link.source_api}.{link.source_field})"
+                )
+                return replace(api, params=(declared, *rest))
+        return api
 
     def _candidates(
         self, p: EntityProfile, families: tuple[str, ...]
