@@ -95,9 +95,8 @@ def result_table(p: EntityProfile) -> TableSpec:
     return TableSpec(f"pAPI_{p.name}_OperResult", "out", "Результат операции", cols)
 
 
-def id_param(p: EntityProfile, source: str = "") -> ParamSpec:
-    where = f" (из {source})" if source else ""
-    return ParamSpec(p.id_field, "DSIDENTIFIER", True, f"ID {p.noun.gen}{where}")
+def id_param(p: EntityProfile) -> ParamSpec:
+    return ParamSpec(p.id_field, "DSIDENTIFIER", True, f"ID {p.noun.gen}")
 
 
 def error(p: EntityProfile, offset: int, text: str) -> ErrorSpec:

@@ -195,7 +195,7 @@ class _Generator:
                     TableSpec(f"pAPI_{obj}_{api.verb}_{kind}", "out", title, cols)
                     for kind, title, cols in EXTRA_TABLES[:n]
                 )
-                api = api.with_tables(api.output_tables + added)
+                api = replace(api, output_tables=api.output_tables + added)
             padded.append(api)
         return padded
 

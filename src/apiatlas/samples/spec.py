@@ -88,36 +88,6 @@ class ApiSpec:
     def table_count(self) -> int:
         return len(self.input_tables) + len(self.output_tables)
 
-    def with_flags(self, visa: str, implemented: bool, forbidden: bool) -> ApiSpec:
-        return ApiSpec(
-            self.name,
-            self.object_key,
-            self.title,
-            self.description,
-            self.params,
-            self.input_tables,
-            self.output_tables,
-            self.errors,
-            visa,
-            implemented,
-            forbidden,
-        )
-
-    def with_tables(self, output_tables: tuple[TableSpec, ...]) -> ApiSpec:
-        return ApiSpec(
-            self.name,
-            self.object_key,
-            self.title,
-            self.description,
-            self.params,
-            self.input_tables,
-            output_tables,
-            self.errors,
-            self.visa,
-            self.implemented,
-            self.forbidden,
-        )
-
 
 @dataclass(frozen=True)
 class ObjectSpec:
@@ -137,9 +107,6 @@ class DocSet:
     types: list[DomainTypeSpec] = field(default_factory=list)
     objects: list[ObjectSpec] = field(default_factory=list)
     apis: list[ApiSpec] = field(default_factory=list)
-
-    def apis_of(self, object_key: str) -> list[ApiSpec]:
-        return [a for a in self.apis if a.object_key == object_key]
 
     def table_count(self) -> int:
         return sum(a.table_count() for a in self.apis)
