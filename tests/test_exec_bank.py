@@ -158,3 +158,14 @@ def test_injection_attempt_finds_nothing_and_the_data_survives(bank: Bank) -> No
     with psycopg.connect(bank.uri) as conn:
         row = conn.execute("SELECT count(*) FROM bank.person WHERE sur_name = 'Иванов'").fetchone()
     assert row == (15,)
+
+
+def test_procedure_error_names_its_code_description_and_field(bank: Bank) -> None:
+    result = bank.call("API_Prs_FindListByINN", {"INN": "7707083893"})  # 10 digits: a company's INN
+    assert (result.status, result.reason, result.error_code) == (
+        "error",
+        ReasonCode.TOOL_EXECUTION_ERROR,
+        "50103",
+    )
+    documented = {e.code: e.description for e in bank.api("API_Prs_FindListByINN").errors}["50103"]
+    assert documented in (result.message or "") and "concerns INN" in (result.message or "")

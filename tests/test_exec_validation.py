@@ -154,6 +154,8 @@ def test_domain_type_kinds_from_type_map_and_name_fallbacks() -> None:
     assert kind_of_domain_type("DSOPERDATE") is ValueKind.DATE
     assert kind_of_domain_type("DSSUMMA_MONEY") is ValueKind.NUMBER
     assert kind_of_domain_type("DSVARNAME") is ValueKind.STRING
+    assert kind_of_domain_type("DSTINYINT") is ValueKind.INTEGER
+    assert kind_of_domain_type("DSPOINT") is ValueKind.STRING
 
 
 def test_datetime_parameter_from_a_type_map() -> None:

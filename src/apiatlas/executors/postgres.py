@@ -324,6 +324,8 @@ def _error_for(
             )
         elif detail:
             message += f" ({detail}; not a documented error code of {api.key})"
+        if exc.diag.message_hint:
+            message += f"; concerns {exc.diag.message_hint}"
         return error_result(
             api.key, ReasonCode.TOOL_EXECUTION_ERROR, message, started, error_code=detail or None
         )

@@ -45,7 +45,7 @@ _KNOWN_KINDS: dict[str, ValueKind] = {
 _NAME_HINTS: list[tuple[re.Pattern[str], ValueKind]] = [
     (re.compile(r"DATETIME|TIMESTAMP"), ValueKind.DATETIME),
     (re.compile(r"DATE"), ValueKind.DATE),
-    (re.compile(r"IDENTIFIER|(?:TINY|SMALL|BIG)?INT(?:EGER)?$|^DSID$"), ValueKind.INTEGER),
+    (re.compile(r"IDENTIFIER|^DS(?:TINY|SMALL|BIG)?INT(?:EGER)?$|^DSID$"), ValueKind.INTEGER),
     (re.compile(r"MONEY|AMOUNT|SUM$|PRICE|RATE|PERCENT|QUANTITY|DECIMAL|NUMERIC|FLOAT"), ValueKind.NUMBER),
     (re.compile(r"BOOL"), ValueKind.BOOLEAN),
 ]
