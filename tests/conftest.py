@@ -16,9 +16,13 @@ BANK_DATABASE = "apiatlas_bank"
 
 
 @pytest.fixture(scope="session")
-def embedded_pg(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedPostgres]:
-    """The session's embedded PostgreSQL server (throw-away data directory, deleted at the end)."""
-    server = EmbeddedPostgres(tmp_path_factory.mktemp("pg"), delete_on_stop=True)
+def embedded_pg() -> Iterator[EmbeddedPostgres]:
+    """The session's embedded PostgreSQL server (throw-away data directory, deleted at the end).
+
+    Not under pytest's tmp_path: every pytest session resets /tmp/pytest-of-<user> to mode 0700, which
+    locks out the ``pgserver`` system user that runs the server when tests run as root.
+    """
+    server = EmbeddedPostgres.temporary()
     server.start()
     yield server
     server.stop()

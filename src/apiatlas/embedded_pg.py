@@ -7,7 +7,9 @@ Behaviour worth knowing (pgserver 0.1.4, PostgreSQL 16):
   ``postgresql://postgres:@/postgres?host=/path/to/data``. Authentication is ``trust``.
 - Run as root, pgserver creates a system user ``pgserver``, runs the server as that user, chowns the
   data directory and adds ``o+rx`` to every parent directory. That is why the default data directory
-  for root is under ``/var/tmp`` and not ``~/.cache``.
+  for root is under ``/var/tmp`` and not ``~/.cache``. Anything that later resets a parent to 0700
+  (pytest does so to ``/tmp/pytest-of-<user>`` at every session start) locks the server out: use
+  ``EmbeddedPostgres.temporary()`` (a ``mkdtemp`` directory) for throw-away servers.
 - Several processes may use one data directory at the same time: the first one starts the server,
   the others attach to it (a file lock serialises start-up, a pid list in the data directory counts
   users). ``stop()`` only stops the server when the calling process is its last user; a process

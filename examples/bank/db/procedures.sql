@@ -30,15 +30,15 @@ COMMENT ON FUNCTION bank.rest_at(numeric, date) IS 'Исходящий оста�
 CREATE FUNCTION bank.is_blank(p_value text) RETURNS boolean
 LANGUAGE sql IMMUTABLE AS $$ SELECT p_value IS NULL OR btrim(p_value) = '' $$;
 
-CREATE PROCEDURE bank.require_param(p_missing boolean, p_name text)
-LANGUAGE plpgsql AS $$
+CREATE FUNCTION bank.require_param(p_missing boolean, p_name text) RETURNS void
+LANGUAGE plpgsql STABLE AS $$
 BEGIN
     IF p_missing THEN
         RAISE EXCEPTION 'Не задан обязательный параметр @%', p_name
             USING ERRCODE = 'P0001', DETAIL = '50000', HINT = p_name;
     END IF;
 END $$;
-COMMENT ON PROCEDURE bank.require_param(boolean, text) IS 'Ошибка 50000, если обязательный параметр не задан';
+COMMENT ON FUNCTION bank.require_param(boolean, text) IS 'Ошибка 50000, если обязательный параметр не задан';
 
 -- Prs: physical persons ------------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ CREATE PROCEDURE api."API_Prs_FindByID"(p_personid numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Person_Info";
-    CALL bank.require_param(p_personid IS NULL, 'PersonID');
+    PERFORM bank.require_param(p_personid IS NULL, 'PersonID');
     INSERT INTO "pAPI_Person_Info"
         (personid, surname, firstname, patronymic, birthdate, inn, phone, email, residentflag)
     SELECT p.person_id, p.sur_name, p.first_name, p.patronymic, p.birth_date, p.inn, p.phone, p.email,
@@ -103,7 +103,7 @@ CREATE PROCEDURE api."API_Prs_GetDocList"(p_personid numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Person_Doc";
-    CALL bank.require_param(p_personid IS NULL, 'PersonID');
+    PERFORM bank.require_param(p_personid IS NULL, 'PersonID');
     IF NOT EXISTS (SELECT 1 FROM bank.person p WHERE p.person_id = p_personid) THEN
         RAISE EXCEPTION 'Физическое лицо с указанным ID (%) не найдено', p_personid
             USING ERRCODE = 'P0001', DETAIL = '50104', HINT = 'PersonID';
@@ -121,7 +121,7 @@ CREATE PROCEDURE api."API_Addr_FindListByPersonID"(p_personid numeric, p_addrtyp
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Address_List";
-    CALL bank.require_param(p_personid IS NULL, 'PersonID');
+    PERFORM bank.require_param(p_personid IS NULL, 'PersonID');
     IF NOT bank.is_blank(p_addrtype) AND upper(btrim(p_addrtype)) NOT IN ('REG', 'FACT', 'POST') THEN
         RAISE EXCEPTION 'Неизвестный тип адреса «%»: допустимо REG, FACT, POST', p_addrtype
             USING ERRCODE = 'P0001', DETAIL = '50201', HINT = 'AddrType';
@@ -160,7 +160,7 @@ CREATE PROCEDURE api."API_Acc_FindByNumber"(p_accnumber varchar)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Account_Info";
-    CALL bank.require_param(bank.is_blank(p_accnumber), 'AccNumber');
+    PERFORM bank.require_param(bank.is_blank(p_accnumber), 'AccNumber');
     IF btrim(p_accnumber) !~ '^[0-9]{20}$' THEN
         RAISE EXCEPTION 'Некорректный номер счёта «%»: ожидается 20 цифр', p_accnumber
             USING ERRCODE = 'P0001', DETAIL = '50003', HINT = 'AccNumber';
@@ -181,7 +181,7 @@ CREATE PROCEDURE api."API_Acc_FindByID"(p_accountid numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Account_Info";
-    CALL bank.require_param(p_accountid IS NULL, 'AccountID');
+    PERFORM bank.require_param(p_accountid IS NULL, 'AccountID');
     INSERT INTO "pAPI_Account_Info"
         (accountid, ownerid, accnumber, currencycode, acctype, branchcode, opendate, closedate, purpose)
     SELECT a.account_id, a.owner_id, a.acc_number, a.currency_code, a.acc_type, a.branch_code, a.open_date,
@@ -201,7 +201,7 @@ DECLARE
     v_open date;
 BEGIN
     DELETE FROM "pAPI_Account_Rest";
-    CALL bank.require_param(p_accountid IS NULL, 'AccountID');
+    PERFORM bank.require_param(p_accountid IS NULL, 'AccountID');
     SELECT a.open_date INTO v_open FROM bank.account a WHERE a.account_id = p_accountid;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'Счёт с указанным ID (%) не найден', p_accountid
@@ -223,9 +223,9 @@ CREATE PROCEDURE api."API_Acc_GetRestTurn"(p_accountid numeric, p_datefrom date,
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Account_Turn";
-    CALL bank.require_param(p_accountid IS NULL, 'AccountID');
-    CALL bank.require_param(p_datefrom IS NULL, 'DateFrom');
-    CALL bank.require_param(p_dateto IS NULL, 'DateTo');
+    PERFORM bank.require_param(p_accountid IS NULL, 'AccountID');
+    PERFORM bank.require_param(p_datefrom IS NULL, 'DateFrom');
+    PERFORM bank.require_param(p_dateto IS NULL, 'DateTo');
     IF p_datefrom > p_dateto THEN
         RAISE EXCEPTION 'Дата начала периода % позже даты окончания %', p_datefrom, p_dateto
             USING ERRCODE = 'P0001', DETAIL = '50006', HINT = 'DateFrom';
@@ -298,7 +298,7 @@ CREATE PROCEDURE api."API_Sec_FindByISIN"(p_isin varchar)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Security_Info";
-    CALL bank.require_param(bank.is_blank(p_isin), 'ISIN');
+    PERFORM bank.require_param(bank.is_blank(p_isin), 'ISIN');
     INSERT INTO "pAPI_Security_Info"
         (securityid, isin, securityname, issuername, facevalue, currencycode, maturitydate)
     SELECT s.security_id, s.isin, s.security_name, s.issuer_name, s.face_value, s.currency_code, s.maturity_date
@@ -325,7 +325,7 @@ CREATE PROCEDURE api."API_Dep_FindListByPersonID"(p_personid numeric, p_onlyopen
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Deposit_List";
-    CALL bank.require_param(p_personid IS NULL, 'PersonID');
+    PERFORM bank.require_param(p_personid IS NULL, 'PersonID');
     IF NOT EXISTS (SELECT 1 FROM bank.person p WHERE p.person_id = p_personid) THEN
         RAISE EXCEPTION 'Физическое лицо с указанным ID (%) не найдено', p_personid
             USING ERRCODE = 'P0001', DETAIL = '50104', HINT = 'PersonID';
@@ -346,7 +346,7 @@ CREATE PROCEDURE api."API_Dep_FindByID"(p_depositid numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Deposit_Info";
-    CALL bank.require_param(p_depositid IS NULL, 'DepositID');
+    PERFORM bank.require_param(p_depositid IS NULL, 'DepositID');
     INSERT INTO "pAPI_Deposit_Info" (depositid, personid, contractnumber, productname, opendate, enddate, amount,
         rate, currencycode, accountid, capitalizationflag)
     SELECT d.deposit_id, d.person_id, d.contract_number, d.product_name, d.open_date, d.end_date,
@@ -365,7 +365,7 @@ CREATE PROCEDURE api."API_Card_FindListByAccID"(p_accountid numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
     DELETE FROM "pAPI_Card_List";
-    CALL bank.require_param(p_accountid IS NULL, 'AccountID');
+    PERFORM bank.require_param(p_accountid IS NULL, 'AccountID');
     IF NOT EXISTS (SELECT 1 FROM bank.account a WHERE a.account_id = p_accountid) THEN
         RAISE EXCEPTION 'Счёт с указанным ID (%) не найден', p_accountid
             USING ERRCODE = 'P0001', DETAIL = '50004', HINT = 'AccountID';
@@ -397,9 +397,9 @@ CREATE FUNCTION api."API_Acc_GetRestHistory"(p_accountid numeric, p_datefrom dat
 RETURNS TABLE (accountid numeric(15,0), restdate date, rest numeric(19,2))
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
-    CALL bank.require_param(p_accountid IS NULL, 'AccountID');
-    CALL bank.require_param(p_datefrom IS NULL, 'DateFrom');
-    CALL bank.require_param(p_dateto IS NULL, 'DateTo');
+    PERFORM bank.require_param(p_accountid IS NULL, 'AccountID');
+    PERFORM bank.require_param(p_datefrom IS NULL, 'DateFrom');
+    PERFORM bank.require_param(p_dateto IS NULL, 'DateTo');
     IF p_datefrom > p_dateto THEN
         RAISE EXCEPTION 'Дата начала периода % позже даты окончания %', p_datefrom, p_dateto
             USING ERRCODE = 'P0001', DETAIL = '50006', HINT = 'DateFrom';

@@ -11,7 +11,7 @@ COMMENT ON TABLE bank.write_probe IS 'Только для тестов: API_Test
 CREATE PROCEDURE api."API_Test_Sleep"(p_seconds numeric)
 LANGUAGE plpgsql AS $$
 BEGIN
-    CALL bank.require_param(p_seconds IS NULL, 'Seconds');
+    PERFORM bank.require_param(p_seconds IS NULL, 'Seconds');
     PERFORM pg_sleep(greatest(p_seconds, 0));
 END $$;
 COMMENT ON PROCEDURE api."API_Test_Sleep"(numeric) IS 'Тест: ждёт p_seconds секунд (для проверки таймаутов)';
