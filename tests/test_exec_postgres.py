@@ -207,3 +207,19 @@ def test_database_down_then_back() -> None:
     assert (down.status, down.reason) == ("error", ReasonCode.UPSTREAM_UNAVAILABLE)
     assert bad_input.reason is ReasonCode.INVALID_ARGUMENT
     assert (back.status, back.rows_returned) == ("ok", 1)
+
+
+def test_concurrent_calls_share_a_bounded_pool(exec_pg_uri: str) -> None:
+    async def go() -> tuple[list[CallResult], int]:
+        executor = PostgresExecutor(exec_pg_uri, ExecutionLimits(), max_connections=2, max_idle=1)
+        try:
+            requests = [CallRequest(api=APIS["API_Test_Txid"]) for _ in range(5)]
+            results = await asyncio.gather(*(executor.call(r) for r in requests))
+            return list(results), executor.idle_connections
+        finally:
+            await executor.close()
+
+    results, idle = run(go())
+    assert [r.status for r in results] == ["ok"] * 5
+    assert len({r.tables[0].rows[0]["TxID"] for r in results}) == 5  # one transaction each
+    assert idle == 1

@@ -74,6 +74,11 @@ class PostgresExecutor(Executor):
         self._max_idle = max_idle
         self._closed = False
 
+    @property
+    def idle_connections(self) -> int:
+        """Open connections waiting in the pool."""
+        return len(self._idle)
+
     def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
         return self._session()
 
