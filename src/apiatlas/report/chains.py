@@ -5,12 +5,23 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Edge
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Edge, EdgeLevel
 
 # Edges the report draws chains with: declared, name + type, alias (type-only links are too loose).
 CHAIN_MAX_RANK = 3
 MAX_DEPTH = 8
+
+
+class Link(NamedTuple):
+    """The fields of an edge a chain shows (cheaper than an ``Edge`` over hundreds of thousands)."""
+
+    producer: str
+    consumer: str
+    producer_field: str
+    consumer_field: str
+    level: EdgeLevel
 
 
 @dataclass(frozen=True)
@@ -18,27 +29,32 @@ class Chain:
     """A path of APIs, each fed by the previous one through ``edges[i]``."""
 
     apis: tuple[str, ...]
-    edges: tuple[Edge, ...]
+    edges: tuple[Link, ...]
 
 
 @dataclass
 class DependencyGraph:
-    """Strongest edge per (producer, consumer) pair, indexed both ways."""
+    """Strongest link per (producer, consumer) pair, indexed both ways."""
 
-    into: dict[str, dict[str, Edge]] = field(default_factory=dict)  # consumer -> producer -> edge
-    out_of: dict[str, dict[str, Edge]] = field(default_factory=dict)  # producer -> consumer -> edge
+    into: dict[str, dict[str, Link]] = field(default_factory=dict)  # consumer -> producer -> link
+    out_of: dict[str, dict[str, Link]] = field(default_factory=dict)  # producer -> consumer -> link
+
+    @classmethod
+    def from_links(cls, links: Iterable[Link], max_rank: int = CHAIN_MAX_RANK) -> DependencyGraph:
+        graph = cls()
+        for link in links:
+            if EDGE_LEVEL_RANK[link.level] > max_rank or link.producer == link.consumer:
+                continue
+            best = graph.into.get(link.consumer, {}).get(link.producer)
+            if best is None or EDGE_LEVEL_RANK[link.level] < EDGE_LEVEL_RANK[best.level]:
+                graph.into.setdefault(link.consumer, {})[link.producer] = link
+                graph.out_of.setdefault(link.producer, {})[link.consumer] = link
+        return graph
 
     @classmethod
     def from_edges(cls, edges: Iterable[Edge], max_rank: int = CHAIN_MAX_RANK) -> DependencyGraph:
-        graph = cls()
-        for e in edges:
-            if EDGE_LEVEL_RANK[e.level] > max_rank or e.producer == e.consumer:
-                continue
-            best = graph.into.get(e.consumer, {}).get(e.producer)
-            if best is None or EDGE_LEVEL_RANK[e.level] < EDGE_LEVEL_RANK[best.level]:
-                graph.into.setdefault(e.consumer, {})[e.producer] = e
-                graph.out_of.setdefault(e.producer, {})[e.consumer] = e
-        return graph
+        links = (Link(e.producer, e.consumer, e.producer_field, e.consumer_field, e.level) for e in edges)
+        return cls.from_links(links, max_rank)
 
     def fan_out(self, api: str) -> int:
         return len(self.out_of.get(api, {}))
@@ -62,7 +78,7 @@ def chains_to(
         node = queue.popleft()
         if dist[node] >= MAX_DEPTH:
             continue
-        for producer in sorted(graph.into.get(node, {})):
+        for producer in graph.into.get(node, {}):
             if producer not in dist:
                 dist[producer] = dist[node] + 1
                 queue.append(producer)
@@ -94,7 +110,7 @@ def deepest_chains(graph: DependencyGraph, entry_points: set[str], limit: int = 
     ranked = sorted(entry_points, key=lambda k: (-graph.fan_out(k), k))
     chains = []
     for start in ranked[: limit * 3]:
-        parent: dict[str, Edge | None] = {start: None}
+        parent: dict[str, Link | None] = {start: None}
         depth = {start: 0}
         queue = deque([start])
         far = start
@@ -104,7 +120,7 @@ def deepest_chains(graph: DependencyGraph, entry_points: set[str], limit: int = 
                 far = node
             if depth[node] >= MAX_DEPTH:
                 continue
-            for consumer, edge in sorted(graph.out_of.get(node, {}).items()):
+            for consumer, edge in graph.out_of.get(node, {}).items():  # insertion order: deterministic
                 if consumer not in parent:
                     parent[consumer] = edge
                     depth[consumer] = depth[node] + 1
@@ -115,7 +131,7 @@ def deepest_chains(graph: DependencyGraph, entry_points: set[str], limit: int = 
     return chains[:limit]
 
 
-def _walk_back(node: str, parent: dict[str, Edge | None]) -> Chain:
+def _walk_back(node: str, parent: dict[str, Link | None]) -> Chain:
     apis, edges = [node], []
     edge = parent[node]
     while edge is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, EdgeLevel
 from apiatlas.errors import Diagnostic
-from apiatlas.report.chains import Chain, DependencyGraph, chains_to, deepest_chains
+from apiatlas.report.chains import CHAIN_MAX_RANK, Chain, DependencyGraph, Link, chains_to, deepest_chains
 from apiatlas.snapshot.reader import Snapshot
 
 # The API whose chain the bank demo relies on; drawn when present.
@@ -28,7 +28,7 @@ LEVEL_MEANING = {
 def render_report(snap: Snapshot, *, timings: dict[str, float] | None = None) -> str:
     """The whole report for ``snap`` (``timings``: seconds per compile stage, when known)."""
     manifest = snap.manifest()
-    graph = DependencyGraph.from_edges(snap.all_edges())
+    graph = DependencyGraph.from_links(Link(*row) for row in snap.edge_links(CHAIN_MAX_RANK))
     entry_points = set(snap.entry_points())
     sections = [
         _summary(manifest, timings),

@@ -26,6 +26,7 @@ _EDGE_COLUMNS = (
     " domain_type, level, reason"
 )
 _MAX_RANK = max(EDGE_LEVEL_RANK.values())
+_LEVELS = {level.value: level for level in EdgeLevel}
 
 
 class Snapshot:
@@ -180,6 +181,18 @@ class Snapshot:
         )
         return [_edge(r) for r in rows]
 
+    def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
+        """``(producer, consumer, producer_field, consumer_field, level)`` of every edge, strongest first.
+
+        A light form of ``all_edges`` for whole-graph walks (the report, planners).
+        """
+        rows = self._rows(
+            "SELECT producer, consumer, producer_field, consumer_field, level FROM edges"
+            " WHERE rank <= ? ORDER BY rank, id",
+            (min_rank,),
+        )
+        return [(p, c, pf, cf, _LEVELS[lvl]) for p, c, pf, cf, lvl in rows]
+
     def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
         rows = self._rows(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE rank <= ? ORDER BY id", (min_rank,))
         return [_edge(r) for r in rows]
@@ -252,7 +265,8 @@ class Snapshot:
 
 def _edge(row: tuple[Any, ...]) -> Edge:
     producer, ptable, pfield, consumer, ctable, cfield, dtype, level, reason = row
-    return Edge(
+    # rows were validated when written: construct without re-validating (hundreds of thousands of edges)
+    return Edge.model_construct(
         producer=producer,
         producer_table=ptable,
         producer_field=pfield,
@@ -260,7 +274,7 @@ def _edge(row: tuple[Any, ...]) -> Edge:
         consumer_table=ctable,
         consumer_field=cfield,
         domain_type=dtype or "",
-        level=EdgeLevel(level),
+        level=_LEVELS[level],
         reason=reason or "",
     )
 

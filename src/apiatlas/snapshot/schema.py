@@ -17,7 +17,7 @@ DDL: tuple[str, ...] = (
     "CREATE INDEX apis_object ON apis(object_key, kept, key)",
     "CREATE INDEX apis_key_nocase ON apis(key COLLATE NOCASE)",
     "CREATE INDEX objects_key_nocase ON objects(key COLLATE NOCASE)",
-    "CREATE TABLE source_files(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
+    "CREATE TABLE source_files(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL) WITHOUT ROWID",
     "CREATE TABLE types(name TEXT PRIMARY KEY, body TEXT NOT NULL)",
     "CREATE TABLE edges(id INTEGER PRIMARY KEY, producer TEXT NOT NULL, producer_table TEXT, "
     "producer_field TEXT NOT NULL, consumer TEXT NOT NULL, consumer_table TEXT, "
