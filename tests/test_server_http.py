@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -52,3 +57,50 @@ def test_navigation_over_streamable_http(snap_path: Path, mode: str) -> None:
     with Snapshot.open(snap_path) as snap, http_server(build_server(snap, None, config), config) as url:
         assert url.endswith("/mcp-test")
         anyio.run(main, url)
+
+
+def test_serve_command_over_http_with_a_config_file(snap_path: Path, tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp_path / "server.yaml"
+    config.write_text(f"tool_prefix: fa_\nhttp: {{port: {port}, path: /atlas}}\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "apiatlas.cli",
+            "serve",
+            str(snap_path),
+            "--transport",
+            "http",
+            "--config",
+            str(config),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "apiatlas serve --transport http did not listen"
+            time.sleep(0.1)
+
+        async def main() -> None:
+            async with Client(f"http://127.0.0.1:{port}/atlas") as client:
+                names = {t.name for t in (await client.list_tools()).tools}
+                assert "fa_search" in names and "fa_execute_chain" in names
+                found = structured(await client.call_tool("fa_search", {"query": "API_Acc_GetRest"}))
+                assert found["hits"][0] == {**found["hits"][0], "api_key": "API_Acc_GetRest", "exact": True}
+
+        anyio.run(main)
+    finally:
+        process.terminate()
+        out, _ = process.communicate(timeout=20)
+    assert out == b""  # logs go to stderr; stdout stays clean on every transport
