@@ -25,9 +25,9 @@ class FieldRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_step: int
-    source_table: str
-    column: str
+    source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
+    source_table: str = Field(description="output table of that step, e.g. pAPI_Person_FindList")
+    column: str = Field(description="column of that table, e.g. PersonID")
 
 
 class TableMapping(BaseModel):
@@ -35,9 +35,12 @@ class TableMapping(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_step: int
-    source_table: str
-    column_mapping: dict[str, str]  # target input column -> source output column
+    source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
+    source_table: str = Field(description="output table of that step whose rows are copied")
+    column_mapping: dict[str, str] = Field(
+        description="input-table column of this step -> output column of the source step, e.g. "
+        '{"OwnerID": "PersonID"}'
+    )
 
 
 class ChainStep(BaseModel):
@@ -45,13 +48,22 @@ class ChainStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    api: str
-    args: dict[str, Any] = Field(default_factory=dict)
-    input_tables: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
-    input_table_mapping: dict[str, TableMapping] = Field(default_factory=dict)  # target input table -> source
-    param_mapping: dict[str, FieldRef] = Field(default_factory=dict)  # target parameter -> source column
-    # several source rows for a mapped parameter: "all" is an error, "first" takes the first, "stop" stops
-    on_many: Literal["all", "first", "stop"] = "all"
+    api: str = Field(description="API key, e.g. API_Acc_FindListByListOwnerID")
+    args: dict[str, Any] = Field(default_factory=dict, description="literal scalar arguments")
+    input_tables: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="literal rows of input tables: table -> list of {column: value}"
+    )
+    input_table_mapping: dict[str, TableMapping] = Field(
+        default_factory=dict, description="input table of this step -> rows of an earlier step's output table"
+    )
+    param_mapping: dict[str, FieldRef] = Field(
+        default_factory=dict, description="argument of this step -> a column of an earlier step's output"
+    )
+    on_many: Literal["all", "first", "stop"] = Field(
+        default="all",
+        description="when a mapped argument gets several distinct values: 'all' fails (map into an input "
+        "table instead), 'first' takes the first, 'stop' ends the chain so the user can choose",
+    )
 
 
 class StepResult(BaseModel):
