@@ -54,9 +54,7 @@ def test_diagnostics_grouped_by_code_with_locations(tmp_path: Path) -> None:
     diag = text.split("## Diagnostics")[1]
     assert "### UNDECODABLE_FILE (error, 1)" in diag
     assert "`BObjects/BO_Broken.htm:3` — cannot decode" in diag
-    assert diag.index("UNDECODABLE_FILE") < diag.index(
-        "UNKNOWN_DOMAIN_TYPE"
-    )  # equal counts: by code
+    assert diag.index("UNDECODABLE_FILE") < diag.index("UNKNOWN_DOMAIN_TYPE")  # equal counts: by code
 
 
 def test_edges_and_entry_points_tables(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ _INFO_ONLY = (
 )
 
 
-def run_bench(apis: int, seed: int, work: Path) -> dict[str, Any]:
+def run_bench(apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS) -> dict[str, Any]:
     """Generate, compile and measure in ``work``; return the figures."""
     from apiatlas.build import compile_docs
     from apiatlas.samples.overlays import write_overlays
@@ -74,9 +74,9 @@ def run_bench(apis: int, seed: int, work: Path) -> dict[str, Any]:
         "snapshot_bytes": snap.stat().st_size,
         "deterministic": deterministic,
         "open_manifest_ms": round(statistics.median(open_ms), 3),
-        "info_subprocess_s": round(_wall([_apiatlas(), "info", str(snap), "--json"]), 3),
-        "cli_import_subprocess_s": round(_wall([sys.executable, "-c", "import apiatlas.cli"]), 3),
-        "info_own_imports_subprocess_s": round(_wall([sys.executable, "-c", _INFO_ONLY, str(snap)]), 3),
+        "info_subprocess_s": round(_wall([_apiatlas(), "info", str(snap), "--json"], runs), 3),
+        "cli_import_subprocess_s": round(_wall([sys.executable, "-c", "import apiatlas.cli"], runs), 3),
+        "info_own_imports_subprocess_s": round(_wall([sys.executable, "-c", _INFO_ONLY, str(snap)], runs), 3),
         "info_target_s": INFO_TARGET_S,
         "kept_apis": counts.get("kept_apis", 0),
         "objects": counts.get("objects", 0),
@@ -95,10 +95,10 @@ def _apiatlas() -> str:
     return str(script) if script.exists() else shutil.which("apiatlas") or "apiatlas"
 
 
-def _wall(argv: list[str]) -> float:
-    """Best wall time of a fresh process over SUBPROCESS_RUNS runs (the first warms the file cache)."""
+def _wall(argv: list[str], runs: int) -> float:
+    """Best wall time of a fresh process over ``runs`` runs (the first warms the file cache)."""
     times = []
-    for _ in range(SUBPROCESS_RUNS):
+    for _ in range(max(runs, 1)):
         t = time.perf_counter()
         subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - t)
@@ -111,14 +111,15 @@ def bench_compile(
     seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     keep: Annotated[Path | None, typer.Option("--keep", help="Work in DIR and keep docs + snapshot.")] = None,
+    runs: Annotated[int, typer.Option("--runs", help="Fresh-process runs per timing (best is kept).")] = 3,
 ) -> None:
     """Time compile end to end on a generated bank documentation set, and snapshot open/info."""
     if keep is not None:
         keep.mkdir(parents=True, exist_ok=True)
-        figures = run_bench(apis, seed, keep)
+        figures = run_bench(apis, seed, keep, runs)
     else:
         with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
-            figures = run_bench(apis, seed, Path(tmp))
+            figures = run_bench(apis, seed, Path(tmp), runs)
     if as_json:
         typer.echo(json.dumps(figures, ensure_ascii=False, indent=2, sort_keys=True))
         return
