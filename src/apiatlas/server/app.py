@@ -8,6 +8,7 @@ from typing import Any
 import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -21,7 +22,7 @@ from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import AtlasTools, register_tools, render
+from apiatlas.server.tools import AtlasTools, atlas_tools, render
 from apiatlas.snapshot import Snapshot
 
 log = logging.getLogger("apiatlas.server")
@@ -55,12 +56,16 @@ def _argument_problem(exc: ValidationError) -> tuple[ReasonCode, str]:
 class AtlasServer(MCPServer[Any]):
     """An MCPServer whose argument errors are reason-coded results, never protocol errors or crashes."""
 
+    def __init__(self, *, tools: list[Tool], **settings: Any) -> None:
+        super().__init__(tools=tools, **settings)
+        self.accepted = {t.name: set(t.parameters.get("properties", {})) for t in tools}
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
-        tool = self._tool_manager.get_tool(name)
-        if tool is None:
-            known = ", ".join(t.name for t in self._tool_manager.list_tools())
+        accepted = self.accepted.get(name)
+        if accepted is None:
+            known = ", ".join(self.accepted)
             return render(
                 ToolResult(
                     status="error",
@@ -69,7 +74,6 @@ class AtlasServer(MCPServer[Any]):
                     next_actions=[f"call one of: {known}"],
                 )
             )
-        accepted = set(tool.parameters.get("properties", {}))
         extra = sorted(set(arguments) - accepted)
         if extra:
             return render(
@@ -112,17 +116,16 @@ def build_server(snapshot: Snapshot, executor: Executor | None, config: ServerCo
         evidence=EvidenceRegistry(config.evidence),
         config=config,
     )
-    server = AtlasServer(
+    read_only = executor is None or executor.limits.read_only
+    open_world = False  # executors reach only the operator's own database
+    return AtlasServer(
+        tools=atlas_tools(tools, prefix, read_only=read_only, open_world=open_world),
         name="apiatlas",
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
         instructions=instructions(prefix, executor is not None),
         version=__version__,
         log_level="WARNING",
     )
-    read_only = executor is None or executor.limits.read_only
-    open_world = False  # executors reach only the operator's own database
-    register_tools(server, tools, prefix, read_only=read_only, open_world=open_world)
-    return server
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:

@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
@@ -82,8 +83,7 @@ def render(result: ToolResult) -> CallToolResult:
 
 def session_store(registry: EvidenceRegistry, ctx: Context) -> EvidenceStore:
     """The evidence store of the caller's session: the HTTP session id, or the process (stdio, stateless)."""
-    headers = ctx.headers if ctx.request_context else None
-    key = (headers or {}).get("mcp-session-id") or "local"
+    key = (ctx.headers or {}).get("mcp-session-id") or "local"
     return registry.for_session(key)
 
 
@@ -122,10 +122,8 @@ Cursor = Annotated[
 ]
 
 
-def register_tools(
-    server: MCPServer, tools: AtlasTools, prefix: str, read_only: bool, open_world: bool
-) -> None:
-    """Add the navigation, execution and evidence tools to ``server`` under ``prefix``."""
+def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: bool) -> list[Tool]:
+    """The navigation, execution and evidence tools under ``prefix``, with compact schemas."""
     nav, run = tools.navigator, tools.execution
     exec_notes = execution_annotations(read_only, open_world)
 
@@ -282,9 +280,10 @@ def register_tools(
             NAVIGATION,
         ),
     ]
+    out = []
     for fn, name, description, notes in specs:
-        server.add_tool(fn, name=f"{prefix}{name}", description=description, annotations=notes)
-        tool = server._tool_manager.get_tool(f"{prefix}{name}")
-        assert tool is not None and tool.fn_metadata.output_schema is not None
+        tool = Tool.from_function(fn, name=f"{prefix}{name}", description=description, annotations=notes)
         tool.parameters = {**compact_schema(tool.parameters), "additionalProperties": False}
         tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
+        out.append(tool)
+    return out
