@@ -329,3 +329,23 @@ def test_statement_timeout_is_reported_as_timeout(conn: psycopg.Connection[Any])
         call_bank_api(conn, "API_Test_Sleep", {"Seconds": 30}, statement_timeout_ms=100)
     assert (caught.value.code, caught.value.sqlstate) == (ReasonCode.TIMEOUT, "57014")
     assert call_bank_api(conn, "API_Test_Sleep", {"Seconds": 0}) == {}
+
+
+def test_savepoint_per_step_restores_read_write_for_the_next_step(bank_db: str) -> None:
+    with psycopg.connect(bank_db) as c:
+        for step in ("Михалов", "Иванов"):
+            c.execute("SAVEPOINT step")
+            cols = ", ".join(f"{col.lower()} text" for col, _ in SESSION_TABLES["pAPI_Person_FindList"])
+            c.execute(f'CREATE TEMP TABLE "pAPI_Person_FindList" ({cols})')
+            c.execute("SET LOCAL transaction_read_only = on")
+            c.execute("""CALL api."API_Prs_FindListByFIO"(p_surname => %s)""", (step,))
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                c.execute('CALL api."API_Test_Write"()')
+            c.execute("ROLLBACK TO SAVEPOINT step")
+        c.rollback()
+
+
+def test_omitting_a_required_argument_is_an_unknown_signature(conn: psycopg.Connection[Any]) -> None:
+    with pytest.raises(BankApiError) as caught:
+        call_bank_api(conn, "API_Acc_GetRestTurn", {"AccountID": 1, "DateFrom": BANK_DATE})
+    assert caught.value.sqlstate == "42883"

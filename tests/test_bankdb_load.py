@@ -32,7 +32,7 @@ DIGEST = "SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) FROM bank.{} t"
 
 def digest(uri: str, table: str) -> str:
     with psycopg.connect(uri) as conn:
-        row = conn.execute(DIGEST.format(table)).fetchone()  # type: ignore[arg-type]
+        row = conn.execute(DIGEST.format(table)).fetchone()
         assert row is not None
         return str(row[0])
 
