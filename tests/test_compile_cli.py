@@ -51,9 +51,9 @@ def test_export_writes_one_file_per_entity(snapshot_path: Path, tmp_path: Path) 
     out = tmp_path / "review"
     result = runner.invoke(app, ["export", str(snapshot_path), str(out)])
     assert result.exit_code == 0, result.output
-    assert "3 objects, 7 APIs, 6 tables" in result.stdout
+    assert "4 objects, 7 APIs, 6 tables" in result.stdout
     objects = sorted(p.name for p in (out / "objects").iterdir())
-    assert objects == ["Acc.json", "DSec.json", "Prs.json"]
+    assert objects == ["Acc.json", "DSec.json", "Old.json", "Prs.json"]  # Old has no kept API
     assert len(list((out / "apis").iterdir())) == 7  # dropped APIs too, with their funnel verdict
     api = json.loads((out / "apis" / "API_Acc_Close.json").read_text(encoding="utf-8"))
     assert api["funnel"]["kept"] is False
@@ -62,6 +62,15 @@ def test_export_writes_one_file_per_entity(snapshot_path: Path, tmp_path: Path) 
     assert "ID владельца счёта" in text  # UTF-8, not \u escapes
     assert json.loads(text)["api"] == "API_Acc_FindListByListOwnerID"
     assert list(json.loads(text)) == sorted(json.loads(text))  # sorted keys
+
+
+def test_export_file_names_are_portable_and_distinct() -> None:
+    from apiatlas.commands.export import file_name
+
+    assert file_name("API_Prs_FindByID") == "API_Prs_FindByID.json"
+    a, b = file_name("GET /person/{id}"), file_name("GET /person/id")
+    assert a != b
+    assert a.startswith("GET_person_id-") and "/" not in a and "{" not in a
 
 
 def test_export_is_stable(snapshot_path: Path, tmp_path: Path) -> None:

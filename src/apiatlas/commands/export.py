@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -15,12 +16,18 @@ from apiatlas.errors import SnapshotError
 from apiatlas.snapshot.reader import Snapshot
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-PAGE = 500
 
 
 def file_name(key: str) -> str:
-    """A stable, portable file name for an entity key (``GET /person/{id}`` -> ``GET_person_id_.json``)."""
-    return (_UNSAFE.sub("_", key).strip("_") or "_") + ".json"
+    """A stable, portable file name for an entity key.
+
+    Safe keys are kept (``API_Prs_FindByID.json``); others are cleaned and get a short hash of the
+    key so two keys never share a file (``GET /person/{id}`` -> ``GET_person_id-1a2b3c4d.json``).
+    """
+    safe = _UNSAFE.sub("_", key).strip("_")
+    if safe == key:
+        return key + ".json"
+    return f"{safe or '_'}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:8]}.json"
 
 
 def export_snapshot(snap: Snapshot, out: Path) -> dict[str, int]:
@@ -30,15 +37,11 @@ def export_snapshot(snap: Snapshot, out: Path) -> dict[str, int]:
         (out / folder).mkdir(parents=True)
     _write(out / "manifest.json", snap.manifest())
     counts = {"objects": 0, "apis": 0, "tables": 0}
-    offset = 0
-    while True:
-        page, total = snap.list_objects(offset=offset, limit=PAGE)
-        for obj in page:
+    for key in snap.object_api_counts():  # every object, also those without kept APIs
+        obj = snap.get_object(key)
+        if obj is not None:
             _write(out / "objects" / file_name(obj.key), obj.model_dump(mode="json"))
             counts["objects"] += 1
-        offset += len(page)
-        if not page or offset >= total:
-            break
     for key in snap.all_api_keys(include_dropped=True):
         api = snap.get_api(key)
         if api is None:
