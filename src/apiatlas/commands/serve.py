@@ -37,7 +37,7 @@ def make_executor(db_url: str | None, snapshot: Snapshot, config: ServerConfig) 
     limits = ExecutionLimits(
         statement_timeout_ms=config.limits.statement_timeout_ms,
         max_rows=config.limits.max_rows,
-        max_value_bytes=config.limits.max_value_chars,
+        max_value_bytes=config.limits.max_value_bytes,
     )
     types = {}
     for api_key in snapshot.all_api_keys():

@@ -14,13 +14,13 @@ DEFAULT_PREFIXES: dict[str, str] = {"bank_html": "bank_", "openapi": "api_"}
 
 
 class EvidenceCaps(BaseModel):
-    """Bounds of the per-session evidence store (least recently used entries go first)."""
+    """Bounds of the evidence stores (least recently used go first): worst case max_bytes × max_sessions."""
 
     model_config = ConfigDict(extra="forbid")
 
     max_entries: int = Field(default=200, ge=1)
-    max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
-    max_sessions: int = Field(default=256, ge=1)
+    max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)  # per session
+    max_sessions: int = Field(default=32, ge=1)
 
 
 class ServerLimits(BaseModel):
@@ -30,7 +30,7 @@ class ServerLimits(BaseModel):
 
     statement_timeout_ms: int = Field(default=15_000, ge=1)
     max_rows: int = Field(default=10_000, ge=1)
-    max_value_chars: int = Field(default=4_000, ge=1)  # longest string value accepted in an argument
+    max_value_bytes: int = Field(default=4096, ge=1)  # longest string value (UTF-8) in and out
 
 
 class HttpBinding(BaseModel):
