@@ -11,6 +11,7 @@ from apiatlas.commands import compile  # noqa: F401
 from apiatlas.commands import info  # noqa: F401
 from apiatlas.commands import export  # noqa: F401
 from apiatlas.commands import bench_compile  # noqa: F401
+from apiatlas.commands import demo  # noqa: F401
 
 
 def main() -> None:

@@ -1,0 +1,97 @@
+"""``apiatlas demo``: embedded PostgreSQL + sample bank + compile + a real MCP client walkthrough."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import anyio
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from apiatlas.cli_app import app
+from apiatlas.errors import ApiatlasError
+
+DEFAULT_WORKDIR = Path(".apiatlas") / "demo"
+
+
+@app.command()
+def demo(
+    workdir: Annotated[
+        Path, typer.Option(help="Where the database files, the snapshot and its report go.")
+    ] = DEFAULT_WORKDIR,
+    hold: Annotated[
+        bool,
+        typer.Option(help="Keep the embedded PostgreSQL running after the walkthrough (until Ctrl+C), "
+                     "so the printed client configuration works."),
+    ] = False,
+) -> None:
+    """Run the whole product on the bundled sample bank: database, compile, MCP server, three scenarios."""
+    console = Console()
+    from apiatlas.build import compile_docs
+    from apiatlas.commands.compile import RichProgress
+    from apiatlas.demo.walkthrough import client_config, print_summary, run_walkthrough
+    from apiatlas.embedded_pg import EmbeddedPostgres
+    from apiatlas.samples.bankdb import load_bank_database
+    from apiatlas.samples.docs_writer import SAMPLE_DOCS, SAMPLE_OVERLAYS
+
+    workdir = workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    snapshot = workdir / "bank.atlas"
+    pg = EmbeddedPostgres(workdir / "pg")
+    try:
+        t0 = time.perf_counter()
+        console.rule("[bold]1. The bank's database (embedded PostgreSQL)")
+        pg.start()
+        db_url = pg.create_database("bank")
+        info = load_bank_database(db_url, reset=False)
+        rows = ", ".join(f"{k} {v}" for k, v in sorted(info.counts.items()))
+        console.print(
+            f"PostgreSQL at {pg.data_dir} ready in {time.perf_counter() - t0:.1f} s "
+            f"({'loaded' if info.loaded else 'already loaded'}; bank date {info.bank_date}); rows: {rows}; "
+            f"{len(info.routines)} procedures in schema api"
+        )
+
+        console.rule("[bold]2. Compile the documentation into a snapshot")
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=True) as bar:
+            sink = RichProgress(bar)
+            result = compile_docs(
+                SAMPLE_DOCS, overlays_dir=SAMPLE_OVERLAYS, config_path=None, out=snapshot, progress=sink
+            )
+            sink.close()
+        manifest = result.manifest
+        console.print(
+            f"{SAMPLE_DOCS} → {snapshot} ({snapshot.stat().st_size // 1024} KiB), report {result.report}\n"
+            f"counts: {manifest.counts}\ngraph: { {k: v for k, v in manifest.graph.items() if k != 'chains'} }"
+        )
+
+        console.rule("[bold]3. An agent's conversation over MCP (stdio, official client)")
+        records = anyio.run(run_walkthrough, snapshot, db_url, console)
+        print_summary(console, records)
+
+        console.rule("[bold]4. Use it from Claude Desktop or Cursor")
+        console.print("Add this to claude_desktop_config.json (or .cursor/mcp.json):")
+        console.print(client_config(snapshot, db_url), markup=False, highlight=False)
+        if not hold:
+            console.print(
+                "[dim]The embedded database stops when the demo exits; run `apiatlas demo --hold` to keep it "
+                "running for a client.[/]"
+            )
+        failed = [r for r in records if r.status == "error"]
+        if failed:
+            console.print(f"[red]{len(failed)} call(s) failed: {[(r.tool, r.reason) for r in failed]}")
+            raise typer.Exit(1)
+        if hold:
+            console.print("[bold]Database running. Press Ctrl+C to stop.")
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    except ApiatlasError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    finally:
+        pg.stop()

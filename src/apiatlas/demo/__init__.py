@@ -1,0 +1,1 @@
+"""The `apiatlas demo` walkthrough: embedded PostgreSQL, sample bank, compile, a real MCP client."""
