@@ -24,8 +24,10 @@ def demo(
     ] = DEFAULT_WORKDIR,
     hold: Annotated[
         bool,
-        typer.Option(help="Keep the embedded PostgreSQL running after the walkthrough (until Ctrl+C), "
-                     "so the printed client configuration works."),
+        typer.Option(
+            help="Keep the embedded PostgreSQL running after the walkthrough (until Ctrl+C), "
+            "so the printed client configuration works."
+        ),
     ] = False,
 ) -> None:
     """Run the whole product on the bundled sample bank: database, compile, MCP server, three scenarios."""
@@ -63,9 +65,10 @@ def demo(
             )
             sink.close()
         manifest = result.manifest
+        graph = {k: v for k, v in manifest.graph.items() if k != "chains"}
         console.print(
             f"{SAMPLE_DOCS} → {snapshot} ({snapshot.stat().st_size // 1024} KiB), report {result.report}\n"
-            f"counts: {manifest.counts}\ngraph: { {k: v for k, v in manifest.graph.items() if k != 'chains'} }"
+            f"counts: {manifest.counts}\ngraph: {graph}"
         )
 
         console.rule("[bold]3. An agent's conversation over MCP (stdio, official client)")

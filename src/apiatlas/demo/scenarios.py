@@ -39,7 +39,9 @@ def mikhalov_chain() -> list[dict[str, Any]]:
         },
         {
             "api": "API_DSec_FindListIDByAccID",
-            "input_table_mapping": {"pAPI_DSec_AccID": _mapped(1, "pAPI_Account_List", {"AccountID": "AccountID"})},
+            "input_table_mapping": {
+                "pAPI_DSec_AccID": _mapped(1, "pAPI_Account_List", {"AccountID": "AccountID"})
+            },
         },
         {
             "api": "API_DealSecurity_FindListByID",

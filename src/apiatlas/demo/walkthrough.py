@@ -110,7 +110,9 @@ async def run_walkthrough(snapshot: Path, db_url: str, console: Console) -> list
     started = time.perf_counter()
     async with Client(serve_parameters(snapshot, db_url)) as client:
         listed = await client.list_tools()
-        manifest_tokens = tokens(encoder, [t.model_dump(mode="json", exclude_none=True) for t in listed.tools])
+        manifest_tokens = tokens(
+            encoder, [t.model_dump(mode="json", exclude_none=True) for t in listed.tools]
+        )
         console.print(
             f"[bold]Connected[/] over stdio in {(time.perf_counter() - started) * 1000:.0f} ms: "
             f"{len(listed.tools)} tools, tools/list = {manifest_tokens} tokens"
@@ -167,8 +169,11 @@ def print_summary(console: Console, records: list[CallRecord]) -> None:
         table.add_column(column)
     for r in records:
         table.add_row(
-            r.scenario[:40], r.tool, r.status + (f" {r.reason}" if r.reason else ""),
-            f"{r.latency_ms:.0f}", str(r.response_tokens),
+            r.scenario[:40],
+            r.tool,
+            r.status + (f" {r.reason}" if r.reason else ""),
+            f"{r.latency_ms:.0f}",
+            str(r.response_tokens),
         )
     console.print(table)
 
