@@ -58,6 +58,9 @@ def compile_command(
     report: Annotated[
         Path | None, typer.Option("--report", help="Report path; default <snapshot>.report.md next to it.")
     ] = None,
+    kind: Annotated[
+        str | None, typer.Option("--kind", help="Source kind (e.g. bank_html); detected when omitted.")
+    ] = None,
     fail_on_error: Annotated[
         bool, typer.Option("--fail-on-error", help="Exit non-zero when the build found errors.")
     ] = False,
@@ -80,8 +83,10 @@ def compile_command(
     try:
         with Progress(*columns, console=err, transient=False) as bar:
             sink = RichProgress(bar)
+            out.parent.mkdir(parents=True, exist_ok=True)
             result = compile_docs(
                 docs_dir,
+                kind=kind,
                 overlays_dir=overlays,
                 config_path=config,
                 out=out,
