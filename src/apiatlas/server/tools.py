@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -87,10 +88,11 @@ def session_store(registry: EvidenceRegistry, ctx: Context) -> EvidenceStore:
     return registry.for_session(key)
 
 
-async def answer(kind: type[R], produce: Callable[[], Awaitable[R]]) -> CallToolResult:
+async def answer(kind: type[R], produce: Callable[[], R | Awaitable[R]]) -> CallToolResult:
     """Run a tool body; a typed error becomes a reason-coded result, a crash a TOOL_EXECUTION_ERROR."""
     try:
-        return render(await produce())
+        value = produce()
+        return render(await value if inspect.isawaitable(value) else value)
     except ApiatlasError as exc:
         return render(kind(status="error", reason=exc.code, message=exc.message))
     except Exception:
@@ -128,10 +130,7 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
     exec_notes = execution_annotations(read_only, open_world)
 
     async def list_business_objects(cursor: Cursor = None) -> Annotated[CallToolResult, ListObjectsResult]:
-        async def body() -> ListObjectsResult:
-            return nav.list_business_objects(cursor)
-
-        return await answer(ListObjectsResult, body)
+        return await answer(ListObjectsResult, lambda: nav.list_business_objects(cursor))
 
     async def list_apis(
         object_key: Annotated[
@@ -139,26 +138,17 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         ],
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, ListApisResult]:
-        async def body() -> ListApisResult:
-            return nav.list_apis(object_key, cursor)
-
-        return await answer(ListApisResult, body)
+        return await answer(ListApisResult, lambda: nav.list_apis(object_key, cursor))
 
     async def describe_api(api: ApiName) -> Annotated[CallToolResult, DescribeApiResult]:
-        async def body() -> DescribeApiResult:
-            return nav.describe_api(api)
-
-        return await answer(DescribeApiResult, body)
+        return await answer(DescribeApiResult, lambda: nav.describe_api(api))
 
     async def search(
         query: Annotated[str, Field(description="words (Russian or English) or an exact API name")],
         object_key: Annotated[str | None, Field(description="only APIs of this business object")] = None,
         limit: Annotated[int | None, Field(ge=1, le=100, description="most hits to return")] = None,
     ) -> Annotated[CallToolResult, SearchResult]:
-        async def body() -> SearchResult:
-            return nav.search(query, object_key, limit)
-
-        return await answer(SearchResult, body)
+        return await answer(SearchResult, lambda: nav.search(query, object_key, limit))
 
     async def dependency_chain(
         api: ApiName,
@@ -171,10 +161,9 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
             Confidence, Field(description="weakest edge level kept: declared > name_type > alias > type_only")
         ] = "alias",
     ) -> Annotated[CallToolResult, DependencyChainResult]:
-        async def body() -> DependencyChainResult:
-            return nav.dependency_chain(api, direction, depth, min_confidence)
-
-        return await answer(DependencyChainResult, body)
+        return await answer(
+            DependencyChainResult, lambda: nav.dependency_chain(api, direction, depth, min_confidence)
+        )
 
     async def execute_api(
         api: ApiName,
@@ -187,11 +176,10 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
             Field(description="input session tables: table name -> list of row objects"),
         ] = None,
     ) -> Annotated[CallToolResult, ExecuteApiResult]:
-        async def body() -> ExecuteApiResult:
-            store = session_store(tools.evidence, ctx)
-            return await run.execute_api(api, args or {}, input_tables or {}, store)
-
-        return await answer(ExecuteApiResult, body)
+        store = session_store(tools.evidence, ctx)
+        return await answer(
+            ExecuteApiResult, lambda: run.execute_api(api, args or {}, input_tables or {}, store)
+        )
 
     async def execute_chain(
         steps: Annotated[
@@ -205,10 +193,9 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         ],
         ctx: Context,
     ) -> Annotated[CallToolResult, ExecuteChainResult]:
-        async def body() -> ExecuteChainResult:
-            return await tools.chains.execute_chain(steps, session_store(tools.evidence, ctx))
-
-        return await answer(ExecuteChainResult, body)
+        return await answer(
+            ExecuteChainResult, lambda: tools.chains.execute_chain(steps, session_store(tools.evidence, ctx))
+        )
 
     async def fetch_evidence(
         evidence_id: Annotated[str, Field(description="evidence_id returned by an execute tool")],
@@ -216,10 +203,10 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         table: Annotated[str | None, Field(description="output table name; omit for the first table")] = None,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, FetchEvidenceResult]:
-        async def body() -> FetchEvidenceResult:
-            return run.fetch_evidence(evidence_id, table, cursor, session_store(tools.evidence, ctx))
-
-        return await answer(FetchEvidenceResult, body)
+        return await answer(
+            FetchEvidenceResult,
+            lambda: run.fetch_evidence(evidence_id, table, cursor, session_store(tools.evidence, ctx)),
+        )
 
     specs: list[tuple[Callable[..., Any], str, str, ToolAnnotations]] = [
         (
