@@ -232,7 +232,7 @@ class Navigator:
             actions.append(
                 f"this API is not executable ({why_not}); look for a sibling with {self.prefix}list_apis"
             )
-        elif contract.depends_on:
+        elif contract.depends_on and not api.entry_point:
             actions.append(
                 f"inputs come from other APIs: call {self.prefix}dependency_chain to plan, "
                 f"then {self.prefix}execute_chain"
