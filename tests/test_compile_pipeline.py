@@ -126,3 +126,32 @@ def test_cli_fail_on_error(bank: Path, tmp_path: Path) -> None:
         assert any(
             d.location.file and "API_Broken_FindAll" in d.location.file for d in snap.diagnostics("error")
         )
+
+
+def test_config_changes_the_funnel_and_is_recorded(bank: Path, compiled: Path, tmp_path: Path) -> None:
+    config = tmp_path / "build.yaml"
+    config.write_text(
+        "funnel:\n  - {name: name, field: key, operator: matches, value: '^API_[A-Za-z0-9]+_(Find|Get)'}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "custom.atlas"
+    result = compile_docs(bank / "docs", overlays_dir=None, config_path=config, out=out, write_report=False)
+    assert result.report is None and not default_report_path(out).exists()
+    with Snapshot.open(out) as snap, Snapshot.open(compiled) as default:
+        stages = snap.manifest()["funnel"]["stages"]
+        assert [s["stage"] for s in stages] == ["parsed", "name"]
+        assert snap.counts()["kept_apis"] != default.counts()["kept_apis"]
+        assert snap.manifest()["options"]["config"] == str(config)
+        assert f"@config/{config.name}" in snap.source_files()
+        assert not any(p.startswith("@overlays/") for p in snap.source_files())
+
+
+def test_missing_overlay_folder_is_a_clear_error(bank: Path, tmp_path: Path) -> None:
+    from apiatlas.errors import ReasonCode, SourceError
+
+    with pytest.raises(SourceError) as info:
+        compile_docs(
+            bank / "docs", overlays_dir=tmp_path / "nope", config_path=None, out=tmp_path / "x.atlas"
+        )
+    assert info.value.code is ReasonCode.INVALID_ARGUMENT
+    assert not (tmp_path / "x.atlas").exists()

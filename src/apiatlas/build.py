@@ -99,6 +99,12 @@ def compile_docs(
             code=ReasonCode.INVALID_ARGUMENT,
             location=Location(file=str(source)),
         )
+    if overlays_dir is not None and not Path(overlays_dir).is_dir():
+        raise SourceError(
+            f"overlay folder not found: {overlays_dir}",
+            code=ReasonCode.INVALID_ARGUMENT,
+            location=Location(file=str(overlays_dir)),
+        )
     config = BuildConfig.load(config_path)
 
     with _timed(timings, "parse", sink):
@@ -115,9 +121,9 @@ def compile_docs(
         with _timed(timings, "overlays", sink):
             overlays, findings = read_overlays(overlays_dir)
             catalog.diagnostics.extend(findings)
-            catalog.source_files.update(_hashes(overlays_dir, "*.md", "@overlays"))
+            catalog.source_files.update(_overlay_hashes(overlays_dir))
     if config_path is not None:
-        catalog.source_files.update(_hashes(config_path.parent, config_path.name, "@config"))
+        catalog.source_files[f"@config/{config_path.name}"] = _sha256(config_path)
 
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, overlays=overlays, progress=sink.note)
@@ -131,6 +137,7 @@ def compile_docs(
         report = report_path or default_report_path(out)
         with _timed(timings, "report", sink), Snapshot.open(out) as snap:
             text = render_report(snap, timings=dict(timings))
+            report.parent.mkdir(parents=True, exist_ok=True)
             report.write_text(text, encoding="utf-8")
     return CompileResult(
         snapshot=out,
@@ -155,15 +162,17 @@ def _options(
     }
 
 
-def _hashes(folder: Path, pattern: str, prefix: str) -> dict[str, str]:
-    """sha256 of each file matching ``pattern`` in ``folder``, keyed ``prefix/relative/path``."""
-    found: dict[str, str] = {}
-    for path in sorted(folder.rglob(pattern)):
-        if path.is_file():
-            found[f"{prefix}/{path.relative_to(folder).as_posix()}"] = hashlib.sha256(
-                path.read_bytes()
-            ).hexdigest()
-    return found
+def _overlay_hashes(folder: Path) -> dict[str, str]:
+    """sha256 of each overlay file, keyed ``@overlays/relative/path``."""
+    return {
+        f"@overlays/{path.relative_to(folder).as_posix()}": _sha256(path)
+        for path in sorted(folder.rglob("*.md"))
+        if path.is_file()
+    }
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @contextmanager
