@@ -1,17 +1,23 @@
 """Entry point of the ``apiatlas`` command: imports every command module, then runs the app."""
 
+from importlib import import_module
+
 from apiatlas.cli_app import app
 
-# Each import registers its commands on ``app`` (one module per documented feature).
-from apiatlas.commands import version  # noqa: F401
-from apiatlas.commands import gen_docs  # noqa: F401
-from apiatlas.commands import serve  # noqa: F401
-from apiatlas.commands import bench_server  # noqa: F401
-from apiatlas.commands import compile  # noqa: F401
-from apiatlas.commands import info  # noqa: F401
-from apiatlas.commands import export  # noqa: F401
-from apiatlas.commands import bench_compile  # noqa: F401
-from apiatlas.commands import demo  # noqa: F401
+# One module per documented feature under ``apiatlas.commands``; importing one registers its commands.
+COMMAND_MODULES = (
+    "version",
+    "gen_docs",
+    "compile",
+    "info",
+    "export",
+    "serve",
+    "demo",
+    "bench_compile",
+    "bench_server",
+)
+for _name in COMMAND_MODULES:
+    import_module(f"apiatlas.commands.{_name}")
 
 
 def main() -> None:

@@ -9,5 +9,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-bench_app = typer.Typer(help="Benchmarks that print figures (with a baseline where one exists).", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Benchmarks that print figures (with a baseline where one exists).", no_args_is_help=True
+)
 app.add_typer(bench_app, name="bench")
