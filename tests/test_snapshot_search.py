@@ -31,6 +31,17 @@ def snap(tmp_path: Path) -> Iterator[Snapshot]:
 def test_words_split_identifiers_and_fold_yo() -> None:
     assert words("API_Prs_FindListByFIO") == ["api", "prs", "findlistbyfio", "find", "list", "by", "fio"]
     assert words("Счёт") == ["счет"]
+    assert words("DSec pAPI_Account_OwnerID a") == [
+        "dsec",
+        "sec",
+        "papi",
+        "api",
+        "account",
+        "ownerid",
+        "owner",
+        "id",
+        "a",
+    ]
     assert stems("счета") == stems("счёт") == stems("счетов")
 
 

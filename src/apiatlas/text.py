@@ -31,7 +31,8 @@ def words(text: str) -> list[str]:
         pieces = split_identifier(raw)
         if len(pieces) > 1:
             out.append(_normalise(raw))  # keep the whole identifier too: exact names still match
-        out.extend(_normalise(p) for p in pieces)
+        # a lone letter left by the split (the D of DSec) only adds noise to the index
+        out.extend(_normalise(p) for p in pieces if len(pieces) == 1 or len(p) > 1 or p.isdigit())
     return out
 
 
