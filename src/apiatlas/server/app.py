@@ -103,8 +103,16 @@ class AtlasServer(MCPServer[Any]):
             )
 
 
-def build_server(snapshot: Snapshot, executor: Executor | None, config: ServerConfig) -> AtlasServer:
-    """The MCP server for one snapshot; ``executor`` None means navigation only."""
+def build_server(
+    snapshot: Snapshot,
+    executor: Executor | None,
+    config: ServerConfig,
+    server_class: type[AtlasServer] = AtlasServer,
+) -> AtlasServer:
+    """The MCP server for one snapshot; ``executor`` None means navigation only.
+
+    ``server_class`` lets the security layer build a role's guarded subclass (apiatlas.security).
+    """
     manifest = snapshot.manifest()
     prefix = config.prefix_for(str(manifest.get("source_kind", "")))
     navigator = Navigator(snapshot, config, prefix)
@@ -118,7 +126,7 @@ def build_server(snapshot: Snapshot, executor: Executor | None, config: ServerCo
     )
     read_only = executor is None or executor.limits.read_only
     open_world = False  # executors reach only the operator's own database
-    return AtlasServer(
+    return server_class(
         tools=atlas_tools(tools, prefix, read_only=read_only, open_world=open_world),
         name="apiatlas",
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
