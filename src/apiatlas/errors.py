@@ -28,6 +28,12 @@ class ReasonCode(StrEnum):
     TRUNCATED = "TRUNCATED"
     UNKNOWN_EVIDENCE = "UNKNOWN_EVIDENCE"
     BAD_CURSOR = "BAD_CURSOR"
+    # run time: serving many users (security, limits)
+    UNAUTHENTICATED = "UNAUTHENTICATED"
+    RATE_LIMITED = "RATE_LIMITED"
+    BUSY = "BUSY"
+    TOO_LARGE = "TOO_LARGE"
+    NOT_CONFIRMED = "NOT_CONFIRMED"
     # build time (diagnostics)
     ENCODING_MISMATCH = "ENCODING_MISMATCH"
     UNDECODABLE_FILE = "UNDECODABLE_FILE"
