@@ -1,0 +1,1 @@
+"""Serving many users safely: authentication, roles, limits, audit, metrics, secrets."""

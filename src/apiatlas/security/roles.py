@@ -1,0 +1,156 @@
+"""Roles decide what exists: a role's filtered view of the snapshot, used by navigation and execution alike.
+
+A hidden API is not refused at call time: it is absent from every list, search hit, contract,
+dependency edge, entry point and chain step, because the server built for the role reads the
+snapshot only through ``RoleView``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from apiatlas.catalog.model import Api, BusinessObject, Edge, EdgeLevel, SideEffect
+from apiatlas.security.config import ALL, RoleSettings
+from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot.hits import SearchHit
+
+_MAX_RANK = 4
+
+
+@dataclass(frozen=True)
+class RolePolicy:
+    """One role's grants: objects, hidden APIs, tools and enabled write APIs."""
+
+    name: str
+    settings: RoleSettings
+
+    def object_granted(self, object_key: str) -> bool:
+        return ALL in self.settings.objects or object_key in self.settings.objects
+
+    def api_granted(self, key: str, object_key: str, side_effect: str) -> bool:
+        if key in self.settings.hide_apis or not self.object_granted(object_key):
+            return False
+        if side_effect == SideEffect.READ.value:
+            return True
+        return ALL in self.settings.write_apis or key in self.settings.write_apis
+
+    def tool_granted(self, tool: str) -> bool:
+        return ALL in self.settings.tools or tool in self.settings.tools
+
+
+class RoleView(Snapshot):
+    """The snapshot as one role sees it: same reader API, only granted objects and APIs in it."""
+
+    def __init__(self, base: Snapshot, policy: RolePolicy) -> None:
+        self._base = base
+        self.path = base.path
+        self._manifest = None
+        self.policy = policy
+        rows = base._rows("SELECT key, object_key, kept, side_effect FROM apis ORDER BY key")
+        self._visible: dict[str, str] = {}  # api key -> object key
+        self._kept: set[str] = set()
+        for key, obj, kept, side_effect in rows:
+            if policy.api_granted(key, obj or "", side_effect or SideEffect.READ.value):
+                self._visible[key] = obj or ""
+                if kept:
+                    self._kept.add(key)
+        self._hidden_kept = sum(1 for _k, _o, kept, _s in rows if kept) - len(self._kept)
+        self._by_object: dict[str, list[str]] = {}
+        for key in sorted(self._kept):
+            self._by_object.setdefault(self._visible[key], []).append(key)
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        return self._base._rows(sql, params)
+
+    def close(self) -> None:
+        """The base snapshot owns the connection; closing a view does nothing."""
+
+    def visible(self, key: str) -> bool:
+        return key in self._visible
+
+    # -- business objects and APIs --------------------------------------------------------
+
+    def _granted_objects(self) -> list[BusinessObject]:
+        objects, _ = self._base.list_objects(0, 1_000_000)
+        return [o for o in objects if self.policy.object_granted(o.key) and self._by_object.get(o.key)]
+
+    def list_objects(self, offset: int = 0, limit: int = 50) -> tuple[list[BusinessObject], int]:
+        granted = self._granted_objects()
+        return granted[offset : offset + limit], len(granted)
+
+    def object_api_count(self, key: str) -> int:
+        return len(self._by_object.get(key, []))
+
+    def object_api_counts(self) -> dict[str, int]:
+        return {
+            k: len(self._by_object.get(k, [])) for k in self._base.object_api_counts() if self._granted(k)
+        }
+
+    def _granted(self, object_key: str) -> bool:
+        return self.policy.object_granted(object_key)
+
+    def get_object(self, key: str) -> BusinessObject | None:
+        obj = self._base.get_object(key)
+        return obj if obj is not None and self._granted(obj.key) else None
+
+    def list_apis(
+        self, object_key: str, offset: int = 0, limit: int = 50, include_dropped: bool = False
+    ) -> tuple[list[Api], int]:
+        if not self._granted(object_key):
+            return [], 0
+        keys = (
+            sorted(k for k, o in self._visible.items() if o == object_key)
+            if include_dropped
+            else self._by_object.get(object_key, [])
+        )
+        page = [self._base.get_api(k) for k in keys[offset : offset + limit]]
+        return [a for a in page if a is not None], len(keys)
+
+    def all_api_keys(self, include_dropped: bool = False) -> list[str]:
+        return sorted(self._visible) if include_dropped else sorted(self._kept)
+
+    def get_api(self, key: str) -> Api | None:
+        api = self._base.get_api(key)
+        return api if api is not None and api.key in self._visible else None
+
+    def api_object(self, key: str) -> str:
+        return self._visible.get(key, "")
+
+    def entry_points(self) -> list[str]:
+        return [k for k in self._base.entry_points() if k in self._kept]
+
+    # -- dependency graph -----------------------------------------------------------------
+
+    def _both(self, producer: str, consumer: str) -> bool:
+        return producer in self._kept and consumer in self._kept
+
+    def edges_into(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
+        if api_key not in self._kept:
+            return []
+        return [e for e in self._base.edges_into(api_key, min_rank) if e.producer in self._kept]
+
+    def edges_out_of(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
+        if api_key not in self._kept:
+            return []
+        return [e for e in self._base.edges_out_of(api_key, min_rank) if e.consumer in self._kept]
+
+    def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
+        return [link for link in self._base.edge_links(min_rank) if self._both(link[0], link[1])]
+
+    def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
+        return [e for e in self._base.all_edges(min_rank) if self._both(e.producer, e.consumer)]
+
+    # -- search ---------------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
+        """The base search over enough extra hits that ``limit`` visible ones survive the filter."""
+        if object_key is not None and not self._granted(object_key):
+            return []
+        wide = self._base.search(query, limit=limit + self._hidden_kept, object_key=object_key)
+        return [h for h in wide if h.api_key in self._kept][:limit]
+
+
+def role_for(roles: tuple[str, ...], configured: dict[str, RoleSettings]) -> str | None:
+    """The principal's first role that the config knows, or None (no access)."""
+    return next((r for r in roles if r in configured), None)
