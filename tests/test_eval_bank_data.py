@@ -23,6 +23,7 @@ from apiatlas.evals.bank_data import (
     load_chain_set,
     load_retrieval_set,
 )
+from apiatlas.samples.bank_data import TABLE_COLUMNS, generate_bank_data
 from apiatlas.snapshot.reader import Snapshot
 
 BANK_DOCS = BANK_EVAL_DIR.parent / "docs"
@@ -222,6 +223,37 @@ def test_every_chain_api_exists_and_is_kept(chains: ChainSet, bank: Snapshot) ->
 def test_chain_fits_the_contracts(case: ChainCase, bank: Snapshot) -> None:
     for chain in [case.chain, *case.also_ok]:
         assert _chain_problems(case, chain, bank) == [], chain
+
+
+def test_chain_values_are_rows_of_the_sample_database(chains: ChainSet) -> None:
+    """Named clients, INNs, account numbers, ISINs and deal numbers exist in the sample bank's data."""
+    rows = generate_bank_data().rows
+
+    def column(table: str, name: str) -> list[Any]:
+        at = TABLE_COLUMNS[table].index(name)
+        return [row[at] for row in rows[table]]
+
+    persons = list(
+        zip(*(column("person", c) for c in ("sur_name", "first_name", "patronymic", "inn")), strict=True)
+    )
+    values = {
+        "AccNumber": set(column("account", "acc_number")),
+        "ISIN": set(column("security", "isin")),
+        "DealNumber": set(column("deal_security", "deal_number")),
+    }
+    checked = 0
+    for case in chains.cases:
+        wanted = [case.known.get(k) for k in ("SurName", "FirstName", "Patronymic", "INN")]
+        if any(w is not None for w in wanted):
+            matches = [p for p in persons if all(w is None or w == v for w, v in zip(wanted, p, strict=True))]
+            assert matches, f"{case.id}: no such client {wanted}"
+            checked += 1
+        for name, known in values.items():
+            securities_deal = name != "DealNumber" or "API_DealSecurity_FindByNumber" in case.chain
+            if name in case.known and securities_deal:
+                assert case.known[name] in known, f"{case.id}: {name}={case.known[name]} not in the data"
+                checked += 1
+    assert checked >= len(chains.cases) // 2
 
 
 def test_every_chain_link_is_an_edge_of_the_compiled_graph(chains: ChainSet, bank: Snapshot) -> None:
