@@ -12,7 +12,7 @@ import anyio
 import typer
 
 from apiatlas.cli_app import app
-from apiatlas.errors import ApiatlasError
+from apiatlas.errors import ApiatlasError, ConfigError
 from apiatlas.executors.base import ExecutionLimits, Executor, executor_for_url
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
@@ -29,9 +29,17 @@ def load_config(config_file: Path | None, host: str | None, port: int | None) ->
     return config
 
 
-def make_executor(db_url: str | None, snapshot: Snapshot, config: ServerConfig) -> Executor | None:
-    """The executor for ``db_url`` (or $APIATLAS_DB_URL); None when neither is set."""
-    url = db_url or os.environ.get(DB_URL_ENV)
+def make_executor(
+    db_url: str | None, snapshot: Snapshot, config: ServerConfig, upstream: str | None = None
+) -> Executor | None:
+    """The executor for the snapshot's kind: SQL snapshots run on ``db_url`` (or $APIATLAS_DB_URL), REST
+    (OpenAPI) snapshots on ``upstream`` (or ``upstream.base_url`` of the config); None when none is set."""
+    rest = str(snapshot.manifest().get("source_kind", "")).startswith(("openapi", "swagger"))
+    if rest and db_url:
+        raise ConfigError("this snapshot is a REST API: point it at its upstream with --upstream, not --db")
+    if not rest and upstream:
+        raise ConfigError("--upstream is for REST (OpenAPI) snapshots; a SQL snapshot runs on --db URL")
+    url = (upstream or config.upstream.base_url) if rest else (db_url or os.environ.get(DB_URL_ENV))
     if not url:
         return None
     limits = ExecutionLimits(
@@ -49,7 +57,8 @@ def make_executor(db_url: str | None, snapshot: Snapshot, config: ServerConfig) 
         }:
             if name and name not in types and (dt := snapshot.get_type(name)) is not None:
                 types[name] = dt
-    return executor_for_url(url, limits, types=types)
+    http = config.upstream.http_settings() if url.lower().startswith(("http://", "https://")) else None
+    return executor_for_url(url, limits, types=types, http=http)
 
 
 @app.command()
@@ -63,6 +72,13 @@ def serve(
     host: Annotated[str | None, typer.Option(help="HTTP host (default 127.0.0.1)")] = None,
     port: Annotated[int | None, typer.Option(help="HTTP port (default 8765)")] = None,
     config_file: Annotated[Path | None, typer.Option("--config", help="server config YAML")] = None,
+    upstream: Annotated[
+        str | None,
+        typer.Option("--upstream", help="REST snapshots: base URL of the API to call (http[s]://)"),
+    ] = None,
+    curated: Annotated[
+        Path | None, typer.Option("--curated", help="curated-tools YAML (apiatlas suggest-curated --out)")
+    ] = None,
 ) -> None:
     """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
     logging.basicConfig(
@@ -74,13 +90,15 @@ def serve(
     try:
         config = load_config(config_file, host, port)
         snapshot = Snapshot.open(snapshot_path)
-        executor = make_executor(db, snapshot, config)
+        if curated is not None:
+            config.curated = curated
+        executor = make_executor(db, snapshot, config, upstream)
+        from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command
+
+        server = build_server(snapshot, executor, config)
     except ApiatlasError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
-    from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command
-
-    server = build_server(snapshot, executor, config)
     mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
     try:
         if mode == "stdio":

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from decimal import Decimal
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -19,6 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.catalog.model import Api, DomainType
 from apiatlas.errors import ConfigError, ReasonCode
+
+if TYPE_CHECKING:
+    from apiatlas.executors.http import HttpSettings
 
 
 class ExecutionLimits(BaseModel):
@@ -180,8 +183,12 @@ def executor_for_url(
     limits: ExecutionLimits | None = None,
     *,
     types: Mapping[str, DomainType] | None = None,
+    http: HttpSettings | None = None,
 ) -> Executor:
-    """The executor for a connection URL: ``postgresql://`` (or ``postgres://``) and ``mssql://``."""
+    """The executor for a URL: ``postgresql://`` (or ``postgres://``), ``mssql://``, ``http(s)://`` (REST).
+
+    ``http`` holds the HTTP executor's auth, retries and size cap; the SQL executors ignore it.
+    """
     scheme = urlsplit(url).scheme.lower()
     chosen = limits or ExecutionLimits()
     if scheme in ("postgresql", "postgres"):
@@ -192,7 +199,11 @@ def executor_for_url(
         from apiatlas.executors.sqlserver import SqlServerExecutor
 
         return SqlServerExecutor(url, chosen, types=types)
+    if scheme in ("http", "https"):
+        from apiatlas.executors.http import HttpExecutor
+
+        return HttpExecutor(url, chosen, types=types, settings=http)
     raise ConfigError(
-        f"no executor for URL scheme {scheme!r}: use postgresql:// or mssql://",
+        f"no executor for URL scheme {scheme!r}: use postgresql://, mssql://, http:// or https://",
         code=ReasonCode.BAD_CONFIG,
     )

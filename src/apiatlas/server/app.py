@@ -16,8 +16,10 @@ from starlette.applications import Starlette
 from apiatlas import __version__
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import Executor
+from apiatlas.executors.http import HttpExecutor, caller_headers
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.curated import CuratedConfig, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
@@ -53,6 +55,15 @@ def _argument_problem(exc: ValidationError) -> tuple[ReasonCode, str]:
     return ReasonCode.INVALID_ARGUMENT, f"invalid argument(s): {problems}"
 
 
+def _request_headers(context: Context[Any, Any] | None) -> dict[str, str] | None:
+    """The HTTP headers of the MCP request being answered; None on stdio or in-process."""
+    try:
+        headers = context.headers if context is not None else None
+    except ValueError:  # no request context (a direct call)
+        return None
+    return dict(headers) if headers else None
+
+
 class AtlasServer(MCPServer[Any]):
     """An MCPServer whose argument errors are reason-coded results, never protocol errors or crashes."""
 
@@ -85,7 +96,8 @@ class AtlasServer(MCPServer[Any]):
                 )
             )
         try:
-            return await super().call_tool(name, arguments, context)
+            with caller_headers(_request_headers(context)):  # an HTTP upstream may forward the caller's auth
+                return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 code, message = _argument_problem(exc.__cause__)
@@ -125,12 +137,25 @@ def build_server(
         config=config,
     )
     read_only = executor is None or executor.limits.read_only
-    open_world = False  # executors reach only the operator's own database
+    open_world = isinstance(executor, HttpExecutor)  # SQL executors reach only the operator's own database
+    served = atlas_tools(tools, prefix, read_only=read_only, open_world=open_world)
+    guide = instructions(prefix, executor is not None)
+    if config.curated is not None:  # curated mode: direct tools next to navigation
+        reserved = {t.name for t in served}
+        direct = curated_tools(
+            CuratedConfig.load(config.curated), tools, open_world=open_world, reserved=reserved
+        )
+        served += direct
+        guide += (
+            f"\nDirect tools call one API each and answer like {prefix}execute_api (evidence ids included): "
+            + ", ".join(t.name for t in direct)
+            + ". For anything else, navigate as above."
+        )
     return server_class(
-        tools=atlas_tools(tools, prefix, read_only=read_only, open_world=open_world),
+        tools=served,
         name="apiatlas",
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
-        instructions=instructions(prefix, executor is not None),
+        instructions=guide,
         version=__version__,
         log_level="WARNING",
     )

@@ -8,6 +8,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from apiatlas.errors import ConfigError, Location
+from apiatlas.server.upstream import UpstreamConfig
 
 # Default tool-name prefix per snapshot source kind.
 DEFAULT_PREFIXES: dict[str, str] = {"bank_html": "bank_", "openapi": "api_"}
@@ -55,6 +56,8 @@ class ServerConfig(BaseModel):
     limits: ServerLimits = Field(default_factory=ServerLimits)
     evidence: EvidenceCaps = Field(default_factory=EvidenceCaps)
     http: HttpBinding = Field(default_factory=HttpBinding)
+    upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)  # REST: base URL, auth, retries
+    curated: Path | None = None  # curated mode: operations served as direct tools (server/curated.py)
 
     def prefix_for(self, source_kind: str) -> str:
         if self.tool_prefix is not None:
@@ -76,9 +79,16 @@ class ServerConfig(BaseModel):
         if not isinstance(data, dict):
             raise ConfigError("the config must be a mapping of keys to values", location=where)
         try:
-            return cls.model_validate(data)
+            config = cls.model_validate(data)
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
             )
             raise ConfigError(problems, location=where) from exc
+        # files named in the config are relative to it
+        if config.curated is not None and not config.curated.is_absolute():
+            config.curated = path.parent / config.curated
+        token_file = config.upstream.auth.bearer_token_file
+        if token_file is not None and not token_file.is_absolute():
+            config.upstream.auth.bearer_token_file = path.parent / token_file
+        return config
