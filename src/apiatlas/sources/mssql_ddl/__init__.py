@@ -1,0 +1,1 @@
+"""SQL Server DDL projects: a folder of .sql files (CREATE PROCEDURE/FUNCTION/TYPE, extended properties)."""
