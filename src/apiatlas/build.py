@@ -18,7 +18,7 @@ from apiatlas.report.markdown import render_report
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.snapshot.writer import write_snapshot
-from apiatlas.sources import load_source
+from apiatlas.sources import is_url_source, load_source
 from apiatlas.sources.overlay_files import read_overlays
 
 STAGES = ("parse", "overlays", "passes", "snapshot", "report")
@@ -93,7 +93,7 @@ def compile_docs(
     sink: CompileProgress = progress or SilentProgress()
     timings: dict[str, float] = {}
     source, out = Path(source), Path(out)
-    if not source.exists():
+    if not source.exists() and not is_url_source(source):
         raise SourceError(
             f"documentation folder not found: {source}",
             code=ReasonCode.INVALID_ARGUMENT,

@@ -153,7 +153,7 @@ class _PostgresSession(ExecutorSession):
                     code=ReasonCode.NOT_EXECUTABLE,
                 )
             routine = sql.Identifier(*split_target(api, self.executor.default_schema))
-            arguments = _named_arguments(validated)
+            arguments, values = call_arguments(validated)
         except ValidationError as exc:
             return error_result(api.key, exc.code, exc.message, started)
         if self.conn.broken or self.conn.closed:
@@ -164,7 +164,7 @@ class _PostgresSession(ExecutorSession):
         budget_s = self.limits.statement_timeout_ms / 1000.0 * 4 + self.limits.connect_timeout_s
         try:
             async with asyncio.timeout(budget_s):
-                tables = await self._run(validated, routine, arguments)
+                tables = await self._run(validated, routine, (arguments, values))
         except psycopg.Error as exc:
             self.failed = True
             return _error_for(exc, api, self.conn, self.limits, started)
@@ -175,9 +175,10 @@ class _PostgresSession(ExecutorSession):
         return ok_result(api.key, tables, started)
 
     async def _run(
-        self, call: ValidatedCall, routine: sql.Identifier, arguments: sql.Composable
+        self, call: ValidatedCall, routine: sql.Identifier, bound: tuple[sql.Composable, tuple[Any, ...]]
     ) -> list[TableResult]:
         api = call.api
+        arguments, values = bound
         async with self.conn.cursor() as cur:
             await cur.execute(_SAVEPOINT)
             try:
@@ -186,9 +187,9 @@ class _PostgresSession(ExecutorSession):
                     (str(self.limits.statement_timeout_ms),),
                 )
                 if api.executor.kind == "sql_function":
-                    tables = await self._run_function(cur, call, routine, arguments)
+                    tables = await self._run_function(cur, call, routine, arguments, values)
                 else:
-                    tables = await self._run_procedure(cur, call, routine, arguments)
+                    tables = await self._run_procedure(cur, call, routine, arguments, values)
             except psycopg.Error:
                 if not self.conn.broken and not self.conn.closed:
                     with contextlib.suppress(psycopg.Error):
@@ -208,6 +209,7 @@ class _PostgresSession(ExecutorSession):
         call: ValidatedCall,
         routine: sql.Identifier,
         arguments: sql.Composable,
+        values: tuple[Any, ...],
     ) -> list[TableResult]:
         api = call.api
         for name, kinds in call.table_kinds.items():
@@ -217,7 +219,7 @@ class _PostgresSession(ExecutorSession):
             await cur.executemany(insert_rows(name, columns), [tuple(r[c] for c in columns) for r in rows])
         if self.limits.read_only:
             await cur.execute("SET LOCAL transaction_read_only = on")
-        await cur.execute(sql.SQL("CALL {}({})").format(routine, arguments), tuple(call.args.values()))
+        await cur.execute(sql.SQL("CALL {}({})").format(routine, arguments), values)
         tables: list[TableResult] = []
         if cur.description is not None:  # OUT / INOUT parameters come back as one row
             tables.append(await self._read(cur, "out_params"))
@@ -237,11 +239,12 @@ class _PostgresSession(ExecutorSession):
         call: ValidatedCall,
         routine: sql.Identifier,
         arguments: sql.Composable,
+        values: tuple[Any, ...],
     ) -> list[TableResult]:
         if self.limits.read_only:
             await cur.execute("SET LOCAL transaction_read_only = on")
         query = sql.SQL("SELECT * FROM {}({}) LIMIT %s").format(routine, arguments)
-        await cur.execute(query, (*call.args.values(), self.limits.max_rows + 1))
+        await cur.execute(query, (*values, self.limits.max_rows + 1))
         documented = call.api.output_tables[0] if call.api.output_tables else None
         spelled = {c.name.lower(): c.name for c in documented.columns} if documented else {}
         columns = [spelled.get(d.name.lower(), d.name) for d in cur.description or []]
@@ -283,6 +286,33 @@ def insert_rows(name: str, columns: list[str]) -> sql.Composed:
         sql.SQL(", ").join(sql.Identifier(c.lower()) for c in columns),
         sql.SQL(", ").join(sql.Placeholder() for _ in columns),
     )
+
+
+def call_arguments(call: ValidatedCall) -> tuple[sql.Composable, tuple[Any, ...]]:
+    """The argument list and its values: the session-table convention, or ``extra["pg_arguments"]``.
+
+    Routines read from a live catalog (``sources/postgres``) carry ``pg_arguments``: each input's real
+    argument name (None when unnamed: passed by position) and whether it has a default (then a
+    missing value is left out, so the database default applies instead of NULL).
+    """
+    described = call.api.extra.get("pg_arguments")
+    if not isinstance(described, list):
+        return _named_arguments(call), tuple(call.args.values())
+    positional = any(item.get("argument") is None for item in described)
+    parts: list[sql.Composable] = []
+    values: list[Any] = []
+    for item in described:
+        param = str(item.get("param", ""))
+        value = call.args.get(param)
+        if value is None and item.get("has_default") and not positional:
+            continue
+        if positional:
+            parts.append(sql.Placeholder())
+        else:
+            name = check_identifier(str(item["argument"]), api_key=call.api.key, what="argument")
+            parts.append(sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder()))
+        values.append(value)
+    return sql.SQL(", ").join(parts), tuple(values)
 
 
 def _named_arguments(call: ValidatedCall) -> sql.Composable:

@@ -7,6 +7,7 @@ One module (or folder) per source format, like sqlglot's dialects; adding a form
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,26 @@ SOURCES: dict[str, SourceFormat] = {
         load="load_bank_docs",
         description="bank core HTML documentation, windows-1251 (docs/formats/bank-html.md)",
     ),
+    "postgresql": SourceFormat(
+        kind="postgresql",
+        module="apiatlas.sources.postgres",
+        detect="is_postgres_url",
+        load="load_pg_catalog",
+        description="a live PostgreSQL catalog: postgresql://user@host/db (password from PGPASSWORD)",
+    ),
+    "mssql_ddl": SourceFormat(
+        kind="mssql_ddl",
+        module="apiatlas.sources.mssql_ddl.loader",
+        detect="is_sql_project",
+        load="load_sql_project",
+        description="a SQL Server DDL project: a folder of .sql files (CREATE PROCEDURE/FUNCTION/TYPE)",
+    ),
 }
+
+
+def is_url_source(path: Path | str) -> bool:
+    """Whether ``path`` is a connection URL (``postgresql://…``) rather than a file or folder."""
+    return re.match(r"^[a-z][a-z0-9+.-]*:/", str(path), re.IGNORECASE) is not None
 
 
 def register_source(source: SourceFormat) -> None:
