@@ -49,6 +49,8 @@ class ReasonCode(StrEnum):
     SNAPSHOT_NOT_FOUND = "SNAPSHOT_NOT_FOUND"
     SNAPSHOT_CORRUPT = "SNAPSHOT_CORRUPT"
     SNAPSHOT_VERSION_MISMATCH = "SNAPSHOT_VERSION_MISMATCH"
+    # search
+    EMBEDDING_MODEL_MISMATCH = "EMBEDDING_MODEL_MISMATCH"
 
 
 class Severity(StrEnum):
@@ -122,3 +124,9 @@ class SnapshotError(ApiatlasError):
     """A snapshot is missing, corrupt or of an unsupported format version."""
 
     code = ReasonCode.SCHEMA_ERROR
+
+
+class SearchError(ApiatlasError):
+    """A search index cannot answer: another embedding model, a failing embedding endpoint."""
+
+    code = ReasonCode.EMBEDDING_MODEL_MISMATCH

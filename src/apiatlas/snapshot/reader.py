@@ -226,6 +226,34 @@ class Snapshot:
         front = [h.model_copy(update={"score": round(top + 1.0, 6)}) for h in exact]
         return (front + [h for h in hits if h.api_key not in seen])[:limit]
 
+    def api_vectors(self) -> list[tuple[str, str, bytes]]:
+        """``(key, object_key, int8 vector)`` of every embedded kept API by key ([] without vectors)."""
+        try:
+            return [
+                (k, o or "", bytes(v))
+                for k, o, v in self._rows("SELECT key, object_key, vector FROM api_vectors ORDER BY key")
+            ]
+        except sqlite3.OperationalError:  # a snapshot written before api_vectors existed
+            return []
+
+    def api_titles(self, keys: list[str]) -> dict[str, tuple[str, str]]:
+        """``key -> (object_key, title)`` of the given APIs (unknown keys left out)."""
+        out: dict[str, tuple[str, str]] = {}
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for k, o, t in self._rows(
+                f"SELECT key, object_key, title FROM apis WHERE key IN ({marks})", tuple(part)
+            ):
+                out[k] = (o or "", t or "")
+        return out
+
+    def kept_api_names(self) -> list[tuple[str, str]]:
+        """``(key, title)`` of every kept API by key: the vocabulary of the typo fallback."""
+        return [
+            (k, t or "") for k, t in self._rows("SELECT key, title FROM apis WHERE kept = 1 ORDER BY key")
+        ]
+
     def _exact_hits(self, query: str, object_key: str | None) -> list[SearchHit]:
         hits: list[SearchHit] = []
         for token in dict.fromkeys(query.replace(",", " ").split()):

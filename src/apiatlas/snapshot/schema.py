@@ -31,4 +31,6 @@ DDL: tuple[str, ...] = (
     "CREATE INDEX diagnostics_severity ON diagnostics(severity)",
     "CREATE VIRTUAL TABLE api_fts USING fts5(key UNINDEXED, object_key UNINDEXED, name_text, title,"
     " body_text, tokenize = 'unicode61 remove_diacritics 0')",
+    # dense vectors of kept API cards (int8, see apiatlas.search.cards); empty without an embedding model
+    "CREATE TABLE api_vectors(key TEXT PRIMARY KEY, object_key TEXT, vector BLOB NOT NULL) WITHOUT ROWID",
 )

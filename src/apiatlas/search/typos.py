@@ -1,0 +1,51 @@
+"""Typo and partial-name fallback: query words unknown to the catalog mapped to close catalog words."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from apiatlas.text import words
+
+MIN_WORD = 4  # shorter words are too ambiguous to correct
+MIN_SIMILARITY = 0.45  # trigram Jaccard
+
+
+def _trigrams(word: str) -> set[str]:
+    padded = f"  {word} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+class TypoFallback:
+    """A trigram index over the words of API names and titles."""
+
+    def __init__(self, texts: list[str]) -> None:
+        vocabulary: set[str] = set()
+        for text in texts:
+            vocabulary.update(w for w in words(text) if len(w) >= 2)
+        self.vocabulary = vocabulary
+        self._postings: dict[str, list[str]] = defaultdict(list)
+        for word in sorted(vocabulary):
+            if len(word) >= MIN_WORD - 1:
+                for gram in _trigrams(word):
+                    self._postings[gram].append(word)
+
+    def corrections(self, query: str, per_word: int = 2) -> list[str]:
+        """Catalog words closest to each query word the catalog does not contain (best first)."""
+        out: list[str] = []
+        for word in dict.fromkeys(words(query)):
+            if len(word) < MIN_WORD or word in self.vocabulary or word.isdigit():
+                continue
+            grams = _trigrams(word)
+            shared: dict[str, int] = defaultdict(int)
+            for gram in grams:
+                postings = self._postings.get(gram, ())
+                if len(postings) > 2000:  # a gram in everything says nothing
+                    continue
+                for candidate in postings:
+                    shared[candidate] += 1
+            scored = sorted(
+                ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
+                reverse=True,
+            )
+            out.extend(c for s, c in scored[:per_word] if s >= MIN_SIMILARITY)
+        return out
