@@ -184,7 +184,9 @@ def _edges(catalog: Catalog, producer: str, consumer: str, field: str | None = N
 
 
 def test_pass_list_is_ordered_and_named() -> None:
-    assert [p.name for p in PASSES] == ["overlays", "funnel", "types", "graph", "entry_points"]
+    assert [p.name for p in PASSES] == [
+        "overlays", "side_effects", "funnel", "types", "graph", "rest_edges", "entry_points"
+    ]
 
 
 def test_client_securities_chain_has_the_right_levels() -> None:

@@ -109,6 +109,7 @@ def compile_docs(
 
     with _timed(timings, "parse", sink):
         catalog = load_source(source, kind=kind, progress=sink.advance)
+    config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
     if not catalog.apis:
         raise SourceError(
             f"nothing parsed: no API pages found under {source}",

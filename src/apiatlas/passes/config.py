@@ -9,6 +9,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ConfigError, Location, ReasonCode
 from apiatlas.passes.type_map import BUILTIN_TYPES
 
@@ -79,6 +80,25 @@ DEFAULT_ALIASES: tuple[AliasRule, ...] = (
 )
 
 
+# build defaults that differ by source kind (the bank defaults above are the class defaults);
+# OpenAPI: no name rule, deprecated operations (approved false) dropped, no bank alias rules,
+# plain JSON types are values a user can say, identifiers (``integer:id``, schema names) are not
+SOURCE_DEFAULTS: dict[str, dict[str, Any]] = {
+    "openapi": {
+        "funnel": [
+            {"name": "not deprecated", "field": "approved", "operator": "not_equals", "value": False},
+        ],
+        "aliases": [],
+        "description_aliases": False,
+        "max_edges_per_consumer_field": 10,
+        "user_value_types": [
+            "boolean", "integer", "number", "string", "string:date", "string:date-time", "string:email",
+            "string:uri", "string:url", "string:hostname", "string:ipv4", "string:ipv6",
+        ],
+    },
+}  # fmt: skip
+
+
 def _default_generic() -> list[str]:
     return sorted(t.name for t in BUILTIN_TYPES.values() if t.generic)
 
@@ -107,12 +127,23 @@ class BuildConfig(BaseModel):
     max_edges_per_consumer_field: int | None = Field(default=100, ge=1)
     # at most this many type-only edges into one consumer field (0: no type-only edges)
     max_type_only_edges_per_field: int = Field(default=10, ge=0)
+    # side-effect class by API key or operationId, over what the source says (real APIs write over GET)
+    side_effects: dict[str, SideEffect] = Field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path | None) -> BuildConfig:
-        """Read a YAML config; ``None`` means the defaults. Raises ConfigError with the location."""
+    def for_source(cls, source_kind: str | None) -> BuildConfig:
+        """The defaults for a kind of source (``SOURCE_DEFAULTS``; the bank defaults otherwise)."""
+        return cls.model_validate(SOURCE_DEFAULTS.get(source_kind or "", {}))
+
+    @classmethod
+    def load(cls, path: Path | None, source_kind: str | None = None) -> BuildConfig:
+        """Read a YAML config over the defaults of ``source_kind``; ``None`` means the defaults.
+
+        Raises ConfigError with the location.
+        """
+        defaults = SOURCE_DEFAULTS.get(source_kind or "", {})
         if path is None:
-            return cls()
+            return cls.for_source(source_kind)
         where = Location(file=str(path))
         try:
             text = path.read_text(encoding="utf-8")
@@ -131,13 +162,13 @@ class BuildConfig(BaseModel):
         except yaml.YAMLError as exc:
             raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
         if data is None:
-            return cls()
+            return cls.for_source(source_kind)
         if not isinstance(data, dict):
             raise ConfigError(
                 f"expected a mapping at the top level, got {type(data).__name__}", location=where
             )
         try:
-            return cls.model_validate(data)
+            return cls.model_validate({**defaults, **data})
         except ValidationError as exc:
             first = exc.errors()[0]
             anchor = ".".join(str(part) for part in first["loc"])

@@ -11,6 +11,8 @@ from apiatlas.passes.context import PassContext
 from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
 
 FALLBACK_SCHEMA: dict[str, Any] = {"type": "string"}
+# source kinds whose parameters arrive with their own JSON Schema (enums, formats, nested bodies)
+SCHEMA_SOURCES = frozenset({"openapi"})
 
 
 def _merge_one(builtin: DomainType | None, documented: DomainType | None) -> DomainType:
@@ -100,7 +102,7 @@ def assign_schemas(catalog: Catalog, types: dict[str, DomainType]) -> int:
         api = catalog.apis[key]
         for param in api.params:
             fields += 1
-            if not param.domain_type and param.json_schema:
+            if param.json_schema and (not param.domain_type or catalog.source_kind in SCHEMA_SOURCES):
                 continue  # a source that already knows the schema (OpenAPI) keeps it
             _check_known(catalog, api, param.domain_type, param.name, types, unknown_seen)
             param.json_schema = field_schema(

@@ -50,6 +50,13 @@ SOURCES: dict[str, SourceFormat] = {
         load="load_bank_docs",
         description="bank core HTML documentation, windows-1251 (docs/formats/bank-html.md)",
     ),
+    "openapi": SourceFormat(
+        kind="openapi",
+        module="apiatlas.sources.openapi.loader",
+        detect="is_openapi_spec",
+        load="load_openapi",
+        description="an OpenAPI 3.0/3.1 or Swagger 2.0 spec file, JSON or YAML (relative $refs followed)",
+    ),
     "postgresql": SourceFormat(
         kind="postgresql",
         module="apiatlas.sources.postgres",

@@ -1,0 +1,494 @@
+"""The REST edges pass: which response field of one operation feeds a parameter of another (HTTP sources).
+
+Runs after the graph pass on catalogs of ``REST_SOURCES`` and adds, at the graph's confidence levels:
+
+- ``name_type`` -- exact names: a response field's last name equals the parameter's name
+  (``seasons[].season_number`` → ``{season_number}``), base JSON types agree;
+- ``alias``     -- resource name + ``id``: the ``id`` of a resource feeds that resource's parameter
+  (``results[].id`` of ``GET /search/person`` → ``{person_id}``; ``production_companies[].id`` →
+  ``{company_id}``); path hierarchy (the collection ``GET /pets`` feeds ``/pets/{pet_id}``);
+  schema ``$ref`` identity (both fields typed by the same schema name, e.g. Stripe's ``customer``);
+- ``type_only`` -- shape: the ``id`` of list items whose fields mostly match a resource's own
+  representation (``cast[]`` items look like ``GET /person/{person_id}``) feeds that resource's parameter.
+
+A resource is named by a path parameter (``person_id`` → ``person``, ``/customers/{customer}`` →
+``customer``); its representation is the top-level fields of ``GET .../{that parameter}``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
+from apiatlas.passes.config import BuildConfig
+from apiatlas.passes.context import PassContext
+from apiatlas.passes.graph import edge_order, input_fields
+from apiatlas.passes.types import is_user_value_type
+
+REST_SOURCES = frozenset({"openapi"})
+PAGINATION = frozenset(
+    {"page", "per_page", "page_size", "limit", "offset", "cursor", "total_pages", "total_results", "count"}
+)
+CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
+# names of a path parameter that identify the item of the collection before it (``/pods/{name}``)
+ITEM_KEYS = frozenset({"id", "name", "key", "slug", "uid", "uuid", "code", "number"})
+# lists whose name says nothing about their items: the operation's path says what they hold
+GENERIC_CONTAINERS = frozenset(
+    {"", "results", "items", "data", "list", "records", "entries", "hits", "objects", "values"}
+)
+MIN_SHAPE_COMMON = 3
+POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
+MIN_SHAPE_SHARE = 0.5
+_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
+_JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
+
+
+def singular(word: str) -> str:
+    """``companies`` -> ``company``, ``people`` -> ``person``, ``addresses`` -> ``address``."""
+    w = word.casefold()
+    if w in ("people", "persons"):
+        return "person"
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "ches", "shes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def id_resource(name: str) -> str | None:
+    """``person_id`` / ``personId`` -> ``person``; None when the name does not end in an id."""
+    for suffix in ("_id", "-id", "Id", "ID"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return singular(name[: -len(suffix)].rstrip("_-"))
+    return None
+
+
+def param_resource(api: Api, param: Param) -> str | None:
+    """The resource a parameter names: from its own name, else the path segment before ``{param}``."""
+    own = id_resource(param.name)
+    if own:
+        return own
+    if param.location != "path":
+        return None
+    segments = str(api.extra.get("path", api.key.split(" ", 1)[-1])).strip("/").split("/")
+    marker = "{" + param.name + "}"
+    if marker in segments:
+        at = segments.index(marker)
+        before = [s for s in segments[:at] if not s.startswith("{")]
+        if before and segments[at - 1] == before[-1]:
+            resource = singular(before[-1])
+            if param.name.casefold() in ITEM_KEYS or resource in words(param.name):
+                return resource
+    return None
+
+
+def words(segment: str) -> list[str]:
+    """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
+    return [singular(w) for w in _WORD.findall(segment)]
+
+
+def container_of(field: str) -> tuple[str, str]:
+    """``results[].id`` -> (``results[]``, ``id``); ``id`` -> ('', ``id``); ``a.b`` -> (``a``, ``b``)."""
+    head, _, leaf = field.rpartition(".")
+    if not head and field.endswith("[]"):
+        return "", field[:-2]
+    return head, leaf.replace("[]", "")
+
+
+def _path(api: Api) -> str:
+    return str(api.extra.get("path", api.key.split(" ", 1)[-1]))
+
+
+def _method(api: Api) -> str:
+    return str(api.extra.get("method", api.key.split(" ", 1)[0]))
+
+
+@dataclass(frozen=True, slots=True)
+class _Out:
+    api: Api
+    table: str
+    field: str
+    container: str
+    leaf: str
+    domain_type: str
+
+
+class _RestGraph:
+    """Indexes the kept APIs' response fields; offers candidate edges per consumer parameter and level."""
+
+    def __init__(self, catalog: Catalog, config: BuildConfig) -> None:
+        self.catalog = catalog
+        self.config = config
+        self.kept = catalog.kept_apis()
+        self.limit = config.max_edges_per_consumer_field
+        self.reach = {a.key: sum(1 for p in a.params if p.required) for a in self.kept}
+        self.outs: list[_Out] = []
+        for api in self.kept:
+            for table in api.output_tables:
+                for column in table.columns:
+                    container, leaf = container_of(column.name)
+                    self.outs.append(_Out(api, table.name, column.name, container, leaf, column.domain_type))
+        order = {a.key: (_method(a) != "GET", self.reach[a.key], a.key) for a in self.kept}
+        self.outs.sort(key=lambda o: (order[o.api.key], o.field))
+        self.by_leaf: dict[str, list[_Out]] = defaultdict(list)
+        self.by_type: dict[str, list[_Out]] = defaultdict(list)
+        # per field name: the fields of each business object, and the first POOL fields overall (lists first)
+        self.by_leaf_object: dict[tuple[str, str], list[_Out]] = defaultdict(list)
+        self.leaf_pool: dict[str, list[_Out]] = {}
+        for o in self.outs:
+            self.by_leaf[o.leaf.casefold()].append(o)
+            self.by_leaf_object[(o.leaf.casefold(), o.api.object_key)].append(o)
+            if o.domain_type and not self._plain(o.domain_type):
+                self.by_type[o.domain_type].append(o)
+        for leaf, outs in self.by_leaf.items():
+            self.leaf_pool[leaf] = sorted(outs, key=lambda o: not o.container.endswith("[]"))[:POOL]
+        self._owners: dict[tuple[str, str], tuple[str | None, str]] = {}
+        self._circulars: dict[tuple[str, str, str | None], bool] = {}
+        self._resources: dict[tuple[str, str], str | None] = {}
+        self._path_resources: dict[tuple[str, bool], str | None] = {}
+        self._ids_by_owner: dict[str, list[_Out]] | None = None
+        self.resources = {
+            r
+            for a in self.kept
+            for p in a.params
+            if p.location in CONSUMER_LOCATIONS
+            if (r := param_resource(a, p))
+        }
+        self.representation = self._representations()
+        self.best: dict[tuple[str, str, str, str, str], tuple[int, EdgeLevel, str, str]] = {}
+
+    # -- types ------------------------------------------------------------------------------------------
+    def _plain(self, domain_type: str) -> bool:
+        return domain_type.split(":", 1)[0] in _JSON_TYPES
+
+    def base(self, domain_type: str) -> str:
+        head = domain_type.split(":", 1)[0]
+        if head in _JSON_TYPES:
+            return head
+        known = self.catalog.types.get(domain_type)
+        kind = known.json_schema.get("type") if known is not None else None
+        return kind if isinstance(kind, str) else "string"
+
+    def compatible(self, a: str, b: str) -> bool:
+        x, y = self.base(a), self.base(b)
+        return x == y or {x, y} <= {"integer", "number"}
+
+    # -- resources --------------------------------------------------------------------------------------
+    def _representations(self) -> dict[str, set[str]]:
+        """Top-level response fields of ``GET .../{param}`` for each resource (the shortest such path)."""
+        found: dict[str, tuple[int, set[str]]] = {}
+        for api in self.kept:
+            path = _path(api)
+            if _method(api) != "GET" or not path.endswith("}") or not api.output_tables:
+                continue
+            last = path.rsplit("{", 1)[-1].rstrip("}")
+            param = next((p for p in api.params if p.name == last), None)
+            resource = param_resource(api, param) if param is not None else None
+            if resource is None:
+                continue
+            keys = {re.split(r"[.\[]", c.name, maxsplit=1)[0] for t in api.output_tables for c in t.columns}
+            if resource not in found or len(path) < found[resource][0]:
+                found[resource] = (len(path), keys)
+        return {r: keys for r, (_, keys) in found.items()}
+
+    def owner(self, o: _Out) -> tuple[str | None, str]:
+        """The resource whose ``id`` the field is: from its list's name, else the operation's path."""
+        key = (o.api.key, o.field)
+        if key not in self._owners:
+            self._owners[key] = self._owner(o)
+        return self._owners[key]
+
+    def resource_of(self, api: Api, param: Param) -> str | None:
+        key = (api.key, param.name)
+        if key not in self._resources:
+            self._resources[key] = param_resource(api, param)
+        return self._resources[key]
+
+    def candidates(self, name: str, consumer: Api) -> list[_Out]:
+        """Fields called ``name``: all of the consumer's business object, the best ``POOL`` of the others."""
+        own = self.by_leaf_object.get((name, consumer.object_key), [])
+        return own + [o for o in self.leaf_pool.get(name, ()) if o.api.object_key != consumer.object_key]
+
+    def _owner(self, o: _Out) -> tuple[str | None, str]:
+        name = o.container.rsplit(".", 1)[-1].replace("[]", "")
+        if name:
+            whole = singular(name)
+            if whole in self.resources:
+                return whole, f"list {name} names the resource {whole}"
+            tail = words(name)[-1] if words(name) else ""
+            if tail in self.resources:
+                return tail, f"list {name} names the resource {tail}"
+            if name.casefold() not in GENERIC_CONTAINERS or "." in o.container:
+                return None, ""
+            word = self.path_resource(o.api, listed=True)
+            return (word, f"{o.api.key} lists {word} items (its path)") if word else (None, "")
+        word = self.path_resource(o.api)
+        return (word, f"{o.api.key} is about {word} (its path)") if word else (None, "")
+
+    # -- candidates ------------------------------------------------------------------------------------
+    def offer(self, o: _Out, consumer: Api, param: Param, level: EdgeLevel, reason: str) -> bool:
+        if o.api.key == consumer.key:
+            return False
+        key = (o.api.key, o.table, o.field, consumer.key, param.name)
+        rank = EDGE_LEVEL_RANK[level]
+        current = self.best.get(key)
+        if current is not None and current[0] <= rank:
+            return False
+        self.best[key] = (rank, level, param.domain_type or o.domain_type, reason)
+        return True
+
+    def _circular(self, producer: Api, param: Param, resource: str | None) -> bool:
+        """The producer itself needs the value it would feed (``GET /tv/{tv_id}/images`` for ``tv_id``)."""
+        key = (producer.key, param.name, resource)
+        if key not in self._circulars:
+            self._circulars[key] = any(
+                p.required
+                and (
+                    p.name == param.name
+                    or (resource is not None and self.resource_of(producer, p) == resource)
+                )
+                for p in producer.params
+            )
+        return self._circulars[key]
+
+    def _take(
+        self,
+        found: list[tuple[_Out, str]],
+        consumer: Api,
+        param: Param,
+        level: EdgeLevel,
+        resource: str | None = None,
+    ) -> None:
+        """At most ``limit`` new edges; first: same resource, not needing this value, lists, own object."""
+        own = consumer.object_key
+        ranked = sorted(
+            found,
+            key=lambda f: (
+                resource is not None and self.path_resource(f[0].api) != resource,
+                self._circular(f[0].api, param, resource),
+                not f[0].container.endswith("[]"),
+                f[0].api.object_key != own,
+                _method(f[0].api) != "GET",
+                self.reach[f[0].api.key],
+            ),
+        )
+        taken = 0
+        for o, reason in ranked:
+            if self.limit is not None and taken >= self.limit:
+                return
+            if self.offer(o, consumer, param, level, reason):
+                taken += 1
+
+    def exact_names(self, consumer: Api, param: Param, resource: str | None) -> None:
+        """Required or identifying scalar parameters only (optional filters and bodies would flood it)."""
+        name = param.name.casefold()
+        if name in PAGINATION or self.base(param.domain_type) in ("object", "array"):
+            return
+        if not (param.required or resource is not None):
+            return
+        found = [
+            (o, f"same name {param.name} ({o.field}), JSON type {self.base(param.domain_type)}")
+            for o in self.candidates(name, consumer)
+            if self.compatible(o.domain_type, param.domain_type)
+        ]
+        # producers about the same resource first (GET .../pods for .../pods/{name})
+        self._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
+
+    def path_resource(self, api: Api, *, listed: bool = False) -> str | None:
+        """The last known resource named by a literal segment of the API's path.
+
+        ``listed``: what the API's list holds, so a sub-collection of an item (``/tv/{tv_id}/keywords``)
+        names no resource unless its own segment does, while a qualifier (``/tv/popular``) is skipped.
+        """
+        key = (api.key, listed)
+        if key not in self._path_resources:
+            self._path_resources[key] = self._path_resource(api, listed)
+        return self._path_resources[key]
+
+    def _path_resource(self, api: Api, listed: bool) -> str | None:
+        segments = _path(api).strip("/").split("/")
+        for at in range(len(segments) - 1, -1, -1):
+            segment = segments[at]
+            if segment.startswith("{"):
+                continue
+            for word in reversed(words(segment)):
+                if word in self.resources:
+                    return word
+            if listed and at > 0 and segments[at - 1].startswith("{"):
+                return None
+        return None
+
+    def resource_ids(self, consumer: Api, param: Param, resource: str) -> None:
+        found: list[tuple[_Out, str]] = []
+        consumer_path = _path(consumer)
+        if self._ids_by_owner is None:
+            self._ids_by_owner = defaultdict(list)
+            for o in self.by_leaf.get("id", ()):
+                owner = self.owner(o)[0]
+                if owner is not None:
+                    self._ids_by_owner[owner].append(o)
+        for o in self._ids_by_owner.get(resource, ()):
+            if not self.compatible(o.domain_type, param.domain_type):
+                continue
+            why = self.owner(o)[1]
+            producer_path = _path(o.api)
+            if consumer_path.startswith(producer_path.rstrip("/") + "/") and o.container.endswith("[]"):
+                why = f"path hierarchy: {producer_path} lists the {resource} items of {consumer_path}"
+            found.append((o, f"{o.field} is the id of {resource} ({why}) → {param.name}"))
+        for leaf in (f"{resource}_id", f"{resource}id"):
+            for o in self.candidates(leaf, consumer):
+                if o.leaf.casefold() != param.name.casefold() and self.compatible(
+                    o.domain_type, param.domain_type
+                ):
+                    found.append((o, f"{o.field} names the {resource} id → {param.name}"))
+        self._take(found, consumer, param, EdgeLevel.ALIAS, resource)
+
+    def ref_identity(self, consumer: Api, param: Param) -> None:
+        if not param.domain_type or self._plain(param.domain_type):
+            return
+        found = [
+            (o, f"schema $ref identity: {o.field} and {param.name} are both {param.domain_type}")
+            for o in self.by_type.get(param.domain_type, ())
+        ]
+        self._take(found, consumer, param, EdgeLevel.ALIAS)
+
+    def shapes(self, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
+        """``id`` of list items shaped like a resource's representation → that resource's parameters."""
+        items: dict[tuple[str, str], set[str]] = defaultdict(set)
+        ids: dict[tuple[str, str], _Out] = {}
+        for o in self.outs:
+            rest = o.field[len(o.container) :].lstrip(".")
+            if "." in rest or "[]" in rest.rstrip("[]"):
+                continue
+            items[(o.api.key, o.container)].add(o.leaf)
+            if o.leaf == "id":
+                ids[(o.api.key, o.container)] = o
+        for key, o in sorted(ids.items()):
+            if self.owner(o)[0] is not None:
+                continue
+            self._enumerated_kinds(o, consumers)
+            keys = items[key] - {"id"}
+            scored = []
+            for resource, rep in self.representation.items():
+                common = keys & rep
+                if len(common) >= MIN_SHAPE_COMMON and len(common) / max(len(keys), 1) >= MIN_SHAPE_SHARE:
+                    scored.append(((len(common) / len(keys), len(common) / len(rep)), resource, len(common)))
+            if not scored:
+                continue
+            top = max(s[0] for s in scored)
+            for share, resource, shared in scored:
+                if share < top:
+                    continue
+                why = (
+                    f"{o.field}: items share {shared} of {len(keys)} fields with a {resource}, "
+                    f"so the id of a {resource}"
+                )
+                for consumer, param in consumers.get(resource, ()):
+                    if self.compatible(o.domain_type, param.domain_type):
+                        self.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
+
+    def _enumerated_kinds(self, o: _Out, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
+        """A parameter whose enum names resources (``media_type``: movie, tv, person) says what ids are."""
+        if o.container.rsplit(".", 1)[-1].replace("[]", "").casefold() not in GENERIC_CONTAINERS:
+            return
+        for p in o.api.params:
+            values = p.json_schema.get("enum") if isinstance(p.json_schema, dict) else None
+            if not isinstance(values, list):
+                continue
+            kinds = [singular(str(v)) for v in values if singular(str(v)) in self.resources]
+            if len(kinds) < 2:
+                continue
+            for resource in kinds:
+                why = (
+                    f"{o.field}: parameter {p.name} selects the kind of item ({', '.join(kinds)}), "
+                    f"so a {resource} id"
+                )
+                for consumer, param in consumers.get(resource, ()):
+                    if self.compatible(o.domain_type, param.domain_type):
+                        self.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
+
+    def build(self) -> list[Edge]:
+        by_resource: dict[str, list[tuple[Api, Param]]] = defaultdict(list)
+        for api in self.kept:
+            for param in api.params:
+                if param.location not in CONSUMER_LOCATIONS:
+                    continue
+                resource = self.resource_of(api, param)
+                self.exact_names(api, param, resource)
+                self.ref_identity(api, param)
+                if resource is not None:
+                    self.resource_ids(api, param, resource)
+                    by_resource[resource].append((api, param))
+        self.shapes(by_resource)
+        return [
+            Edge(
+                producer=k[0],
+                producer_table=k[1],
+                producer_field=k[2],
+                consumer=k[3],
+                consumer_table=None,
+                consumer_field=k[4],
+                domain_type=v[2],
+                level=v[1],
+                reason=v[3],
+            )
+            for k, v in self.best.items()
+        ]
+
+
+def merge_edges(existing: list[Edge], added: list[Edge]) -> list[Edge]:
+    """One edge per (producer field, consumer field), the strongest level kept; in ``edge_order``."""
+    best: dict[tuple[str, str | None, str, str, str | None, str], Edge] = {}
+    for e in [*existing, *added]:
+        key = (e.producer, e.producer_table, e.producer_field, e.consumer, e.consumer_table, e.consumer_field)
+        if key not in best or EDGE_LEVEL_RANK[e.level] < EDGE_LEVEL_RANK[best[key].level]:
+            best[key] = e
+    return sorted(best.values(), key=edge_order)
+
+
+def graph_stats(catalog: Catalog, config: BuildConfig, previous: dict[str, Any]) -> dict[str, Any]:
+    """The graph pass's figures recomputed over the merged edges (its other counters kept)."""
+    kept = catalog.kept_apis()
+    edges = catalog.edges
+    fed = {(e.consumer, e.consumer_table, e.consumer_field) for e in edges}
+    inputs = [f for a in kept for f in input_fields(a)]
+    unfed = [f for f in inputs if f.required and (f.api, f.table, f.name) not in fed]
+    touched = {e.consumer for e in edges} | {e.producer for e in edges}
+    return {
+        **previous,
+        "edges": len(edges),
+        "by_level": {lvl.value: sum(1 for e in edges if e.level is lvl) for lvl in EdgeLevel},
+        "kept_apis": len(kept),
+        "apis_fed": len({e.consumer for e in edges}),
+        "apis_with_unfed_inputs": len({f.api for f in unfed}),
+        "unfed_required_inputs": len(unfed),
+        "apis_unreachable": len(
+            {f.api for f in unfed if not is_user_value_type(catalog, config, f.domain_type)}
+        ),
+        "apis_isolated": sum(1 for a in kept if a.key not in touched),
+    }
+
+
+def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
+    """Add the REST edges to ``catalog.edges`` and refresh ``stats["graph"]``; returns how many were new."""
+    before = len(catalog.edges)
+    catalog.edges = merge_edges(catalog.edges, _RestGraph(catalog, config).build())
+    catalog.stats["graph"] = graph_stats(catalog, config, catalog.stats.get("graph", {}))
+    return len(catalog.edges) - before
+
+
+class RestEdgesPass:
+    """Runs after the graph pass (its edges are kept, a stronger level wins), before entry points."""
+
+    name = "rest_edges"
+
+    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
+        if catalog.source_kind not in REST_SOURCES:
+            return
+        added = build_rest_edges(catalog, config)
+        context.progress(f"rest edges: {added} added, {len(catalog.edges)} in all")
