@@ -30,7 +30,8 @@ WWI_WRITES: dict[str, bool] = {
     "WebApi.UpdateSalesOrderFromJson": True, "WebApi.UpdateStockItemFromJson": True,
     "WebApi.Login": False, "WebApi.SearchForStockItems": False,
     # Website
-    "Website.ActivateWebsiteLogon": True, "Website.ChangePassword": True, "Website.InsertCustomerOrders": True,
+    "Website.ActivateWebsiteLogon": True, "Website.ChangePassword": True,
+    "Website.InsertCustomerOrders": True,
     "Website.InvoiceCustomerOrders": True, "Website.RecordColdRoomTemperatures": True,
     "Website.RecordVehicleTemperature": True, "Website.SearchForCustomers": False,
     "Website.SearchForPeople": False, "Website.SearchForStockItems": False,

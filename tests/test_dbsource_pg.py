@@ -27,7 +27,9 @@ PAGILA = Path("/work/shared/data/sql/pagila/pagila-schema.sql")
 needs_pagila = pytest.mark.skipif(not PAGILA.is_file(), reason=f"pagila schema not found at {PAGILA}")
 # Comments added by the test (pagila has none on routines): the routine text, then one line per argument.
 COMMENTS = {
-    "FUNCTION public.inventory_in_stock(integer)": "Whether a copy is in the store.\np_inventory_id: the copy",
+    "FUNCTION public.inventory_in_stock(integer)": (
+        "Whether a copy is in the store.\np_inventory_id: the copy"
+    ),
     "TABLE public.customer": "Customers of the stores",
 }
 _CREATE = re.compile(r"^CREATE FUNCTION public\.(\w+)\((.*?)\) RETURNS (\S+)", re.MULTILINE)
@@ -64,7 +66,9 @@ def test_urls_survive_a_path_and_passwords_are_refused() -> None:
 @needs_pagila
 def test_every_pagila_function_with_signature_and_comments(pagila: str) -> None:
     catalog = load_source(Path(pagila))
-    declared = {m.group(1): m.group(2) for m in _CREATE.finditer(PAGILA.read_text()) if m.group(3) != "trigger"}
+    declared = {
+        m.group(1): m.group(2) for m in _CREATE.finditer(PAGILA.read_text()) if m.group(3) != "trigger"
+    }
     assert set(declared) == {k.removeprefix("public.") for k in catalog.apis}
     for name, arguments in declared.items():
         api = catalog.apis[f"public.{name}"]
@@ -101,10 +105,12 @@ def test_compile_pagila_and_call_it_through_mcp(pagila: str, tmp_path: Path) -> 
             try:
                 async with Client(build_server(snap, executor, server_config)) as client:
                     stock = structured(await client.call_tool(
-                        "atlas_execute_api", {"api": "public.inventory_in_stock", "args": {"p_inventory_id": 1}}
+                        "atlas_execute_api",
+                        {"api": "public.inventory_in_stock", "args": {"p_inventory_id": 1}},
                     ))  # fmt: skip
                     last = structured(await client.call_tool(
-                        "atlas_execute_api", {"api": "public.last_day", "args": {"arg1": "2026-02-10T12:00:00+00:00"}}
+                        "atlas_execute_api",
+                        {"api": "public.last_day", "args": {"arg1": "2026-02-10T12:00:00+00:00"}},
                     ))  # fmt: skip
                     return {"stock": stock, "last": last}
             finally:

@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "export",
     "serve",
     "demo",
+    "drift",
     "bench_compile",
     "bench_server",
 )

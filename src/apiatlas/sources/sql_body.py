@@ -195,7 +195,7 @@ def classify_writes(
             if prev in ("FOR", "ON", "DO", "NO", "KEY", "OF", "THEN") or (
                 nxt is not None and nxt.text == "(" and word == "UPDATE"
             ):
-                continue  # FOR UPDATE, ON DELETE CASCADE, ON CONFLICT DO UPDATE, MERGE … THEN UPDATE, UPDATE(col)
+                continue  # FOR UPDATE, ON DELETE CASCADE, DO UPDATE, MERGE … THEN UPDATE, UPDATE(col)
             if word == "UPDATE" and nxt is not None and nxt.upper == "STATISTICS":
                 facts.note(SideEffect.WRITE, f"UPDATE STATISTICS {where}")
                 continue

@@ -1,4 +1,4 @@
-"""Turns parsed SQL Server routines, table types and extended properties into a Catalog (DDL or live catalog)."""
+"""Turns parsed SQL Server routines, table types and extended properties into a Catalog."""
 
 from __future__ import annotations
 
@@ -244,7 +244,7 @@ def _literal(default: str | None) -> Any:
 
 
 def _transitive_side_effects(catalog: Catalog, facts: dict[str, BodyFacts]) -> None:
-    """A procedure that runs another procedure is at least as strong; an unknown procedure counts as a write."""
+    """A procedure running another is at least as strong; an unknown procedure counts as a write."""
     by_name: dict[str, str] = {}
     for key in catalog.apis:
         schema, name = key.split(".", 1)

@@ -64,7 +64,8 @@ def load_sql_project(root: Path, *, progress: Progress | None = None) -> Catalog
         parsed = parse_sql_file(text)
         for line, message in parsed.problems:
             diagnostics.append(Diagnostic(severity=Severity.WARNING, code=ReasonCode.MALFORMED_PAGE,
-                                          message=message, location=Location(file=rel, line=line)))  # fmt: skip
+                                          message=message,
+                                          location=Location(file=rel, line=line)))  # fmt: skip
         for routine in parsed.routines:
             anchor = f"{routine.schema}.{routine.name}"
             objects.routines.append((routine, Location(file=rel, line=routine.line, anchor=anchor)))

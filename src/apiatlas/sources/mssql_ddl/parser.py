@@ -1,4 +1,4 @@
-"""Parses one T-SQL file: CREATE PROCEDURE/FUNCTION headers, CREATE TYPE … AS TABLE, sp_addextendedproperty."""
+"""Parses one T-SQL file: CREATE PROCEDURE/FUNCTION, CREATE TYPE … AS TABLE, sp_addextendedproperty."""
 
 from __future__ import annotations
 

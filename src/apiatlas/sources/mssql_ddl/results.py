@@ -1,4 +1,4 @@
-"""Finds the result columns of a T-SQL body when it makes them knowable: a final SELECT with a named column list."""
+"""Finds the result columns of a T-SQL body when knowable: a final SELECT with a named column list."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class ResultColumn:
 
 
 def final_select_columns(body: list[Token]) -> list[ResultColumn] | None:
-    """Columns of the last top-level SELECT that returns rows; None when unknowable (``*``, FOR JSON, none)."""
+    """Columns of the last top-level SELECT returning rows; None when unknowable (``*``, FOR JSON)."""
     candidates: list[int] = []
     depth = 0
     in_insert = False
@@ -158,7 +158,7 @@ def _column(item: list[Token], aliases: dict[str, str]) -> ResultColumn | None:
 
 
 def _sourced(name: str, expression: list[Token], aliases: dict[str, str]) -> ResultColumn:
-    """A column read straight from ``alias.column`` (or a lone column with a single table) keeps its source."""
+    """A column read straight from ``alias.column`` (or from the only table) keeps its source."""
     if len(expression) == 3 and expression[1].text == "." and expression[0].text.lower() in aliases:
         return ResultColumn(name, aliases[expression[0].text.lower()], expression[2].text)
     tables = set(aliases.values())

@@ -1,4 +1,4 @@
-"""Turns PostgreSQL catalog rows into a Catalog: one API per function/procedure, one business object per schema."""
+"""Turns PostgreSQL catalog rows into a Catalog: an API per routine, a business object per schema."""
 
 from __future__ import annotations
 
@@ -90,7 +90,8 @@ def build_catalog(rows: CatalogRows, selection: Selection | None = None) -> Cata
         if obj is None:
             text = rows.schemas.get(api.object_key, "")
             obj = catalog.objects[api.object_key] = BusinessObject(
-                key=api.object_key, name=api.object_key, title=text.splitlines()[0] if text else api.object_key,
+                key=api.object_key, name=api.object_key,
+                title=text.splitlines()[0] if text else api.object_key,
                 description=text)  # fmt: skip
         obj.api_keys.append(api.key)
     catalog.stats["skipped_routines"] = dict(sorted(skipped.items()))
@@ -236,7 +237,8 @@ def _outputs(
     if row.kind == "p":
         if not args.outputs:
             return []
-        return [SessionTable(name="out_params", direction=Direction.OUT, description="OUT and INOUT arguments",
+        return [SessionTable(name="out_params", direction=Direction.OUT,
+                             description="OUT and INOUT arguments",
                              columns=args.outputs)]  # fmt: skip
     columns = args.outputs
     description = f"rows returned by {row.schema}.{row.name}"
@@ -257,7 +259,7 @@ def _outputs(
 
 
 def _split_comment(comment: str, arg_names: set[str]) -> tuple[str, dict[str, str]]:
-    """The routine text and per-argument texts: lines ``p_name: text`` (or ``@p_name - text``) name an argument."""
+    """The routine text and per-argument texts: a line ``p_name: text`` describes an argument."""
     keep: list[str] = []
     texts: dict[str, str] = {}
     known = arg_names | {n.removeprefix("p_") for n in arg_names}
