@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "info",
     "export",
     "serve",
+    "suggest_curated",
     "demo",
     "drift",
     "bench_compile",

@@ -16,7 +16,9 @@ from apiatlas.snapshot import Snapshot
 MAX_NAME = 64  # some clients cut tool names at 64 characters
 MAX_SENTENCE = 180
 GRAPH_RANK = 3  # edges up to the alias level count for centrality (type-only links are too weak)
-WEIGHTS = {"inputs": 0.35, "output": 0.25, "central": 0.3, "entry": 0.1}
+WEIGHTS = {"inputs": 0.3, "output": 0.3, "central": 0.2, "records": 0.1, "entry": 0.1}
+RICH_OUTPUT = 100  # fields at which an output counts as fully structured
+SHARE_SLACK = 1.5  # a business object may take this much more than its share of the tools
 
 
 class Suggestion(BaseModel):
@@ -100,7 +102,7 @@ def _inputs(api: Api) -> tuple[float, str]:
     required = [p for p in api.params if p.required]
     structured_required = [p for p in required if _structured(p.json_schema)]
     structured_optional = [p for p in api.params if not p.required and _structured(p.json_schema)]
-    score = 1.0 - 0.2 * len(required) - 0.02 * len(api.params) - 0.3 * len(structured_required)
+    score = 1.0 - 0.15 * len(required) - 0.005 * len(api.params) - 0.3 * len(structured_required)
     score -= 0.05 * len(structured_optional) + 0.5 * len(api.input_tables)
     score = max(0.0, min(1.0, score))
     if not required and not api.input_tables:
@@ -114,18 +116,35 @@ def _inputs(api: Api) -> tuple[float, str]:
 
 def _output(api: Api) -> tuple[float, str | None]:
     fields = sum(len(t.columns) for t in api.output_tables)
-    if fields >= 2:
-        return 1.0, f"structured output: {fields} fields"
-    if fields == 1:
-        return 0.5, "structured output: 1 field"
-    return 0.0, None
+    if not fields:
+        return 0.0, None
+    score = min(1.0, math.log1p(fields) / math.log1p(RICH_OUTPUT))
+    return score, f"structured output: {fields} field{'s' if fields > 1 else ''}"
+
+
+def _records(api: Api) -> bool:
+    """Whether the output is a list of records (``items[].name``): where an agent usually starts."""
+    return any("[]." in c.name for t in api.output_tables for c in t.columns)
+
+
+_PRE_RELEASE = re.compile(r"/v\d+(?:alpha|beta)\d*/")
+
+
+def _pre_release(api: Api) -> bool:
+    """An alpha or beta API version (``/v1beta2/``): the stable one is the better tool."""
+    return api.executor.kind == "http" and _PRE_RELEASE.search(api.executor.target) is not None
+
+
+def _index_endpoint(api: Api) -> bool:
+    """A REST index (``GET /apis/apps/``): lists what exists, rarely what a user asks for."""
+    return api.executor.kind == "http" and api.executor.target.rstrip().endswith("/")
 
 
 def suggest_curated(snapshot: Snapshot, max_tools: int) -> list[Suggestion]:
     """Up to ``max_tools`` read-only APIs, best first: simple inputs, structured output, central in the graph.
 
-    Business objects share the list (a per-object cap, lifted when too few candidates are left), so the
-    tools cover the API instead of one busy corner of it; deprecated operations rank last.
+    Business objects share the list by their size (a cap, lifted when too few candidates are left), so
+    the tools cover the API instead of one busy corner of it; deprecated and index operations rank down.
     """
     consumers: dict[str, set[str]] = defaultdict(set)
     producers: dict[str, set[str]] = defaultdict(set)
@@ -139,13 +158,15 @@ def suggest_curated(snapshot: Snapshot, max_tools: int) -> list[Suggestion]:
         if api is None or api.side_effect is not SideEffect.READ or api.forbidden or api.implemented is False:
             continue
         candidates.append(api)
-    degree = {a.key: 2 * len(consumers[a.key]) + len(producers[a.key]) for a in candidates}
-    top = max(degree.values(), default=0)
+    degree = {a.key: len(consumers[a.key]) + len(producers[a.key]) for a in candidates}
+    ranked = sorted(degree.values())
+    top = ranked[int(0.9 * (len(ranked) - 1))] if ranked else 0  # the 90th percentile: hubs do not dwarf all
     scored: list[Suggestion] = []
     for api in candidates:
         inputs, inputs_reason = _inputs(api)
         output, output_reason = _output(api)
-        central = math.log1p(degree[api.key]) / math.log1p(top) if top else 0.0
+        central = min(1.0, math.log1p(degree[api.key]) / math.log1p(top)) if top else 0.0
+        records = _records(api)
         method = api.executor.target.split(" ", 1)[0] if api.executor.kind == "http" else ""
         reasons = [f"read-only ({method})" if method else "read-only", inputs_reason]
         if output_reason:
@@ -155,17 +176,26 @@ def suggest_curated(snapshot: Snapshot, max_tools: int) -> list[Suggestion]:
                 f"central in the graph: feeds {len(consumers[api.key])} APIs, "
                 f"fed by {len(producers[api.key])}"
             )
+        if records:
+            reasons.append("returns a list of records")
         if api.entry_point:
             reasons.append("entry point: callable with values a user can say")
         score = (
             WEIGHTS["inputs"] * inputs
             + WEIGHTS["output"] * output
             + WEIGHTS["central"] * central
+            + WEIGHTS["records"] * float(records)
             + WEIGHTS["entry"] * float(api.entry_point)
         )
         if _deprecated(api):
             score *= 0.3
             reasons.append("deprecated (ranked down)")
+        if _pre_release(api):
+            score *= 0.85
+            reasons.append("alpha/beta API version (ranked down)")
+        if _index_endpoint(api):
+            score *= 0.5
+            reasons.append("index endpoint (ranked down)")
         scored.append(
             Suggestion(
                 api=api.key,
@@ -182,18 +212,21 @@ def suggest_curated(snapshot: Snapshot, max_tools: int) -> list[Suggestion]:
 
 
 def _spread(scored: list[Suggestion], objects: dict[str, str], max_tools: int) -> list[Suggestion]:
-    """Best first with at most ``cap`` per business object; the cap is lifted to fill the remaining places."""
+    """Best first, each business object capped near its share of the APIs; caps lifted to fill the rest."""
     if max_tools <= 0:
         return []
-    groups = len(set(objects.values())) or 1
-    cap = max(2, 2 * math.ceil(max_tools / groups))
+    sizes: dict[str, int] = defaultdict(int)
+    for obj in objects.values():
+        sizes[obj] += 1
+    total = max(1, len(objects))
+    cap = {obj: max(1, math.ceil(SHARE_SLACK * max_tools * n / total)) for obj, n in sizes.items()}
     taken: list[Suggestion] = []
     per_object: dict[str, int] = defaultdict(int)
     for item in scored:
         if len(taken) >= max_tools:
             break
         obj = objects.get(item.api, "")
-        if per_object[obj] < cap:
+        if per_object[obj] < cap.get(obj, 1):
             per_object[obj] += 1
             taken.append(item)
     if len(taken) < max_tools:

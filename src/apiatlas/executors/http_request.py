@@ -25,7 +25,7 @@ RESERVED_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "host", "content-length", "transfer-encoding",
      "connection", "content-type"}
 )  # fmt: skip
-WHOLE_BODY_NAMES = frozenset({"body", "requestbody", "payload"})
+WHOLE_BODY_NAMES = frozenset({"body", "request_body", "requestbody", "payload"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
@@ -220,6 +220,10 @@ def _header_value(api: Api, name: str, value: Any) -> str:
 
 
 def _content_type(api: Api) -> str:
+    """The request body's media type: ``extra.request_body.content_type`` (the OpenAPI source), else JSON."""
+    body = api.extra.get("request_body")
+    if isinstance(body, dict) and isinstance(body.get("content_type"), str):
+        return str(body["content_type"]).split(";")[0].strip().lower()
     for key in ("request_content_type", "content_type", "consumes"):
         value = api.extra.get(key)
         if isinstance(value, list) and value:
@@ -270,8 +274,8 @@ def build_call(
             call.cookies[param.name] = text_value(value)
         elif len(body_params) == 1 and param.name.lower() in WHOLE_BODY_NAMES:
             whole_body = value
-        else:
-            body[param.name] = value
+        else:  # a body property; ``body.x`` names one that clashed with a path or query parameter
+            body[param.name[5:] if param.name.startswith("body.") else param.name] = value
     unfilled = [seg for seg in call.path.split("/") if seg.startswith("{") and seg.endswith("}")]
     if unfilled:
         raise ValidationError(
