@@ -96,6 +96,9 @@ SOURCE_DEFAULTS: dict[str, dict[str, Any]] = {
             "string:uri", "string:url", "string:hostname", "string:ipv4", "string:ipv6",
         ],
     },
+    # database catalogs (issue 8): every routine the database has is kept; no bank name rule or aliases
+    "postgresql": {"funnel": [], "aliases": [], "description_aliases": False},
+    "mssql_ddl": {"funnel": [], "aliases": [], "description_aliases": False},
 }  # fmt: skip
 
 
