@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "drift",
     "bench_compile",
     "bench_server",
+    "bench_openapi",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")

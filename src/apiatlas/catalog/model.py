@@ -158,7 +158,8 @@ class Api(_Entity):
         return {
             "readOnlyHint": self.side_effect is SideEffect.READ,
             "destructiveHint": self.side_effect is SideEffect.DESTRUCTIVE,
-            "idempotentHint": self.side_effect is SideEffect.READ,
+            # HTTP sources also mark PUT and DELETE idempotent (extra["idempotent"])
+            "idempotentHint": self.side_effect is SideEffect.READ or self.extra.get("idempotent") is True,
             "openWorldHint": False,
         }
 

@@ -48,7 +48,10 @@ class RichProgress:
 
 @app.command("compile")
 def compile_command(
-    docs_dir: Annotated[Path, typer.Argument(help="The documentation folder (e.g. examples/bank/docs).")],
+    docs_dir: Annotated[
+        Path,
+        typer.Argument(help="The documentation folder (e.g. examples/bank/docs) or an OpenAPI spec file."),
+    ],
     out: Annotated[Path, typer.Option("-o", "--out", help="The snapshot file to write (e.g. bank.atlas).")],
     overlays: Annotated[
         Path | None,
@@ -132,6 +135,11 @@ def print_summary(console: Console, result: CompileResult) -> None:
     )
     if result.report is not None:
         console.print(f"[green]Report[/green] {result.report}")
+    spec = result.catalog.stats.get("openapi")
+    if spec:
+        found, written = spec["operations"], spec["operations_in_spec"]
+        verdict = "[green]all present[/green]" if found == written else "[red]MISSING[/red]"
+        console.print(f"Operations: {found} APIs from {written} operations in the spec ({verdict}).")
     console.print("Time: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
 
 
