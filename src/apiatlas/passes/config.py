@@ -99,6 +99,7 @@ SOURCE_DEFAULTS: dict[str, dict[str, Any]] = {
     # database catalogs (issue 8): every routine the database has is kept; no bank name rule or aliases
     "postgresql": {"funnel": [], "aliases": [], "description_aliases": False},
     "mssql_ddl": {"funnel": [], "aliases": [], "description_aliases": False},
+    "mssql_catalog": {"funnel": [], "aliases": [], "description_aliases": False},
 }  # fmt: skip
 
 

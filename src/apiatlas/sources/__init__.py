@@ -71,6 +71,13 @@ SOURCES: dict[str, SourceFormat] = {
         load="load_sql_project",
         description="a SQL Server DDL project: a folder of .sql files (CREATE PROCEDURE/FUNCTION/TYPE)",
     ),
+    "mssql_catalog": SourceFormat(
+        kind="mssql_catalog",
+        module="apiatlas.sources.mssql_catalog",
+        detect="is_mssql_url",
+        load="load_mssql_catalog",
+        description="a live SQL Server catalog: mssql://user@host:1433/db (pymssql; untested: no server)",
+    ),
 }
 
 

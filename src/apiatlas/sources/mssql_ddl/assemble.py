@@ -87,6 +87,10 @@ def build_catalog(objects: SqlServerObjects, *, source_kind: str) -> Catalog:
             )  # fmt: skip
             continue
         facts[key] = classify_writes(routine.body, Dialect.TSQL)
+        if (
+            not routine.body and routine.kind == "procedure"
+        ):  # encrypted or unreadable: never assumed read-only
+            facts[key].note(SideEffect.WRITE, "the body cannot be read")
         catalog.apis[key] = _api(routine, location, texts, table_types, facts[key], catalog)
     _transitive_side_effects(catalog, facts)
     for api in catalog.apis.values():
