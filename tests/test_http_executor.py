@@ -45,7 +45,9 @@ def config_for(**upstream: Any) -> ServerConfig:
     )
 
 
-def run(snap: Path, url: str, body: Callable[[Client], Awaitable[None]], config: ServerConfig | None = None) -> None:
+def run(
+    snap: Path, url: str, body: Callable[[Client], Awaitable[None]], config: ServerConfig | None = None
+) -> None:
     chosen = config or config_for()
 
     async def main() -> None:
@@ -111,9 +113,7 @@ def test_a_list_response_becomes_rows_kept_as_evidence(snap: Path, upstream: tup
         assert row["results[].id"] == 31 and row["results[].name"] == "Tom Hanks"
         assert row["page"] == 1  # envelope fields ride along on each row
         assert row["results[].known_for[].title"] == ["Forrest Gump", "Toy Story"]
-        page = structured(
-            await client.call_tool(P + "fetch_evidence", {"evidence_id": found["evidence_id"]})
-        )
+        page = structured(await client.call_tool(P + "fetch_evidence", {"evidence_id": found["evidence_id"]}))
         assert page["rows"] == table["rows"]
         none = await execute(client, "GET /search/person", {"query": "nobody"})
         assert none["reason"] == "NO_MATCH"
@@ -123,7 +123,9 @@ def test_a_list_response_becomes_rows_kept_as_evidence(snap: Path, upstream: tup
     run(snap, url=upstream[1], body=body)
 
 
-def test_a_chain_runs_as_a_sequence_with_evidence_per_step(snap: Path, upstream: tuple[Upstream, str]) -> None:
+def test_a_chain_runs_as_a_sequence_with_evidence_per_step(
+    snap: Path, upstream: tuple[Upstream, str]
+) -> None:
     async def body(client: Client) -> None:
         steps = [
             {"api": "GET /search/person", "args": {"query": "pitt"}},
@@ -138,7 +140,7 @@ def test_a_chain_runs_as_a_sequence_with_evidence_per_step(snap: Path, upstream:
         assert chain["status"] == "ok", chain
         assert len(chain["evidence_ids"]) == 2
         last = chain["steps"][1]["tables"][0]
-        assert ["cast[].id", "cast[].title"] == [c for c in last["columns"] if c.startswith("cast")]
+        assert [c for c in last["columns"] if c.startswith("cast")] == ["cast[].id", "cast[].title"]
         assert last["rows"][0][last["columns"].index("cast[].title")] == "Fight Club"
 
     run(snap, url=upstream[1], body=body)
@@ -193,7 +195,9 @@ def test_upstream_auth_from_config_and_passed_through_from_the_caller(
     run(snap, url, anonymous)
     monkeypatch.setenv("TEST_UPSTREAM_TOKEN", "configured")
     config = config_for(
-        auth=UpstreamAuth(bearer_token_env="TEST_UPSTREAM_TOKEN", pass_through_header="X-Upstream-Authorization")
+        auth=UpstreamAuth(
+            bearer_token_env="TEST_UPSTREAM_TOKEN", pass_through_header="X-Upstream-Authorization"
+        )
     )
 
     async def configured(client: Client) -> None:  # in-process: no HTTP headers, the configured token

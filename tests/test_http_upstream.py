@@ -36,7 +36,10 @@ PEOPLE = {
     31: {"id": 31, "name": "Tom Hanks", "birthday": "1956-07-09", "also_known_as": ["Thomas Hanks"]},
     287: {"id": 287, "name": "Brad Pitt", "birthday": "1963-12-18", "also_known_as": []},
 }
-CREDITS = {31: [{"id": 13, "title": "Forrest Gump"}, {"id": 862, "title": "Toy Story"}], 287: [{"id": 550, "title": "Fight Club"}]}  # fmt: skip
+CREDITS = {
+    31: [{"id": 13, "title": "Forrest Gump"}, {"id": 862, "title": "Toy Story"}],
+    287: [{"id": 550, "title": "Fight Club"}],
+}
 
 
 class Upstream:
@@ -202,7 +205,9 @@ def rest_catalog() -> Catalog:
                 _param("filter", "query", {"type": "object", "properties": {"gte": INTEGER}}),
                 _param("X-Trace-Id", "header", STRING),
                 _param("session", "cookie", STRING),
-                _param("body", "body", {"type": "object", "required": ["term"], "properties": {"term": STRING}}),
+                _param("body", "body", {
+                    "type": "object", "required": ["term"], "properties": {"term": STRING}
+                }),
             ],
             output_tables=_out("item_id", "ok"),
             side_effect=SideEffect.READ,  # a search over POST: read-only by the operator's override
@@ -220,7 +225,9 @@ def rest_catalog() -> Catalog:
     catalog = Catalog(source_kind="openapi")
     catalog.apis = {a.key: a for a in apis}
     for api in apis:
-        obj = catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key, title=api.object_key))
+        obj = catalog.objects.setdefault(
+            api.object_key, BusinessObject(key=api.object_key, title=api.object_key)
+        )
         obj.api_keys.append(api.key)
     for consumer in ("GET /person/{person_id}", "GET /person/{person_id}/movie_credits"):
         catalog.edges.append(
