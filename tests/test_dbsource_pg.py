@@ -122,3 +122,20 @@ def test_compile_pagila_and_call_it_through_mcp(pagila: str, tmp_path: Path) -> 
     assert answers["stock"]["tables"][0]["rows"][0] in ([True], {"inventory_in_stock": True})
     assert answers["last"]["status"] == "ok", answers["last"]
     assert "2026-02-28" in str(answers["last"]["tables"][0]["rows"][0])
+
+
+def test_bank_session_tables_are_not_writes_but_real_tables_are(bank_db: str) -> None:
+    catalog = load_source(Path(bank_db + "#include=api"))
+    effects = {key: api.side_effect for key, api in catalog.apis.items()}
+    assert effects.pop("api.API_Test_Write") is SideEffect.WRITE  # INSERT INTO bank.write_probe
+    # every other procedure only empties and fills its session (temporary) tables
+    assert set(effects.values()) == {SideEffect.READ} and len(effects) >= 18
+    fio = catalog.apis["api.API_Prs_FindListByFIO"]
+    assert fio.title.startswith("Поиск физических лиц")
+    assert [(p.name, p.required) for p in fio.params] == [
+        ("p_surname", True),
+        ("p_firstname", False),
+        ("p_patronymic", False),
+        ("p_birthdate", False),
+    ]
+    assert catalog.objects["api"].description.startswith("API учебного банка")
