@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "bench_compile",
     "bench_server",
     "bench_openapi",
+    "eval_retrieval",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")

@@ -14,7 +14,7 @@ from apiatlas.evals.runner import (
     is_held_out,
     run_queries,
 )
-from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.hybrid import HybridSearch, SearchMode, confidence_of
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.text import query_terms
@@ -23,12 +23,14 @@ MAX_DROP = 0.03  # in-catalog Recall@5 may fall by at most 3 points
 
 
 def _features(run: QueryRun) -> tuple[float, float]:
-    """(top cosine, top coverage) of a run's first hit."""
-    if not run.outcome.ranked:
-        return 0.0, 0.0
-    top = run.outcome.ranked[0]
+    """(dense confidence, lexical coverage) of a run's first hit."""
+    top = run.outcome.ranked[0] if run.outcome.ranked else None
     terms = query_terms(run.query.text)
-    return top.cosine or 0.0, len(top.matched) / len(terms) if terms else 0.0
+    base = run.outcome.dense_baseline
+    return (
+        confidence_of(SearchMode.DENSE, top, terms, base, 1.0),
+        confidence_of(SearchMode.LEXICAL, top, terms, base, 0.0),
+    )
 
 
 def best_threshold(

