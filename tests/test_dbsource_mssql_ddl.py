@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from apiatlas.catalog.model import Catalog, SideEffect
+from apiatlas.executors.sqlserver import build_batch
+from apiatlas.executors.validation import validate_call
 from apiatlas.sources import detect_source, load_source
 from apiatlas.sources.mssql_ddl.loader import load_sql_project
 from apiatlas.sources.mssql_ddl.parser import parse_sql_file
@@ -158,3 +160,23 @@ def test_wwi_read_write_class_on_the_labelled_list(wwi: Catalog) -> None:
     accuracy = 1 - len(wrong) / len(WWI_WRITES)
     print(f"read/write accuracy on {len(WWI_WRITES)} labelled procedures: {accuracy:.1%}; wrong: {wrong}")
     assert not wrong
+
+
+def test_sql_server_batch_declares_table_valued_parameters() -> None:
+    catalog = load_source(MINI)
+    apis, types = catalog.apis, catalog.types
+    add = apis["Shop.AddItems"]
+    rows = {"Items": [{"ItemID": 1, "Quantity": 2.5}, {"ItemID": 2}]}
+    call = validate_call(add, {"UserID": 7}, rows, types=types)
+    batch, params = build_batch(add, call, types=types)
+    assert "DECLARE @Items [Shop].[ItemList];" in batch
+    assert "INSERT INTO @Items ([ItemID], [Quantity]) VALUES (%s, %s), (%s, %s);" in batch
+    assert "EXEC [Shop].[AddItems] @UserID = %s, @Items = @Items;" in batch
+    assert "#Items" not in batch
+    assert [float(p) if p is not None else None for p in params] == [1, 2.5, 2, None, 7]
+    find = apis["Shop.FindItems"]
+    batch, params = build_batch(find, validate_call(find, {"Name": "bolt%"}, {}, types=types), types=types)
+    # the declared default fills @MaxRows; the empty OUTPUT @Total is left out instead of passed as NULL
+    assert batch.rstrip().endswith("EXEC [Shop].[FindItems] @Name = %s, @MaxRows = %s;")
+    assert [str(p) for p in params] == ["bolt%", "50"]
+    assert "#result" not in batch  # the procedure's own SELECT is the result set

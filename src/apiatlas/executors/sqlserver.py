@@ -95,10 +95,23 @@ def build_batch(
     params: list[Any] = []
     if api.executor.kind == "sql_function":
         placeholders = ", ".join("%s" for _ in call.args)
-        lines.append(f"SELECT TOP ({cap}) * FROM {routine_sql}({placeholders});")
+        if _returns_scalar(api):  # SELECT [s].[f](…) AS [f]: one row, one value
+            lines.append(f"SELECT {routine_sql}({placeholders}) AS {routine_sql.split('.')[-1]};")
+        else:
+            lines.append(f"SELECT TOP ({cap}) * FROM {routine_sql}({placeholders});")
         return "\n".join(lines), tuple(call.args.values())
+    tvp_types, result_sets = _introspected(api)
     tables = {t.name: t for t in [*api.input_tables, *api.output_tables]}
+    for name, type_name in tvp_types.items():
+        type_schema, type_routine = type_name.split(".", 1) if "." in type_name else ("dbo", type_name)
+        lines.append(
+            f"DECLARE @{check_identifier(name, api_key=api.key, what='table-valued parameter')} "
+            f"{bracket(check_identifier(type_schema, api_key=api.key, what='type schema'))}."
+            f"{bracket(check_identifier(type_routine, api_key=api.key, what='table type'))};"
+        )
     for name, table in tables.items():
+        if name in tvp_types or name in result_sets:
+            continue
         temp = bracket("#" + check_identifier(name, api_key=api.key, what="session table"))
         columns = ", ".join(
             f"{bracket(check_identifier(c.name, api_key=api.key, what='column'))} "
@@ -114,17 +127,47 @@ def build_batch(
         for start in range(0, len(rows), _INSERT_CHUNK):
             chunk = rows[start : start + _INSERT_CHUNK]
             values = ", ".join(row_sql for _ in chunk)
-            lines.append(f"INSERT INTO {bracket('#' + name)} ({column_list}) VALUES {values};")
+            target = f"@{name}" if name in tvp_types else bracket("#" + name)
+            lines.append(f"INSERT INTO {target} ({column_list}) VALUES {values};")
             params.extend(row[c] for row in chunk for c in names)
+    given = _given_arguments(api, call)
     arguments = ", ".join(
-        f"@{check_identifier(name.lstrip('@'), api_key=api.key, what='parameter')} = %s" for name in call.args
+        [f"@{check_identifier(name.lstrip('@'), api_key=api.key, what='parameter')} = %s" for name in given]
+        + [f"@{name} = @{name}" for name in tvp_types]
     )
     lines.append(f"EXEC {routine_sql}{' ' + arguments if arguments else ''};")
-    params.extend(call.args.values())
+    params.extend(given.values())
     for table in api.output_tables:
+        if table.name in result_sets:
+            continue  # the procedure's own SELECT returns it
         column_list = ", ".join(bracket(c.name) for c in table.columns) or "*"
         lines.append(f"SELECT TOP ({cap}) {column_list} FROM {bracket('#' + table.name)};")
     return "\n".join(lines), tuple(params)
+
+
+def _given_arguments(api: Api, call: ValidatedCall) -> dict[str, Any]:
+    """Every argument, except, for routines read from DDL or a catalog (``extra["sql_kind"]``), optional
+    ones left empty: omitted so the procedure's own default applies (passing NULL would override it)."""
+    if "sql_kind" not in api.extra:
+        return dict(call.args)
+    optional = {p.name for p in api.params if not p.required}
+    return {name: value for name, value in call.args.items() if value is not None or name not in optional}
+
+
+def _returns_scalar(api: Api) -> bool:
+    """A function read from DDL or a catalog that returns one value (``RETURNS int``), not a table."""
+    returns = api.extra.get("returns")
+    return isinstance(returns, str) and "TABLE" not in returns.upper()
+
+
+def _introspected(api: Api) -> tuple[dict[str, str], set[str]]:
+    """Routines read from DDL or a catalog (``sources/mssql_ddl``): TVP types of input tables, and the
+    output tables the procedure returns as result sets of its own instead of filling ``#`` tables."""
+    raw_types = api.extra.get("tvp_types")
+    tvp_types = {str(k): str(v) for k, v in raw_types.items()} if isinstance(raw_types, dict) else {}
+    raw_sets = api.extra.get("result_sets")
+    result_sets = {str(n) for n in raw_sets} if isinstance(raw_sets, list) else set()
+    return tvp_types, result_sets
 
 
 # SQL Server / DB-Library error numbers (https://learn.microsoft.com/sql/relational-databases/errors-events).

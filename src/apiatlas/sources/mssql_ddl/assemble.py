@@ -160,6 +160,12 @@ def _api(
         extra["returns"] = routine.returns
     if output_params:
         extra["output_params"] = output_params
+    if inputs:  # how the SQL Server executor declares and passes them
+        extra["tvp_types"] = {
+            p.name: p.type_name for p in routine.params if p.name in {t.name for t in inputs}
+        }
+    if outputs:
+        extra["result_sets"] = [t.name for t in outputs]
     if tables:
         extra["tables"] = tables
     return Api(
