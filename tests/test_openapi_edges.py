@@ -81,9 +81,18 @@ SPEC: dict[str, Any] = {
                 "responses": ok(obj(id=INT, episodes=arr(obj(id=INT)))),
             }
         },
+        "/tv/{tv_id}/season/{season_number}/images": {
+            "get": {
+                "parameters": [path_param("tv_id"), path_param("season_number")],
+                "responses": ok(obj(id=INT, posters=arr(obj(file_path=STR)))),
+            }
+        },
         "/pets": {"get": {"responses": ok(arr(obj(id=STR, kind=STR)))}},
         "/pets/{petId}/toys": {
-            "get": {"parameters": [path_param("petId", STR)], "responses": ok(arr(obj(toy=STR)))}
+            "get": {
+                "parameters": [path_param("petId", STR), {"name": "page", "in": "query", "required": True}],
+                "responses": ok(arr(obj(toy=STR))),
+            }
         },
         "/customers/{customer}": {
             "get": {
@@ -144,6 +153,14 @@ def test_ids_of_other_lists_do_not_feed_a_resource(catalog: Catalog) -> None:
     # seasons[] and episodes[] are not people, and the credits' own movie id is not a person id
     into_person = {e.producer_field for e in catalog.edges if e.consumer_field == "person_id"}
     assert "episodes[].id" not in into_person and "id" not in into_person
+
+
+def test_a_number_key_is_not_fed_ids_and_pages_are_not_linked(catalog: Catalog) -> None:
+    into_season = {
+        (e.producer, e.producer_field) for e in catalog.edges if e.consumer_field == "season_number"
+    }
+    assert into_season == {("GET /tv/{tv_id}", "seasons[].season_number")}
+    assert not [e for e in catalog.edges if e.consumer_field == "page"]  # GET /search/person has a page too
 
 
 def test_exact_names(catalog: Catalog) -> None:

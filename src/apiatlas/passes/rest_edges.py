@@ -87,6 +87,13 @@ def param_resource(api: Api, param: Param) -> str | None:
     return None
 
 
+def takes_ids(param: Param, resource: str) -> bool:
+    """Whether the parameter holds the resource's ``id`` (``person_id``, ``{customer}``, ``{id}``),
+    not another key of it (``{season_number}``, ``{name}``: exact names link those)."""
+    name = param.name.casefold()
+    return id_resource(param.name) is not None or name in ("id", "uid", "uuid") or singular(name) == resource
+
+
 def words(segment: str) -> list[str]:
     """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
     return [singular(w) for w in _WORD.findall(segment)]
@@ -421,7 +428,7 @@ class _RestGraph:
                 resource = self.resource_of(api, param)
                 self.exact_names(api, param, resource)
                 self.ref_identity(api, param)
-                if resource is not None:
+                if resource is not None and takes_ids(param, resource):
                     self.resource_ids(api, param, resource)
                     by_resource[resource].append((api, param))
         self.shapes(by_resource)
@@ -442,9 +449,15 @@ class _RestGraph:
 
 
 def merge_edges(existing: list[Edge], added: list[Edge]) -> list[Edge]:
-    """One edge per (producer field, consumer field), the strongest level kept; in ``edge_order``."""
+    """One edge per (producer field, consumer field), the strongest level kept; in ``edge_order``.
+
+    Pagination fields (``page``, ``limit``, ...) found by the generic graph pass are dropped: the page
+    number of one listing says nothing about another's.
+    """
     best: dict[tuple[str, str | None, str, str, str | None, str], Edge] = {}
     for e in [*existing, *added]:
+        if e.level is not EdgeLevel.DECLARED and e.consumer_field.casefold() in PAGINATION:
+            continue
         key = (e.producer, e.producer_table, e.producer_field, e.consumer, e.consumer_table, e.consumer_field)
         if key not in best or EDGE_LEVEL_RANK[e.level] < EDGE_LEVEL_RANK[best[key].level]:
             best[key] = e
