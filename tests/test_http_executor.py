@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig, ServerLimits
 from apiatlas.server.upstream import UpstreamAuth, UpstreamConfig
 from apiatlas.snapshot import Snapshot
+from apiatlas.sources import SOURCES
 from test_http_upstream import Upstream, serve_upstream, write_rest_snapshot
 from test_server_catalog import http_server, structured
 
@@ -142,6 +145,8 @@ def test_a_chain_runs_as_a_sequence_with_evidence_per_step(
         last = chain["steps"][1]["tables"][0]
         assert [c for c in last["columns"] if c.startswith("cast")] == ["cast[].id", "cast[].title"]
         assert last["rows"][0][last["columns"].index("cast[].title")] == "Fight Club"
+        crew = chain["steps"][1]["tables"][1]  # a second array of records is a table of its own
+        assert crew["name"] == "response.crew" and crew["rows"] == [[550, "Producer", "Fight Club"]]
 
     run(snap, url=upstream[1], body=body)
 
@@ -244,3 +249,42 @@ def test_configuration_errors_are_clear(snap: Path, tmp_path: Path) -> None:
     config_file.write_text("upstream:\n  auth: {bearer_token_file: token.txt}\n", encoding="utf-8")
     settings = ServerConfig.load(config_file).upstream.http_settings()
     assert settings.bearer_token is not None and settings.bearer_token.get_secret_value() == "from-file"
+
+
+TMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "restbench" / "tmdb_oas.json"
+
+
+@pytest.mark.shared
+def test_a_compiled_tmdb_spec_runs_a_two_step_chain_on_the_upstream(
+    upstream: tuple[Upstream, str], tmp_path: Path
+) -> None:
+    if "openapi" not in SOURCES:
+        pytest.skip("this build has no OpenAPI source (apiatlas.sources.SOURCES)")
+    if not TMDB.exists():
+        pytest.skip(f"the TMDB spec is not at {TMDB} (../shared/data/restbench)")
+    snap = tmp_path / "tmdb.atlas"
+    done = subprocess.run(
+        [sys.executable, "-m", "apiatlas.cli", "compile", str(TMDB), "--out", str(snap)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+
+    with Snapshot.open(snap) as snapshot:  # the graph's edge names the columns the chain maps
+        edges = snapshot.edges_into("GET /person/{person_id}/movie_credits")
+    link = next(e for e in edges if e.producer == "GET /search/person")
+    mapping = {"source_step": 0, "source_table": link.producer_table, "column": link.producer_field}
+    steps = [
+        {"api": "GET /search/person", "args": {"query": "hanks"}},
+        {"api": "GET /person/{person_id}/movie_credits", "param_mapping": {link.consumer_field: mapping}},
+    ]
+
+    async def body(client: Client) -> None:
+        chain = structured(await client.call_tool(P + "execute_chain", {"steps": steps}))
+        assert chain["status"] == "ok", chain
+        cast = chain["steps"][1]["tables"][0]
+        titles = [row[cast["columns"].index("cast[].title")] for row in cast["rows"]]
+        assert titles == ["Forrest Gump", "Toy Story"]
+
+    run(snap, upstream[1], body)

@@ -65,7 +65,8 @@ class Upstream:
 
         async def credits(request: Request) -> Response:
             pid = int(request.path_params["person_id"])
-            return JSONResponse({"id": pid, "cast": CREDITS.get(pid, [])})
+            crew = [{"id": 550, "job": "Producer", "title": "Fight Club"}] if pid == 287 else []
+            return JSONResponse({"id": pid, "cast": CREDITS.get(pid, []), "crew": crew})
 
         async def echo(request: Request) -> Response:
             body = await request.body()

@@ -36,7 +36,7 @@ from apiatlas.executors.http_response import (
     reason_for_status,
     retry_after_s,
     status_message,
-    table_of,
+    tables_of,
 )
 
 RETRY_STATUSES = frozenset({429, 502, 503, 504})
@@ -249,8 +249,9 @@ class _HttpSession(ExecutorSession):
         data, whole = parse_body(body)
         if data is None:
             return ok_result(api.key, [], started)
-        table = table_of(api, data, self.limits, cut=not whole or body.cut)
-        result = ok_result(api.key, [table], started)
+        tables = tables_of(api, data, self.limits, cut=not whole or body.cut)
+        result = ok_result(api.key, tables, started)
+        table = tables[0]
         if body.cut:
             result.message = (
                 f"the response was larger than {self.settings.max_response_bytes} bytes: only its first "

@@ -15,6 +15,7 @@ from apiatlas.executors.base import ExecutionLimits, TableResult, json_value
 ROW_KEYS = ("results", "data", "items", "records", "entries", "hits", "values", "objects", "list")
 MAX_COLUMNS = 250
 MAX_DEPTH = 4
+MAX_ENVELOPE_FIELDS = 6  # more fields of its own: the object is a record, not a list envelope
 ERROR_TEXT_KEYS = ("message", "status_message", "error_description", "detail", "error", "title", "reason")
 
 
@@ -51,28 +52,25 @@ def _flatten(value: Any, prefix: str, out: dict[str, Any], depth: int) -> None:
     out[prefix or "value"] = value
 
 
-def _row_array(data: Any, hints: list[str] | None) -> tuple[str, list[Any]] | None:
-    """The array whose items are the rows: a top-level list, else a ``results``-style key of the object.
+def _row_arrays(data: Any, hints: list[str] | None) -> list[str]:
+    """Keys of the arrays whose items are rows, the main one first; [] for a single record.
 
     ``hints`` are the top-level arrays the documented output table has columns for (``results`` for
     ``results[].id``), in column order; None when nothing is documented (then common names decide).
+    An object with many fields of its own is one record (a movie with its genres), not a list envelope.
     """
-    if isinstance(data, list):
-        return "", data
     if not isinstance(data, dict):
-        return None
-    lists = {k: v for k, v in data.items() if isinstance(v, list) and all(isinstance(i, dict) for i in v)}
+        return []
+    lists = [k for k, v in data.items() if isinstance(v, list) and all(isinstance(i, dict) for i in v)]
+    if not lists or len(data) - len(lists) > MAX_ENVELOPE_FIELDS:
+        return []
     if hints is not None:
-        chosen = next((h for h in hints if h in lists), None)
-        return (chosen, lists[chosen]) if chosen is not None else None
-    for key in ROW_KEYS:
-        if key in lists:
-            return key, lists[key]
-    others = [k for k in data if k not in lists]
-    if len(lists) == 1 and len(others) <= 4:  # an envelope: one list and a few paging fields
-        key = next(iter(lists))
-        return key, lists[key]
-    return None
+        ordered = [h for h in hints if h in lists]
+    else:
+        ordered = [k for k in ROW_KEYS if k in lists]
+        if not ordered and len(lists) == 1:
+            ordered = lists
+    return ordered + [k for k in lists if k not in ordered and data[k]] if ordered else []
 
 
 def row_hints(columns: list[str]) -> list[str] | None:
@@ -87,18 +85,8 @@ def row_hints(columns: list[str]) -> list[str] | None:
     return hints
 
 
-def rows_of(data: Any, hints: list[str] | None = None) -> list[dict[str, Any]]:
-    """Rows of a JSON document: one per item of its row array (envelope fields repeated), else one row."""
-    found = _row_array(data, hints)
-    if found is None:
-        row: dict[str, Any] = {}
-        _flatten(data, "", row, MAX_DEPTH)
-        return [row]
-    key, items = found
-    envelope: dict[str, Any] = {}
-    if isinstance(data, dict):
-        _flatten({k: v for k, v in data.items() if k != key}, "", envelope, MAX_DEPTH)
-    prefix = f"{key}[]" if key else "[]"
+def _item_rows(key: str, items: list[Any], envelope: dict[str, Any]) -> list[dict[str, Any]]:
+    prefix = f"{key}[]"
     rows = []
     for item in items:
         flat: dict[str, Any] = {}
@@ -111,6 +99,31 @@ def rows_of(data: Any, hints: list[str] | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+def row_sets(data: Any, hints: list[str] | None = None) -> list[tuple[str, list[dict[str, Any]]]]:
+    """(array key, rows) of a JSON document, the main rows first ('' for a top-level list or one record).
+
+    Main rows carry the envelope's fields (``page``); other arrays of records get rows of their own.
+    """
+    if isinstance(data, list):
+        return [("", _item_rows("", data, {}))]
+    keys = _row_arrays(data, hints)
+    if not keys:
+        row: dict[str, Any] = {}
+        _flatten(data, "", row, MAX_DEPTH)
+        return [("", [row])]
+    envelope: dict[str, Any] = {}
+    _flatten({k: v for k, v in data.items() if k not in keys}, "", envelope, MAX_DEPTH)
+    main, *others = keys
+    return [(main, _item_rows(main, data[main], envelope))] + [
+        (k, _item_rows(k, data[k], {})) for k in others
+    ]
+
+
+def rows_of(data: Any, hints: list[str] | None = None) -> list[dict[str, Any]]:
+    """The main rows of a JSON document (see ``row_sets``)."""
+    return row_sets(data, hints)[0][1]
+
+
 def _cell(value: Any, max_bytes: int) -> tuple[Any, bool]:
     if isinstance(value, dict | list):
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -120,31 +133,46 @@ def _cell(value: Any, max_bytes: int) -> tuple[Any, bool]:
     return json_value(value, max_bytes)
 
 
-def table_of(api: Api, data: Any, limits: ExecutionLimits, cut: bool) -> TableResult:
-    """One output table (the documented one's name and column spelling) from a parsed JSON document."""
+def tables_of(api: Api, data: Any, limits: ExecutionLimits, cut: bool) -> list[TableResult]:
+    """The output tables of a parsed JSON document: the documented table (its name and column spelling)
+    holds the main rows; another array of records becomes ``<table>.<key>`` (e.g. ``response.crew``)."""
     documented = api.output_tables[0] if api.output_tables else None
+    name = documented.name if documented else "response"
+    hints = row_hints([c.name for c in documented.columns]) if documented else None
     spelled = {c.name.lower(): c.name for c in documented.columns} if documented else {}
-    all_rows = rows_of(data, row_hints([c.name for c in documented.columns]) if documented else None)
+    order = {c.name: i for i, c in enumerate(documented.columns)} if documented else {}
+    return [
+        _table(name if index == 0 else f"{name}.{key}", rows, spelled, order, limits, cut)
+        for index, (key, rows) in enumerate(row_sets(data, hints))
+    ]
+
+
+def _table(
+    name: str,
+    all_rows: list[dict[str, Any]],
+    spelled: dict[str, str],
+    documented_order: dict[str, int],
+    limits: ExecutionLimits,
+    cut: bool,
+) -> TableResult:
     truncated = cut or len(all_rows) > limits.max_rows
     columns: dict[str, str] = {}  # data key -> column name
     rows: list[dict[str, Any]] = []
     for raw in all_rows[: limits.max_rows]:
         row: dict[str, Any] = {}
         for key, value in raw.items():
-            name = columns.get(key)
-            if name is None:
+            column = columns.get(key)
+            if column is None:
                 if len(columns) >= MAX_COLUMNS:
                     truncated = True
                     continue
-                name = columns[key] = spelled.get(key.lower(), key)
-            row[name], was_cut = _cell(value, limits.max_value_bytes)
+                column = columns[key] = spelled.get(key.lower(), key)
+            row[column], was_cut = _cell(value, limits.max_value_bytes)
             truncated = truncated or was_cut
         rows.append(row)
-    order = list(columns.values())
-    documented_order = {c.name: i for i, c in enumerate(documented.columns)} if documented else {}
-    order.sort(key=lambda c: documented_order.get(c, len(documented_order)))
+    order = sorted(columns.values(), key=lambda c: documented_order.get(c, len(documented_order)))
     return TableResult(
-        name=documented.name if documented else "response",
+        name=name,
         columns=order,
         rows=[{c: r.get(c) for c in order} for r in rows],
         row_count=len(rows),
