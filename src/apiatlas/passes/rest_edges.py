@@ -94,6 +94,13 @@ def takes_ids(param: Param, resource: str) -> bool:
     return id_resource(param.name) is not None or name in ("id", "uid", "uuid") or singular(name) == resource
 
 
+def nesting(field: str) -> tuple[bool, int, int]:
+    """Rank of a field's place: one list level first (``results[].id``, ``items[].metadata.name``),
+    then the top level, then deeper lists; fewer nested objects first."""
+    lists = field.count("[]")
+    return (lists != 1, lists, field.count("."))
+
+
 def words(segment: str) -> list[str]:
     """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
     return [singular(w) for w in _WORD.findall(segment)]
@@ -278,7 +285,7 @@ class _RestGraph:
             key=lambda f: (
                 resource is not None and self.path_resource(f[0].api) != resource,
                 self._circular(f[0].api, param, resource),
-                not f[0].container.endswith("[]"),
+                nesting(f[0].field),
                 f[0].api.object_key != own,
                 _method(f[0].api) != "GET",
                 self.reach[f[0].api.key],
