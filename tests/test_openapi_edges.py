@@ -10,7 +10,7 @@ import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Catalog, Edge, EdgeLevel
-from apiatlas.passes.rest_edges import container_of, id_resource, singular
+from apiatlas.passes.rest_edges import container_of, id_resource, nesting, singular
 
 TMDB_SPEC = Path("/work/shared/data/restbench/tmdb_oas.json")
 TMDB_QUERIES = Path("/work/shared/data/restbench/tmdb_queries.json")
@@ -211,6 +211,13 @@ def test_naming_helpers() -> None:
     assert container_of("results[].id") == ("results[]", "id")
     assert container_of("id") == ("", "id")
     assert container_of("genre_ids[]") == ("", "genre_ids")
+    fields = ["spec.containers[].name", "name", "items[].spec.containers[].name", "items[].metadata.name"]
+    assert sorted(fields, key=nesting) == [
+        "spec.containers[].name",
+        "items[].metadata.name",
+        "name",
+        "items[].spec.containers[].name",
+    ]
 
 
 @pytest.mark.skipif(not TMDB_SPEC.exists() or not TMDB_QUERIES.exists(), reason="/work/shared data absent")

@@ -215,7 +215,10 @@ def test_bad_override_is_a_located_warning_and_the_method_wins(tmp_path: Path) -
 def test_compile_config_overrides_side_effects_and_deprecated_operations_are_dropped(tmp_path: Path) -> None:
     spec = write(tmp_path / "pets.yaml", PETSTORE)
     config = tmp_path / "build.yaml"
-    config.write_text("side_effects:\n  listPets: write\n  'POST /v1/pets': destructive\n", encoding="utf-8")
+    config.write_text(
+        "side_effects:\n  listPets: write\n  'POST /v1/pets': destructive\n  noSuchOp: read\n",
+        encoding="utf-8",
+    )
     result = compile_docs(spec, overlays_dir=None, config_path=config, out=tmp_path / "pets.atlas")
     apis = result.catalog.apis
     assert apis["GET /v1/pets"].side_effect is SideEffect.WRITE
@@ -224,6 +227,8 @@ def test_compile_config_overrides_side_effects_and_deprecated_operations_are_dro
     assert apis["PUT /v1/pets/{pet_id}"].funnel.dropped_at == "not deprecated"
     assert [s["stage"] for s in result.catalog.stats["funnel"]] == ["not deprecated"]  # no bank name rule
     assert result.manifest.counts["kept_apis"] == 4
+    unmatched = [d for d in result.catalog.diagnostics if d.code is ReasonCode.OVERLAY_UNMATCHED]
+    assert [d.location.anchor for d in unmatched] == ["side_effects.noSuchOp"]
 
 
 def test_cycles_are_cut_and_marked(tmp_path: Path) -> None:
