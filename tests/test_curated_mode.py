@@ -237,3 +237,33 @@ def test_forty_stripe_operations_served_as_direct_tools_pass_the_inspector_stric
         assert tool["inputSchema"]["type"] == "object" and "outputSchema" in tool
     findings = envelope.get("schemaFindings", [])
     assert all(f["severity"] != "error" for item in findings for f in item["findings"])
+
+
+class HidingView:
+    """A role's view of a snapshot (as apiatlas.security builds one): some APIs are not visible."""
+
+    def __init__(self, snapshot: Snapshot, hidden: set[str]) -> None:
+        self.snapshot, self.hidden = snapshot, hidden
+
+    def visible(self, key: str) -> bool:
+        return key not in self.hidden
+
+    def get_api(self, key: str) -> Any:
+        return None if key in self.hidden else self.snapshot.get_api(key)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.snapshot, name)
+
+
+def test_a_role_view_leaves_out_curated_tools_of_apis_it_hides(snap: Path, tmp_path: Path) -> None:
+    tools = [{"api": "GET /search/person", "name": "find_people"}, {"api": "GET /boom", "name": "boom"}]
+    config = ServerConfig(curated=write(tmp_path / "curated.yaml", tools))
+
+    async def names(server: Any) -> set[str]:
+        async with Client(server) as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    with Snapshot.open(snap) as snapshot:
+        view: Any = HidingView(snapshot, {"GET /boom"})
+        listed = anyio.run(names, build_server(view, None, config))
+    assert "find_people" in listed and "boom" not in listed

@@ -7,6 +7,7 @@ through the navigation tools.
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,6 +26,7 @@ from apiatlas.server.navigation import not_executable_reason
 from apiatlas.server.results import ExecuteApiResult
 from apiatlas.server.tools import AtlasTools, answer, compact_schema, session_store
 
+log = logging.getLogger("apiatlas.server")
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 ANNOTATION_KEYS = {
     "readOnlyHint": "read_only_hint",
@@ -154,6 +156,9 @@ def curated_tools(
     for index, entry in enumerate(config.tools):
         where = Location(file=str(config.source) if config.source else None, anchor=f"tools[{index}]")
         api = snapshot.get_api(entry.api)
+        if api is None and callable(getattr(snapshot, "visible", None)):
+            log.info("curated tool for %s left out: the role's view of the snapshot hides it", entry.api)
+            continue  # a role view (apiatlas.security): tools for APIs the role cannot see do not exist
         if api is None:
             close = tools.navigator.suggest_apis(entry.api, 3)
             raise ConfigError(
