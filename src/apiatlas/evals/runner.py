@@ -14,13 +14,12 @@ import numpy.typing as npt
 from apiatlas.catalog.model import Catalog, FunnelVerdict
 from apiatlas.evals.dataset import EvalQuery, EvalSet
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
-from apiatlas.passes.index import IndexPass, run_index_pass
+from apiatlas.passes.index import IndexPass, index_and_write
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.snapshot.writer import write_snapshot
 
 MODES = (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE)
 OOC_SHARE = 5  # one query in five (by hash of its id) has its gold APIs removed for the abstention run
@@ -45,8 +44,7 @@ def build_eval_snapshot(
         if key in catalog.apis:
             catalog.apis[key].funnel = FunnelVerdict(kept=False, dropped_at="eval", reason="held out")
     index = IndexPass(provider, settings, cache=cache)
-    vectors = run_index_pass(catalog, index)
-    write_snapshot(catalog, out, options={"source": evalset.name, "source_kind": "eval"}, vectors=vectors)
+    index_and_write(catalog, out, options={"source": evalset.name, "source_kind": "eval"}, index=index)
     return out
 
 

@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
 from apiatlas.search.embedding import EmbeddingProvider
+from apiatlas.search.lexical import LexicalIndex, card_fields
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.vector_cache import embed_passages
+from apiatlas.snapshot.manifest import Manifest
+from apiatlas.snapshot.writer import write_snapshot
 
 
 @dataclass
@@ -29,9 +33,15 @@ class IndexPass:
     on_progress: Callable[[int, int], None] | None = None
     name: str = "index"
     vectors: dict[str, bytes] = field(default_factory=dict)
+    blobs: dict[str, bytes] = field(default_factory=dict)
 
     def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
         apis = catalog.kept_apis()
+        names = {k: o.name for k, o in catalog.objects.items()}
+        lexical = LexicalIndex.build(
+            (a.key, a.object_key, card_fields(a, names.get(a.object_key, ""))) for a in apis
+        )
+        self.blobs = lexical.to_blobs()
         self.vectors = {}
         dim = 0
         if self.provider is not None and apis:
@@ -45,6 +55,7 @@ class IndexPass:
             "embedding_model": self.provider.model_id if self.provider is not None else None,
             "dim": dim,
             "vectors": len(self.vectors),
+            "lexical_terms": len(lexical.vocab),
             "quantization": "int8 (x127, L2-normalised)",
             **self.settings.manifest(),
         }
@@ -54,3 +65,9 @@ def run_index_pass(catalog: Catalog, index: IndexPass) -> dict[str, bytes]:
     """Run ``index`` over ``catalog`` outside the pass list and return the vectors for the writer."""
     index.run(catalog, BuildConfig(), PassContext())
     return index.vectors
+
+
+def index_and_write(catalog: Catalog, path: Path, *, options: dict[str, Any], index: IndexPass) -> Manifest:
+    """Run ``index`` over ``catalog`` and write the snapshot with its vectors and search arrays."""
+    run_index_pass(catalog, index)
+    return write_snapshot(catalog, path, options=options, vectors=index.vectors, search_index=index.blobs)

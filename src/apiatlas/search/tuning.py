@@ -42,9 +42,9 @@ class FusionSettings(BaseModel):
 CALIBRATED = FusionSettings(
     lexical_weight=0.6,
     dense_weight=0.4,
-    confidence_dense=1.0,
-    abstain_below=0.8372,
-    lexical_abstain_below=0.125,
-    dense_abstain_below=0.8469,
+    confidence_dense=0.9,
+    abstain_below=0.405,
+    lexical_abstain_below=0.12,
+    dense_abstain_below=0.5955,
     fitted_on="stabletoolbench dev half (219 queries), `apiatlas eval retrieval --fit`",
 )

@@ -236,6 +236,13 @@ class Snapshot:
         except sqlite3.OperationalError:  # a snapshot written before api_vectors existed
             return []
 
+    def search_index(self) -> dict[str, bytes]:
+        """The precomputed search arrays by name ({} for a snapshot written without them)."""
+        try:
+            return {n: bytes(d) for n, d in self._rows("SELECT name, data FROM search_index ORDER BY name")}
+        except sqlite3.OperationalError:  # a snapshot written before search_index existed
+            return {}
+
     def api_titles(self, keys: list[str]) -> dict[str, tuple[str, str]]:
         """``key -> (object_key, title)`` of the given APIs (unknown keys left out)."""
         out: dict[str, tuple[str, str]] = {}

@@ -33,4 +33,6 @@ DDL: tuple[str, ...] = (
     " body_text, tokenize = 'unicode61 remove_diacritics 0')",
     # dense vectors of kept API cards (int8, see apiatlas.search.cards); empty without an embedding model
     "CREATE TABLE api_vectors(key TEXT PRIMARY KEY, object_key TEXT, vector BLOB NOT NULL) WITHOUT ROWID",
+    # precomputed search arrays (the lexical BM25F postings of apiatlas.search.lexical), by name
+    "CREATE TABLE search_index(name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID",
 )

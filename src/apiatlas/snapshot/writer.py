@@ -25,14 +25,19 @@ def to_json(value: Any) -> str:
 
 
 def write_snapshot(
-    catalog: Catalog, path: Path, *, options: dict[str, Any], vectors: Mapping[str, bytes] | None = None
+    catalog: Catalog,
+    path: Path,
+    *,
+    options: dict[str, Any],
+    vectors: Mapping[str, bytes] | None = None,
+    search_index: Mapping[str, bytes] | None = None,
 ) -> Manifest:
     """Write ``catalog`` to ``path`` and return its manifest.
 
     The file is built next to ``path`` under a temporary name and renamed over it only when
     complete, so a failure never leaves a half-written snapshot. Same catalog + same options
-    give a byte-identical file. ``vectors`` (API key -> int8 blob from the index pass) fill
-    ``api_vectors``.
+    give a byte-identical file. ``vectors`` (API key -> int8 blob) and ``search_index`` (name ->
+    blob), both from the index pass, fill ``api_vectors`` and ``search_index``.
     """
     path = Path(path)
     if not path.parent.is_dir():
@@ -46,7 +51,7 @@ def write_snapshot(
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        _write(catalog, manifest, tmp, vectors or {})
+        _write(catalog, manifest, tmp, vectors or {}, search_index or {})
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -55,7 +60,13 @@ def write_snapshot(
     return manifest
 
 
-def _write(catalog: Catalog, manifest: Manifest, tmp: Path, vectors: Mapping[str, bytes]) -> None:
+def _write(
+    catalog: Catalog,
+    manifest: Manifest,
+    tmp: Path,
+    vectors: Mapping[str, bytes],
+    search_index: Mapping[str, bytes],
+) -> None:
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
@@ -69,6 +80,7 @@ def _write(catalog: Catalog, manifest: Manifest, tmp: Path, vectors: Mapping[str
             "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
             ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
         )
+        conn.executemany("INSERT INTO search_index(name, data) VALUES (?, ?)", sorted(search_index.items()))
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")

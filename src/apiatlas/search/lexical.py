@@ -1,0 +1,138 @@
+"""In-memory BM25F over entity-card stems: built at compile time, stored as arrays, loaded in milliseconds."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from apiatlas.catalog.model import Api
+from apiatlas.snapshot.writer import api_body_parts
+from apiatlas.text import stems
+
+FIELD_WEIGHTS = (4.0, 2.0, 1.0)  # name, title, body -- the same weights as the snapshot's FTS5 bm25
+K1, B = 1.2, 0.75
+
+
+def card_fields(api: Api, object_name: str) -> tuple[list[str], list[str], list[str]]:
+    """The stems of an API's name (key, object key and name), title and body (as the FTS5 index)."""
+    name = [s for part in (api.key, api.object_key, object_name) for s in stems(part)]
+    body = [s for part in api_body_parts(api) for s in stems(part)]
+    return name, stems(api.title), body
+
+
+@dataclass
+class LexicalIndex:
+    """Postings per stem (doc ids, precomputed BM25F weights), one row per kept API in key order."""
+
+    keys: list[str]
+    objects: npt.NDArray[np.str_]
+    vocab: dict[str, int]
+    indptr: npt.NDArray[np.int32]
+    docs: npt.NDArray[np.int32]
+    weights: npt.NDArray[np.float32]
+
+    @classmethod
+    def build(cls, cards: Iterable[tuple[str, str, tuple[list[str], list[str], list[str]]]]) -> LexicalIndex:
+        keys: list[str] = []
+        objects: list[str] = []
+        freqs: list[dict[str, float]] = []
+        lengths: list[float] = []
+        for key, obj, fields in cards:
+            tf: dict[str, float] = {}
+            for weight, field in zip(FIELD_WEIGHTS, fields, strict=True):
+                for s in field:
+                    tf[s] = tf.get(s, 0.0) + weight
+            keys.append(key)
+            objects.append(obj)
+            freqs.append(tf)
+            lengths.append(sum(tf.values()))
+        n = len(keys)
+        avg = (sum(lengths) / n) if n else 1.0
+        postings: dict[str, list[tuple[int, float]]] = {}
+        for doc, tf in enumerate(freqs):
+            norm = K1 * (1 - B + B * lengths[doc] / avg)
+            for term, f in tf.items():
+                postings.setdefault(term, []).append((doc, f * (K1 + 1) / (f + norm)))
+        vocab = {t: i for i, t in enumerate(sorted(postings))}
+        indptr = [0]
+        docs: list[int] = []
+        weights: list[float] = []
+        for term in sorted(postings):
+            plist = postings[term]
+            idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
+            docs.extend(d for d, _ in plist)
+            weights.extend(w * idf for _, w in plist)
+            indptr.append(len(docs))
+        return cls(
+            keys,
+            np.array(objects, dtype=np.str_),
+            vocab,
+            np.array(indptr, dtype=np.int32),
+            np.array(docs, dtype=np.int32),
+            np.array(weights, dtype=np.float32),
+        )
+
+    def to_blobs(self) -> dict[str, bytes]:
+        """The arrays as named blobs for the snapshot's ``search_index`` table."""
+        return {
+            "lexical.keys": json.dumps(self.keys, ensure_ascii=False).encode(),
+            "lexical.objects": json.dumps(self.objects.tolist(), ensure_ascii=False).encode(),
+            "lexical.vocab": json.dumps(
+                sorted(self.vocab, key=self.vocab.__getitem__), ensure_ascii=False
+            ).encode(),
+            "lexical.indptr": self.indptr.tobytes(),
+            "lexical.docs": self.docs.tobytes(),
+            "lexical.weights": self.weights.tobytes(),
+        }
+
+    @classmethod
+    def from_blobs(cls, blobs: dict[str, bytes]) -> LexicalIndex | None:
+        if "lexical.keys" not in blobs:
+            return None
+        vocab_list: list[str] = json.loads(blobs["lexical.vocab"])
+        return cls(
+            json.loads(blobs["lexical.keys"]),
+            np.array(json.loads(blobs["lexical.objects"]), dtype=np.str_),
+            {t: i for i, t in enumerate(vocab_list)},
+            np.frombuffer(blobs["lexical.indptr"], dtype=np.int32),
+            np.frombuffer(blobs["lexical.docs"], dtype=np.int32),
+            np.frombuffer(blobs["lexical.weights"], dtype=np.float32),
+        )
+
+    def search(
+        self, terms: list[str], limit: int, object_key: str | None = None
+    ) -> list[tuple[str, float, list[str]]]:
+        """``(key, bm25f score, matched terms)`` of the best ``limit`` APIs containing any of ``terms``."""
+        known = [(t, self.vocab[t]) for t in dict.fromkeys(terms) if t in self.vocab]
+        if not known:
+            return []
+        scores = np.zeros(len(self.keys), dtype=np.float32)
+        for _, i in known:
+            lo, hi = self.indptr[i], self.indptr[i + 1]
+            scores[self.docs[lo:hi]] += self.weights[lo:hi]
+        if object_key is not None:
+            scores[self.objects != object_key] = 0.0
+        hit = np.flatnonzero(scores)
+        if not len(hit):
+            return []
+        if len(hit) > limit:
+            hit = hit[np.argpartition(-scores[hit], limit - 1)[:limit]]
+        hit = hit[np.lexsort((hit, -scores[hit]))]
+        present = []
+        for _, i in known:
+            plist = self.docs[self.indptr[i] : self.indptr[i + 1]]
+            pos = np.minimum(np.searchsorted(plist, hit), len(plist) - 1)
+            present.append(plist[pos] == hit)
+        return [
+            (
+                self.keys[doc],
+                float(scores[doc]),
+                [t for (t, _), p in zip(known, present, strict=True) if p[n]],
+            )
+            for n, doc in enumerate(hit)
+        ]
