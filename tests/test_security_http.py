@@ -42,7 +42,9 @@ AUDIENCE = "apiatlas-test"
 PREFIX = "bank_"
 ROLES = {
     "retail": RoleSettings(objects=["Prs", "Acc"]),  # no securities deals (DSec)
-    "reader": RoleSettings(tools=["list_business_objects", "list_apis", "describe_api", "search", "execute_api"]),
+    "reader": RoleSettings(
+        tools=["list_business_objects", "list_apis", "describe_api", "search", "execute_api"]
+    ),
     "operator": RoleSettings(write_apis=["API_Acc_SetPurpose"]),
 }
 
@@ -131,9 +133,11 @@ def gateway(
 
 @asynccontextmanager
 async def mcp_client(url: str, token: str, **options: Any) -> AsyncIterator[Client]:
-    async with create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http:
-        async with Client(streamable_http_client(url, http_client=http), **options) as client:
-            yield client
+    async with (
+        create_mcp_http_client(headers={"Authorization": f"Bearer {token}"}) as http,
+        Client(streamable_http_client(url, http_client=http), **options) as client,
+    ):
+        yield client
 
 
 @pytest.fixture(scope="module")
@@ -169,10 +173,14 @@ def test_requests_without_a_valid_credential_get_401_with_the_standard_header(
                 assert response.status_code == 401, case
                 challenge = response.headers["WWW-Authenticate"]
                 assert challenge.startswith("Bearer ") and 'error="invalid_token"' in challenge, case
-                assert f'resource_metadata="http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"' in (
-                    challenge
+                assert (
+                    f'resource_metadata="http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"'
+                    in (challenge)
                 )
-            assert "expired" in http.post(url, json=body, headers={"Authorization": f"Bearer {wrong['expired']}"}).text
+            assert (
+                "expired"
+                in http.post(url, json=body, headers={"Authorization": f"Bearer {wrong['expired']}"}).text
+            )
             no_role = http.post(url, json=body, headers={"Authorization": f"Bearer {plain['nobody']}"})
             assert no_role.status_code == 403 and "insufficient_scope" in no_role.headers["WWW-Authenticate"]
             meta = http.get(f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp").json()
@@ -208,9 +216,10 @@ def test_a_role_without_an_object_sees_none_of_its_apis_anywhere(snap: Snapshot,
                 found |= {a["key"] for a in page.get("apis", [])}
             for query in ("сделки с ценными бумагами", "API_DSec_FindListIDByAccID", "DealSecurity счет"):
                 found |= {h["api_key"] for h in (await call("search", {"query": query})).get("hits", [])}
-                found |= {h["api_key"] for h in (await call("search", {"query": query, "object_key": "DSec"})).get(
-                    "hits", []
-                )}
+                found |= {
+                    h["api_key"]
+                    for h in (await call("search", {"query": query, "object_key": "DSec"})).get("hits", [])
+                }
             for api in (
                 "API_DSec_FindListIDByAccID",
                 "API_DealSecurity_FindListByID",
@@ -224,7 +233,11 @@ def test_a_role_without_an_object_sees_none_of_its_apis_anywhere(snap: Snapshot,
                 found |= set(described.get("suggestions", []))
             down = await call(
                 "dependency_chain",
-                {"api": "API_Acc_FindListByListOwnerID", "direction": "downstream", "min_confidence": "type_only"},
+                {
+                    "api": "API_Acc_FindListByListOwnerID",
+                    "direction": "downstream",
+                    "min_confidence": "type_only",
+                },
             )
             found |= {k for level in down.get("levels", []) for k in level}
             found |= {link["consumer_api"] for link in down.get("links", [])}
@@ -268,16 +281,22 @@ def test_a_write_api_is_absent_for_a_reader_and_confirmed_by_the_user_for_an_ope
             assert f"{PREFIX}search" in tools and f"{PREFIX}execute_chain" not in tools  # per-role tool set
             listed = structured(await reader.call_tool(f"{PREFIX}list_apis", {"object_key": "Acc"}))
             assert "API_Acc_SetPurpose" not in {a["key"] for a in listed["apis"]}
-            absent = structured(await reader.call_tool(f"{PREFIX}describe_api", {"api": "API_Acc_SetPurpose"}))
+            absent = structured(
+                await reader.call_tool(f"{PREFIX}describe_api", {"api": "API_Acc_SetPurpose"})
+            )
             assert absent["reason"] == "UNKNOWN_API"
             run = structured(
-                await reader.call_tool(f"{PREFIX}execute_api", {"api": "API_Acc_SetPurpose", "args": {"AccountID": 1}})
+                await reader.call_tool(
+                    f"{PREFIX}execute_api", {"api": "API_Acc_SetPurpose", "args": {"AccountID": 1}}
+                )
             )
             assert run["reason"] == "UNKNOWN_API" and not asked
             hidden_tool = structured(await reader.call_tool(f"{PREFIX}execute_chain", {"steps": []}))
             assert hidden_tool["reason"] == "INVALID_ARGUMENT" and "no tool named" in hidden_tool["message"]
         call = {"api": "API_Acc_SetPurpose", "args": {"AccountID": 2000001}}
-        async with mcp_client(url, plain["oleg"], elicitation_callback=answering("decline", False)) as operator:
+        async with mcp_client(
+            url, plain["oleg"], elicitation_callback=answering("decline", False)
+        ) as operator:
             listed = structured(await operator.call_tool(f"{PREFIX}list_apis", {"object_key": "Acc"}))
             assert "API_Acc_SetPurpose" in {a["key"] for a in listed["apis"]}
             declined = structured(await operator.call_tool(f"{PREFIX}execute_api", call))

@@ -143,6 +143,15 @@ class RoleView(Snapshot):
 
     # -- search ---------------------------------------------------------------------------
 
+    def api_vectors(self) -> list[tuple[str, str, bytes]]:
+        return [row for row in super().api_vectors() if row[0] in self._kept]
+
+    def api_titles(self, keys: list[str]) -> dict[str, tuple[str, str]]:
+        return super().api_titles([k for k in keys if k in self._visible])
+
+    def kept_api_names(self) -> list[tuple[str, str]]:
+        return [row for row in super().kept_api_names() if row[0] in self._kept]
+
     def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
         """The base search over enough extra hits that ``limit`` visible ones survive the filter."""
         if object_key is not None and not self._granted(object_key):
