@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "bench_openapi",
     "eval_retrieval",
     "bench_search",
+    "audit",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")
