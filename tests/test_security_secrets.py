@@ -1,0 +1,112 @@
+"""Secrets and security config: env vars or *_FILE, plaintext passwords refused, bad files named."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from apiatlas.errors import ConfigError
+from apiatlas.security.auth import ApiKeyStore, hash_api_key, new_api_key
+from apiatlas.security.config import SecurityConfig
+from apiatlas.security.secrets import (
+    configured_database_url,
+    database_url,
+    has_plaintext_password,
+    read_secret,
+)
+
+
+def test_secrets_come_from_the_variable_or_its_file(tmp_path: Path) -> None:
+    secret_file = tmp_path / "db_password"
+    secret_file.write_text("p@ss:w/rd\n", encoding="utf-8")
+    assert read_secret("DB_PASSWORD", {"DB_PASSWORD": "direct"}) == "direct"
+    assert read_secret("DB_PASSWORD", {"DB_PASSWORD_FILE": str(secret_file)}) == "p@ss:w/rd"
+    assert read_secret("DB_PASSWORD", {}) is None
+    with pytest.raises(ConfigError, match="DB_PASSWORD_FILE names an unreadable file"):
+        read_secret("DB_PASSWORD", {"DB_PASSWORD_FILE": str(tmp_path / "missing")})
+    env = {"PG_PW_FILE": str(secret_file)}
+    url = database_url("postgresql://bank:${PG_PW}@db.local:5432/core", allow_plaintext=False, env=env)
+    assert url == "postgresql://bank:p%40ss%3Aw%2Frd@db.local:5432/core"
+    implicit = database_url(
+        "postgresql://bank@db.local/core", allow_plaintext=False, env={"APIATLAS_DB_PASSWORD": "s3"}
+    )
+    assert implicit == "postgresql://bank:s3@db.local/core"
+    with pytest.raises(ConfigError, match="secret NOPE is not set"):
+        database_url("postgresql://bank:${NOPE}@db/core", allow_plaintext=False, env={})
+
+
+def test_a_plaintext_password_is_refused_unless_allowed() -> None:
+    plain = "postgresql://bank:hunter2@db.local/core"
+    assert has_plaintext_password(plain) and not has_plaintext_password("postgresql://bank:${PW}@db/core")
+    with pytest.raises(ConfigError, match="plaintext password"):
+        configured_database_url(plain, allow_plaintext=False, env={})
+    assert configured_database_url(plain, allow_plaintext=True, env={}) == plain
+    # a URL that itself comes from the environment (or its _FILE) is a secret already
+    assert configured_database_url(None, allow_plaintext=False, env={"APIATLAS_DB_URL": plain}) == plain
+    assert configured_database_url(None, allow_plaintext=False, env={}) is None
+
+
+def test_serve_refuses_a_plaintext_password_with_a_clear_error(tmp_path: Path) -> None:
+    security = tmp_path / "security.yaml"
+    keys = tmp_path / "keys.yaml"
+    keys.write_text(json.dumps({"keys": []}), encoding="utf-8")
+    security.write_text("auth: {keys_file: keys.yaml}\n", encoding="utf-8")
+    from test_server_catalog import write_server_snapshot
+
+    snap = write_server_snapshot(tmp_path / "bank.atlas")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("APIATLAS_DB")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "apiatlas.cli",
+            "serve",
+            str(snap),
+            "--transport",
+            "http",
+            "--security",
+            str(security),
+            "--db",
+            "postgresql://bank:hunter2@127.0.0.1:1/core",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "plaintext password" in done.stderr and "hunter2" not in done.stderr
+
+
+def test_security_config_and_keys_file_errors_are_located(tmp_path: Path) -> None:
+    bad = tmp_path / "security.yaml"
+    bad.write_text("auth: {keys_file: keys.yaml}\nroles: {reader: {objectz: [Acc]}}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"roles\.reader\.objectz") as caught:
+        SecurityConfig.load(bad)
+    assert caught.value.location.file == str(bad)
+    good = tmp_path / "ok.yaml"
+    good.write_text("auth: {keys_file: keys.yaml}\naudit: {file: logs/audit.jsonl}\n", encoding="utf-8")
+    loaded = SecurityConfig.load(good)
+    assert (
+        loaded.auth.keys_file == tmp_path / "keys.yaml" and loaded.audit.file == tmp_path / "logs/audit.jsonl"
+    )
+    keys = tmp_path / "keys.yaml"
+    keys.write_text("keys: [{id: a, principal: ann, roles: [reader], hash: 'md5:abc'}]\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="invalid keys file"):
+        ApiKeyStore.load(keys)
+    key = new_api_key()
+    entry = {"id": "a", "principal": "ann", "roles": ["reader"], "hash": hash_api_key(key)}
+    keys.write_text(
+        json.dumps({"keys": [entry, {**entry, "hash": hash_api_key(new_api_key())}]}), encoding="utf-8"
+    )
+    with pytest.raises(ConfigError, match="duplicate key id"):
+        ApiKeyStore.load(keys)
+    keys.write_text(json.dumps({"keys": [entry]}), encoding="utf-8")
+    store = ApiKeyStore.load(keys)
+    principal = store.principal_for(key)
+    assert principal is not None and principal.name == "ann" and principal.roles == ("reader",)
+    assert store.principal_for(key + "x") is None and key not in keys.read_text()
