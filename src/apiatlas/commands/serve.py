@@ -79,6 +79,10 @@ def serve(
     curated: Annotated[
         Path | None, typer.Option("--curated", help="curated-tools YAML (apiatlas suggest-curated --out)")
     ] = None,
+    security_file: Annotated[
+        Path | None,
+        typer.Option("--security", help="security YAML: auth, roles, limits, audit, TLS (HTTP only)"),
+    ] = None,
 ) -> None:
     """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
     logging.basicConfig(
@@ -90,6 +94,15 @@ def serve(
     try:
         config = load_config(config_file, host, port)
         snapshot = Snapshot.open(snapshot_path)
+        security = None
+        if security_file is not None and transport != "http":
+            raise ConfigError("--security protects HTTP: use it with --transport http (stdio has one user)")
+        if security_file is not None:  # see docs/operations.md
+            from apiatlas.security.config import SecurityConfig
+            from apiatlas.security.secrets import configured_database_url
+
+            security = SecurityConfig.load(security_file)
+            db = configured_database_url(db, allow_plaintext=security.allow_plaintext_passwords)
         if curated is not None:
             config.curated = curated
         executor = make_executor(db, snapshot, config, upstream)
@@ -101,7 +114,12 @@ def serve(
         raise typer.Exit(2) from exc
     mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
     try:
-        if mode == "stdio":
+        if security is not None and mode == "http":
+            from apiatlas.security.gateway import serve_secured
+
+            typer.echo(f"serving (authenticated) on {security.auth.resource_url}", err=True)
+            serve_secured(snapshot, executor, config, security)
+        elif mode == "stdio":
             anyio.run(server.run_stdio_async)
         else:
             typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
