@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "eval_retrieval",
     "bench_search",
     "audit",
+    "bench_load",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")
