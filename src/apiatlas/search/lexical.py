@@ -1,4 +1,4 @@
-"""In-memory BM25F over entity-card stems: built at compile time, stored as arrays, loaded in milliseconds."""
+"""In-memory bm25 over entity-card stems: built at compile time, stored as arrays, loaded in milliseconds."""
 
 from __future__ import annotations
 
@@ -38,33 +38,38 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, cards: Iterable[tuple[str, str, tuple[list[str], list[str], list[str]]]]) -> LexicalIndex:
+        """Per-column bm25 summed with the column weights, as SQLite FTS5 ``bm25()`` computes it."""
         keys: list[str] = []
         objects: list[str] = []
-        freqs: list[dict[str, float]] = []
-        lengths: list[float] = []
+        columns: list[tuple[dict[str, int], ...]] = []
         for key, obj, fields in cards:
-            tf: dict[str, float] = {}
-            for weight, field in zip(FIELD_WEIGHTS, fields, strict=True):
-                for s in field:
-                    tf[s] = tf.get(s, 0.0) + weight
             keys.append(key)
             objects.append(obj)
-            freqs.append(tf)
-            lengths.append(sum(tf.values()))
+            per_field: list[dict[str, int]] = []
+            for field in fields:
+                tf: dict[str, int] = {}
+                for s in field:
+                    tf[s] = tf.get(s, 0) + 1
+                per_field.append(tf)
+            columns.append(tuple(per_field))
         n = len(keys)
-        avg = (sum(lengths) / n) if n else 1.0
+        avg = [max(sum(sum(c[f].values()) for c in columns) / n, 1e-9) if n else 1.0 for f in range(3)]
         postings: dict[str, list[tuple[int, float]]] = {}
-        for doc, tf in enumerate(freqs):
-            norm = K1 * (1 - B + B * lengths[doc] / avg)
-            for term, f in tf.items():
-                postings.setdefault(term, []).append((doc, f * (K1 + 1) / (f + norm)))
+        for doc, counts in enumerate(columns):
+            part: dict[str, float] = {}
+            for f, tf in enumerate(counts):
+                norm = K1 * (1 - B + B * sum(tf.values()) / avg[f])
+                for term, c in tf.items():
+                    part[term] = part.get(term, 0.0) + FIELD_WEIGHTS[f] * c * (K1 + 1) / (c + norm)
+            for term, w in part.items():
+                postings.setdefault(term, []).append((doc, w))
         vocab = {t: i for i, t in enumerate(sorted(postings))}
         indptr = [0]
         docs: list[int] = []
         weights: list[float] = []
         for term in sorted(postings):
             plist = postings[term]
-            idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
+            idf = max(math.log((n - len(plist) + 0.5) / (len(plist) + 0.5)), 1e-6)
             docs.extend(d for d, _ in plist)
             weights.extend(w * idf for _, w in plist)
             indptr.append(len(docs))
