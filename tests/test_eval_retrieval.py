@@ -11,10 +11,13 @@ from typer.testing import CliRunner
 
 import apiatlas.commands.eval_retrieval  # noqa: F401  (registers `eval retrieval`)
 from apiatlas.cli_app import app
+from apiatlas.evals.calibrate import best_threshold
+from apiatlas.evals.dataset import EvalQuery
 from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.restbench import load_restbench, normalise_endpoint
-from apiatlas.evals.runner import is_held_out
+from apiatlas.evals.runner import QueryRun, is_held_out
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
+from apiatlas.search.hybrid import SearchMode, SearchOutcome, SearchResultHit
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = next((p for p in (REPO.parent / "shared" / "data", Path("/work/shared/data")) if p.is_dir()), None)
@@ -104,3 +107,19 @@ def test_eval_retrieval_bad_file_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert result.exit_code != 0
     assert "bad.json" in str(result.exception) or "bad.json" in result.output
+
+
+def _run(qid: str, gold: set[str], top: str, confidence: float) -> QueryRun:
+    hit = SearchResultHit(api_key=top, object_key="", title="", score=1.0, why="")
+    outcome = SearchOutcome(query=qid, mode=SearchMode.HYBRID, ranked=[hit], confidence=confidence)
+    return QueryRun(EvalQuery(qid=qid, text=qid, gold=frozenset(gold)), outcome, 0.0)
+
+
+def test_threshold_catches_most_out_of_catalog_queries_within_the_recall_budget() -> None:
+    inside = [_run(f"in{i}", {"a"}, "a", 0.5 + i / 100) for i in range(40)]  # all found, confidence 0.50-0.89
+    outside = [_run(f"out{i}", set(), "a", 0.3 + i / 100) for i in range(20)]  # confidence 0.30-0.49
+    outside.append(_run("out-hard", set(), "a", 0.95))
+    held = frozenset(r.query.qid for r in outside)
+    threshold, caught = best_threshold(inside + outside, held, lambda r: r.outcome.confidence)
+    # one in-catalog query (2.5% of Recall@5) may be lost; a second would exceed 3 points
+    assert 0.5 < threshold <= 0.51 and caught == pytest.approx(20 / 21)
