@@ -1,0 +1,120 @@
+"""Which input of an API a stated value fills: by the caller's name for it, or by kind, name and type."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from apiatlas.catalog.model import Api
+from apiatlas.planning import values as v
+
+_ENTITY_PARAM = re.compile(r"^(query|q|search|term|keyword|text|name|title|fullname|shortname)$")
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One input of an API: a scalar parameter, or a column of an input table."""
+
+    name: str
+    table: str | None
+    domain_type: str
+    required: bool
+    json_type: str = ""
+
+
+def slots(api: Api) -> list[Slot]:
+    """Every input of ``api``: parameters, then input-table columns (a table counts as required)."""
+    out = [
+        Slot(
+            p.name,
+            None,
+            p.domain_type,
+            p.required and p.default is None,
+            str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
+        )
+        for p in api.params
+    ]
+    for table in api.input_tables:
+        out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns)
+    return out
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[^a-z0-9а-я]", "", name.lower())
+
+
+def _is_date(slot: Slot) -> bool:
+    return "date" in slot.domain_type.lower() or _norm(slot.name).endswith("date")
+
+
+def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
+    """Whether a value of this kind can fill this input (by the input's name and domain type)."""
+    name, dtype = _norm(slot.name), slot.domain_type.lower()
+    kind = value.kind
+    if kind == v.SURNAME:
+        return name in ("surname", "lastname", "familyname") or ("fullname" in dtype and "name" in name)
+    if kind == v.FIRST_NAME:
+        return name in ("firstname", "givenname", "name") and "surname" not in name
+    if kind == v.PATRONYMIC:
+        return name in ("patronymic", "middlename")
+    if kind == v.DATE_FROM:
+        return _is_date(slot) and bool(re.search(r"(from|start|begin)", name))
+    if kind == v.DATE_TO:
+        return _is_date(slot) and bool(re.search(r"(to|end|till)$", name))
+    if kind == v.DATE:
+        return (
+            _is_date(slot)
+            and not re.search(r"(from|start|begin|to|end|birth)$", name)
+            and "birth" not in name
+        )
+    if kind == v.ACCOUNT_NUMBER:
+        return "accnumber" in dtype or name in ("accnumber", "accountnumber")
+    if kind == v.INN:
+        return "inn" in dtype or name == "inn"
+    if kind == v.ISIN:
+        return "isin" in dtype or name == "isin"
+    if kind == v.ENTITY:
+        return (
+            slot.table is None and dtype.startswith(("string", "dsvar")) and bool(_ENTITY_PARAM.match(name))
+        )
+    if kind == v.DOC_NUMBER:
+        return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
+    if kind == v.NUMBER:
+        return bool(value.hint) and value.hint.rstrip("s") in name and ("int" in dtype or "number" in dtype)
+    return False
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A value for one input: given by the caller (``known``) or read from the request (``request``)."""
+
+    origin: str
+    value: Any
+    index: int = -1  # which extracted value (request) it is
+
+
+def bind(
+    api: Api, found: list[v.ExtractedValue], known: dict[str, Any]
+) -> dict[tuple[str | None, str], Bound]:
+    """The inputs of ``api`` that known or stated values fill: (table, name) -> value."""
+    out: dict[tuple[str | None, str], Bound] = {}
+    lowered = {k.lower(): val for k, val in known.items()}
+    used: set[int] = set()
+    for slot in slots(api):
+        key = (slot.table, slot.name)
+        for spelled in (f"{api.key}.{slot.name}".lower(), slot.name.lower()):
+            if spelled in lowered:
+                out[key] = Bound("known", lowered[spelled])
+                break
+        if key in out:
+            continue
+        for index, value in enumerate(found):
+            if index in used or not accepts(value, slot):
+                continue
+            if value.kind == v.ENTITY and not slot.required:
+                continue
+            out[key] = Bound("request", value.value, index)
+            used.add(index)
+            break
+    return out

@@ -1,0 +1,306 @@
+"""Plans chains: targets from search, paths back through the dependency graph to values the request states."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
+from apiatlas.errors import ReasonCode
+from apiatlas.planning import values as v
+from apiatlas.planning.binding import Bound, Slot, bind, slots
+from apiatlas.planning.model import (
+    LEVEL_CONFIDENCE,
+    CandidateChain,
+    InputSource,
+    PlannedStep,
+    PlanResult,
+    PlanValue,
+)
+from apiatlas.planning.relevance import Relevance, request_words
+from apiatlas.snapshot import Snapshot
+
+_SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
+
+
+@dataclass(frozen=True)
+class PlanLimits:
+    """Bounds on the planner's work (it answers in milliseconds on thousands of APIs)."""
+
+    max_steps: int = 4
+    targets: int = 8  # search hits tried as the last step
+    fan_in: int = 6  # producers followed per step
+    max_paths: int = 150  # paths scored per target
+    chains: int = 5  # candidate chains returned
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How a chain is scored (tuned on the development sets; see ``apiatlas eval chains``)."""
+
+    target: float = 1.5
+    union: float = 1.0
+    others: float = 0.2
+    step: float = 0.35
+    edge: float = 0.4
+    missing: float = 1.2
+    used_value: float = 0.4
+    unused_subject: float = 0.6
+    write: float = 0.5
+    hint: float = 0.8
+
+
+@dataclass
+class _Context:
+    snapshot: Snapshot
+    relevance: Relevance
+    found: list[v.ExtractedValue]
+    known: dict[str, Any]
+    apis: dict[str, Api | None] = field(default_factory=dict)
+    edges: dict[str, list[Edge]] = field(default_factory=dict)
+    bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
+
+    def api(self, key: str) -> Api | None:
+        if key not in self.apis:
+            self.apis[key] = self.snapshot.get_api(key)
+        return self.apis[key]
+
+    def edges_into(self, key: str) -> list[Edge]:
+        if key not in self.edges:
+            self.edges[key] = self.snapshot.edges_into(key)
+        return self.edges[key]
+
+    def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
+        if api.key not in self.bound:
+            self.bound[api.key] = bind(api, self.found, self.known)
+        return self.bound[api.key]
+
+
+class Planner:
+    """Ranked candidate chains for a request and/or a target API over one snapshot."""
+
+    def __init__(self, snapshot: Snapshot, limits: PlanLimits | None = None, weights: Weights | None = None):
+        self.snapshot = snapshot
+        self.limits = limits or PlanLimits()
+        self.weights = weights or Weights()
+
+    def plan(
+        self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
+    ) -> PlanResult:
+        """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
+        started = time.perf_counter()
+        found = v.extract_values(request) if request else []
+        words = request_words(request, [f.text for f in found]) if request else []
+        ctx = _Context(self.snapshot, Relevance(self.snapshot, words), found, dict(known or {}))
+        values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
+        if target is not None:
+            api = ctx.api(target)
+            if api is None:
+                return PlanResult(
+                    status="error", reason=ReasonCode.UNKNOWN_API, message=f"unknown API {target!r}",
+                    request=request, values=values, elapsed_ms=_ms(started),
+                )  # fmt: skip
+            targets = [api.key]
+        else:
+            targets = [k for k in ctx.relevance.hits() if self._readable(ctx, k)][: self.limits.targets]
+        if not targets:
+            return PlanResult(
+                status="error", reason=ReasonCode.NO_MATCH, request=request, values=values,
+                message="no API matches the request; rephrase it or name the target API",
+                elapsed_ms=_ms(started),
+            )  # fmt: skip
+        candidates: dict[tuple[str, ...], CandidateChain] = {}
+        for key in targets:
+            for path in self._paths(ctx, key):
+                chain = self._chain(ctx, path)
+                if chain is not None and (path not in candidates or candidates[path].score < chain.score):
+                    candidates[path] = chain
+        ranked = sorted(candidates.values(), key=lambda c: (-c.score, len(c.steps), c.api_keys))
+        chains = ranked[: self.limits.chains]
+        best = chains[0] if chains else None
+        result = PlanResult(
+            request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
+        )
+        if best is None:
+            result.status, result.reason = "error", ReasonCode.NO_MATCH
+            result.message = "no chain reaches the target from values the request states"
+        elif best.missing:
+            result.status, result.reason = "partial", ReasonCode.MISSING_REQUIRED_INPUT
+            result.message = "ask the user for: " + ", ".join(best.missing)
+        else:
+            result.message = f"{len(best.steps)} step(s) from {best.entry_point} to {best.target}"
+        return result
+
+    def _readable(self, ctx: _Context, key: str) -> bool:
+        api = ctx.api(key)
+        return api is not None and api.funnel.kept
+
+    def _open_inputs(self, ctx: _Context, api: Api) -> list[Slot]:
+        """Required inputs no stated value fills (an input table needs one filled column)."""
+        bound = ctx.bindings(api)
+        out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
+        for table in api.input_tables:
+            if not any((table.name, c.name) in bound for c in table.columns):
+                out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
+        return out
+
+    def _paths(self, ctx: _Context, target: str) -> list[tuple[str, ...]]:
+        """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
+        out: list[tuple[str, ...]] = []
+        stack: list[tuple[str, ...]] = [(target,)]
+        while stack and len(out) < self.limits.max_paths:
+            path = stack.pop()
+            out.append(path)
+            head = ctx.api(path[0])
+            if head is None or len(path) >= self.limits.max_steps:
+                continue
+            open_inputs = {(s.table, s.name.lower()) for s in self._open_inputs(ctx, head)}
+            if not open_inputs:
+                continue
+            best: dict[str, int] = {}
+            for edge in ctx.edges_into(head.key):
+                if (edge.consumer_table, edge.consumer_field.lower()) not in open_inputs:
+                    continue
+                rank = EDGE_LEVEL_RANK[edge.level]
+                if edge.producer not in path and rank < best.get(edge.producer, 99):
+                    best[edge.producer] = rank
+            producers = [p for p in best if self._readable(ctx, p)]
+            producers.sort(key=lambda p: (-self._states(ctx, p), best[p], -self._rel(ctx, p)))
+            for producer in reversed(producers[: self.limits.fan_in]):
+                stack.append((producer, *path))
+        return out
+
+    def _states(self, ctx: _Context, key: str) -> int:
+        """How many request values this API takes (producers that use them are tried first)."""
+        api = ctx.api(key)
+        return sum(1 for b in ctx.bindings(api).values() if b.index >= 0) if api is not None else 0
+
+    def _rel(self, ctx: _Context, key: str) -> float:
+        api = ctx.api(key)
+        return ctx.relevance.score(api) if api is not None else 0.0
+
+    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> CandidateChain | None:
+        w = self.weights
+        apis = [ctx.api(k) for k in path]
+        if any(a is None for a in apis):
+            return None
+        chain_apis = [a for a in apis if a is not None]
+        steps: list[PlannedStep] = []
+        missing: list[str] = []
+        used: set[int] = set()
+        confidence = 1.0
+        edge_penalty = 0.0
+        hint_fit = 0.0
+        for index, api in enumerate(chain_apis):
+            step = PlannedStep.model_construct(api=api.key, title=api.title, inputs=[], on_many="all")
+            bound = ctx.bindings(api)
+            for (table, name), value in bound.items():
+                step.inputs.append(
+                    InputSource.model_construct(
+                        name=name, table=table, origin=value.origin, value=value.value
+                    )
+                )
+                if value.index >= 0:
+                    used.add(value.index)
+                    hint_fit += _hint_fit(ctx.found[value.index].hint, api)
+            for slot in self._open_inputs(ctx, api):
+                source = self._from_earlier(ctx, chain_apis, index, slot)
+                if source is None:
+                    missing.append(f"{api.key}.{slot.name}")
+                    step.inputs.append(
+                        InputSource.model_construct(
+                            name=slot.name, table=slot.table, origin="user", domain_type=slot.domain_type
+                        )
+                    )
+                    continue
+                step.inputs.append(source)
+                confidence *= source.confidence
+                edge_penalty += w.edge * (1.0 - source.confidence)
+                if source.table is not None:
+                    self._more_columns(ctx, chain_apis, index, source, step)
+            if index > 0 and not any(s.origin == "step" for s in step.inputs):
+                return None  # a step that takes nothing from the chain is not part of it
+            steps.append(step)
+        target = chain_apis[-1]
+        covered: set[str] = set()
+        for api in chain_apis:
+            covered |= ctx.relevance.covered(api)
+        union = len(covered) / len(ctx.relevance.terms) if ctx.relevance.terms else 0.0
+        others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
+        subjects = {i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS}
+        writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
+        score = (
+            w.target * self._rel(ctx, target.key)
+            + w.union * union
+            + w.others * others
+            - w.step * (len(chain_apis) - 1)
+            - edge_penalty
+            - w.missing * len(missing)
+            + w.used_value * len(used)
+            - w.unused_subject * len(subjects - used)
+            - w.write * writes
+            + w.hint * hint_fit
+        )
+        why = [f"covers {len(covered)} of {len(ctx.relevance.terms)} request words"]
+        if used:
+            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
+        return CandidateChain.model_construct(
+            steps=steps, score=round(score, 4), entry_point=chain_apis[0].key, target=target.key,
+            confidence=round(confidence, 4), missing=missing, why=why,
+        )  # fmt: skip
+
+    def _from_earlier(self, ctx: _Context, apis: list[Api], index: int, slot: Slot) -> InputSource | None:
+        """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
+        best: tuple[int, int, Edge] | None = None
+        earlier = {a.key: i for i, a in enumerate(apis[:index])}
+        for edge in ctx.edges_into(apis[index].key):
+            if edge.producer not in earlier or edge.consumer_field.lower() != slot.name.lower():
+                continue
+            if edge.consumer_table != slot.table or edge.producer_table is None:
+                continue
+            rank = (EDGE_LEVEL_RANK[edge.level], index - earlier[edge.producer])
+            if best is None or rank < best[:2]:
+                best = (rank[0], rank[1], edge)
+        if best is None:
+            return None
+        edge = best[2]
+        return InputSource(
+            name=slot.name, table=slot.table, origin="step", from_step=earlier[edge.producer],
+            from_table=edge.producer_table, from_field=edge.producer_field, level=edge.level.value,
+            confidence=LEVEL_CONFIDENCE[edge.level.value], domain_type=slot.domain_type,
+        )  # fmt: skip
+
+    def _more_columns(
+        self, ctx: _Context, apis: list[Api], index: int, first: InputSource, step: PlannedStep
+    ) -> None:
+        """Other columns of the same input table fed by the same earlier output table."""
+        table = next(t for t in apis[index].input_tables if t.name == first.table)
+        for column in table.columns:
+            if column.name == first.name or (table.name, column.name) in ctx.bindings(apis[index]):
+                continue
+            slot = Slot(column.name, table.name, column.domain_type, False)
+            more = self._from_earlier(ctx, apis, index, slot)
+            if more is not None and more.from_step == first.from_step and more.from_table == first.from_table:
+                step.inputs.append(more.model_copy(update={"required": False}))
+
+
+_KINDS = ("movie", "tv", "collection", "company", "network", "person")
+
+
+def _hint_fit(hint: str, api: Api) -> float:
+    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
+    if not hint:
+        return 0.0
+    words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
+    kinds = {k for k in _KINDS if k in words}
+    if hint.startswith("-"):
+        return -1.0 if hint[1:] in kinds else 0.0
+    if not kinds:
+        return 0.0
+    return 1.0 if hint in kinds else -0.6
+
+
+def _ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)

@@ -1,0 +1,112 @@
+"""How well an API answers a request: search hits plus the request words its name, title and outputs cover."""
+
+from __future__ import annotations
+
+import re
+
+from apiatlas.catalog.model import Api
+from apiatlas.snapshot import Snapshot
+from apiatlas.text import query_terms
+
+_STOP = set(  # noqa: SIM905
+    (
+        "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
+        "give tell show find get what who whom which when where how many much some any that this these those "
+        "it its his her their there please want need just about with from than as have has had can could "
+        "would should will one more most no not yet also so right now currently "
+        "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
+        "была были все его её ее их мне нам это этот эта нет же бы не да"
+    ).split()
+)
+# request words that name what an API returns in other words (English and Russian); small and explicit
+_EXPANSIONS: dict[str, str] = {
+    "director": "crew credits",
+    "directed": "crew credits",
+    "directors": "crew credits",
+    "directing": "crew credits",
+    "actor": "cast credits",
+    "actors": "cast credits",
+    "actress": "cast credits",
+    "starred": "cast credits",
+    "star": "cast credits",
+    "starring": "cast credits",
+    "co-starring": "cast credits",
+    "worked": "cast credits",
+    "works": "credits",
+    "look": "images profiles",
+    "photo": "images",
+    "picture": "images",
+    "poster": "images posters",
+    "cover": "images posters",
+    "logo": "images logos",
+    "image": "images",
+    "born": "birthday place_of_birth",
+    "older": "birthday",
+    "headquarter": "headquarters",
+    "recommend": "recommendations",
+    "recommendations": "recommendations",
+    "similar": "similar",
+    "released": "release_date release_dates",
+    "release": "release_date release_dates",
+    "trending": "trending",
+    "genre": "genres",
+    "seasons": "number_of_seasons",
+    "episodes": "number_of_episodes",
+    "created": "created_by first_air_date",
+    "founded": "headquarters origin_country",
+    "сделки": "deal",
+    "бумаги": "security",
+}
+_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
+_FIELD_SPLIT = re.compile(r"[\[\]._{}/ ]+")
+
+
+def request_words(text: str, drop: list[str]) -> list[str]:
+    """The request's content words (stop words and the stated values' own words removed), plus expansions."""
+    for piece in drop:
+        if piece:
+            text = text.replace(piece, " ")
+    words = [w.lower().strip("'’-") for w in _WORD.findall(text)]
+    kept = [w for w in words if w and w not in _STOP and not w.isdigit()]
+    extra = [e for w in kept for e in _EXPANSIONS.get(w, "").split()]
+    return list(dict.fromkeys([*kept, *extra]))
+
+
+def api_terms(api: Api) -> set[str]:
+    """Stems of what an API is and returns: key (without path parameters), title, output field names."""
+    key = re.sub(r"\{[^}]*\}", " ", api.key)
+    fields = [c.name for t in api.output_tables for c in t.columns[:80]]
+    text = " ".join([key, api.title, *(_FIELD_SPLIT.sub(" ", f) for f in fields)])
+    return set(query_terms(text))
+
+
+class Relevance:
+    """Scores APIs for one request: normalised search score and coverage of the request's stems."""
+
+    def __init__(self, snapshot: Snapshot, words: list[str], limit: int = 40) -> None:
+        self.snapshot = snapshot
+        self.terms = [t for t in dict.fromkeys(query_terms(" ".join(words)))]
+        self.lexical: dict[str, float] = {}
+        hits = snapshot.search(" ".join(words), limit=limit) if words else []
+        top = max((h.score for h in hits if not h.exact), default=0.0)
+        for hit in hits:
+            self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
+        self._covered: dict[str, set[str]] = {}
+
+    def hits(self) -> list[str]:
+        """API keys found by search, best first."""
+        return list(self.lexical)
+
+    def covered(self, api: Api) -> set[str]:
+        """The request stems this API's name, title or outputs contain."""
+        if api.key not in self._covered:
+            own = api_terms(api)
+            self._covered[api.key] = {t for t in self.terms if t in own}
+        return self._covered[api.key]
+
+    def coverage(self, api: Api) -> float:
+        return len(self.covered(api)) / len(self.terms) if self.terms else 0.0
+
+    def score(self, api: Api) -> float:
+        """0..~1.5: half the normalised search score plus the share of request stems covered."""
+        return 0.5 * self.lexical.get(api.key, 0.0) + self.coverage(api)

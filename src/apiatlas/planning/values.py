@@ -1,0 +1,289 @@
+"""Values a request states: names (Russian, English), dates, periods, account numbers, INN, ISIN, numbers."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+
+# kinds of extracted values
+SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
+ENTITY = "entity"  # a named thing in English or a quoted string: a movie title, a company, a person
+DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
+ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
+DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
+
+
+@dataclass(frozen=True)
+class ExtractedValue:
+    """One value found in the request text, with what it probably is."""
+
+    kind: str
+    value: str | int
+    text: str  # as written in the request
+    hint: str = ""  # a neighbouring word naming what the value is (e.g. "season" for "second season")
+    alternatives: tuple[str, ...] = field(default_factory=tuple)  # other readings (e.g. another case)
+
+
+_QUOTED = re.compile(r"[\"«“„']([^\"»”“']{2,80})[\"»”“']")
+_ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
+_ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
+_INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+_DOC_NUMBER = re.compile(
+    r"(?:№\s*(\d[\w/-]*))|\b([A-ZА-Я]{1,4}-[\w-]*\d[\w-]*)|(?<![\w.])(0\d{2,5})(?![\w.])"
+)
+_MONTHS_RU = {
+    "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6,
+    "июл": 7, "август": 8, "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12,
+}  # fmt: skip
+_MONTH_WORD = re.compile(
+    r"\b(\d{1,2})?\s*(январ[ья]|феврал[ья]|марта?|апрел[ья]|ма[йя]|июн[ья]|июл[ья]|августа?|"
+    r"сентябр[ья]|октябр[ья]|ноябр[ья]|декабр[ья])\s+(\d{4})",
+    re.IGNORECASE,
+)
+_QUARTER = re.compile(r"\b([1-4])\s*(?:-?й\s*)?квартал[а-я]*\s+(\d{4})", re.IGNORECASE)
+_YEAR = re.compile(r"\bза\s+(\d{4})\s*(?:год|г\.?)", re.IGNORECASE)
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "первый": 1, "второй": 2, "третий": 3, "четвертый": 4,
+}  # fmt: skip
+_ORDINAL = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+(\w+)", re.IGNORECASE)
+_NOUN_NUMBER = re.compile(r"\b(season|episode|page|сезон|серия|эпизод)\s+(\d{1,4})\b", re.IGNORECASE)
+# words that start an English sentence or are generic, never a name on their own
+_EN_COMMON = {
+    "what", "who", "when", "where", "which", "how", "is", "are", "was", "give", "tell", "show", "list",
+    "i", "i'm", "please", "find", "get", "the", "a", "an", "and", "or", "of", "in", "on", "for", "to",
+    "me", "some", "any", "do", "does", "dose", "did", "can", "could", "would", "avatar versus", "tv",
+    "top", "top-1", "top-10", "english", "today", "today's", "recommend", "has", "have", "my",
+}  # fmt: skip
+_EN_LINKS = {"of", "the", "and", "as", "a", "in", "on", "to"}
+_EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’:\-]*")
+_RU_WORD = re.compile(r"[А-ЯЁа-яё][а-яё\-]*")
+_PATRONYMIC = re.compile(r"(вич|вна|вича|вны|вной|вичу|вне|ична|ичны|ичной|ьич|ьича)$")
+_SURNAME_END = re.compile(
+    r"(ов|ев|ёв|ин|ын|ова|ева|ёва|ина|ына|ой|ого|ому|ский|ская|ского|ской|цкий|цкая|ко|ук|юк|ян|их|ых)$"
+)
+
+
+def extract_values(text: str) -> list[ExtractedValue]:
+    """Every value the request states, in the order found (names, dates, periods, identifiers, numbers)."""
+    found: list[ExtractedValue] = []
+    rest = text
+    for match in _QUOTED.finditer(text):
+        found.append(
+            ExtractedValue(
+                ENTITY, match.group(1).strip(), match.group(0), hint=entity_hint(text, match.group(0))
+            )
+        )
+        rest = rest.replace(match.group(0), " ")
+    for match in _ISIN.finditer(rest):
+        found.append(ExtractedValue(ISIN, match.group(1), match.group(1)))
+    for match in _ACCOUNT.finditer(rest):
+        found.append(ExtractedValue(ACCOUNT_NUMBER, match.group(1), match.group(1)))
+    rest = _ACCOUNT.sub(" ", rest)
+    for match in _INN.finditer(rest):
+        found.append(ExtractedValue(INN, match.group(1), match.group(1)))
+    rest = _INN.sub(" ", rest)
+    found.extend(_dates(rest))
+    for match in _DOC_NUMBER.finditer(rest):
+        number = next(g for g in match.groups() if g)
+        found.append(ExtractedValue(DOC_NUMBER, number, match.group(0)))
+    rest = _DOC_NUMBER.sub(" ", rest)
+    rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
+    found.extend(_russian_names(rest))
+    found.extend(_english_entities(rest))
+    found.extend(_numbers(rest))
+    return found
+
+
+def _dates(text: str) -> list[ExtractedValue]:
+    out: list[ExtractedValue] = []
+    for match in _ISO_DATE.finditer(text):
+        out.append(ExtractedValue(DATE, match.group(0), match.group(0)))
+    for match in _RU_DATE.finditer(text):
+        day, month, year = match.groups()
+        out.append(ExtractedValue(DATE, f"{year}-{int(month):02d}-{int(day):02d}", match.group(0)))
+    for match in _QUARTER.finditer(text):
+        quarter, year = int(match.group(1)), int(match.group(2))
+        first, last = 3 * quarter - 2, 3 * quarter
+        out.append(ExtractedValue(DATE_FROM, f"{year}-{first:02d}-01", match.group(0)))
+        end = calendar.monthrange(year, last)[1]
+        out.append(ExtractedValue(DATE_TO, f"{year}-{last:02d}-{end:02d}", match.group(0)))
+    for match in _MONTH_WORD.finditer(text):
+        day, word, year_text = match.groups()
+        month = next(n for stem, n in _MONTHS_RU.items() if word.lower().startswith(stem))
+        year = int(year_text)
+        if day:
+            out.append(ExtractedValue(DATE, f"{year}-{month:02d}-{int(day):02d}", match.group(0)))
+        else:
+            end = calendar.monthrange(year, month)[1]
+            out.append(ExtractedValue(DATE_FROM, f"{year}-{month:02d}-01", match.group(0)))
+            out.append(ExtractedValue(DATE_TO, f"{year}-{month:02d}-{end:02d}", match.group(0)))
+    return out
+
+
+def _nominative(word: str, feminine: bool | None) -> tuple[str, tuple[str, ...]]:
+    """A surname in the nominative (Михалова → Михалов, Лазаревой → Лазарева), with the other reading."""
+    lower = word.lower()
+    for ending, male, female in (("ого", "ий", "ая"), ("ой", "", "а"), ("ому", "", "")):
+        if lower.endswith(ending) and len(word) > 4:
+            if ending == "ой" and not lower.endswith(("ской", "цкой")):
+                return word[:-2] + "а", ()
+            return word[: -len(ending)] + (female if feminine else male), ()
+    if re.search(r"(ова|ева|ёва|ина|ына)$", lower):
+        if feminine:
+            return word, (word[:-1],)
+        return word[:-1], (word,)  # "клиента Михалова": genitive of Михалов, or Михалова herself
+    return word, ()
+
+
+def _given_name(word: str, feminine: bool) -> str:
+    """Татьяны → Татьяна, Юлии → Юлия, Антона → Антон, Сергея → Сергей (genitive to nominative)."""
+    lower = word.lower()
+    if feminine:
+        if lower.endswith("ии"):
+            return word[:-1] + "я"
+        if lower.endswith(("ы", "и")):
+            return word[:-1] + ("я" if lower.endswith("ьи") else "а")
+        return word
+    if lower.endswith("ея"):
+        return word[:-1] + "й"
+    if lower.endswith("ья"):
+        return word[:-1] + "ь"
+    if lower.endswith("а") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _patronymic(word: str) -> str:
+    lower = word.lower()
+    for ending, nominative in (
+        ("вича", "вич"),
+        ("вичу", "вич"),
+        ("вны", "вна"),
+        ("вной", "вна"),
+        ("вне", "вна"),
+    ):
+        if lower.endswith(ending):
+            return word[: -len(ending)] + nominative
+    if lower.endswith(("ьича", "ича")):
+        return word[:-1]
+    return word
+
+
+def _russian_names(text: str) -> list[ExtractedValue]:
+    words = [(m.group(0), m.start()) for m in _RU_WORD.finditer(text)]
+    out: list[ExtractedValue] = []
+    index = 0
+    while index < len(words):
+        word, start = words[index]
+        initial = start == 0 or text[:start].rstrip().endswith((".", "!", "?"))
+        plain = len(word) >= 3 and word[0].isupper() and word[1:].islower()
+        if not plain or (initial and not _SURNAME_END.search(word.lower())):
+            index += 1
+            continue
+        group = [word]
+        while index + len(group) < len(words) and len(group) < 3:
+            nxt = words[index + len(group)][0]
+            if not (nxt[0].isupper() and nxt[1:].islower()):
+                break
+            group.append(nxt)
+        patronymic = next((w for w in group[1:] if _PATRONYMIC.search(w.lower())), None)
+        given = next((w for w in group[1:] if w is not patronymic), None)
+        if patronymic:
+            feminine = bool(re.search(r"(вна|вны|вной|вне|ична|ичны)$", patronymic.lower()))
+        else:
+            feminine = bool(given and given.lower().endswith(("ы", "и"))) or word.lower().endswith("ой")
+        surname, other = _nominative(word, feminine if (given or patronymic or feminine) else None)
+        out.append(ExtractedValue(SURNAME, surname, word, alternatives=other))
+        if given:
+            out.append(ExtractedValue(FIRST_NAME, _given_name(given, feminine), given))
+        if patronymic:
+            out.append(ExtractedValue(PATRONYMIC, _patronymic(patronymic), patronymic))
+        index += len(group)
+    return out
+
+
+def _english_entities(text: str) -> list[ExtractedValue]:
+    tokens = [(m.group(0), m.start()) for m in _EN_WORD.finditer(text)]
+    out: list[ExtractedValue] = []
+    group: list[str] = []
+
+    def close() -> None:
+        while group and group[-1].lower() in _EN_LINKS:
+            group.pop()
+        while group and group[0].lower() in _EN_COMMON:
+            group.pop(0)
+        if group and not all(w.lower() in _EN_COMMON | _EN_LINKS for w in group):
+            name = " ".join(group).strip(" :'’")
+            name = re.sub(r"['’]s$", "", name)
+            out.append(ExtractedValue(ENTITY, name, name, hint=entity_hint(text, name)))
+        group.clear()
+
+    for position, (token, start) in enumerate(tokens):
+        initial = start == 0 or text[:start].rstrip().endswith((".", "!", "?", ","))
+        capital = token[0].isupper() or (
+            token[0].isdigit()
+            and position + 1 < len(tokens)
+            and tokens[position + 1][0][0].isupper()
+            and not group
+        )
+        if capital and not (initial and token.lower() in _EN_COMMON):
+            if token.lower() in _EN_COMMON and not group:
+                continue
+            group.append(token.rstrip(",.?!"))
+            if token.endswith((",", "?", "!")):
+                close()
+        elif group and token.lower() in _EN_LINKS:
+            group.append(token)
+        else:
+            close()
+    close()
+    return out
+
+
+def _numbers(text: str) -> list[ExtractedValue]:
+    out: list[ExtractedValue] = []
+    for match in _ORDINAL.finditer(text):
+        out.append(
+            ExtractedValue(
+                NUMBER, _ORDINALS[match.group(1).lower()], match.group(0), hint=match.group(2).lower()
+            )
+        )
+    for match in _NOUN_NUMBER.finditer(text):
+        out.append(ExtractedValue(NUMBER, int(match.group(2)), match.group(0), hint=match.group(1).lower()))
+    return out
+
+
+_KIND_NOUNS = {
+    "movie": "movie", "movies": "movie", "film": "movie", "tv": "tv", "show": "tv", "series": "tv",
+    "television": "tv", "season": "tv", "episode": "tv", "collection": "collection", "company": "company",
+    "network": "network", "actor": "person", "actress": "person", "director": "person", "person": "person",
+    "by": "person", "people": "person",
+}  # fmt: skip
+_ROLES = {"actor", "actress", "director", "directors", "cast", "star", "creator", "lead"}
+
+
+def entity_hint(text: str, name: str) -> str:
+    """What a named thing is, from the words around it: "the movie X" → movie, "directed by X" → person,
+    "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person."""
+    at = text.find(name)
+    if at < 0:
+        return ""
+    before = [w.lower() for w in re.findall(r"[A-Za-z']+", text[:at])]
+    after = [w.lower() for w in re.findall(r"[A-Za-z']+", text[at + len(name) :])]
+    while before and before[-1] in ("the", "a", "an", "called", "named"):
+        before.pop()
+    if before and before[-1] in _KIND_NOUNS:
+        return str(_KIND_NOUNS[before[-1]])
+    if text[at + len(name) :].startswith(("'s", "’s")):
+        return "person"
+    if after and after[0] in ("collection", "company", "network"):
+        return str(after[0])
+    if before and before[-1] in ("of", "in", "from", "to") and len(before) > 1 and before[-2] in _ROLES:
+        return "-person"
+    if any(w in ("season", "episode", "episodes", "seasons") for w in before + after):
+        return "tv"
+    return ""
