@@ -9,7 +9,14 @@ import uvicorn
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from mcp_types import CallToolResult, InputRequiredResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    SetLevelRequestParams,
+)
 from pydantic import ValidationError
 from starlette.applications import Starlette
 
@@ -18,6 +25,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import Executor
 from apiatlas.executors.http import HttpExecutor, caller_headers
 from apiatlas.server.chains import ChainRunner
+from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.curated import CuratedConfig, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
@@ -70,6 +78,19 @@ class AtlasServer(MCPServer[Any]):
     def __init__(self, *, tools: list[Tool], **settings: Any) -> None:
         super().__init__(tools=tools, **settings)
         self.accepted = {t.name: set(t.parameters.get("properties", {})) for t in tools}
+        self.log_levels = SessionLogLevels()  # MCP logging: the SDK's way to serve logging/setLevel
+        self._lowlevel_server.add_request_handler(
+            "logging/setLevel", SetLevelRequestParams, self.log_levels.set_level
+        )
+        self.middleware.append(self.log_levels)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        """An unknown prompt is the spec's -32602 (the SDK would answer error code 0)."""
+        if name not in {p.name for p in await self.list_prompts()}:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown prompt: {name}")
+        return await super().get_prompt(name, arguments, context)
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
