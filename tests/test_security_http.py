@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -313,3 +316,53 @@ def test_a_write_api_is_absent_for_a_reader_and_confirmed_by_the_user_for_an_ope
 
     with gateway(snap, security_config(tmp_path, port, keys), port):
         anyio.run(main)
+
+
+def test_apiatlas_serve_with_a_security_file(tmp_path: Path) -> None:
+    """The real command: `apiatlas serve --transport http --security FILE` (keys file, roles, audit log)."""
+    snap_path = write_server_snapshot(tmp_path / "bank.atlas")
+    keys, plain = write_keys(tmp_path, {"ann": ["retail"]})
+    port = free_port()
+    security = tmp_path / "security.yaml"
+    security.write_text(
+        json.dumps(
+            {
+                "auth": {"resource_url": f"http://127.0.0.1:{port}/mcp", "keys_file": keys.name},
+                "roles": {"retail": {"objects": ["Prs", "Acc"]}},
+                "audit": {"file": "audit.jsonl"},
+            }
+        ),
+        encoding="utf-8",
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("APIATLAS_DB")}
+    command = [sys.executable, "-m", "apiatlas.cli", "serve", str(snap_path), "--transport", "http"]
+    process = subprocess.Popen(
+        [*command, "--port", str(port), "--security", str(security)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "apiatlas serve --security did not listen"
+            time.sleep(0.1)
+        assert httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).status_code == 401
+
+        async def main() -> None:
+            async with mcp_client(url, plain["ann"]) as client:
+                objects = structured(await client.call_tool(f"{PREFIX}list_business_objects", {}))
+                assert [o["key"] for o in objects["objects"]] == ["Acc", "Prs"]
+
+        anyio.run(main)
+    finally:
+        process.terminate()
+        out, _ = process.communicate(timeout=20)
+    assert out == b""
+    audited = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert [(a["principal"], a["tool"]) for a in audited] == [("ann", "list_business_objects")]
