@@ -22,6 +22,8 @@ COMMAND_MODULES = (
     "bench_search",
     "audit",
     "bench_load",
+    "plan",
+    "eval_chains",
 )
 for _name in COMMAND_MODULES:
     import_module(f"apiatlas.commands.{_name}")

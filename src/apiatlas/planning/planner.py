@@ -19,7 +19,7 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
-from apiatlas.planning.relevance import Relevance, request_words
+from apiatlas.planning.relevance import Relevance, TitleStats, request_words
 from apiatlas.snapshot import Snapshot
 
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
@@ -61,6 +61,9 @@ class _Context:
     apis: dict[str, Api | None] = field(default_factory=dict)
     edges: dict[str, list[Edge]] = field(default_factory=dict)
     bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
+    by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = field(default_factory=dict)
+    open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
 
     def api(self, key: str) -> Api | None:
         if key not in self.apis:
@@ -71,6 +74,16 @@ class _Context:
         if key not in self.edges:
             self.edges[key] = self.snapshot.edges_into(key)
         return self.edges[key]
+
+    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
+        """Edges into one input of ``key`` whose producer field is an output-table column."""
+        if key not in self.by_input:
+            index: dict[tuple[str | None, str], list[Edge]] = {}
+            for edge in self.edges_into(key):
+                if edge.producer_table is not None:
+                    index.setdefault((edge.consumer_table, edge.consumer_field.lower()), []).append(edge)
+            self.by_input[key] = index
+        return self.by_input[key].get((table, name.lower()), [])
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
@@ -85,6 +98,14 @@ class Planner:
         self.snapshot = snapshot
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
+        self._title_stats: TitleStats | None = None
+
+    @property
+    def title_stats(self) -> TitleStats:
+        """Title-stem rarity over the snapshot, computed once per planner."""
+        if self._title_stats is None:
+            self._title_stats = TitleStats(self.snapshot)
+        return self._title_stats
 
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
@@ -93,7 +114,8 @@ class Planner:
         started = time.perf_counter()
         found = v.extract_values(request) if request else []
         words = request_words(request, [f.text for f in found]) if request else []
-        ctx = _Context(self.snapshot, Relevance(self.snapshot, words), found, dict(known or {}))
+        relevance = Relevance(self.snapshot, words, self.title_stats)
+        ctx = _Context(self.snapshot, relevance, found, dict(known or {}))
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
             api = ctx.api(target)
@@ -111,14 +133,14 @@ class Planner:
                 message="no API matches the request; rephrase it or name the target API",
                 elapsed_ms=_ms(started),
             )  # fmt: skip
-        candidates: dict[tuple[str, ...], CandidateChain] = {}
+        candidates: dict[tuple[str, ...], _Draft] = {}
         for key in targets:
             for path in self._paths(ctx, key):
-                chain = self._chain(ctx, path)
-                if chain is not None and (path not in candidates or candidates[path].score < chain.score):
-                    candidates[path] = chain
-        ranked = sorted(candidates.values(), key=lambda c: (-c.score, len(c.steps), c.api_keys))
-        chains = ranked[: self.limits.chains]
+                draft = self._chain(ctx, path)
+                if draft is not None:
+                    candidates[path] = draft
+        ranked = sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))
+        chains = [draft.build() for _, draft in ranked[: self.limits.chains]]
         best = chains[0] if chains else None
         result = PlanResult(
             request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
@@ -139,11 +161,14 @@ class Planner:
 
     def _open_inputs(self, ctx: _Context, api: Api) -> list[Slot]:
         """Required inputs no stated value fills (an input table needs one filled column)."""
+        if api.key in ctx.open_inputs:
+            return ctx.open_inputs[api.key]
         bound = ctx.bindings(api)
         out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
         for table in api.input_tables:
             if not any((table.name, c.name) in bound for c in table.columns):
                 out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
+        ctx.open_inputs[api.key] = out
         return out
 
     def _paths(self, ctx: _Context, target: str) -> list[tuple[str, ...]]:
@@ -178,51 +203,54 @@ class Planner:
         return sum(1 for b in ctx.bindings(api).values() if b.index >= 0) if api is not None else 0
 
     def _rel(self, ctx: _Context, key: str) -> float:
-        api = ctx.api(key)
-        return ctx.relevance.score(api) if api is not None else 0.0
+        if key not in ctx.scores:
+            api = ctx.api(key)
+            ctx.scores[key] = ctx.relevance.score(api) if api is not None else 0.0
+        return ctx.scores[key]
 
-    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> CandidateChain | None:
+    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> _Draft | None:
+        """Score one path; the inputs of each step are plain dicts until the chain is kept."""
         w = self.weights
         apis = [ctx.api(k) for k in path]
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
-        steps: list[PlannedStep] = []
+        steps: list[list[dict[str, Any]]] = []
         missing: list[str] = []
         used: set[int] = set()
         confidence = 1.0
         edge_penalty = 0.0
         hint_fit = 0.0
         for index, api in enumerate(chain_apis):
-            step = PlannedStep.model_construct(api=api.key, title=api.title, inputs=[], on_many="all")
-            bound = ctx.bindings(api)
-            for (table, name), value in bound.items():
-                step.inputs.append(
-                    InputSource.model_construct(
-                        name=name, table=table, origin=value.origin, value=value.value
-                    )
-                )
+            inputs: list[dict[str, Any]] = []
+            for (table, name), value in ctx.bindings(api).items():
+                inputs.append({"name": name, "table": table, "origin": value.origin, "value": value.value})
                 if value.index >= 0:
                     used.add(value.index)
                     hint_fit += _hint_fit(ctx.found[value.index].hint, api)
+            fed = False
             for slot in self._open_inputs(ctx, api):
                 source = self._from_earlier(ctx, chain_apis, index, slot)
                 if source is None:
                     missing.append(f"{api.key}.{slot.name}")
-                    step.inputs.append(
-                        InputSource.model_construct(
-                            name=slot.name, table=slot.table, origin="user", domain_type=slot.domain_type
-                        )
+                    inputs.append(
+                        {
+                            "name": slot.name,
+                            "table": slot.table,
+                            "origin": "user",
+                            "domain_type": slot.domain_type,
+                        }
                     )
                     continue
-                step.inputs.append(source)
-                confidence *= source.confidence
-                edge_penalty += w.edge * (1.0 - source.confidence)
-                if source.table is not None:
-                    self._more_columns(ctx, chain_apis, index, source, step)
-            if index > 0 and not any(s.origin == "step" for s in step.inputs):
+                fed = True
+                inputs.append(source)
+                confidence *= source["confidence"]
+                edge_penalty += w.edge * (1.0 - source["confidence"])
+                if source["table"] is not None:
+                    inputs.extend(self._more_columns(ctx, chain_apis, index, source))
+            if index > 0 and not fed:
                 return None  # a step that takes nothing from the chain is not part of it
-            steps.append(step)
+            steps.append(inputs)
         target = chain_apis[-1]
         covered: set[str] = set()
         for api in chain_apis:
@@ -246,19 +274,14 @@ class Planner:
         why = [f"covers {len(covered)} of {len(ctx.relevance.terms)} request words"]
         if used:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return CandidateChain.model_construct(
-            steps=steps, score=round(score, 4), entry_point=chain_apis[0].key, target=target.key,
-            confidence=round(confidence, 4), missing=missing, why=why,
-        )  # fmt: skip
+        return _Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)
 
-    def _from_earlier(self, ctx: _Context, apis: list[Api], index: int, slot: Slot) -> InputSource | None:
+    def _from_earlier(self, ctx: _Context, apis: list[Api], index: int, slot: Slot) -> dict[str, Any] | None:
         """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
         best: tuple[int, int, Edge] | None = None
         earlier = {a.key: i for i, a in enumerate(apis[:index])}
-        for edge in ctx.edges_into(apis[index].key):
-            if edge.producer not in earlier or edge.consumer_field.lower() != slot.name.lower():
-                continue
-            if edge.consumer_table != slot.table or edge.producer_table is None:
+        for edge in ctx.feeding(apis[index].key, slot.table, slot.name):
+            if edge.producer not in earlier:
                 continue
             rank = (EDGE_LEVEL_RANK[edge.level], index - earlier[edge.producer])
             if best is None or rank < best[:2]:
@@ -266,24 +289,48 @@ class Planner:
         if best is None:
             return None
         edge = best[2]
-        return InputSource(
-            name=slot.name, table=slot.table, origin="step", from_step=earlier[edge.producer],
-            from_table=edge.producer_table, from_field=edge.producer_field, level=edge.level.value,
-            confidence=LEVEL_CONFIDENCE[edge.level.value], domain_type=slot.domain_type,
-        )  # fmt: skip
+        return {
+            "name": slot.name, "table": slot.table, "origin": "step", "from_step": earlier[edge.producer],
+            "from_table": edge.producer_table, "from_field": edge.producer_field, "level": edge.level.value,
+            "confidence": LEVEL_CONFIDENCE[edge.level.value], "domain_type": slot.domain_type,
+        }  # fmt: skip
 
     def _more_columns(
-        self, ctx: _Context, apis: list[Api], index: int, first: InputSource, step: PlannedStep
-    ) -> None:
+        self, ctx: _Context, apis: list[Api], index: int, first: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         """Other columns of the same input table fed by the same earlier output table."""
-        table = next(t for t in apis[index].input_tables if t.name == first.table)
+        table = next(t for t in apis[index].input_tables if t.name == first["table"])
+        out = []
         for column in table.columns:
-            if column.name == first.name or (table.name, column.name) in ctx.bindings(apis[index]):
+            if column.name == first["name"] or (table.name, column.name) in ctx.bindings(apis[index]):
                 continue
             slot = Slot(column.name, table.name, column.domain_type, False)
             more = self._from_earlier(ctx, apis, index, slot)
-            if more is not None and more.from_step == first.from_step and more.from_table == first.from_table:
-                step.inputs.append(more.model_copy(update={"required": False}))
+            if more and more["from_step"] == first["from_step"] and more["from_table"] == first["from_table"]:
+                out.append({**more, "required": False})
+        return out
+
+
+@dataclass
+class _Draft:
+    """A scored path before it becomes a ``CandidateChain`` (only the best few are built)."""
+
+    apis: list[Api]
+    inputs: list[list[dict[str, Any]]]
+    score: float
+    confidence: float
+    missing: list[str]
+    why: list[str]
+
+    def build(self) -> CandidateChain:
+        steps = [
+            PlannedStep(api=api.key, title=api.title, inputs=[InputSource(**i) for i in inputs])
+            for api, inputs in zip(self.apis, self.inputs, strict=True)
+        ]
+        return CandidateChain(
+            steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
+            confidence=self.confidence, missing=self.missing, why=self.why,
+        )  # fmt: skip
 
 
 _KINDS = ("movie", "tv", "collection", "company", "network", "person")

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 from apiatlas.catalog.model import Api
 from apiatlas.snapshot import Snapshot
 from apiatlas.text import query_terms
 
-_STOP = set(  # noqa: SIM905
-    (
-        "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
-        "give tell show find get what who whom which when where how many much some any that this these those "
-        "it its his her their there please want need just about with from than as have has had can could "
-        "would should will one more most no not yet also so right now currently "
-        "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
-        "была были все его её ее их мне нам это этот эта нет же бы не да"
-    ).split()
+_STOP_WORDS = (
+    "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
+    "give tell show find get what who whom which when where how many much some any that this these those "
+    "it its his her their there please want need just about with from than as have has had can could "
+    "would should will one more most no not yet also so right now currently "
+    "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
+    "была были все его её ее их мне нам это этот эта нет же бы не да"
 )
+_STOP = set(_STOP_WORDS.split())
 # request words that name what an API returns in other words (English and Russian); small and explicit
 _EXPANSIONS: dict[str, str] = {
     "director": "crew credits",
@@ -80,11 +80,37 @@ def api_terms(api: Api) -> set[str]:
     return set(query_terms(text))
 
 
-class Relevance:
-    """Scores APIs for one request: normalised search score and coverage of the request's stems."""
+def same_stem(a: str, b: str) -> bool:
+    """Equal stems, or long stems differing only at the end (сделк / сделок, бумаг / бумаги)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 4:
+        return False
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return common >= 4 and common >= min(len(a), len(b)) - 1
 
-    def __init__(self, snapshot: Snapshot, words: list[str], limit: int = 40) -> None:
+
+class TitleStats:
+    """How common each title stem is among the snapshot's kept APIs (rare words tell APIs apart)."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.titles: dict[str, list[str]] = {}
+        counts: dict[str, int] = {}
+        for key, title in snapshot.kept_api_names():
+            stems = list(dict.fromkeys(query_terms(title)))
+            self.titles[key] = stems
+            for stem in stems:
+                counts[stem] = counts.get(stem, 0) + 1
+        total = max(1, len(self.titles))
+        self.idf = {stem: math.log((total + 1) / (n + 1)) + 0.1 for stem, n in counts.items()}
+
+
+class Relevance:
+    """Scores APIs for one request: normalised search score, request stems covered, title stems asked for."""
+
+    def __init__(self, snapshot: Snapshot, words: list[str], stats: TitleStats, limit: int = 40) -> None:
         self.snapshot = snapshot
+        self.stats = stats
         self.terms = [t for t in dict.fromkeys(query_terms(" ".join(words)))]
         self.lexical: dict[str, float] = {}
         hits = snapshot.search(" ".join(words), limit=limit) if words else []
@@ -92,6 +118,7 @@ class Relevance:
         for hit in hits:
             self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
         self._covered: dict[str, set[str]] = {}
+        self._precision: dict[str, float] = {}
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
@@ -101,12 +128,22 @@ class Relevance:
         """The request stems this API's name, title or outputs contain."""
         if api.key not in self._covered:
             own = api_terms(api)
-            self._covered[api.key] = {t for t in self.terms if t in own}
+            self._covered[api.key] = {t for t in self.terms if t in own or any(same_stem(t, u) for u in own)}
         return self._covered[api.key]
 
     def coverage(self, api: Api) -> float:
         return len(self.covered(api)) / len(self.terms) if self.terms else 0.0
 
+    def precision(self, api: Api) -> float:
+        """The share (weighted by rarity) of the API's title stems that the request asks for."""
+        if api.key not in self._precision:
+            stems = self.stats.titles.get(api.key) or list(dict.fromkeys(query_terms(api.title)))
+            weights = {u: self.stats.idf.get(u, 1.0) for u in stems}
+            hit = sum(w for u, w in weights.items() if any(same_stem(t, u) for t in self.terms))
+            total = sum(weights.values())
+            self._precision[api.key] = hit / total if total else 0.0
+        return self._precision[api.key]
+
     def score(self, api: Api) -> float:
-        """0..~1.5: half the normalised search score plus the share of request stems covered."""
-        return 0.5 * self.lexical.get(api.key, 0.0) + self.coverage(api)
+        """0..~2: half the normalised search score, the share of request stems covered, title precision."""
+        return 0.5 * self.lexical.get(api.key, 0.0) + self.coverage(api) + 0.5 * self.precision(api)

@@ -1,0 +1,103 @@
+"""``apiatlas eval chains``: plan each request from its text alone; exact match and correct path vs gold."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from apiatlas.commands.eval_retrieval import _shared_data, eval_app
+from apiatlas.planning.evaluation import GoldCase, bank_cases, report, restbench_cases, run_cases
+
+_BANK = Path(__file__).resolve().parents[3] / "examples" / "bank"
+
+
+class ChainDataset(StrEnum):
+    RESTBENCH = "restbench"
+    BANK = "bank"
+
+
+def _compile(source: Path, out: Path) -> Path:
+    from apiatlas.build import compile_docs
+
+    compile_docs(source, overlays_dir=None, config_path=None, out=out, write_report=False)
+    return out
+
+
+def _bank_snapshot(folder: Path, out: Path) -> Path:
+    from apiatlas.build import compile_docs, default_overlays_dir
+
+    docs = folder / "docs"
+    compile_docs(docs, overlays_dir=default_overlays_dir(docs), config_path=None, out=out, write_report=False)
+    return out
+
+
+def evaluate(dataset: ChainDataset, files: list[Path], work: Path) -> dict[str, Any]:
+    """Compile the dataset's catalog in ``work``, plan every request and return the figures."""
+    from apiatlas.snapshot import Snapshot
+
+    cases: list[GoldCase]
+    if dataset is ChainDataset.RESTBENCH:
+        root = _shared_data() / "restbench"
+        spec, queries = files if len(files) == 2 else (root / "tmdb_oas.json", root / "tmdb_queries.json")
+        snapshot_path = _compile(spec, work / "restbench.atlas")
+        with Snapshot.open(snapshot_path) as snap:
+            cases = restbench_cases(queries, set(snap.all_api_keys()))
+            runs = run_cases(snap, cases)
+    else:
+        folder = files[0] if files else _BANK
+        snapshot_path = _bank_snapshot(folder, work / "bank.atlas")
+        chains = files[1] if len(files) > 1 else folder / "eval" / "chains.yaml"
+        with Snapshot.open(snapshot_path) as snap:
+            runs = run_cases(snap, bank_cases(chains))
+    return {"dataset": dataset.value, **report(runs)}
+
+
+@eval_app.command("chains")
+def eval_chains(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]."),
+    ] = None,
+    dataset: Annotated[
+        ChainDataset, typer.Option("--dataset", help="restbench (TMDB spec + queries) or bank.")
+    ] = ChainDataset.RESTBENCH,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
+    misses: Annotated[bool, typer.Option("--misses", help="Also print every request planned wrong.")] = False,
+) -> None:
+    """Plan every request of a dataset from its text alone and compare the top chain with the gold chain."""
+    with tempfile.TemporaryDirectory(prefix="apiatlas-chains-") as tmp:
+        result = evaluate(dataset, list(files or []), Path(tmp))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    console = Console()
+    console.print(figures_table(result))
+    if misses:
+        for miss in result["misses"]:
+            console.print(f"\n{miss['id']}: {miss['query']}", highlight=False)
+            console.print("  gold:    " + " → ".join(miss["gold"]), highlight=False)
+            console.print("  planned: " + (" → ".join(miss["planned"]) or "(none)"), highlight=False)
+
+
+def figures_table(result: dict[str, Any]) -> Table:
+    table = Table(
+        title=f"eval chains — {result['dataset']} (plan from the request text alone)", show_edge=False
+    )
+    table.add_column("figure")
+    for split in ("all", "development", "held_out"):
+        table.add_column(split.replace("_", "-"), justify="right")
+    rows = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms", "latency_p95_ms")
+    for row in rows:
+        cells = []
+        for split in ("all", "development", "held_out"):
+            value = result[split].get(row, 0)
+            cells.append(str(value) if row == "cases" else f"{value:.3f}")
+        table.add_row(row, *cells)
+    return table

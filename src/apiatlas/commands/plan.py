@@ -1,0 +1,98 @@
+"""``apiatlas plan``: the ranked call chains that answer a request, with where every input comes from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from apiatlas.cli_app import app
+from apiatlas.errors import SnapshotError
+from apiatlas.planning.model import CandidateChain, InputSource, PlanResult
+from apiatlas.planning.planner import Planner
+from apiatlas.snapshot.reader import Snapshot
+
+
+def parse_known(pairs: list[str]) -> dict[str, Any]:
+    """``["SurName=Михалов", "OnlyOpenFlag=1"]`` -> ``{"SurName": "Михалов", "OnlyOpenFlag": "1"}``."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise typer.BadParameter(f"--known takes NAME=VALUE, got {pair!r}")
+        out[name.strip()] = value
+    return out
+
+
+@app.command("plan")
+def plan_command(
+    snapshot: Annotated[Path, typer.Argument(help="The snapshot file (*.atlas).")],
+    request: Annotated[
+        str, typer.Argument(help='The request, e.g. "сделки клиента Михалова по ценным бумагам".')
+    ],
+    known: Annotated[
+        list[str] | None, typer.Option("--known", help="A value you know, NAME=VALUE (repeatable).")
+    ] = None,
+    target: Annotated[str | None, typer.Option("--target", help="The API whose result you want.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = False,
+) -> None:
+    """Plan the calls that answer a request: chains best first, each input's source, what is missing."""
+    values = parse_known(list(known or []))
+    try:
+        with Snapshot.open(snapshot) as snap:
+            result = Planner(snap).plan(request, target=target, known=values)
+    except SnapshotError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
+    if as_json:
+        data = result.model_dump(mode="json")
+        if result.chains:
+            data["execute_chain_steps"] = [
+                s.model_dump(mode="json", exclude_defaults=True) for s in result.chains[0].chain_steps(values)
+            ]
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print_plan(Console(), result)
+    if result.status == "error":
+        raise typer.Exit(1)
+
+
+def describe_input(source: InputSource) -> str:
+    """One line: ``OwnerID (pAPI_Account_OwnerID) ← step 0 pAPI_Person_FindList.PersonID [alias 0.75]``."""
+    name = f"{source.name} ({source.table})" if source.table else source.name
+    if source.origin == "step":
+        return (
+            f"{name} ← step {source.from_step} {source.from_table}.{source.from_field} "
+            f"[{source.level} {source.confidence:.2f}]"
+        )
+    if source.origin == "user":
+        return f"{name} ← ASK THE USER"
+    return f"{name} = {source.value!r} ({'from the request' if source.origin == 'request' else 'known'})"
+
+
+def print_plan(console: Console, result: PlanResult) -> None:
+    """The plan as text: values found, then each candidate chain with its steps and inputs."""
+    console.print(
+        f"[bold]{result.status}[/] {result.reason.value}: {result.message} ({result.elapsed_ms:.1f} ms)"
+    )
+    if result.values:
+        console.print("values in the request: " + ", ".join(f"{v.kind}={v.value!r}" for v in result.values))
+    for rank, chain in enumerate(result.chains, 1):
+        print_chain(console, rank, chain)
+
+
+def print_chain(console: Console, rank: int, chain: CandidateChain) -> None:
+    console.print(
+        f"\n[bold]#{rank}[/] score {chain.score:.2f}, confidence {chain.confidence:.2f}: "
+        + " → ".join(chain.api_keys)
+    )
+    for index, step in enumerate(chain.steps):
+        console.print(f"  {index}. {step.api}" + (f" — {step.title}" if step.title else ""), highlight=False)
+        for source in step.inputs:
+            console.print(f"       {escape(describe_input(source))}", highlight=False)
+    if chain.missing:
+        console.print("  missing: " + ", ".join(chain.missing))
