@@ -10,12 +10,20 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.catalog.model import Api, SessionTable
 from apiatlas.errors import ReasonCode
-from apiatlas.executors.base import CallRequest, CallResult, ExecutionLimits, Executor, elapsed_ms
+from apiatlas.executors.base import (
+    CallRequest,
+    CallResult,
+    ExecutionLimits,
+    Executor,
+    TableResult,
+    elapsed_ms,
+)
 from apiatlas.executors.errors import ChainProblem, ChainValidationError
 from apiatlas.executors.validation import normalize_name, param_spec
 from apiatlas.executors.value_types import CoercionError, coerce
 
 MAX_STEPS = 20
+MAX_FAN_OUT = 50  # calls of one step with on_many='each'
 
 ApiResolver = Callable[[str], Api | None]
 
@@ -59,10 +67,11 @@ class ChainStep(BaseModel):
     param_mapping: dict[str, FieldRef] = Field(
         default_factory=dict, description="argument of this step -> a column of an earlier step's output"
     )
-    on_many: Literal["all", "first", "stop"] = Field(
+    on_many: Literal["all", "first", "stop", "each"] = Field(
         default="all",
         description="when a mapped argument gets several distinct values: 'all' fails (map into an input "
-        "table instead), 'first' takes the first, 'stop' ends the chain so the user can choose",
+        "table instead), 'first' takes the first, 'stop' ends the chain so the user can choose, 'each' "
+        f"calls this step once per value (fan-out, at most {MAX_FAN_OUT} calls) and merges their rows",
     )
 
 
@@ -265,10 +274,12 @@ def _value(row: dict[str, Any], column: str) -> Any:
 
 def _prepare(
     index: int, step: ChainStep, results: list[StepResult]
-) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]], bool]:
-    """The step's arguments and input rows after mapping, and whether a mapped source was truncated."""
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]], bool]:
+    """The step's argument sets (several when it fans out) and input rows after mapping, and whether a
+    mapped source was truncated."""
     truncated = False
     args = dict(step.args)
+    fan_out: dict[str, list[Any]] = {}
     for name, ref in step.param_mapping.items():
         rows, cut = _rows_of(results, ref.source_step, ref.source_table)
         truncated = truncated or cut
@@ -276,6 +287,9 @@ def _prepare(
         where = f"step {index} argument {name!r} from step {ref.source_step} {ref.source_table}.{ref.column}"
         if not values:
             raise _Stop("partial", ReasonCode.NO_MATCH, f"{where}: no value to map")
+        if len(values) > 1 and step.on_many == "each":
+            fan_out[name] = values
+            continue
         if len(values) > 1 and step.on_many != "first":
             status: Literal["partial", "error"] = "partial" if step.on_many == "stop" else "error"
             raise _Stop(
@@ -299,7 +313,45 @@ def _prepare(
                 f"step {mapping.source_step} {mapping.source_table} has no rows",
             )
         tables.setdefault(name, []).extend(unique)
-    return args, tables, truncated
+    sets = [args]
+    for name, values in fan_out.items():
+        sets = [{**done, name: value} for done in sets for value in values]
+    if len(sets) > MAX_FAN_OUT:
+        sets, truncated = sets[:MAX_FAN_OUT], True
+    return sets, tables, truncated
+
+
+def merge_results(api_key: str, results: list[CallResult]) -> CallResult:
+    """One result for the calls of a fanned-out step: rows of each output table joined, first error wins."""
+    if len(results) == 1:
+        return results[0]
+    failed = next((r for r in results if r.status == "error"), None)
+    if failed is not None:
+        return failed
+    merged: dict[str, TableResult] = {}
+    for result in results:
+        for table in result.tables:
+            into = merged.get(table.name.lower())
+            if into is None:
+                merged[table.name.lower()] = table.model_copy(deep=True)
+                continue
+            into.rows.extend(table.rows)
+            into.row_count += table.row_count
+            into.truncated = into.truncated or table.truncated
+    tables = list(merged.values())
+    rows = sum(t.row_count for t in tables)
+    truncated = any(r.truncated for r in results)
+    empty = bool(tables) and rows == 0
+    return CallResult(
+        api_key=api_key,
+        status="ok",
+        reason=ReasonCode.NO_MATCH if empty else ReasonCode.TRUNCATED if truncated else ReasonCode.OK,
+        message="the calls returned no rows" if empty else f"{len(results)} calls, one per mapped value",
+        tables=tables,
+        rows_returned=rows,
+        truncated=truncated,
+        duration_ms=round(sum(r.duration_ms for r in results), 3),
+    )
 
 
 async def run_chain(
@@ -325,7 +377,7 @@ async def run_chain(
     async with executor.session() as session:
         for index, (step, api) in enumerate(zip(steps, apis, strict=True)):
             try:
-                args, tables, cut = _prepare(index, step, results)
+                arg_sets, tables, cut = _prepare(index, step, results)
             except _Stop as stop:
                 return ChainResult(
                     status=stop.status,
@@ -337,7 +389,14 @@ async def run_chain(
                     duration_ms=elapsed_ms(started),
                 )
             truncated = truncated or cut
-            result = await session.call(CallRequest(api=api, args=args, input_tables=tables))
+            calls = []
+            for args in arg_sets:
+                calls.append(await session.call(CallRequest(api=api, args=args, input_tables=tables)))
+                if calls[-1].status == "error":
+                    break
+            result = merge_results(api.key, calls)
+            fanned = {k for k in step.param_mapping if len({str(a.get(k)) for a in arg_sets}) > 1}
+            args = {k: ([a.get(k) for a in arg_sets] if k in fanned else v) for k, v in arg_sets[0].items()}
             results.append(
                 StepResult(
                     index=index,
