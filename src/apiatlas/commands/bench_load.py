@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -119,14 +120,15 @@ def _report(run: Any, marks: dict[str, float], sessions: int, server_alive: bool
     report["session_failures"] = run.session_failures
     if marks:
         down, up = marks["down"], marks["up"]
-        during = [s for s in run.samples if down <= s.started < up + 1.0 and s.status == "error"]
+        failed = [s for s in run.samples if s.status == "error"]  # in flight at the stop, or sent while down
         after = [s for s in run.samples if s.kind == "execute" and s.started >= up and s.status != "error"]
         first_ok = min((s.started for s in after), default=None)
         report["fault"] = {
             "database_down_at_s": round(down, 1),
             "database_up_at_s": round(up, 1),
-            "failed_calls_during_outage": len(during),
-            "failure_reasons": run.figures(down, up + 1.0)["error_reasons"],
+            "failed_calls": len(failed),
+            "failure_reasons": dict(Counter(s.reason for s in failed)),
+            "failed_before_stop": sum(1 for s in failed if s.started < down),
             "first_execute_ok_after_restart_s": round(first_ok - up, 2) if first_ok is not None else None,
             "after_recovery": run.figures(up + 2.0) if run.seconds > up + 2.0 else None,
             "server_restarted": not server_alive,
@@ -149,8 +151,8 @@ def _print(report: dict[str, Any]) -> None:
     if fault:
         typer.echo(
             f"fault: database stopped at {fault['database_down_at_s']} s, "
-            f"back at {fault['database_up_at_s']} s; {fault['failed_calls_during_outage']} calls failed "
-            f"meanwhile, reasons {fault['failure_reasons']}"
+            f"back at {fault['database_up_at_s']} s; {fault['failed_calls']} calls failed "
+            f"(in flight or sent while it was down), reasons {fault['failure_reasons']}"
         )
         after = fault["after_recovery"]
         typer.echo(
