@@ -26,7 +26,7 @@ from apiatlas.sources import SOURCES
 from test_http_upstream import Upstream, rest_catalog, serve_upstream, write_rest_snapshot
 from test_server_catalog import structured
 
-NAVIGATION = 8  # navigation, execution and evidence tools every server has
+NAVIGATION = 9  # navigation, execution and evidence tools every server has
 
 
 @pytest.fixture(scope="module")

@@ -49,6 +49,7 @@ def test_tools_list_has_descriptions_annotations_and_output_schemas(snap_path: P
                 "describe_api",
                 "search",
                 "dependency_chain",
+                "plan_chain",
                 "execute_api",
                 "execute_chain",
                 "fetch_evidence",
@@ -254,7 +255,7 @@ def test_stdio_subprocess_serves_the_protocol_only(snap_path: Path) -> None:
     async def main() -> None:
         async with Client(serve_command(snap_path)) as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) == 8 and all(t.name.startswith(P) for t in tools)
+            assert len(tools) == 9 and all(t.name.startswith(P) for t in tools)
             bad = structured(await client.call_tool(P + "describe_api", {"api": "nope"}))
             assert bad["reason"] == "UNKNOWN_API"
             hits = structured(await client.call_tool(P + "search", {"query": "остаток"}))

@@ -21,6 +21,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.server.evidence import EvidenceRegistry, EvidenceStore
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Confidence, Navigator
+from apiatlas.server.planning import ChainPlanning, PlanChainResult
 from apiatlas.server.results import (
     DependencyChainResult,
     DescribeApiResult,
@@ -165,6 +166,19 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
             DependencyChainResult, lambda: nav.dependency_chain(api, direction, depth, min_confidence)
         )
 
+    planning = ChainPlanning(nav)
+
+    async def plan_chain(
+        request: Annotated[str, Field(description="the user's request in their words (Russian or English)")],
+        target: Annotated[str | None, Field(description="the API whose result is wanted, if known")] = None,
+        known: Annotated[
+            dict[str, Any] | None,
+            Field(description='values already known by input name, e.g. {"SurName": "Михалов"}'),
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=5, description="candidate chains to return")] = 3,
+    ) -> Annotated[CallToolResult, PlanChainResult]:
+        return await answer(PlanChainResult, lambda: planning.plan_chain(request, target, known or {}, limit))
+
     async def execute_api(
         api: ApiName,
         ctx: Context,
@@ -242,6 +256,14 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
             "dependency_chain",
             "Shows which APIs must run before (upstream) or can run after (downstream) an API, level by "
             "level, with field mappings and their confidence. Use when an input is an ID you do not have.",
+            NAVIGATION,
+        ),
+        (
+            plan_chain,
+            "plan_chain",
+            "Plans the calls that answer a request: ranked chains from an entry point to the API that "
+            "returns the data, where every input comes from and what to ask the user. Use when a question "
+            "needs several calls; pass chains[0].steps to execute_chain after filling the ask_user values.",
             NAVIGATION,
         ),
         (
