@@ -23,10 +23,12 @@ log = logging.getLogger("apiatlas.server")
 LEVELS: tuple[LoggingLevel, ...] = get_args(LoggingLevel)  # least to most severe (RFC 5424 order)
 LOGGER_NAME = "apiatlas"
 MAX_SESSIONS = 10_000  # levels kept for the most recently active sessions only
-# The server could not answer (not the caller's mistake): logged as "error"; every other failure "warning".
+# The server or its upstream failed (not the caller's mistake): "error"; any other failure "warning".
 SERVER_FAULTS = {
     ReasonCode.TOOL_EXECUTION_ERROR.value,
     ReasonCode.TIMEOUT.value,
+    ReasonCode.UPSTREAM_UNAVAILABLE.value,
+    ReasonCode.UPSTREAM_AUTH_FAILED.value,
 }
 
 
