@@ -40,7 +40,7 @@ class PlannedStep(BaseModel):
     api: str
     title: str = ""
     inputs: list[InputSource] = Field(default_factory=list)
-    on_many: Literal["all", "first", "stop"] = "all"
+    on_many: Literal["all", "first", "stop", "each"] = "all"
 
 
 class CandidateChain(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.errors import ReasonCode
@@ -50,6 +50,7 @@ class Weights:
     unused_subject: float = 0.6
     write: float = 0.5
     hint: float = 0.8
+    ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
 @dataclass
@@ -261,6 +262,7 @@ class Planner:
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
         score = (
             w.target * self._rel(ctx, target.key)
+            - w.ids_only * _ids_only(target)
             + w.union * union
             + w.others * others
             - w.step * (len(chain_apis) - 1)
@@ -289,10 +291,12 @@ class Planner:
         if best is None:
             return None
         edge = best[2]
+        own = _own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
         return {
             "name": slot.name, "table": slot.table, "origin": "step", "from_step": earlier[edge.producer],
             "from_table": edge.producer_table, "from_field": edge.producer_field, "level": edge.level.value,
-            "confidence": LEVEL_CONFIDENCE[edge.level.value], "domain_type": slot.domain_type,
+            "confidence": LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
+            "domain_type": slot.domain_type,
         }  # fmt: skip
 
     def _more_columns(
@@ -324,13 +328,62 @@ class _Draft:
 
     def build(self) -> CandidateChain:
         steps = [
-            PlannedStep(api=api.key, title=api.title, inputs=[InputSource(**i) for i in inputs])
+            PlannedStep(
+                api=api.key,
+                title=api.title,
+                inputs=[InputSource(**i) for i in inputs],
+                on_many=_on_many(self.inputs, inputs),
+            )
             for api, inputs in zip(self.apis, self.inputs, strict=True)
         ]
         return CandidateChain(
             steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
             confidence=self.confidence, missing=self.missing, why=self.why,
         )  # fmt: skip
+
+
+def _on_many(
+    chain: list[list[dict[str, Any]]], inputs: list[dict[str, Any]]
+) -> Literal["all", "first", "stop", "each"]:
+    """What a step does when a mapped argument gets several values.
+
+    From the entry step's list of matches for a stated name: the first match of a ranked list
+    (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
+    from any later step: fan out, once per value (the balance of each of his accounts).
+    """
+    mapped = [i for i in inputs if i.get("origin") == "step" and i.get("table") is None]
+    if not mapped:
+        return "all"
+    source = mapped[0]
+    entry_takes_value = any(i.get("origin") in ("request", "known") for i in chain[0])
+    if source.get("from_step") == 0 and entry_takes_value:
+        return "first" if "[]" in str(source.get("from_field")) else "stop"
+    return "each"
+
+
+FOREIGN_KEY_FACTOR = 0.8  # a field that is another entity's id (a deposit's AccountID) feeds less surely
+_ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
+
+
+def _is_identifier(name: str, domain_type: str) -> bool:
+    return "IDENTIFIER" in domain_type.upper() or domain_type.endswith(":id") or bool(_ID_NAME.search(name))
+
+
+def _ids_only(api: Api) -> float:
+    """1 when every output column is an identifier (an id list is a step towards data, not the data)."""
+    columns = [c for t in api.output_tables for c in t.columns]
+    return 1.0 if columns and all(_is_identifier(c.name, c.domain_type) for c in columns) else 0.0
+
+
+def _own_key(api: Api, table: str | None, field: str) -> bool:
+    """Whether ``field`` identifies the rows the producer returns (its first column, or the items' ``id``)."""
+    found = next((t for t in api.output_tables if t.name == table), None)
+    if found is None or not found.columns:
+        return True
+    if found.columns[0].name == field:
+        return True
+    parts = field.split(".")
+    return parts[-1] == "id" and field.count("[]") <= 1 and len(parts) <= 2
 
 
 _KINDS = ("movie", "tv", "collection", "company", "network", "person")
