@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from apiatlas.catalog.model import Api, BusinessObject, Edge, EdgeLevel, SideEffect
+from apiatlas.search.lexical import LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
 from apiatlas.snapshot.hits import SearchHit
@@ -56,6 +59,7 @@ class RoleView(Snapshot):
                 if kept:
                     self._kept.add(key)
         self._hidden_kept = sum(1 for _k, _o, kept, _s in rows if kept) - len(self._kept)
+        self._search_index: dict[str, bytes] | None = None
         self._by_object: dict[str, list[str]] = {}
         for key in sorted(self._kept):
             self._by_object.setdefault(self._visible[key], []).append(key)
@@ -152,12 +156,40 @@ class RoleView(Snapshot):
     def kept_api_names(self) -> list[tuple[str, str]]:
         return [row for row in super().kept_api_names() if row[0] in self._kept]
 
+    def search_index(self) -> dict[str, bytes]:
+        """The precomputed lexical index without the hidden APIs (their rows and postings removed)."""
+        if self._search_index is None:
+            self._search_index = _without_hidden(super().search_index(), self._kept)
+        return dict(self._search_index)
+
     def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
         """The base search over enough extra hits that ``limit`` visible ones survive the filter."""
         if object_key is not None and not self._granted(object_key):
             return []
         wide = self._base.search(query, limit=limit + self._hidden_kept, object_key=object_key)
         return [h for h in wide if h.api_key in self._kept][:limit]
+
+
+def _without_hidden(blobs: dict[str, bytes], kept: set[str]) -> dict[str, bytes]:
+    """A ``LexicalIndex`` (as blobs) holding only ``kept`` APIs: doc ids renumbered, empty terms dropped."""
+    index = LexicalIndex.from_blobs(blobs)
+    if index is None:
+        return blobs
+    keep = np.array([k in kept for k in index.keys], dtype=bool)
+    new_id = (np.cumsum(keep) - 1).astype(np.int32)
+    posting_kept = keep[index.docs] if len(index.docs) else np.zeros(0, dtype=bool)
+    counts = np.diff(np.concatenate([[0], np.cumsum(posting_kept)])[index.indptr])
+    terms = sorted(index.vocab, key=index.vocab.__getitem__)
+    live = counts > 0
+    filtered = LexicalIndex(
+        keys=[k for k, on in zip(index.keys, keep, strict=True) if on],
+        objects=index.objects[keep],
+        vocab={t: i for i, t in enumerate(t for t, on in zip(terms, live, strict=True) if on)},
+        indptr=np.concatenate([[0], np.cumsum(counts[live])]).astype(np.int32),
+        docs=new_id[index.docs[posting_kept]],
+        weights=index.weights[posting_kept],
+    )
+    return {**blobs, **filtered.to_blobs()}
 
 
 def role_for(roles: tuple[str, ...], configured: dict[str, RoleSettings]) -> str | None:
