@@ -23,33 +23,15 @@ class Scenario:
     steps: list[Step] = field(default_factory=list)
 
 
-def _mapped(step: int, table: str, columns: dict[str, str]) -> dict[str, Any]:
-    return {"source_step": step, "source_table": table, "column_mapping": columns}
+MIKHALOV_REQUEST = "сделки клиента Михалова по ценным бумагам"
 
 
-def mikhalov_chain() -> list[dict[str, Any]]:
-    """Prs → Acc → DSec → DealSecurity, each step fed by the previous one's output table."""
-    return [
-        {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Михалов"}},
-        {
-            "api": "API_Acc_FindListByListOwnerID",
-            "input_table_mapping": {
-                "pAPI_Account_OwnerID": _mapped(0, "pAPI_Person_FindList", {"OwnerID": "PersonID"})
-            },
-        },
-        {
-            "api": "API_DSec_FindListIDByAccID",
-            "input_table_mapping": {
-                "pAPI_DSec_AccID": _mapped(1, "pAPI_Account_List", {"AccountID": "AccountID"})
-            },
-        },
-        {
-            "api": "API_DealSecurity_FindListByID",
-            "input_table_mapping": {
-                "pAPI_DealSecurity_ID": _mapped(2, "pAPI_DSec_IDList", {"DealSecurityID": "DealSecurityID"})
-            },
-        },
-    ]
+def planned_steps(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """The steps of the best chain of the latest plan_chain answer, passed to execute_chain unchanged."""
+    for result in reversed(results):
+        if result.get("chains"):
+            return {"steps": result["chains"][0]["steps"]}
+    raise LookupError("no earlier plan_chain answer has a chain")
 
 
 def first_cell(results: list[dict[str, Any]], column: str) -> Any:
@@ -67,17 +49,15 @@ def scenarios() -> list[Scenario]:
         Scenario(
             "Найди сделки клиента Михалова по ценным бумагам",
             [
-                Step("list_business_objects", {}, "see which business objects exist"),
-                Step("search", {"query": "сделки по ценным бумагам"}, "find the API that returns deals"),
                 Step(
-                    "dependency_chain",
-                    {"api": "API_DealSecurity_FindListByID", "direction": "upstream", "depth": 3},
-                    "learn what must run before it to get DealSecurityID from a surname",
+                    "plan_chain",
+                    {"request": MIKHALOV_REQUEST},
+                    "plan the calls: the API with the deals, the entry point the surname opens, the mappings",
                 ),
                 Step(
                     "execute_chain",
-                    {"steps": mikhalov_chain()},
-                    "run person → accounts → deal ids → deals in one round trip and one transaction",
+                    planned_steps,
+                    "run the planned person → accounts → deal ids → deals in one round trip and transaction",
                 ),
             ],
         ),

@@ -81,6 +81,20 @@ def _summarise(console: Console, tool: str, data: dict[str, Any]) -> None:
                 f"   {link['producer_api']}.{link['producer_field']} → "
                 f"{link['consumer_api']}.{link['consumer_field']} ({link['confidence']})"
             )
+    elif tool == "plan_chain":
+        values = ", ".join(f"{v['kind']}={v['value']!r}" for v in data.get("values", []))
+        console.print(f"   values in the request: {values or 'none'}")
+        for chain in data.get("chains", [])[:2]:
+            console.print(
+                f"   plan #{chain['rank']} (score {chain['score']:.2f}, "
+                f"confidence {chain['confidence']:.2f}): " + " → ".join(chain["apis"]),
+                highlight=False,
+            )
+            if chain["rank"] == 1:
+                for line in chain["inputs"]:
+                    console.print(f"      {line}", highlight=False, markup=False)
+            for ask in chain.get("ask_user", []):
+                console.print(f"      ask the user: {ask['input']} ({ask['api']}) → {ask['fill']}")
     elif tool == "describe_api":
         api = data.get("api") or {}
         schema = api.get("input_schema", {})
