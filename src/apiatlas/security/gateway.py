@@ -6,6 +6,7 @@ role's Streamable HTTP app, whose server reads the snapshot only through the rol
 
 from __future__ import annotations
 
+import hashlib
 import json
 import ssl
 from collections.abc import AsyncIterator
@@ -33,6 +34,7 @@ from apiatlas.security.roles import RolePolicy, RoleView, role_for
 from apiatlas.security.secrets import read_secret
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.tools import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot
 
 WELL_KNOWN = "/.well-known/oauth-protected-resource"
@@ -158,6 +160,10 @@ class SecureGateway:
             return
         assert token is not None
         inner = dict(scope)
+        # evidence of a call without an MCP session (2026 protocol, stateless mode) is kept per principal
+        scoped = [(k, v) for k, v in scope.get("headers", []) if k.lower() != EVIDENCE_SCOPE_HEADER.encode()]
+        digest = hashlib.sha256(f"{principal.issuer or ''}|{principal.name}".encode()).hexdigest()[:24]
+        inner["headers"] = [*scoped, (EVIDENCE_SCOPE_HEADER.encode(), f"principal-{digest}".encode())]
         inner["user"] = AuthenticatedUser(principal.access_token(token, expires))
         inner["auth"] = AuthCredentials(list(principal.scopes))
         await self.apps[role](inner, receive, send)

@@ -83,9 +83,14 @@ def render(result: ToolResult) -> CallToolResult:
     )
 
 
+EVIDENCE_SCOPE_HEADER = "x-apiatlas-evidence-scope"  # set by apiatlas.security's gateway, never by clients
+
+
 def session_store(registry: EvidenceRegistry, ctx: Context) -> EvidenceStore:
-    """The evidence store of the caller's session: the HTTP session id, or the process (stdio, stateless)."""
-    key = (ctx.headers or {}).get("mcp-session-id") or "local"
+    """The evidence store of the caller's session: the HTTP session id, else the authenticated principal's
+    scope (set by the security gateway), else the process (stdio, unauthenticated stateless)."""
+    headers = ctx.headers or {}
+    key = headers.get("mcp-session-id") or headers.get(EVIDENCE_SCOPE_HEADER) or "local"
     return registry.for_session(key)
 
 
