@@ -366,3 +366,27 @@ def test_apiatlas_serve_with_a_security_file(tmp_path: Path) -> None:
     assert out == b""
     audited = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert [(a["principal"], a["tool"]) for a in audited] == [("ann", "list_business_objects")]
+
+
+def test_stateless_mode_authenticates_every_request(snap: Snapshot, tmp_path: Path) -> None:
+    """Replicas without sticky sessions: no server-held session, each request authenticated on its own."""
+    keys, plain = write_keys(tmp_path, {"ann": ["retail"]})
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    security = security_config(tmp_path, port, keys)
+    security.session_mode = "stateless"
+
+    async def main() -> None:
+        async with mcp_client(url, plain["ann"]) as client:
+            found = structured(await client.call_tool(f"{PREFIX}search", {"query": "API_Acc_GetRest"}))
+            assert found["hits"][0]["api_key"] == "API_Acc_GetRest"
+            hidden = structured(
+                await client.call_tool(f"{PREFIX}describe_api", {"api": "API_DSec_FindListIDByAccID"})
+            )
+            assert hidden["reason"] == "UNKNOWN_API"
+
+    with gateway(snap, security, port):
+        anyio.run(main)
+        with httpx.Client(timeout=10) as http:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+            assert http.post(url, json=body).status_code == 401
