@@ -67,7 +67,7 @@ class Idp:
         self.jwks_file = folder / "jwks.json"
         self.jwks_file.write_text(json.dumps({"keys": [{**jwk, "kid": "k1", "use": "sig", "alg": "RS256"}]}))
 
-    def token(self, subject: str = "alice", roles: list[str] | None = None, **override: Any) -> str:
+    def token(self, subject: str = "alice", roles: list[str] | str | None = None, **override: Any) -> str:
         claims: dict[str, Any] = {
             "sub": subject,
             "iss": ISSUER,
