@@ -92,6 +92,7 @@ class Bound:
     origin: str
     value: Any
     index: int = -1  # which extracted value (request) it is
+    known_as: str = ""  # the caller's name for a known value
 
 
 def bind(
@@ -105,7 +106,7 @@ def bind(
         key = (slot.table, slot.name)
         for spelled in (f"{api.key}.{slot.name}".lower(), slot.name.lower()):
             if spelled in lowered:
-                out[key] = Bound("known", lowered[spelled])
+                out[key] = Bound("known", lowered[spelled], known_as=spelled)
                 break
         if key in out:
             continue

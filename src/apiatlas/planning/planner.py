@@ -42,7 +42,7 @@ class Weights:
 
     target: float = 1.5
     union: float = 1.0
-    others: float = 0.2
+    others: float = 0.0
     step: float = 0.35
     edge: float = 0.4
     missing: float = 1.2
@@ -219,6 +219,7 @@ class Planner:
         steps: list[list[dict[str, Any]]] = []
         missing: list[str] = []
         used: set[int] = set()
+        used_known: set[str] = set()
         confidence = 1.0
         edge_penalty = 0.0
         hint_fit = 0.0
@@ -226,6 +227,8 @@ class Planner:
             inputs: list[dict[str, Any]] = []
             for (table, name), value in ctx.bindings(api).items():
                 inputs.append({"name": name, "table": table, "origin": value.origin, "value": value.value})
+                if value.known_as:
+                    used_known.add(value.known_as.rsplit(".", 1)[-1])
                 if value.index >= 0:
                     used.add(value.index)
                     hint_fit += _hint_fit(ctx.found[value.index].hint, api)
@@ -270,6 +273,7 @@ class Planner:
             - w.missing * len(missing)
             + w.used_value * len(used)
             - w.unused_subject * len(subjects - used)
+            - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known)
             - w.write * writes
             + w.hint * hint_fit
         )
@@ -347,7 +351,7 @@ def _on_many(
 ) -> Literal["all", "first", "stop", "each"]:
     """What a step does when a mapped argument gets several values.
 
-    From the entry step's list of matches for a stated name: the first match of a ranked list
+    From the entry step's matches for a stated name or number: the first match of a ranked list
     (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
     from any later step: fan out, once per value (the balance of each of his accounts).
     """
@@ -355,8 +359,11 @@ def _on_many(
     if not mapped:
         return "all"
     source = mapped[0]
-    entry_takes_value = any(i.get("origin") in ("request", "known") for i in chain[0])
-    if source.get("from_step") == 0 and entry_takes_value:
+    entry_looks_up = any(
+        i.get("origin") in ("request", "known") and not _is_identifier(str(i.get("name")), "")
+        for i in chain[0]
+    )  # a name, a number or a title: its matches are candidates for one thing, not a list to go through
+    if source.get("from_step") == 0 and entry_looks_up:
         return "first" if "[]" in str(source.get("from_field")) else "stop"
     return "each"
 

@@ -1,0 +1,161 @@
+"""The planner on a small shop catalog with cycles, and on the compiled sample bank."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiatlas.build import compile_docs, default_overlays_dir
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, Column, Direction, Edge, EdgeLevel, Param
+from apiatlas.catalog.model import SessionTable as Table
+from apiatlas.errors import ReasonCode
+from apiatlas.executors.chain import validate_chain
+from apiatlas.planning.planner import PlanLimits, Planner
+from apiatlas.snapshot import Snapshot, write_snapshot
+
+BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
+
+
+def _out(name: str, *columns: str) -> Table:
+    return Table(
+        name=name,
+        direction=Direction.OUT,
+        columns=[
+            Column(name=c, domain_type="DSIDENTIFIER" if c.endswith("ID") else "DSVARCHAR") for c in columns
+        ],
+    )
+
+
+def _edge(
+    producer: str, table: str, field: str, consumer: str, level: EdgeLevel = EdgeLevel.NAME_TYPE
+) -> Edge:
+    return Edge(
+        producer=producer, producer_table=table, producer_field=field, consumer=consumer,
+        consumer_field=field, domain_type="DSIDENTIFIER", level=level, reason="test",
+    )  # fmt: skip
+
+
+def shop_catalog() -> Catalog:
+    """Customers and orders; orders point back at customers, so the graph has cycles."""
+    ident = "DSIDENTIFIER"
+    apis = [
+        Api(key="Cust_FindByName", object_key="Cust", title="Find customers by name",
+            params=[Param(name="Name", domain_type="string", required=True)],
+            output_tables=[_out("Customers", "CustomerID", "Name")]),
+        Api(key="Cust_FindByID", object_key="Cust", title="Customer card by ID",
+            params=[Param(name="CustomerID", domain_type=ident, required=True)],
+            output_tables=[_out("CustomerCard", "CustomerID", "Name", "Phone")]),
+        Api(key="Order_ListByCustomer", object_key="Order", title="Orders of a customer",
+            params=[Param(name="CustomerID", domain_type=ident, required=True)],
+            output_tables=[_out("Orders", "OrderID", "CustomerID", "Total")]),
+        Api(key="Order_GetInfo", object_key="Order", title="Order status and delivery details",
+            params=[Param(name="OrderID", domain_type=ident, required=True)],
+            output_tables=[_out("OrderInfo", "OrderID", "CustomerID", "Status", "Delivery")]),
+    ]  # fmt: skip
+    catalog = Catalog(source_kind="test")
+    for api in apis:
+        catalog.apis[api.key] = api
+        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
+            api.key
+        )
+    catalog.edges = [
+        _edge("Cust_FindByName", "Customers", "CustomerID", "Order_ListByCustomer"),
+        _edge("Cust_FindByName", "Customers", "CustomerID", "Cust_FindByID"),
+        _edge("Order_ListByCustomer", "Orders", "OrderID", "Order_GetInfo"),
+        _edge("Order_GetInfo", "OrderInfo", "CustomerID", "Order_ListByCustomer"),  # cycle
+        _edge("Order_GetInfo", "OrderInfo", "CustomerID", "Cust_FindByID"),
+        _edge("Cust_FindByID", "CustomerCard", "CustomerID", "Order_ListByCustomer"),  # cycle
+        _edge("Order_ListByCustomer", "Orders", "CustomerID", "Cust_FindByID", EdgeLevel.TYPE_ONLY),
+    ]
+    return catalog
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    path = tmp_path_factory.mktemp("plan_shop") / "shop.atlas"
+    write_snapshot(shop_catalog(), path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_cycles_in_the_graph_end_in_a_simple_chain(shop: Snapshot) -> None:
+    result = Planner(shop).plan("delivery status of the orders of customer Smith")
+    best = result.chains[0]
+    assert best.api_keys == ["Cust_FindByName", "Order_ListByCustomer", "Order_GetInfo"]
+    assert result.status == "ok" and not best.missing
+    for chain in result.chains:
+        assert len(set(chain.api_keys)) == len(chain.api_keys)  # no API twice: no cycle
+    name = best.steps[0].inputs[0]
+    assert (name.name, name.origin, name.value) == ("Name", "request", "Smith")
+    mapped = best.steps[2].inputs[0]
+    assert (mapped.origin, mapped.from_step, mapped.from_table, mapped.from_field) == (
+        "step", 1, "Orders", "OrderID"
+    )  # fmt: skip
+    assert mapped.level == "name_type" and 0 < best.confidence <= 1
+
+
+def test_an_entry_value_not_in_the_request_is_what_to_ask_the_user(shop: Snapshot) -> None:
+    result = Planner(shop).plan("delivery status of the orders of a customer")
+    best = result.chains[0]
+    assert best.api_keys[-1] == "Order_GetInfo"
+    assert (result.status, result.reason) == ("partial", ReasonCode.MISSING_REQUIRED_INPUT)
+    assert best.missing == [f"{best.entry_point}.{best.steps[0].inputs[0].name}"]
+    assert best.steps[0].inputs[0].origin == "user"
+    assert best.missing[0] in result.message
+    # without the value, the step has no argument; with it, the steps pass the chain's checks
+    assert best.chain_steps()[0].args == {}
+    asked = best.steps[0].inputs[0]
+    filled = best.chain_steps({best.missing[0]: 7 if asked.domain_type == "DSIDENTIFIER" else "Smith"})
+    apis = validate_chain(filled, shop.get_api)
+    assert [a.key for a in apis] == best.api_keys
+
+
+def test_a_known_value_and_a_named_target(shop: Snapshot) -> None:
+    result = Planner(shop).plan(target="Order_GetInfo", known={"CustomerID": 7})
+    best = result.chains[0]
+    assert best.api_keys == ["Order_ListByCustomer", "Order_GetInfo"]
+    assert best.steps[0].inputs[0].origin == "known" and not best.missing
+    steps = best.chain_steps()
+    assert steps[0].args == {"CustomerID": 7}
+    assert steps[1].param_mapping["OrderID"].source_step == 0
+    assert steps[1].on_many == "each"  # one call per order of the customer
+
+
+def test_unknown_target_and_bounded_work(shop: Snapshot) -> None:
+    missing = Planner(shop).plan("x", target="Nope_Nothing")
+    assert (missing.status, missing.reason) == ("error", ReasonCode.UNKNOWN_API)
+    short = Planner(shop, PlanLimits(max_steps=2)).plan("delivery status of the orders of customer Smith")
+    assert short.chains and all(len(c.steps) <= 2 for c in short.chains)
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    out = tmp_path_factory.mktemp("plan_bank") / "bank.atlas"
+    compile_docs(
+        BANK_DOCS, overlays_dir=default_overlays_dir(BANK_DOCS), config_path=None, out=out, write_report=False
+    )
+    return Snapshot.open(out)
+
+
+def test_mikhalov_deals_are_planned_from_the_request_alone(bank: Snapshot) -> None:
+    result = Planner(bank).plan("сделки клиента Михалова по ценным бумагам")
+    best = result.chains[0]
+    assert best.api_keys == [
+        "API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID",
+        "API_DSec_FindListIDByAccID", "API_DealSecurity_FindListByID",
+    ]  # fmt: skip
+    steps = best.chain_steps()
+    assert steps[0].args == {"SurName": "Михалов"}
+    owner = steps[1].input_table_mapping["pAPI_Account_OwnerID"]
+    assert (owner.source_step, owner.source_table, owner.column_mapping) == (
+        0, "pAPI_Person_FindList", {"OwnerID": "PersonID"}
+    )  # fmt: skip
+    validate_chain(steps, bank.get_api)
+    assert result.elapsed_ms > 0
+
+
+def test_balance_of_each_account_fans_out(bank: Snapshot) -> None:
+    best = Planner(bank).plan("остаток на счетах Михалова").chains[0]
+    assert best.api_keys == ["API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "API_Acc_GetRest"]
+    last = best.chain_steps()[-1]
+    assert last.on_many == "each" and last.param_mapping["AccountID"].column == "AccountID"

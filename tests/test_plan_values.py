@@ -1,0 +1,75 @@
+"""Values read from request text: Russian names in any case, dates and periods, identifiers, English names."""
+
+from __future__ import annotations
+
+from apiatlas.catalog.model import Api, Direction, Param, SessionTable
+from apiatlas.planning import values as v
+from apiatlas.planning.binding import bind
+from apiatlas.planning.values import extract_values
+
+
+def kinds(text: str) -> dict[str, object]:
+    return {f.kind: f.value for f in extract_values(text)}
+
+
+def test_russian_full_name_in_the_genitive_becomes_the_nominative() -> None:
+    assert kinds("обороты по счетам Власовой Юлии Алексеевны") == {
+        v.SURNAME: "Власова", v.FIRST_NAME: "Юлия", v.PATRONYMIC: "Алексеевна",
+    }  # fmt: skip
+    assert kinds("какие счета есть у Нестерова Антона Ивановича") == {
+        v.SURNAME: "Нестеров", v.FIRST_NAME: "Антон", v.PATRONYMIC: "Иванович",
+    }  # fmt: skip
+    assert kinds("адрес регистрации Лазаревой")[v.SURNAME] == "Лазарева"
+
+
+def test_a_lone_surname_keeps_the_other_reading_as_an_alternative() -> None:
+    [found] = extract_values("сделки клиента Михалова по ценным бумагам")
+    assert (found.kind, found.value, found.alternatives) == (v.SURNAME, "Михалов", ("Михалова",))
+
+
+def test_dates_months_and_quarters_become_periods() -> None:
+    assert kinds("обороты за март 2026") == {v.DATE_FROM: "2026-03-01", v.DATE_TO: "2026-03-31"}
+    assert kinds("сделки за 4 квартал 2025") == {v.DATE_FROM: "2025-10-01", v.DATE_TO: "2025-12-31"}
+    assert kinds("остаток на 1 марта 2026")[v.DATE] == "2026-03-01"
+    assert kinds("остаток на 05.02.2026")[v.DATE] == "2026-02-05"
+
+
+def test_identifiers_by_shape() -> None:
+    assert kinds("сколько денег на р/с 40817810100012000031") == {v.ACCOUNT_NUMBER: "40817810100012000031"}
+    assert kinds("клиент с ИНН 771234567890")[v.INN] == "771234567890"
+    assert kinds("кто выпустил RU000A5VURV7")[v.ISIN] == "RU000A5VURV7"
+    assert kinds("кто эмитент бумаги в сделке DS-20251124-00011")[v.DOC_NUMBER] == "DS-20251124-00011"
+    # capitals of an abbreviation are not a name
+    assert v.SURNAME not in kinds("статус сделки РЕПО R-2026-017")
+
+
+def test_english_names_with_what_they_are() -> None:
+    found = {f.value: f.hint for f in extract_values("Who was the lead actor in the movie The Dark Knight?")}
+    assert found == {"Dark Knight": "movie"}
+    found = {
+        f.value: f.hint for f in extract_values("give me the number of movies directed by Sofia Coppola")
+    }
+    assert found == {"Sofia Coppola": "person"}
+    found = {f.value: f.hint for f in extract_values('Who is the director of the movie "Twilight"?')}
+    assert found == {"Twilight": "movie"}
+    numbers = [(f.value, f.hint) for f in extract_values("the second episode of the first season of Friends")]
+    assert (2, "episode") in numbers and (1, "season") in numbers
+
+
+def test_values_fill_inputs_by_kind_name_and_type() -> None:
+    api = Api(
+        key="API_Prs_FindListByFIO",
+        object_key="Prs",
+        params=[
+            Param(name="SurName", domain_type="DSVARFULLNAME", required=True),
+            Param(name="FirstName", domain_type="DSVARNAME"),
+            Param(name="BirthDate", domain_type="DSDATE"),
+        ],
+        output_tables=[SessionTable(name="pAPI_Person_FindList", direction=Direction.OUT)],
+    )
+    found = extract_values("Горбуновой Татьяны на 1 марта 2026")
+    bound = {name: b.value for (_, name), b in bind(api, found, {}).items()}
+    # a plain date is not a birth date
+    assert bound == {"SurName": "Горбунова", "FirstName": "Татьяна"}
+    known = {name: b.origin for (_, name), b in bind(api, [], {"surname": "Иванов"}).items()}
+    assert known == {"SurName": "known"}
