@@ -327,7 +327,7 @@ def test_apiatlas_serve_with_a_security_file(tmp_path: Path) -> None:
     security.write_text(
         json.dumps(
             {
-                "auth": {"resource_url": f"http://127.0.0.1:{port}/mcp", "keys_file": keys.name},
+                "auth": {"keys_file": keys.name},  # resource_url from --host/--port
                 "roles": {"retail": {"objects": ["Prs", "Acc"]}},
                 "audit": {"file": "audit.jsonl"},
             }
@@ -352,7 +352,11 @@ def test_apiatlas_serve_with_a_security_file(tmp_path: Path) -> None:
             assert process.poll() is None, process.stderr.read() if process.stderr else ""
             assert time.monotonic() < deadline, "apiatlas serve --security did not listen"
             time.sleep(0.1)
-        assert httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).status_code == 401
+        denied = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert denied.status_code == 401
+        metadata = f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
+        assert f'resource_metadata="{metadata}"' in denied.headers["WWW-Authenticate"]
+        assert httpx.get(metadata).json()["resource"] == url
 
         async def main() -> None:
             async with mcp_client(url, plain["ann"]) as client:

@@ -117,7 +117,6 @@ def serve(
         if security is not None and mode == "http":
             from apiatlas.security.gateway import serve_secured
 
-            typer.echo(f"serving (authenticated) on {security.auth.resource_url}", err=True)
             serve_secured(snapshot, executor, config, security)
         elif mode == "stdio":
             anyio.run(server.run_stdio_async)

@@ -34,7 +34,7 @@ class AuthSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    resource_url: str = "http://127.0.0.1:8765/mcp"  # as clients see it (https behind TLS)
+    resource_url: str = ""  # as clients see it (https behind TLS); "" = from the HTTP binding
     keys_file: Path | None = None
     jwt: JwtSettings | None = None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import ssl
+import sys
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -81,7 +82,13 @@ class SecureGateway:
         authenticator: Authenticator | None = None,
     ) -> None:
         self.config = config
-        self.security = security
+        self.security = security.model_copy(deep=True)
+        if not self.security.auth.resource_url:
+            scheme = "https" if security.tls else "http"
+            self.security.auth.resource_url = (
+                f"{scheme}://{config.http.host}:{config.http.port}{config.http.path}"
+            )
+        security = self.security
         self.authenticator = authenticator or Authenticator.from_settings(security.auth)
         self.metrics = ToolMetrics()
         self.limits = CallLimits(security.limits)
@@ -207,7 +214,9 @@ def serve_secured(
     snapshot: Snapshot, executor: Executor | None, config: ServerConfig, security: SecurityConfig
 ) -> None:
     """Serve the authenticated gateway with uvicorn until interrupted."""
-    app = SecureGateway(snapshot, executor, config, security).asgi()
+    gateway = SecureGateway(snapshot, executor, config, security)
+    print(f"serving (authenticated) on {gateway.security.auth.resource_url}", file=sys.stderr)
+    app = gateway.asgi()
     uvicorn.run(
         app, host=config.http.host, port=config.http.port, log_level="warning", **uvicorn_tls(security)
     )
