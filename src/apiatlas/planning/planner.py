@@ -30,9 +30,9 @@ class PlanLimits:
     """Bounds on the planner's work (it answers in milliseconds on thousands of APIs)."""
 
     max_steps: int = 4
-    targets: int = 8  # search hits tried as the last step
-    fan_in: int = 6  # producers followed per step
-    max_paths: int = 150  # paths scored per target
+    targets: int = 6  # search hits tried as the last step
+    fan_in: tuple[int, ...] = (6, 4, 3)  # producers followed per step, by distance from the target
+    max_paths: int = 100  # paths scored per target
     chains: int = 5  # candidate chains returned
 
 
@@ -65,6 +65,7 @@ class _Context:
     by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = field(default_factory=dict)
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
+    entry_points: set[str] | None = None
 
     def api(self, key: str) -> Api | None:
         if key not in self.apis:
@@ -75,6 +76,12 @@ class _Context:
         if key not in self.edges:
             self.edges[key] = self.snapshot.edges_into(key)
         return self.edges[key]
+
+    def entries(self) -> set[str]:
+        """The snapshot's entry points (read once per plan)."""
+        if self.entry_points is None:
+            self.entry_points = set(self.snapshot.entry_points())
+        return self.entry_points
 
     def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
         """Edges into one input of ``key`` whose producer field is an output-table column."""
@@ -192,9 +199,14 @@ class Planner:
                 rank = EDGE_LEVEL_RANK[edge.level]
                 if edge.producer not in path and rank < best.get(edge.producer, 99):
                     best[edge.producer] = rank
-            producers = [p for p in best if self._readable(ctx, p)]
+            # a cheap shortlist first (entry points, search hits, strong edges): reading an API costs more
+            lexical = ctx.relevance.lexical
+            entries = ctx.entries()
+            shortlist = sorted(best, key=lambda p: (p not in entries, -lexical.get(p, 0.0), best[p], p))
+            fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
+            producers = [p for p in shortlist[: fan_in * 4] if self._readable(ctx, p)]
             producers.sort(key=lambda p: (-self._states(ctx, p), best[p], -self._rel(ctx, p)))
-            for producer in reversed(producers[: self.limits.fan_in]):
+            for producer in reversed(producers[:fan_in]):
                 stack.append((producer, *path))
         return out
 

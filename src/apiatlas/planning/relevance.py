@@ -128,7 +128,12 @@ class Relevance:
         """The request stems this API's name, title or outputs contain."""
         if api.key not in self._covered:
             own = api_terms(api)
-            self._covered[api.key] = {t for t in self.terms if t in own or any(same_stem(t, u) for u in own)}
+            heads: dict[str, list[str]] = {}
+            for u in own:
+                heads.setdefault(u[:4], []).append(u)
+            self._covered[api.key] = {
+                t for t in self.terms if t in own or any(same_stem(t, u) for u in heads.get(t[:4], ()))
+            }
         return self._covered[api.key]
 
     def coverage(self, api: Api) -> float:
