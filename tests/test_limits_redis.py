@@ -12,7 +12,9 @@ from pathlib import Path
 import anyio
 import pytest
 
+from apiatlas.errors import ReasonCode
 from apiatlas.security.config import RateLimits
+from apiatlas.security.limits import CallLimits, LimitBreach
 from apiatlas.snapshot import Snapshot
 from test_security_http import PREFIX, free_port, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured, write_server_snapshot
@@ -107,3 +109,16 @@ def test_memory_storage_keeps_one_budget_per_replica(tmp_path: Path) -> None:
         anyio.run(calls, ports[0], 2)
         anyio.run(calls, ports[1], 2)
     assert "RATE_LIMITED" not in answers and len(answers) == 4
+
+
+def test_an_unreachable_redis_refuses_calls_with_a_clear_reason() -> None:
+    limits = CallLimits(RateLimits(storage=f"redis://127.0.0.1:{free_port()}/0", per_principal="5/minute"))
+
+    async def main() -> LimitBreach:
+        with pytest.raises(LimitBreach) as caught:
+            await limits.admit("ann", "search")
+        return caught.value
+
+    breach = anyio.run(main)
+    assert breach.code == ReasonCode.UPSTREAM_UNAVAILABLE and breach.retry_after_s == 1.0
+    assert "rate-limit storage redis://127.0.0.1:" in breach.message and "unreachable" in breach.message

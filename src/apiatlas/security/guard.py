@@ -201,6 +201,14 @@ class GuardedServer(AtlasServer):
                 ["narrow the inputs and call again"],
                 None,
             )
+        except Exception:  # a bug in a guard must not take the server down; the call is refused and audited
+            log.exception("guard of %s failed", name)
+            result = refusal(
+                ReasonCode.TOOL_EXECUTION_ERROR,
+                "internal error while checking this call; the server keeps serving",
+                ["retry once; if it fails again, report it to the operator"],
+                None,
+            )
         elapsed = time.perf_counter() - started
         self.account(principal, session, tool, arguments, result, elapsed)
         return result

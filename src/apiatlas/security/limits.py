@@ -64,9 +64,17 @@ class CallLimits:
         self.executing = 0
 
     async def _hit(self, item: RateLimitItem, what: str, *ids: str) -> None:
-        if await self.limiter.hit(item, self.namespace, *ids):
-            return
-        stats = await self.limiter.get_window_stats(item, self.namespace, *ids)
+        try:
+            if await self.limiter.hit(item, self.namespace, *ids):
+                return
+            stats = await self.limiter.get_window_stats(item, self.namespace, *ids)
+        except Exception as exc:  # the shared storage (Redis) is unreachable: refuse, do not crash
+            raise LimitBreach(
+                f"rate-limit storage {self.settings.storage} is unreachable ({type(exc).__name__}); "
+                "calls are refused until it is back",
+                code=ReasonCode.UPSTREAM_UNAVAILABLE,
+                retry_after_s=1.0,
+            ) from exc
         wait = max(0.0, stats.reset_time - time.time())
         raise LimitBreach(
             f"rate limit {item} for {what} reached; retry after {math.ceil(wait)} s",
