@@ -21,6 +21,7 @@ class Slot:
     domain_type: str
     required: bool
     json_type: str = ""
+    enum: tuple[str, ...] = ()  # a closed list of values: one of them may be named in the request
 
 
 def slots(api: Api) -> list[Slot]:
@@ -32,6 +33,7 @@ def slots(api: Api) -> list[Slot]:
             p.domain_type,
             p.required and p.default is None,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
+            tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
         )
         for p in api.params
     ]
@@ -93,10 +95,21 @@ class Bound:
     value: Any
     index: int = -1  # which extracted value (request) it is
     known_as: str = ""  # the caller's name for a known value
+    choice: bool = False  # one value of a closed list, named by a request word
+
+
+def enum_choice(slot: Slot, words: list[str]) -> str | None:
+    """The value of a closed list the request names ("tv" in "the most popular TV show", "day" in "today")."""
+    for word in words:
+        for value in slot.enum:
+            low = value.lower()
+            if word == low or (len(low) >= 3 and len(word) <= len(low) + 3 and word.endswith(low)):
+                return value
+    return None
 
 
 def bind(
-    api: Api, found: list[v.ExtractedValue], known: dict[str, Any]
+    api: Api, found: list[v.ExtractedValue], known: dict[str, Any], words: list[str] | None = None
 ) -> dict[tuple[str | None, str], Bound]:
     """The inputs of ``api`` that known or stated values fill: (table, name) -> value."""
     out: dict[tuple[str | None, str], Bound] = {}
@@ -118,4 +131,8 @@ def bind(
             out[key] = Bound("request", value.value, index)
             used.add(index)
             break
+        if key not in out and slot.enum and slot.required:
+            choice = enum_choice(slot, words or [])
+            if choice is not None:
+                out[key] = Bound("request", choice, choice=True)
     return out

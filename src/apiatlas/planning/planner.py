@@ -46,10 +46,12 @@ class Weights:
     step: float = 0.35
     edge: float = 0.4
     missing: float = 1.2
+    choice: float = 0.3
     used_value: float = 0.4
     unused_subject: float = 0.6
     write: float = 0.5
     hint: float = 0.8
+    entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
@@ -66,6 +68,7 @@ class _Context:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     entry_points: set[str] | None = None
+    words: list[str] = field(default_factory=list)
 
     def api(self, key: str) -> Api | None:
         if key not in self.apis:
@@ -95,7 +98,7 @@ class _Context:
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
-            self.bound[api.key] = bind(api, self.found, self.known)
+            self.bound[api.key] = bind(api, self.found, self.known, self.words)
         return self.bound[api.key]
 
 
@@ -123,7 +126,7 @@ class Planner:
         found = v.extract_values(request) if request else []
         words = request_words(request, [f.text for f in found]) if request else []
         relevance = Relevance(self.snapshot, words, self.title_stats)
-        ctx = _Context(self.snapshot, relevance, found, dict(known or {}))
+        ctx = _Context(self.snapshot, relevance, found, dict(known or {}), words=[w.lower() for w in words])
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
             api = ctx.api(target)
@@ -134,7 +137,8 @@ class Planner:
                 )  # fmt: skip
             targets = [api.key]
         else:
-            targets = [k for k in ctx.relevance.hits() if self._readable(ctx, k)][: self.limits.targets]
+            hits = [k for k in ctx.relevance.hits() if self._readable(ctx, k)]
+            targets = sorted(hits, key=lambda k: -self._rel(ctx, k))[: self.limits.targets]
         if not targets:
             return PlanResult(
                 status="error", reason=ReasonCode.NO_MATCH, request=request, values=values,
@@ -205,7 +209,7 @@ class Planner:
             shortlist = sorted(best, key=lambda p: (p not in entries, -lexical.get(p, 0.0), best[p], p))
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             producers = [p for p in shortlist[: fan_in * 4] if self._readable(ctx, p)]
-            producers.sort(key=lambda p: (-self._states(ctx, p), best[p], -self._rel(ctx, p)))
+            producers.sort(key=lambda p: (-self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p))
             for producer in reversed(producers[:fan_in]):
                 stack.append((producer, *path))
         return out
@@ -232,6 +236,8 @@ class Planner:
         missing: list[str] = []
         used: set[int] = set()
         used_known: set[str] = set()
+        choice_only = 0  # missing inputs with a closed list of values: the agent picks one
+        choices = 0  # inputs with a closed list of values the request names
         confidence = 1.0
         edge_penalty = 0.0
         hint_fit = 0.0
@@ -239,6 +245,8 @@ class Planner:
             inputs: list[dict[str, Any]] = []
             for (table, name), value in ctx.bindings(api).items():
                 inputs.append({"name": name, "table": table, "origin": value.origin, "value": value.value})
+                if value.choice:
+                    choices += 1
                 if value.known_as:
                     used_known.add(value.known_as.rsplit(".", 1)[-1])
                 if value.index >= 0:
@@ -249,6 +257,7 @@ class Planner:
                 source = self._from_earlier(ctx, chain_apis, index, slot)
                 if source is None:
                     missing.append(f"{api.key}.{slot.name}")
+                    choice_only += 1 if slot.enum else 0
                     inputs.append(
                         {
                             "name": slot.name,
@@ -282,12 +291,14 @@ class Planner:
             + w.others * others
             - w.step * (len(chain_apis) - 1)
             - edge_penalty
-            - w.missing * len(missing)
-            + w.used_value * len(used)
+            - w.missing * (len(missing) - choice_only)
+            - w.choice * choice_only
+            + w.used_value * (len(used) + choices)
             - w.unused_subject * len(subjects - used)
             - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known)
             - w.write * writes
             + w.hint * hint_fit
+            + (w.entry * ctx.relevance.weighted(chain_apis[0], late=True) if len(chain_apis) > 1 else 0.0)
         )
         why = [f"covers {len(covered)} of {len(ctx.relevance.terms)} request words"]
         if used:

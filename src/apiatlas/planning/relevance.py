@@ -66,10 +66,10 @@ def request_words(text: str, drop: list[str]) -> list[str]:
     for piece in drop:
         if piece:
             text = text.replace(piece, " ")
-    words = [w.lower().strip("'’-") for w in _WORD.findall(text)]
+    words = [re.sub(r"['’]s$", "", w.lower()).strip("'’-") for w in _WORD.findall(text)]
     kept = [w for w in words if w and w not in _STOP and not w.isdigit()]
-    extra = [e for w in kept for e in _EXPANSIONS.get(w, "").split()]
-    return list(dict.fromkeys([*kept, *extra]))
+    # each expansion right after its word, so that positions in the request stay meaningful
+    return list(dict.fromkeys(e for w in kept for e in [w, *_EXPANSIONS.get(w, "").split()]))
 
 
 def api_terms(api: Api) -> set[str]:
@@ -112,6 +112,12 @@ class Relevance:
         self.snapshot = snapshot
         self.stats = stats
         self.terms = [t for t in dict.fromkeys(query_terms(" ".join(words)))]
+        # where each stem sits in the request, 0 (first) .. 1 (last): requests name what they want first
+        # and what it belongs to last ("the director of the movie Titanic", "остаток на счетах Михалова")
+        self.position: dict[str, float] = {}
+        for index, word in enumerate(words):
+            for stem in query_terms(word):
+                self.position.setdefault(stem, index / max(1, len(words) - 1))
         self.lexical: dict[str, float] = {}
         hits = snapshot.search(" ".join(words), limit=limit) if words else []
         top = max((h.score for h in hits if not h.exact), default=0.0)
@@ -139,6 +145,17 @@ class Relevance:
     def coverage(self, api: Api) -> float:
         return len(self.covered(api)) / len(self.terms) if self.terms else 0.0
 
+    def weighted(self, api: Api, late: bool) -> float:
+        """Coverage with early request words weighing more (``late``: later words weigh more)."""
+        if not self.terms:
+            return 0.0
+        weights = {
+            t: (0.5 + self.position.get(t, 0.5)) if late else (1.5 - self.position.get(t, 0.5))
+            for t in self.terms
+        }
+        covered = self.covered(api)
+        return sum(w for t, w in weights.items() if t in covered) / sum(weights.values())
+
     def precision(self, api: Api) -> float:
         """The share (weighted by rarity) of the API's title stems that the request asks for."""
         if api.key not in self._precision:
@@ -151,4 +168,6 @@ class Relevance:
 
     def score(self, api: Api) -> float:
         """0..~2: half the normalised search score, the share of request stems covered, title precision."""
-        return 0.5 * self.lexical.get(api.key, 0.0) + self.coverage(api) + 0.5 * self.precision(api)
+        return (
+            0.5 * self.lexical.get(api.key, 0.0) + self.weighted(api, late=False) + 0.5 * self.precision(api)
+        )

@@ -247,13 +247,14 @@ def _english_entities(text: str) -> list[ExtractedValue]:
 def _numbers(text: str) -> list[ExtractedValue]:
     out: list[ExtractedValue] = []
     for match in _ORDINAL.finditer(text):
+        # the text is the ordinal alone: the noun ("season") stays a request word
         out.append(
             ExtractedValue(
-                NUMBER, _ORDINALS[match.group(1).lower()], match.group(0), hint=match.group(2).lower()
+                NUMBER, _ORDINALS[match.group(1).lower()], match.group(1), hint=match.group(2).lower()
             )
         )
     for match in _NOUN_NUMBER.finditer(text):
-        out.append(ExtractedValue(NUMBER, int(match.group(2)), match.group(0), hint=match.group(1).lower()))
+        out.append(ExtractedValue(NUMBER, int(match.group(2)), match.group(2), hint=match.group(1).lower()))
     return out
 
 
