@@ -13,7 +13,7 @@ from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import LexicalIndex, card_fields
-from apiatlas.search.tuning import FusionSettings
+from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import embed_passages
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.writer import write_snapshot
@@ -28,7 +28,7 @@ class IndexPass:
     """
 
     provider: EmbeddingProvider | None
-    settings: FusionSettings = field(default_factory=FusionSettings)
+    settings: FusionSettings = CALIBRATED
     cache: Path | None = None
     on_progress: Callable[[int, int], None] | None = None
     name: str = "index"
