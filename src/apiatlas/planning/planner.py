@@ -126,7 +126,7 @@ class Planner:
         found = v.extract_values(request) if request else []
         words = request_words(request, [f.text for f in found]) if request else []
         relevance = Relevance(self.snapshot, words, self.title_stats)
-        ctx = _Context(self.snapshot, relevance, found, dict(known or {}), words=[w.lower() for w in words])
+        ctx = _Context(self.snapshot, relevance, found, dict(known or {}), words=[w.word for w in words])
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
             api = ctx.api(target)
@@ -277,10 +277,10 @@ class Planner:
                 return None  # a step that takes nothing from the chain is not part of it
             steps.append(inputs)
         target = chain_apis[-1]
-        covered: set[str] = set()
+        covered: set[int] = set()
         for api in chain_apis:
             covered |= ctx.relevance.covered(api)
-        union = len(covered) / len(ctx.relevance.terms) if ctx.relevance.terms else 0.0
+        union = ctx.relevance.share(covered)
         others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
         subjects = {i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS}
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
@@ -300,7 +300,7 @@ class Planner:
             + w.hint * hint_fit
             + (w.entry * ctx.relevance.weighted(chain_apis[0], late=True) if len(chain_apis) > 1 else 0.0)
         )
-        why = [f"covers {len(covered)} of {len(ctx.relevance.terms)} request words"]
+        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
         if used:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
         return _Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api
 from apiatlas.snapshot import Snapshot
@@ -61,15 +62,44 @@ _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _FIELD_SPLIT = re.compile(r"[\[\]._{}/ ]+")
 
 
-def request_words(text: str, drop: list[str]) -> list[str]:
-    """The request's content words (stop words and the stated values' own words removed), plus expansions."""
+_WH = {"when", "where", "what", "who", "how", "which", "когда", "где", "кто", "как"}
+
+
+@dataclass(frozen=True)
+class RequestWord:
+    """A content word of the request, its stems with those of its expansions, and its place (0 = asked)."""
+
+    word: str
+    stems: frozenset[str]
+    position: float
+
+
+def request_words(text: str, drop: list[str]) -> list[RequestWord]:
+    """The request's content words in order (stop words and the stated values removed), with expansions.
+
+    Position 0 is what the request asks for: its first words ("the director of ..."), or in a question
+    the verb after the last stated value ("When is the lead actor of X born?").
+    """
+    last_value = max((text.find(piece) + len(piece) for piece in drop if piece and piece in text), default=-1)
+    tail = text[last_value:] if last_value >= 0 else ""
     for piece in drop:
         if piece:
             text = text.replace(piece, " ")
-    words = [re.sub(r"['’]s$", "", w.lower()).strip("'’-") for w in _WORD.findall(text)]
-    kept = [w for w in words if w and w not in _STOP and not w.isdigit()]
-    # each expansion right after its word, so that positions in the request stay meaningful
-    return list(dict.fromkeys(e for w in kept for e in [w, *_EXPANSIONS.get(w, "").split()]))
+    raw = [re.sub(r"['’]s$", "", w.lower()).strip("'’-") for w in _WORD.findall(text)]
+    kept = [w for w in raw if w and w not in _STOP and not w.isdigit()]
+    kept = list(dict.fromkeys(kept))
+    trailing = [re.sub(r"['’]s$", "", w.lower()).strip("'’-") for w in _WORD.findall(tail)]
+    trailing = [w for w in trailing if w and w not in _STOP and not w.isdigit()]
+    asks_after = bool(raw) and raw[0] in _WH and bool(trailing) and not tail.lstrip().startswith(("'s", "’s"))
+    out = []
+    for index, word in enumerate(kept):
+        position = index / max(1, len(kept) - 1)
+        if asks_after and word == trailing[-1]:
+            position = 0.0
+        stems = query_terms(" ".join([word, *_EXPANSIONS.get(word, "").split()]))
+        if stems:
+            out.append(RequestWord(word, frozenset(stems), position))
+    return out
 
 
 def api_terms(api: Api) -> set[str]:
@@ -106,55 +136,57 @@ class TitleStats:
 
 
 class Relevance:
-    """Scores APIs for one request: normalised search score, request stems covered, title stems asked for."""
+    """Scores APIs for one request: normalised search score, request words covered, title stems asked for."""
 
-    def __init__(self, snapshot: Snapshot, words: list[str], stats: TitleStats, limit: int = 40) -> None:
+    def __init__(
+        self, snapshot: Snapshot, words: list[RequestWord], stats: TitleStats, limit: int = 40
+    ) -> None:
         self.snapshot = snapshot
         self.stats = stats
-        self.terms = [t for t in dict.fromkeys(query_terms(" ".join(words)))]
-        # where each stem sits in the request, 0 (first) .. 1 (last): requests name what they want first
-        # and what it belongs to last ("the director of the movie Titanic", "остаток на счетах Михалова")
-        self.position: dict[str, float] = {}
-        for index, word in enumerate(words):
-            for stem in query_terms(word):
-                self.position.setdefault(stem, index / max(1, len(words) - 1))
+        self.words = words
+        self.terms = list(dict.fromkeys(t for w in words for t in sorted(w.stems)))
         self.lexical: dict[str, float] = {}
-        hits = snapshot.search(" ".join(words), limit=limit) if words else []
+        query = " ".join(sorted({t for w in words for t in w.stems}))
+        hits = snapshot.search(" ".join(w.word for w in words) + " " + query, limit=limit) if words else []
         top = max((h.score for h in hits if not h.exact), default=0.0)
         for hit in hits:
             self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
-        self._covered: dict[str, set[str]] = {}
+        self._covered: dict[str, frozenset[int]] = {}
         self._precision: dict[str, float] = {}
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
         return list(self.lexical)
 
-    def covered(self, api: Api) -> set[str]:
-        """The request stems this API's name, title or outputs contain."""
+    def covered(self, api: Api) -> frozenset[int]:
+        """The request words (their indexes) this API's name, title or outputs contain."""
         if api.key not in self._covered:
             own = api_terms(api)
             heads: dict[str, list[str]] = {}
             for u in own:
                 heads.setdefault(u[:4], []).append(u)
-            self._covered[api.key] = {
-                t for t in self.terms if t in own or any(same_stem(t, u) for u in heads.get(t[:4], ()))
-            }
+
+            def has(t: str) -> bool:
+                return t in own or any(same_stem(t, u) for u in heads.get(t[:4], ()))
+
+            self._covered[api.key] = frozenset(
+                i for i, w in enumerate(self.words) if any(has(t) for t in w.stems)
+            )
         return self._covered[api.key]
 
+    def share(self, covered: frozenset[int] | set[int]) -> float:
+        return len(covered) / len(self.words) if self.words else 0.0
+
     def coverage(self, api: Api) -> float:
-        return len(self.covered(api)) / len(self.terms) if self.terms else 0.0
+        return self.share(self.covered(api))
 
     def weighted(self, api: Api, late: bool) -> float:
-        """Coverage with early request words weighing more (``late``: later words weigh more)."""
-        if not self.terms:
+        """Coverage with asked words weighing more (``late``: the last words, what the data belongs to)."""
+        if not self.words:
             return 0.0
-        weights = {
-            t: (0.5 + self.position.get(t, 0.5)) if late else (1.5 - self.position.get(t, 0.5))
-            for t in self.terms
-        }
+        weights = [(0.1 + 2 * w.position) if late else max(0.1, 2 * (1 - w.position)) for w in self.words]
         covered = self.covered(api)
-        return sum(w for t, w in weights.items() if t in covered) / sum(weights.values())
+        return sum(weights[i] for i in covered) / sum(weights)
 
     def precision(self, api: Api) -> float:
         """The share (weighted by rarity) of the API's title stems that the request asks for."""
@@ -167,7 +199,7 @@ class Relevance:
         return self._precision[api.key]
 
     def score(self, api: Api) -> float:
-        """0..~2: half the normalised search score, the share of request stems covered, title precision."""
+        """0..~2: half the normalised search score, the asked words covered, title precision."""
         return (
             0.5 * self.lexical.get(api.key, 0.0) + self.weighted(api, late=False) + 0.5 * self.precision(api)
         )

@@ -93,7 +93,7 @@ def extract_values(text: str) -> list[ExtractedValue]:
     rest = _DOC_NUMBER.sub(" ", rest)
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
     found.extend(_russian_names(rest))
-    found.extend(_english_entities(rest))
+    found.extend(_with_kind_noun(text, e) for e in _english_entities(rest))
     found.extend(_numbers(rest))
     return found
 
@@ -288,3 +288,17 @@ def entity_hint(text: str, name: str) -> str:
     if any(w in ("season", "episode", "episodes", "seasons") for w in before + after):
         return "tv"
     return ""
+
+
+_KIND_PHRASE = r"(?:movie|film|tv show|tv series|show|series|television|collection|company|network)"
+
+
+def _with_kind_noun(text: str, value: ExtractedValue) -> ExtractedValue:
+    """"the movie Titanic": the text includes "movie", which says what the value is, not what is asked."""
+    name = re.escape(str(value.value))
+    before = re.search(rf"\b{_KIND_PHRASE}\s+(?:the\s+|called\s+|named\s+)?{name}", text, re.IGNORECASE)
+    after = re.search(rf"{name}\s+{_KIND_PHRASE}\b", text, re.IGNORECASE)
+    match = before or after
+    if match is None:
+        return value
+    return ExtractedValue(value.kind, value.value, match.group(0), value.hint, value.alternatives)
