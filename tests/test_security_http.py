@@ -115,10 +115,16 @@ def security_config(
 
 @contextmanager
 def gateway(
-    snapshot: Snapshot, security: SecurityConfig, port: int, executor: Executor | None = None
+    snapshot: Snapshot,
+    security: SecurityConfig,
+    port: int,
+    executor: Executor | None = None,
+    write_executor: Executor | None = None,
 ) -> Iterator[SecureGateway]:
     """The authenticated server on 127.0.0.1:``port`` (uvicorn in a thread) until the block ends."""
-    front = SecureGateway(snapshot, executor, ServerConfig(tool_prefix=PREFIX), security)
+    front = SecureGateway(
+        snapshot, executor, ServerConfig(tool_prefix=PREFIX), security, write_executor=write_executor
+    )
     runner = uvicorn.Server(uvicorn.Config(front.asgi(), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()

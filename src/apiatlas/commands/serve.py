@@ -106,6 +106,14 @@ def serve(
         if curated is not None:
             config.curated = curated
         executor = make_executor(db, snapshot, config, upstream)
+        write_executor = None  # only for roles an operator enabled write APIs for (--security)
+        if security is not None and executor is not None:
+            from apiatlas.security.gateway import needs_write_executor
+
+            if needs_write_executor(security):
+                write_executor = make_executor(db, snapshot, config, upstream)
+                assert write_executor is not None
+                write_executor.limits = write_executor.limits.model_copy(update={"read_only": False})
         from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command
 
         server = build_server(snapshot, executor, config)
@@ -117,7 +125,7 @@ def serve(
         if security is not None and mode == "http":
             from apiatlas.security.gateway import serve_secured
 
-            serve_secured(snapshot, executor, config, security)
+            serve_secured(snapshot, executor, config, security, write_executor)
         elif mode == "stdio":
             anyio.run(server.run_stdio_async)
         else:
@@ -126,6 +134,7 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
-        if executor is not None:
-            anyio.run(executor.close)
+        for running in (executor, write_executor):
+            if running is not None:
+                anyio.run(running.close)
         snapshot.close()

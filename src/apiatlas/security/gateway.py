@@ -80,6 +80,7 @@ class SecureGateway:
         config: ServerConfig,
         security: SecurityConfig,
         authenticator: Authenticator | None = None,
+        write_executor: Executor | None = None,
     ) -> None:
         self.config = config
         self.security = security.model_copy(deep=True)
@@ -97,8 +98,10 @@ class SecureGateway:
         self.servers: dict[str, GuardedServer] = {}
         self.apps: dict[str, ASGIApp] = {}
         for role, settings in security.roles.items():
-            view = RoleView(snapshot, RolePolicy(role, settings))
-            server = build_server(view, executor, config, server_class=GuardedServer)
+            writes = bool(settings.write_apis) and write_executor is not None
+            view = RoleView(snapshot, RolePolicy(role, settings), writable=writes)
+            runs_on = write_executor if writes else executor
+            server = build_server(view, runs_on, config, server_class=GuardedServer)
             assert isinstance(server, GuardedServer)
             server.restrict(role, view, self.guard, prefix, security.limits.call_timeout_s)
             self.servers[role] = server
@@ -210,11 +213,20 @@ def uvicorn_tls(security: SecurityConfig) -> dict[str, Any]:
     return options
 
 
+def needs_write_executor(security: SecurityConfig) -> bool:
+    """Whether some role has write APIs enabled (its server then runs on an executor keeping writes)."""
+    return any(settings.write_apis for settings in security.roles.values())
+
+
 def serve_secured(
-    snapshot: Snapshot, executor: Executor | None, config: ServerConfig, security: SecurityConfig
+    snapshot: Snapshot,
+    executor: Executor | None,
+    config: ServerConfig,
+    security: SecurityConfig,
+    write_executor: Executor | None = None,
 ) -> None:
     """Serve the authenticated gateway with uvicorn until interrupted."""
-    gateway = SecureGateway(snapshot, executor, config, security)
+    gateway = SecureGateway(snapshot, executor, config, security, write_executor=write_executor)
     print(f"serving (authenticated) on {gateway.security.auth.resource_url}", file=sys.stderr)
     app = gateway.asgi()
     uvicorn.run(

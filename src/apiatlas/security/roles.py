@@ -45,17 +45,21 @@ class RolePolicy:
 class RoleView(Snapshot):
     """The snapshot as one role sees it: same reader API, only granted objects and APIs in it."""
 
-    def __init__(self, base: Snapshot, policy: RolePolicy) -> None:
+    def __init__(self, base: Snapshot, policy: RolePolicy, *, writable: bool = False) -> None:
         self._base = base
+        self.writable = writable  # the role's server runs on an executor that keeps writes
         self.path = base.path
         self._manifest = None
         self.policy = policy
         rows = base._rows("SELECT key, object_key, kept, side_effect FROM apis ORDER BY key")
         self._visible: dict[str, str] = {}  # api key -> object key
         self._kept: set[str] = set()
+        self._writes: set[str] = set()
         for key, obj, kept, side_effect in rows:
             if policy.api_granted(key, obj or "", side_effect or SideEffect.READ.value):
                 self._visible[key] = obj or ""
+                if (side_effect or SideEffect.READ.value) != SideEffect.READ.value:
+                    self._writes.add(key)
                 if kept:
                     self._kept.add(key)
         self._hidden_kept = sum(1 for _k, _o, kept, _s in rows if kept) - len(self._kept)
@@ -72,6 +76,11 @@ class RoleView(Snapshot):
 
     def visible(self, key: str) -> bool:
         return key in self._visible
+
+    def writes_enabled(self, key: str) -> bool:
+        """A write/destructive API this role may run (after the user confirms each call)."""
+        return self.writable and key in self._kept and key in self._writes
+
 
     # -- business objects and APIs --------------------------------------------------------
 

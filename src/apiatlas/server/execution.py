@@ -77,7 +77,7 @@ class Execution:
         found = self.navigator.resolve_api(name)
         if isinstance(found, DescribeApiResult):
             return found
-        why_not = not_executable_reason(found)
+        why_not = not_executable_reason(found, self.navigator.writes_enabled(found.key))
         if why_not is None and self.executor is None:
             why_not = NO_DATABASE
         if why_not is not None:

@@ -36,14 +36,18 @@ MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
 PRODUCERS_PER_FIELD = 3  # strongest producers shown per input field (the graph ranks them)
 
 
-def not_executable_reason(api: Api) -> str | None:
-    """Why this API cannot be called through the server, or None when it can."""
+def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
+    """Why this API cannot be called through the server, or None when it can.
+
+    ``writes_enabled``: an operator enabled this write API for the caller's role (apiatlas.security),
+    which also asks the user to confirm every call.
+    """
     if not api.funnel.kept:
         stage = api.funnel.dropped_at or "funnel"
         return f"dropped by the funnel at stage '{stage}'" + (
             f": {api.funnel.reason}" if api.funnel.reason else ""
         )
-    if api.side_effect is not SideEffect.READ:
+    if api.side_effect is not SideEffect.READ and not writes_enabled:
         return f"side effect '{api.side_effect.value}': only read APIs are callable on this server"
     return None
 
@@ -116,6 +120,11 @@ class Navigator:
                 if hit.api_key not in close:
                     close.append(hit.api_key)
         return close[:limit]
+
+    def writes_enabled(self, api_key: str) -> bool:
+        """Whether the snapshot view (a role's, apiatlas.security) enables this write API; never otherwise."""
+        enabled = getattr(self.snapshot, "writes_enabled", None)
+        return bool(enabled(api_key)) if callable(enabled) else False
 
     def resolve_api(self, name: str) -> Api | DescribeApiResult:
         """The API named ``name``, or an UNKNOWN_API result with close names."""
@@ -204,7 +213,7 @@ class Navigator:
         if isinstance(found, DescribeApiResult):
             return found
         api = found
-        why_not = not_executable_reason(api)
+        why_not = not_executable_reason(api, self.writes_enabled(api.key))
         edges, omitted = strongest(self.snapshot.edges_into(api.key, min_rank=4), "upstream")
         overlay = api.overlay
         contract = ApiContract(
