@@ -282,7 +282,9 @@ class Planner:
             covered |= ctx.relevance.covered(api)
         union = ctx.relevance.share(covered)
         others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
-        subjects = {i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS}
+        subjects = {
+            i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS or (f.kind == v.NUMBER and f.hint)
+        }
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
         score = (
             w.target * self._rel(ctx, target.key)

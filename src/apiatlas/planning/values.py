@@ -294,7 +294,7 @@ _KIND_PHRASE = r"(?:movie|film|tv show|tv series|show|series|television|collecti
 
 
 def _with_kind_noun(text: str, value: ExtractedValue) -> ExtractedValue:
-    """"the movie Titanic": the text includes "movie", which says what the value is, not what is asked."""
+    """ "the movie Titanic": the text includes "movie", which says what the value is, not what is asked."""
     name = re.escape(str(value.value))
     before = re.search(rf"\b{_KIND_PHRASE}\s+(?:the\s+|called\s+|named\s+)?{name}", text, re.IGNORECASE)
     after = re.search(rf"{name}\s+{_KIND_PHRASE}\b", text, re.IGNORECASE)
