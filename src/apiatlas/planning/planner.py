@@ -68,6 +68,7 @@ class _Context:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     entry_points: set[str] | None = None
+    distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
 
     def api(self, key: str) -> Api | None:
@@ -79,6 +80,19 @@ class _Context:
         if key not in self.edges:
             self.edges[key] = self.snapshot.edges_into(key)
         return self.edges[key]
+
+    def near_values(self) -> dict[str, int]:
+        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
+        if self.distance is None:
+            self.distance = {}
+            for key in sorted(self.entries()):
+                api = self.api(key)
+                if api is not None and any(b.index >= 0 or b.known_as for b in self.bindings(api).values()):
+                    self.distance[key] = 0
+            for key in [k for k, d in self.distance.items() if d == 0]:
+                for edge in self.snapshot.edges_out_of(key):
+                    self.distance.setdefault(edge.consumer, 1)
+        return self.distance
 
     def entries(self) -> set[str]:
         """The snapshot's entry points (read once per plan)."""
@@ -206,10 +220,15 @@ class Planner:
             # a cheap shortlist first (entry points, search hits, strong edges): reading an API costs more
             lexical = ctx.relevance.lexical
             entries = ctx.entries()
-            shortlist = sorted(best, key=lambda p: (p not in entries, -lexical.get(p, 0.0), best[p], p))
+            near = ctx.near_values()
+            shortlist = sorted(
+                best, key=lambda p: (near.get(p, 9), p not in entries, -lexical.get(p, 0.0), best[p], p)
+            )
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             producers = [p for p in shortlist[: fan_in * 4] if self._readable(ctx, p)]
-            producers.sort(key=lambda p: (-self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p))
+            producers.sort(
+                key=lambda p: (near.get(p, 9), -self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
+            )
             for producer in reversed(producers[:fan_in]):
                 stack.append((producer, *path))
         return out
