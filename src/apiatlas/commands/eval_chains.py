@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from apiatlas.commands.eval_retrieval import _shared_data, eval_app
+from apiatlas.errors import ApiatlasError
 from apiatlas.planning.evaluation import GoldCase, bank_cases, report, restbench_cases, run_cases
 
 _BANK = Path(__file__).resolve().parents[3] / "examples" / "bank"
@@ -72,8 +73,12 @@ def eval_chains(
     misses: Annotated[bool, typer.Option("--misses", help="Also print every request planned wrong.")] = False,
 ) -> None:
     """Plan every request of a dataset from its text alone and compare the top chain with the gold chain."""
-    with tempfile.TemporaryDirectory(prefix="apiatlas-chains-") as tmp:
-        result = evaluate(dataset, list(files or []), Path(tmp))
+    try:
+        with tempfile.TemporaryDirectory(prefix="apiatlas-chains-") as tmp:
+            result = evaluate(dataset, list(files or []), Path(tmp))
+    except ApiatlasError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
         return
