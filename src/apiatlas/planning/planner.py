@@ -30,9 +30,9 @@ class PlanLimits:
     """Bounds on the planner's work (it answers in milliseconds on thousands of APIs)."""
 
     max_steps: int = 4
-    targets: int = 6  # search hits tried as the last step
-    fan_in: tuple[int, ...] = (6, 4, 3)  # producers followed per step, by distance from the target
-    max_paths: int = 100  # paths scored per target
+    targets: int = 5  # search hits tried as the last step
+    fan_in: tuple[int, ...] = (5, 4, 3)  # producers followed per step, by distance from the target
+    max_paths: int = 60  # paths scored per target
     chains: int = 5  # candidate chains returned
 
 
@@ -55,47 +55,42 @@ class Weights:
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
-@dataclass
-class _Context:
-    snapshot: Snapshot
-    relevance: Relevance
-    found: list[v.ExtractedValue]
-    known: dict[str, Any]
-    apis: dict[str, Api | None] = field(default_factory=dict)
-    edges: dict[str, list[Edge]] = field(default_factory=dict)
-    bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
-    by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = field(default_factory=dict)
-    open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
-    scores: dict[str, float] = field(default_factory=dict)
-    entry_points: set[str] | None = None
-    distance: dict[str, int] | None = None
-    words: list[str] = field(default_factory=list)
+class SnapshotCache:
+    """What the planner reads from an immutable snapshot, kept across plans (bounded)."""
+
+    MAX_ITEMS = 50_000
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.apis: dict[str, Api | None] = {}
+        self.edges: dict[str, list[Edge]] = {}
+        self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
+        self.consumers: dict[str, list[str]] = {}
+        self.entry_points: set[str] | None = None
+
+    def _room(self, table: dict[str, Any]) -> None:
+        if len(table) >= self.MAX_ITEMS:
+            table.clear()
 
     def api(self, key: str) -> Api | None:
         if key not in self.apis:
+            self._room(self.apis)
             self.apis[key] = self.snapshot.get_api(key)
         return self.apis[key]
 
     def edges_into(self, key: str) -> list[Edge]:
         if key not in self.edges:
+            self._room(self.edges)
             self.edges[key] = self.snapshot.edges_into(key)
         return self.edges[key]
 
-    def near_values(self) -> dict[str, int]:
-        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
-        if self.distance is None:
-            self.distance = {}
-            for key in sorted(self.entries()):
-                api = self.api(key)
-                if api is not None and any(b.index >= 0 or b.known_as for b in self.bindings(api).values()):
-                    self.distance[key] = 0
-            for key in [k for k, d in self.distance.items() if d == 0]:
-                for edge in self.snapshot.edges_out_of(key):
-                    self.distance.setdefault(edge.consumer, 1)
-        return self.distance
+    def consumers_of(self, key: str) -> list[str]:
+        if key not in self.consumers:
+            self._room(self.consumers)
+            self.consumers[key] = list(dict.fromkeys(e.consumer for e in self.snapshot.edges_out_of(key)))
+        return self.consumers[key]
 
     def entries(self) -> set[str]:
-        """The snapshot's entry points (read once per plan)."""
         if self.entry_points is None:
             self.entry_points = set(self.snapshot.entry_points())
         return self.entry_points
@@ -107,8 +102,47 @@ class _Context:
             for edge in self.edges_into(key):
                 if edge.producer_table is not None:
                     index.setdefault((edge.consumer_table, edge.consumer_field.lower()), []).append(edge)
+            self._room(self.by_input)
             self.by_input[key] = index
         return self.by_input[key].get((table, name.lower()), [])
+
+
+@dataclass
+class _Context:
+    cache: SnapshotCache
+    relevance: Relevance
+    found: list[v.ExtractedValue]
+    known: dict[str, Any]
+    bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
+    open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+    distance: dict[str, int] | None = None
+    words: list[str] = field(default_factory=list)
+
+    def api(self, key: str) -> Api | None:
+        return self.cache.api(key)
+
+    def edges_into(self, key: str) -> list[Edge]:
+        return self.cache.edges_into(key)
+
+    def entries(self) -> set[str]:
+        return self.cache.entries()
+
+    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
+        return self.cache.feeding(key, table, name)
+
+    def near_values(self) -> dict[str, int]:
+        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
+        if self.distance is None:
+            self.distance = {}
+            for key in sorted(self.entries()):
+                api = self.api(key)
+                if api is not None and any(b.index >= 0 or b.known_as for b in self.bindings(api).values()):
+                    self.distance[key] = 0
+            for key in [k for k, d in self.distance.items() if d == 0]:
+                for consumer in self.cache.consumers_of(key):
+                    self.distance.setdefault(consumer, 1)
+        return self.distance
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
@@ -123,6 +157,8 @@ class Planner:
         self.snapshot = snapshot
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
+        self.cache = SnapshotCache(snapshot)
+        self._api_terms: dict[str, set[str]] = {}
         self._title_stats: TitleStats | None = None
 
     @property
@@ -139,8 +175,10 @@ class Planner:
         started = time.perf_counter()
         found = v.extract_values(request) if request else []
         words = request_words(request, [f.text for f in found]) if request else []
-        relevance = Relevance(self.snapshot, words, self.title_stats)
-        ctx = _Context(self.snapshot, relevance, found, dict(known or {}), words=[w.word for w in words])
+        if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
+            self._api_terms.clear()
+        relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
+        ctx = _Context(self.cache, relevance, found, dict(known or {}), words=[w.word for w in words])
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
             api = ctx.api(target)

@@ -139,10 +139,16 @@ class Relevance:
     """Scores APIs for one request: normalised search score, request words covered, title stems asked for."""
 
     def __init__(
-        self, snapshot: Snapshot, words: list[RequestWord], stats: TitleStats, limit: int = 40
+        self,
+        snapshot: Snapshot,
+        words: list[RequestWord],
+        stats: TitleStats,
+        limit: int = 40,
+        terms_cache: dict[str, set[str]] | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.stats = stats
+        self._terms = terms_cache if terms_cache is not None else {}
         self.words = words
         self.terms = list(dict.fromkeys(t for w in words for t in sorted(w.stems)))
         self.lexical: dict[str, float] = {}
@@ -161,7 +167,9 @@ class Relevance:
     def covered(self, api: Api) -> frozenset[int]:
         """The request words (their indexes) this API's name, title or outputs contain."""
         if api.key not in self._covered:
-            own = api_terms(api)
+            own = self._terms.get(api.key)
+            if own is None:
+                own = self._terms[api.key] = api_terms(api)
             heads: dict[str, list[str]] = {}
             for u in own:
                 heads.setdefault(u[:4], []).append(u)
