@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -137,7 +138,11 @@ class _Context:
             self.distance = {}
             for key in sorted(self.entries()):
                 api = self.api(key)
-                if api is not None and any(b.index >= 0 or b.known_as for b in self.bindings(api).values()):
+                if api is None:
+                    continue
+                bound = self.bindings(api).values()
+                fit = sum(1.0 + _hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
+                if fit > 0.5 or any(b.known_as for b in bound):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:
                 for consumer in self.cache.consumers_of(key):
@@ -238,9 +243,11 @@ class Planner:
     def _paths(self, ctx: _Context, target: str) -> list[tuple[str, ...]]:
         """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
         out: list[tuple[str, ...]] = []
-        stack: list[tuple[str, ...]] = [(target,)]
-        while stack and len(out) < self.limits.max_paths:
-            path = stack.pop()
+        queue: deque[tuple[str, ...]] = deque(
+            [(target,)]
+        )  # breadth first: every short path before longer ones
+        while queue and len(out) < self.limits.max_paths:
+            path = queue.popleft()
             out.append(path)
             head = ctx.api(path[0])
             if head is None or len(path) >= self.limits.max_steps:
@@ -267,14 +274,19 @@ class Planner:
             producers.sort(
                 key=lambda p: (near.get(p, 9), -self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
             )
-            for producer in reversed(producers[:fan_in]):
-                stack.append((producer, *path))
+            for producer in producers[:fan_in]:
+                queue.append((producer, *path))
         return out
 
-    def _states(self, ctx: _Context, key: str) -> int:
-        """How many request values this API takes (producers that use them are tried first)."""
+    def _states(self, ctx: _Context, key: str) -> float:
+        """How well this API takes the request's values (producers that do are tried first): one per value,
+        less when the value is said to be another kind of thing ("the collection Harry Potter")."""
         api = ctx.api(key)
-        return sum(1 for b in ctx.bindings(api).values() if b.index >= 0) if api is not None else 0
+        if api is None:
+            return 0.0
+        return sum(
+            1.0 + _hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
+        )
 
     def _rel(self, ctx: _Context, key: str) -> float:
         if key not in ctx.scores:
