@@ -44,8 +44,8 @@ class Weights:
     target: float = 1.5
     union: float = 1.0
     others: float = 0.0
-    step: float = 0.35
-    edge: float = 0.4
+    step: float = 0.2
+    edge: float = 0.2
     missing: float = 1.2
     choice: float = 0.3
     used_value: float = 0.4
