@@ -34,6 +34,7 @@ class PlanLimits:
     targets: int = 5  # search hits tried as the last step
     fan_in: tuple[int, ...] = (5, 4, 3)  # producers followed per step, by distance from the target
     max_paths: int = 60  # paths scored per target
+    near_targets: int = 60  # APIs fed by an entry point taking a stated value, tried as targets too
     chains: int = 5  # candidate chains returned
 
 
@@ -194,7 +195,10 @@ class Planner:
                 )  # fmt: skip
             targets = [api.key]
         else:
-            hits = [k for k in ctx.relevance.hits() if self._readable(ctx, k)]
+            # search hits, and what the entry points taking a stated value feed directly
+            near = [k for k, d in sorted(ctx.near_values().items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
+            candidates = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
+            hits = [k for k in candidates if self._readable(ctx, k)]
             targets = sorted(hits, key=lambda k: -self._rel(ctx, k))[: self.limits.targets]
         if not targets:
             return PlanResult(

@@ -105,7 +105,9 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
 def api_terms(api: Api) -> set[str]:
     """Stems of what an API is and returns: key (without path parameters), title, output field names."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
-    fields = [c.name for t in api.output_tables for c in t.columns[:80]]
+    columns = [c for t in api.output_tables for c in t.columns[:80]]
+    # short column descriptions name the field in the documentation's language ("Эмитент")
+    fields = [c.name for c in columns] + [c.description for c in columns if 0 < len(c.description) <= 40]
     text = " ".join([key, api.title, *(_FIELD_SPLIT.sub(" ", f) for f in fields)])
     return set(query_terms(text))
 
