@@ -197,8 +197,8 @@ class Planner:
         else:
             # search hits, and what the entry points taking a stated value feed directly
             near = [k for k, d in sorted(ctx.near_values().items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
-            candidates = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
-            hits = [k for k in candidates if self._readable(ctx, k)]
+            pool = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
+            hits = [k for k in pool if self._readable(ctx, k)]
             targets = sorted(hits, key=lambda k: -self._rel(ctx, k))[: self.limits.targets]
         if not targets:
             return PlanResult(
