@@ -199,7 +199,9 @@ class Planner:
             near = [k for k, d in sorted(ctx.near_values().items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
             pool = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
             hits = [k for k in pool if self._readable(ctx, k)]
-            targets = sorted(hits, key=lambda k: -self._rel(ctx, k))[: self.limits.targets]
+            distance = ctx.near_values()
+            targets = sorted(hits, key=lambda k: (-self._rel(ctx, k) - 0.3 * (distance.get(k, 9) <= 1), k))
+            targets = targets[: self.limits.targets]
         if not targets:
             return PlanResult(
                 status="error", reason=ReasonCode.NO_MATCH, request=request, values=values,

@@ -80,6 +80,7 @@ def extract_values(text: str) -> list[ExtractedValue]:
         rest = rest.replace(match.group(0), " ")
     for match in _ISIN.finditer(rest):
         found.append(ExtractedValue(ISIN, match.group(1), match.group(1)))
+    rest = _ISIN.sub(" ", rest)
     for match in _ACCOUNT.finditer(rest):
         found.append(ExtractedValue(ACCOUNT_NUMBER, match.group(1), match.group(1)))
     rest = _ACCOUNT.sub(" ", rest)
