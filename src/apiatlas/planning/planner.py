@@ -294,6 +294,10 @@ class Planner:
             1.0 + _hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
         )
 
+    def _entry_fit(self, ctx: _Context, api: Api) -> float:
+        """How well the first step matches the request's last words (what the data belongs to)."""
+        return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
+
     def _rel(self, ctx: _Context, key: str) -> float:
         if key not in ctx.scores:
             api = ctx.api(key)
@@ -375,7 +379,7 @@ class Planner:
             - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known)
             - w.write * writes
             + w.hint * hint_fit
-            + (w.entry * ctx.relevance.weighted(chain_apis[0], late=True) if len(chain_apis) > 1 else 0.0)
+            + (w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0)
         )
         why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
         if used:

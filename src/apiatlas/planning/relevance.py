@@ -12,7 +12,7 @@ from apiatlas.text import query_terms
 
 _STOP_WORDS = (
     "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
-    "give tell show find get what who whom which when where how many much some any that this these those "
+    "give tell find get what who whom which when where how many much some any that this these those "
     "it its his her their there please want need just about with from than as have has had can could "
     "would should will one more most no not yet also so right now currently "
     "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
@@ -129,7 +129,8 @@ class TitleStats:
         self.titles: dict[str, list[str]] = {}
         counts: dict[str, int] = {}
         for key, title in snapshot.kept_api_names():
-            stems = list(dict.fromkeys(query_terms(title)))
+            words = [w for w in _WORD.findall(title.lower()) if w not in _STOP]
+            stems = list(dict.fromkeys(query_terms(" ".join(words))))
             self.titles[key] = stems
             for stem in stems:
                 counts[stem] = counts.get(stem, 0) + 1
