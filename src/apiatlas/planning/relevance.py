@@ -94,7 +94,7 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
     out = []
     for index, word in enumerate(kept):
         position = index / max(1, len(kept) - 1)
-        if asks_after and word == trailing[-1]:
+        if asks_after and word in trailing:
             position = 0.0
         stems = query_terms(" ".join([word, *_EXPANSIONS.get(word, "").split()]))
         if stems:

@@ -291,7 +291,9 @@ def entity_hint(text: str, name: str) -> str:
     return ""
 
 
-_KIND_PHRASE = r"(?:movie|film|tv show|tv series|show|series|television|collection|company|network)"
+_KIND_PHRASE = (
+    r"(?:movie|film|tv show|tv series|show|series|television|collection|company|network|actor|actress|person)"
+)
 
 
 def _with_kind_noun(text: str, value: ExtractedValue) -> ExtractedValue:
