@@ -55,6 +55,11 @@ _EXPANSIONS: dict[str, str] = {
     "episodes": "number_of_episodes",
     "created": "created_by first_air_date",
     "founded": "headquarters origin_country",
+    "show": "tv",
+    "shows": "tv",
+    "series": "tv",
+    "film": "movie",
+    "films": "movie",
     "сделки": "deal",
     "бумаги": "security",
 }
@@ -62,6 +67,7 @@ _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _FIELD_SPLIT = re.compile(r"[\[\]._{}/ ]+")
 
 
+DECAY = 3.0  # how fast a request word's weight falls with its distance from what is asked
 _WH = {"when", "where", "what", "who", "how", "which", "когда", "где", "кто", "как"}
 
 
@@ -152,6 +158,7 @@ class Relevance:
         self.snapshot = snapshot
         self.stats = stats
         self._terms = terms_cache if terms_cache is not None else {}
+        self.decay = DECAY
         self.words = words
         self.terms = list(dict.fromkeys(t for w in words for t in sorted(w.stems)))
         self.lexical: dict[str, float] = {}
@@ -195,7 +202,8 @@ class Relevance:
         """Coverage with asked words weighing more (``late``: the last words, what the data belongs to)."""
         if not self.words:
             return 0.0
-        weights = [(0.1 + 2 * w.position) if late else max(0.1, 2 * (1 - w.position)) for w in self.words]
+        decay = self.decay
+        weights = [math.exp(-decay * (1 - w.position if late else w.position)) for w in self.words]
         covered = self.covered(api)
         return sum(weights[i] for i in covered) / sum(weights)
 
