@@ -164,7 +164,7 @@ class Planner:
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
-        self._api_terms: dict[str, set[str]] = {}
+        self._api_terms: dict[str, tuple[set[str], set[str]]] = {}
         self._title_stats: TitleStats | None = None
 
     @property
@@ -356,9 +356,10 @@ class Planner:
                 return None  # a step that takes nothing from the chain is not part of it
             steps.append(inputs)
         target = chain_apis[-1]
-        covered: set[int] = set()
+        covered: dict[int, float] = {}
         for api in chain_apis:
-            covered |= ctx.relevance.covered(api)
+            for index, strength in ctx.relevance.strength(api).items():
+                covered[index] = max(strength, covered.get(index, 0.0))
         union = ctx.relevance.share(covered)
         others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
         subjects = {

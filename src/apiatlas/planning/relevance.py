@@ -108,14 +108,17 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
     return out
 
 
-def api_terms(api: Api) -> set[str]:
-    """Stems of what an API is and returns: key (without path parameters), title, output field names."""
+def api_terms(api: Api) -> tuple[set[str], set[str]]:
+    """Stems of what an API is (key without path parameters, title) and of what it returns (output fields)."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
     columns = [c for t in api.output_tables for c in t.columns[:80]]
     # short column descriptions name the field in the documentation's language ("Эмитент")
     fields = [c.name for c in columns] + [c.description for c in columns if 0 < len(c.description) <= 40]
-    text = " ".join([key, api.title, *(_FIELD_SPLIT.sub(" ", f) for f in fields)])
-    return set(query_terms(text))
+    names = set(query_terms(f"{key} {api.title}"))
+    return names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields)))
+
+
+FIELD_STRENGTH = 0.6  # a request word found only among an API's output fields, not in its name or title
 
 
 def same_stem(a: str, b: str) -> bool:
@@ -153,7 +156,7 @@ class Relevance:
         words: list[RequestWord],
         stats: TitleStats,
         limit: int = 40,
-        terms_cache: dict[str, set[str]] | None = None,
+        terms_cache: dict[str, tuple[set[str], set[str]]] | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.stats = stats
@@ -167,36 +170,43 @@ class Relevance:
         top = max((h.score for h in hits if not h.exact), default=0.0)
         for hit in hits:
             self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
-        self._covered: dict[str, frozenset[int]] = {}
+        self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
         return list(self.lexical)
 
-    def covered(self, api: Api) -> frozenset[int]:
-        """The request words (their indexes) this API's name, title or outputs contain."""
+    def strength(self, api: Api) -> dict[int, float]:
+        """The request words (by index) this API covers: 1.0 in its name or title, less in its outputs."""
         if api.key not in self._covered:
-            own = self._terms.get(api.key)
-            if own is None:
-                own = self._terms[api.key] = api_terms(api)
-            heads: dict[str, list[str]] = {}
-            for u in own:
-                heads.setdefault(u[:4], []).append(u)
+            terms = self._terms.get(api.key)
+            if terms is None:
+                terms = self._terms[api.key] = api_terms(api)
+            names, fields = terms
 
-            def has(t: str) -> bool:
-                return t in own or any(same_stem(t, u) for u in heads.get(t[:4], ()))
+            def has(t: str, own: set[str]) -> bool:
+                return t in own or (len(t) >= 4 and any(same_stem(t, u) for u in own if u[:4] == t[:4]))
 
-            self._covered[api.key] = frozenset(
-                i for i, w in enumerate(self.words) if any(has(t) for t in w.stems)
-            )
+            found: dict[int, float] = {}
+            for index, word in enumerate(self.words):
+                if any(has(t, names) for t in word.stems):
+                    found[index] = 1.0
+                elif any(has(t, fields) for t in word.stems):
+                    found[index] = FIELD_STRENGTH
+            self._covered[api.key] = found
         return self._covered[api.key]
 
-    def share(self, covered: frozenset[int] | set[int]) -> float:
-        return len(covered) / len(self.words) if self.words else 0.0
+    def covered(self, api: Api) -> frozenset[int]:
+        """The request words (their indexes) this API's name, title or outputs contain."""
+        return frozenset(self.strength(api))
+
+    def share(self, covered: dict[int, float]) -> float:
+        """The request words covered, each by its strength."""
+        return sum(covered.values()) / len(self.words) if self.words else 0.0
 
     def coverage(self, api: Api) -> float:
-        return self.share(self.covered(api))
+        return self.share(self.strength(api))
 
     def weighted(self, api: Api, late: bool) -> float:
         """Coverage with asked words weighing more (``late``: the last words, what the data belongs to)."""
@@ -204,8 +214,8 @@ class Relevance:
             return 0.0
         decay = self.decay
         weights = [math.exp(-decay * (1 - w.position if late else w.position)) for w in self.words]
-        covered = self.covered(api)
-        return sum(weights[i] for i in covered) / sum(weights)
+        found = self.strength(api)
+        return sum(weights[i] * strength for i, strength in found.items()) / sum(weights)
 
     def precision(self, api: Api) -> float:
         """The share (weighted by rarity) of the API's title stems that the request asks for."""
