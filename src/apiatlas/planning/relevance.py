@@ -118,7 +118,7 @@ def api_terms(api: Api) -> tuple[set[str], set[str]]:
     return names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields)))
 
 
-FIELD_STRENGTH = 0.6  # a request word found only among an API's output fields, not in its name or title
+FIELD_STRENGTH = 0.8  # a request word found only among an API's output fields, not in its name or title
 
 
 def same_stem(a: str, b: str) -> bool:
