@@ -354,6 +354,10 @@ class Planner:
                     inputs.extend(self._more_columns(ctx, chain_apis, index, source))
             if index > 0 and not fed:
                 return None  # a step that takes nothing from the chain is not part of it
+            if any(_passes_through(steps[i["from_step"]], i) for i in inputs if i.get("origin") == "step"):
+                return (
+                    None  # an earlier step only hands on the id it was given: the chain is shorter without it
+                )
             steps.append(inputs)
         target = chain_apis[-1]
         covered: dict[int, float] = {}
@@ -475,6 +479,22 @@ def _on_many(
 
 FOREIGN_KEY_FACTOR = 0.8  # a field that is another entity's id (a deposit's AccountID) feeds less surely
 _ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
+
+
+def _passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]) -> bool:
+    """Whether ``source`` reads back a value its producer step was itself given by the step before.
+
+    ``API_Acc_GetStatus`` between an account lookup and the deals of that account only returns the
+    ``AccountID`` it received; ``GET /movie/{movie_id}/keywords`` only hands on the movie's ``id``.
+    """
+    field = str(source.get("from_field") or "")
+    if "." in field or "[]" in field:
+        return False
+    received = [i for i in producer_inputs if i.get("origin") == "step"]
+    if not received:
+        return False
+    names = {str(i.get("name", "")).lower() for i in received}
+    return field.lower() in names or (field.lower() == "id" and len(received) == 1)
 
 
 def _is_identifier(name: str, domain_type: str) -> bool:
