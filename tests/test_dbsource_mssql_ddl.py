@@ -13,9 +13,10 @@ from apiatlas.executors.validation import validate_call
 from apiatlas.sources import detect_source, load_source
 from apiatlas.sources.mssql_ddl.loader import load_sql_project
 from apiatlas.sources.mssql_ddl.parser import parse_sql_file
+from shared_data import shared
 
 MINI = Path(__file__).parent / "data" / "dbsource" / "mini_project"
-WWI = Path("/work/shared/data/sql/wide-world-importers")
+WWI = shared("sql", "wide-world-importers")
 needs_wwi = pytest.mark.skipif(not WWI.is_dir(), reason=f"WideWorldImporters not found at {WWI}")
 
 # Read/write labels set by reading each procedure body (True = the body changes the database).

@@ -21,9 +21,10 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 from apiatlas.sources import detect_source, load_source
 from apiatlas.sources.postgres import database_url, load_pg_catalog
+from shared_data import shared
 from test_server_catalog import structured
 
-PAGILA = Path("/work/shared/data/sql/pagila/pagila-schema.sql")
+PAGILA = shared("sql", "pagila", "pagila-schema.sql")
 needs_pagila = pytest.mark.skipif(not PAGILA.is_file(), reason=f"pagila schema not found at {PAGILA}")
 # Comments added by the test (pagila has none on routines): the routine text, then one line per argument.
 COMMENTS = {

@@ -18,9 +18,10 @@ from apiatlas.evals.restbench import load_restbench, normalise_endpoint
 from apiatlas.evals.runner import QueryRun, is_held_out
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
 from apiatlas.search.hybrid import SearchMode, SearchOutcome, SearchResultHit
+from shared_data import SHARED_DATA
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = next((p for p in (REPO.parent / "shared" / "data", Path("/work/shared/data")) if p.is_dir()), None)
+SHARED = SHARED_DATA if SHARED_DATA.is_dir() else None
 needs_shared = pytest.mark.skipif(SHARED is None, reason="../shared/data (reference datasets) is absent")
 
 

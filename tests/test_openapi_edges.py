@@ -11,9 +11,10 @@ import pytest
 from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Catalog, Edge, EdgeLevel
 from apiatlas.passes.rest_edges import container_of, id_resource, nesting, singular
+from shared_data import needs_shared, shared
 
-TMDB_SPEC = Path("/work/shared/data/restbench/tmdb_oas.json")
-TMDB_QUERIES = Path("/work/shared/data/restbench/tmdb_queries.json")
+TMDB_SPEC = shared("restbench", "tmdb_oas.json")
+TMDB_QUERIES = shared("restbench", "tmdb_queries.json")
 GOLD_TARGET = 0.9
 
 
@@ -220,7 +221,7 @@ def test_naming_helpers() -> None:
     ]
 
 
-@pytest.mark.skipif(not TMDB_SPEC.exists() or not TMDB_QUERIES.exists(), reason="/work/shared data absent")
+@needs_shared(TMDB_SPEC, TMDB_QUERIES)
 def test_tmdb_graph_holds_the_edge_behind_the_two_step_gold_chains(tmp_path: Path) -> None:
     result = compile_docs(
         TMDB_SPEC, overlays_dir=None, config_path=None, out=tmp_path / "t.atlas", write_report=False

@@ -13,8 +13,9 @@ import apiatlas.cli  # noqa: F401  (registers every command on the app)
 from apiatlas.cli_app import app
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.sources import detect_source, load_source
+from shared_data import SHARED_DATA, needs_shared
 
-DATA = Path("/work/shared/data")
+DATA = SHARED_DATA
 SPECS = [
     DATA / "openapi" / "kubernetes.swagger.json",
     DATA / "openapi" / "stripe-2023-09.spec3.yaml",
@@ -22,7 +23,7 @@ SPECS = [
     DATA / "restbench" / "tmdb_oas.json",
 ]
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
-needs_data = pytest.mark.skipif(not all(s.exists() for s in SPECS), reason="/work/shared data absent")
+needs_data = needs_shared(*SPECS)
 
 
 def operations_written(spec: Path) -> set[str]:

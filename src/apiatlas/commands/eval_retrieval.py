@@ -42,11 +42,9 @@ class DatasetKind(StrEnum):
 
 
 def _shared_data() -> Path:
-    for base in (Path.cwd(), Path(__file__).resolve().parents[3]):
-        candidate = base.parent / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return Path("/work/shared/data")
+    """``../shared/data`` beside the working directory or the source checkout (the default dataset home)."""
+    candidates = [base.parent / "shared" / "data" for base in (Path.cwd(), Path(__file__).resolve().parents[3])]
+    return next((c for c in candidates if c.is_dir()), candidates[0])
 
 
 def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
