@@ -43,7 +43,8 @@ class DatasetKind(StrEnum):
 
 def _shared_data() -> Path:
     """``../shared/data`` beside the working directory or the source checkout (the default dataset home)."""
-    candidates = [base.parent / "shared" / "data" for base in (Path.cwd(), Path(__file__).resolve().parents[3])]
+    bases = (Path.cwd(), Path(__file__).resolve().parents[3])
+    candidates = [base.parent / "shared" / "data" for base in bases]
     return next((c for c in candidates if c.is_dir()), candidates[0])
 
 
