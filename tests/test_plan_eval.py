@@ -13,10 +13,11 @@ import apiatlas.commands.plan  # noqa: F401  (registers `plan`)
 from apiatlas.build import compile_docs, default_overlays_dir
 from apiatlas.cli_app import app
 from apiatlas.planning.evaluation import CaseRun, GoldCase, figures, is_subsequence
+from shared_data import shared
 
 REPO = Path(__file__).resolve().parents[1]
 BANK_DOCS = REPO / "examples" / "bank" / "docs"
-RESTBENCH = Path("/work/shared/data/restbench")
+RESTBENCH = shared("restbench")
 needs_restbench = pytest.mark.skipif(
     not (RESTBENCH / "tmdb_queries.json").exists(), reason="RestBench absent"
 )
