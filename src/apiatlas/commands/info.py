@@ -69,7 +69,19 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
         [(f"edges: {k}", v) for k, v in graph_stats.get("by_level", {}).items()]
         + [(k, v) for k, v in graph_stats.items() if k != "by_level"],
     )
-    tables = [head, counts, funnel, graph]
+    search = manifest.get("pass_stats", {}).get("search") or {}
+    fusion = search.get("fusion") or {}
+    search_table = _pairs(
+        "Search",
+        [
+            ("embedding model", search.get("embedding_model") or "none (lexical only)"),
+            ("vectors", search.get("vectors")),
+            ("dim", search.get("dim")),
+            ("lexical terms", search.get("lexical_terms")),
+        ]
+        + [(f"fusion: {k}", v) for k, v in sorted(fusion.items()) if not isinstance(v, (dict, list))],
+    )
+    tables = [head, counts, funnel, graph, search_table]
     if source_files:
         tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
     return tables

