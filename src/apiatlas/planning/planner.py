@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind, slots
-from apiatlas.planning.model import (
-    LEVEL_CONFIDENCE,
-    CandidateChain,
-    InputSource,
-    PlannedStep,
-    PlanResult,
-    PlanValue,
-)
+from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
+from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, request_words
+from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import Snapshot
 
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
@@ -57,58 +51,6 @@ class Weights:
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
-class SnapshotCache:
-    """What the planner reads from an immutable snapshot, kept across plans (bounded)."""
-
-    MAX_ITEMS = 50_000
-
-    def __init__(self, snapshot: Snapshot) -> None:
-        self.snapshot = snapshot
-        self.apis: dict[str, Api | None] = {}
-        self.edges: dict[str, list[Edge]] = {}
-        self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
-        self.consumers: dict[str, list[str]] = {}
-        self.entry_points: set[str] | None = None
-
-    def _room(self, table: dict[str, Any]) -> None:
-        if len(table) >= self.MAX_ITEMS:
-            table.clear()
-
-    def api(self, key: str) -> Api | None:
-        if key not in self.apis:
-            self._room(self.apis)
-            self.apis[key] = self.snapshot.get_api(key)
-        return self.apis[key]
-
-    def edges_into(self, key: str) -> list[Edge]:
-        if key not in self.edges:
-            self._room(self.edges)
-            self.edges[key] = self.snapshot.edges_into(key)
-        return self.edges[key]
-
-    def consumers_of(self, key: str) -> list[str]:
-        if key not in self.consumers:
-            self._room(self.consumers)
-            self.consumers[key] = list(dict.fromkeys(e.consumer for e in self.snapshot.edges_out_of(key)))
-        return self.consumers[key]
-
-    def entries(self) -> set[str]:
-        if self.entry_points is None:
-            self.entry_points = set(self.snapshot.entry_points())
-        return self.entry_points
-
-    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
-        """Edges into one input of ``key`` whose producer field is an output-table column."""
-        if key not in self.by_input:
-            index: dict[tuple[str | None, str], list[Edge]] = {}
-            for edge in self.edges_into(key):
-                if edge.producer_table is not None:
-                    index.setdefault((edge.consumer_table, edge.consumer_field.lower()), []).append(edge)
-            self._room(self.by_input)
-            self.by_input[key] = index
-        return self.by_input[key].get((table, name.lower()), [])
-
-
 @dataclass
 class _Context:
     cache: SnapshotCache
@@ -142,7 +84,7 @@ class _Context:
                 if api is None:
                     continue
                 bound = self.bindings(api).values()
-                fit = sum(1.0 + _hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
+                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
                 if fit > 0.5 or any(b.known_as for b in bound):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:
@@ -208,7 +150,7 @@ class Planner:
                 message="no API matches the request; rephrase it or name the target API",
                 elapsed_ms=_ms(started),
             )  # fmt: skip
-        candidates: dict[tuple[str, ...], _Draft] = {}
+        candidates: dict[tuple[str, ...], Draft] = {}
         for key in targets:
             for path in self._paths(ctx, key):
                 draft = self._chain(ctx, path)
@@ -291,7 +233,7 @@ class Planner:
         if api is None:
             return 0.0
         return sum(
-            1.0 + _hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
+            1.0 + hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
         )
 
     def _entry_fit(self, ctx: _Context, api: Api) -> float:
@@ -304,7 +246,7 @@ class Planner:
             ctx.scores[key] = ctx.relevance.score(api) if api is not None else 0.0
         return ctx.scores[key]
 
-    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> _Draft | None:
+    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> Draft | None:
         """Score one path; the inputs of each step are plain dicts until the chain is kept."""
         w = self.weights
         apis = [ctx.api(k) for k in path]
@@ -319,7 +261,7 @@ class Planner:
         choices = 0  # inputs with a closed list of values the request names
         confidence = 1.0
         edge_penalty = 0.0
-        hint_fit = 0.0
+        kind_fit = 0.0
         for index, api in enumerate(chain_apis):
             inputs: list[dict[str, Any]] = []
             for (table, name), value in ctx.bindings(api).items():
@@ -330,7 +272,7 @@ class Planner:
                     used_known.add(value.known_as.rsplit(".", 1)[-1])
                 if value.index >= 0:
                     used.add(value.index)
-                    hint_fit += _hint_fit(ctx.found[value.index].hint, api)
+                    kind_fit += hint_fit(ctx.found[value.index].hint, api)
             fed = False
             for slot in self._open_inputs(ctx, api):
                 source = self._from_earlier(ctx, chain_apis, index, slot)
@@ -354,7 +296,7 @@ class Planner:
                     inputs.extend(self._more_columns(ctx, chain_apis, index, source))
             if index > 0 and not fed:
                 return None  # a step that takes nothing from the chain is not part of it
-            if any(_passes_through(steps[i["from_step"]], i) for i in inputs if i.get("origin") == "step"):
+            if any(passes_through(steps[i["from_step"]], i) for i in inputs if i.get("origin") == "step"):
                 return (
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
@@ -372,7 +314,7 @@ class Planner:
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
         score = (
             w.target * self._rel(ctx, target.key)
-            - w.ids_only * _ids_only(target)
+            - w.ids_only * ids_only(target)
             + w.union * union
             + w.others * others
             - w.step * (len(chain_apis) - 1)
@@ -383,13 +325,13 @@ class Planner:
             - w.unused_subject * len(subjects - used)
             - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known)
             - w.write * writes
-            + w.hint * hint_fit
+            + w.hint * kind_fit
             + (w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0)
         )
         why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
         if used:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return _Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)
+        return Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)
 
     def _from_earlier(self, ctx: _Context, apis: list[Api], index: int, slot: Slot) -> dict[str, Any] | None:
         """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
@@ -404,7 +346,7 @@ class Planner:
         if best is None:
             return None
         edge = best[2]
-        own = _own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
+        own = own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
         return {
             "name": slot.name, "table": slot.table, "origin": "step", "from_step": earlier[edge.producer],
             "from_table": edge.producer_table, "from_field": edge.producer_field, "level": edge.level.value,
@@ -426,112 +368,6 @@ class Planner:
             if more and more["from_step"] == first["from_step"] and more["from_table"] == first["from_table"]:
                 out.append({**more, "required": False})
         return out
-
-
-@dataclass
-class _Draft:
-    """A scored path before it becomes a ``CandidateChain`` (only the best few are built)."""
-
-    apis: list[Api]
-    inputs: list[list[dict[str, Any]]]
-    score: float
-    confidence: float
-    missing: list[str]
-    why: list[str]
-
-    def build(self) -> CandidateChain:
-        steps = [
-            PlannedStep(
-                api=api.key,
-                title=api.title,
-                inputs=[InputSource(**i) for i in inputs],
-                on_many=_on_many(self.inputs, inputs),
-            )
-            for api, inputs in zip(self.apis, self.inputs, strict=True)
-        ]
-        return CandidateChain(
-            steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
-            confidence=self.confidence, missing=self.missing, why=self.why,
-        )  # fmt: skip
-
-
-def _on_many(
-    chain: list[list[dict[str, Any]]], inputs: list[dict[str, Any]]
-) -> Literal["all", "first", "stop", "each"]:
-    """What a step does when a mapped argument gets several values.
-
-    From the entry step's matches for a stated name or number: the first match of a ranked list
-    (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
-    from any later step: fan out, once per value (the balance of each of his accounts).
-    """
-    mapped = [i for i in inputs if i.get("origin") == "step" and i.get("table") is None]
-    if not mapped:
-        return "all"
-    source = mapped[0]
-    entry_looks_up = any(
-        i.get("origin") in ("request", "known") and not _is_identifier(str(i.get("name")), "")
-        for i in chain[0]
-    )  # a name, a number or a title: its matches are candidates for one thing, not a list to go through
-    if source.get("from_step") == 0 and entry_looks_up:
-        return "first" if "[]" in str(source.get("from_field")) else "stop"
-    return "each"
-
-
-FOREIGN_KEY_FACTOR = 0.8  # a field that is another entity's id (a deposit's AccountID) feeds less surely
-_ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
-
-
-def _passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]) -> bool:
-    """Whether ``source`` reads back a value its producer step was itself given by the step before.
-
-    ``API_Acc_GetStatus`` between an account lookup and the deals of that account only returns the
-    ``AccountID`` it received; ``GET /movie/{movie_id}/keywords`` only hands on the movie's ``id``.
-    """
-    field = str(source.get("from_field") or "")
-    if "." in field or "[]" in field:
-        return False
-    received = [i for i in producer_inputs if i.get("origin") == "step"]
-    if not received:
-        return False
-    names = {str(i.get("name", "")).lower() for i in received}
-    return field.lower() in names or (field.lower() == "id" and len(received) == 1)
-
-
-def _is_identifier(name: str, domain_type: str) -> bool:
-    return "IDENTIFIER" in domain_type.upper() or domain_type.endswith(":id") or bool(_ID_NAME.search(name))
-
-
-def _ids_only(api: Api) -> float:
-    """1 when every output column is an identifier (an id list is a step towards data, not the data)."""
-    columns = [c for t in api.output_tables for c in t.columns]
-    return 1.0 if columns and all(_is_identifier(c.name, c.domain_type) for c in columns) else 0.0
-
-
-def _own_key(api: Api, table: str | None, field: str) -> bool:
-    """Whether ``field`` identifies the rows the producer returns (its first column, or the items' ``id``)."""
-    found = next((t for t in api.output_tables if t.name == table), None)
-    if found is None or not found.columns:
-        return True
-    if found.columns[0].name == field:
-        return True
-    parts = field.split(".")
-    return parts[-1] == "id" and field.count("[]") <= 1 and len(parts) <= 2
-
-
-_KINDS = ("movie", "tv", "collection", "company", "network", "person")
-
-
-def _hint_fit(hint: str, api: Api) -> float:
-    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
-    if not hint:
-        return 0.0
-    words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
-    kinds = {k for k in _KINDS if k in words}
-    if hint.startswith("-"):
-        return -1.0 if hint[1:] in kinds else 0.0
-    if not kinds:
-        return 0.0
-    return 1.0 if hint in kinds else -0.6
 
 
 def _ms(started: float) -> float:

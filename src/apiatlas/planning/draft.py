@@ -1,0 +1,116 @@
+"""A scored path before it becomes a chain, and the rules on its steps (on_many, pass-through, kind fit)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from apiatlas.catalog.model import Api
+from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
+
+
+@dataclass
+class Draft:
+    """A scored path before it becomes a ``CandidateChain`` (only the best few are built)."""
+
+    apis: list[Api]
+    inputs: list[list[dict[str, Any]]]
+    score: float
+    confidence: float
+    missing: list[str]
+    why: list[str]
+
+    def build(self) -> CandidateChain:
+        steps = [
+            PlannedStep(
+                api=api.key,
+                title=api.title,
+                inputs=[InputSource(**i) for i in inputs],
+                on_many=on_many(self.inputs, inputs),
+            )
+            for api, inputs in zip(self.apis, self.inputs, strict=True)
+        ]
+        return CandidateChain(
+            steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
+            confidence=self.confidence, missing=self.missing, why=self.why,
+        )  # fmt: skip
+
+
+def on_many(
+    chain: list[list[dict[str, Any]]], inputs: list[dict[str, Any]]
+) -> Literal["all", "first", "stop", "each"]:
+    """What a step does when a mapped argument gets several values.
+
+    From the entry step's matches for a stated name or number: the first match of a ranked list
+    (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
+    from any later step: fan out, once per value (the balance of each of his accounts).
+    """
+    mapped = [i for i in inputs if i.get("origin") == "step" and i.get("table") is None]
+    if not mapped:
+        return "all"
+    source = mapped[0]
+    entry_looks_up = any(
+        i.get("origin") in ("request", "known") and not is_identifier(str(i.get("name")), "")
+        for i in chain[0]
+    )  # a name, a number or a title: its matches are candidates for one thing, not a list to go through
+    if source.get("from_step") == 0 and entry_looks_up:
+        return "first" if "[]" in str(source.get("from_field")) else "stop"
+    return "each"
+
+
+FOREIGN_KEY_FACTOR = 0.8  # a field that is another entity's id (a deposit's AccountID) feeds less surely
+_ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
+
+
+def passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]) -> bool:
+    """Whether ``source`` reads back a value its producer step was itself given by the step before.
+
+    ``API_Acc_GetStatus`` between an account lookup and the deals of that account only returns the
+    ``AccountID`` it received; ``GET /movie/{movie_id}/keywords`` only hands on the movie's ``id``.
+    """
+    field = str(source.get("from_field") or "")
+    if "." in field or "[]" in field:
+        return False
+    received = [i for i in producer_inputs if i.get("origin") == "step"]
+    if not received:
+        return False
+    names = {str(i.get("name", "")).lower() for i in received}
+    return field.lower() in names or (field.lower() == "id" and len(received) == 1)
+
+
+def is_identifier(name: str, domain_type: str) -> bool:
+    return "IDENTIFIER" in domain_type.upper() or domain_type.endswith(":id") or bool(_ID_NAME.search(name))
+
+
+def ids_only(api: Api) -> float:
+    """1 when every output column is an identifier (an id list is a step towards data, not the data)."""
+    columns = [c for t in api.output_tables for c in t.columns]
+    return 1.0 if columns and all(is_identifier(c.name, c.domain_type) for c in columns) else 0.0
+
+
+def own_key(api: Api, table: str | None, field: str) -> bool:
+    """Whether ``field`` identifies the rows the producer returns (its first column, or the items' ``id``)."""
+    found = next((t for t in api.output_tables if t.name == table), None)
+    if found is None or not found.columns:
+        return True
+    if found.columns[0].name == field:
+        return True
+    parts = field.split(".")
+    return parts[-1] == "id" and field.count("[]") <= 1 and len(parts) <= 2
+
+
+_KINDS = ("movie", "tv", "collection", "company", "network", "person")
+
+
+def hint_fit(hint: str, api: Api) -> float:
+    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
+    if not hint:
+        return 0.0
+    words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
+    kinds = {k for k in _KINDS if k in words}
+    if hint.startswith("-"):
+        return -1.0 if hint[1:] in kinds else 0.0
+    if not kinds:
+        return 0.0
+    return 1.0 if hint in kinds else -0.6

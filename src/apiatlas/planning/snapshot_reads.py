@@ -1,0 +1,60 @@
+"""What the planner reads from an immutable snapshot (APIs, edges, entry points), cached and bounded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apiatlas.catalog.model import Api, Edge
+from apiatlas.snapshot import Snapshot
+
+
+class SnapshotCache:
+    """What the planner reads from an immutable snapshot, kept across plans (bounded)."""
+
+    MAX_ITEMS = 50_000
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.apis: dict[str, Api | None] = {}
+        self.edges: dict[str, list[Edge]] = {}
+        self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
+        self.consumers: dict[str, list[str]] = {}
+        self.entry_points: set[str] | None = None
+
+    def _room(self, table: dict[str, Any]) -> None:
+        if len(table) >= self.MAX_ITEMS:
+            table.clear()
+
+    def api(self, key: str) -> Api | None:
+        if key not in self.apis:
+            self._room(self.apis)
+            self.apis[key] = self.snapshot.get_api(key)
+        return self.apis[key]
+
+    def edges_into(self, key: str) -> list[Edge]:
+        if key not in self.edges:
+            self._room(self.edges)
+            self.edges[key] = self.snapshot.edges_into(key)
+        return self.edges[key]
+
+    def consumers_of(self, key: str) -> list[str]:
+        if key not in self.consumers:
+            self._room(self.consumers)
+            self.consumers[key] = list(dict.fromkeys(e.consumer for e in self.snapshot.edges_out_of(key)))
+        return self.consumers[key]
+
+    def entries(self) -> set[str]:
+        if self.entry_points is None:
+            self.entry_points = set(self.snapshot.entry_points())
+        return self.entry_points
+
+    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
+        """Edges into one input of ``key`` whose producer field is an output-table column."""
+        if key not in self.by_input:
+            index: dict[tuple[str | None, str], list[Edge]] = {}
+            for edge in self.edges_into(key):
+                if edge.producer_table is not None:
+                    index.setdefault((edge.consumer_table, edge.consumer_field.lower()), []).append(edge)
+            self._room(self.by_input)
+            self.by_input[key] = index
+        return self.by_input[key].get((table, name.lower()), [])
