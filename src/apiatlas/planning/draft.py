@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
+from apiatlas.planning.values import CODE_HINT
 
 
 @dataclass
@@ -107,6 +108,8 @@ def hint_fit(hint: str, api: Api) -> float:
     """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
     if not hint:
         return 0.0
+    if hint.startswith(CODE_HINT):
+        return code_fit(hint[len(CODE_HINT) :], api)
     words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
     kinds = {k for k in _KINDS if k in words}
     if hint.startswith("-"):
@@ -114,3 +117,22 @@ def hint_fit(hint: str, api: Api) -> float:
     if not kinds:
         return 0.0
     return 1.0 if hint in kinds else -0.6
+
+
+_CAMEL = re.compile(r"[A-Z][a-z0-9]*|[a-z0-9]+")
+
+
+def code_fit(prefix: str, api: Api) -> float:
+    """+1 when a number's letter prefix abbreviates the API's object or name (DS- → ``DSec``,
+    ``DealSecurity``; FX- → ``DFx``), -0.6 when it does not (a repo deal's lookup for DS-…)."""
+    low = prefix.lower()
+    segments = [s for s in api.key.split("_") if s and s.upper() != "API"][:1]
+    for name in [api.object_key, *segments]:
+        parts = _CAMEL.findall(name)
+        if not parts:
+            continue
+        initials = "".join(p[0] for p in parts).lower()
+        tails = ["".join(parts[i:]).lower() for i in range(len(parts))]
+        if initials == low or any(t.startswith(low) for t in tails):
+            return 1.0
+    return -0.6

@@ -12,6 +12,7 @@ ENTITY = "entity"  # a named thing in English or a quoted string: a movie title,
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
+CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,9 @@ def extract_values(text: str) -> list[ExtractedValue]:
     found.extend(_dates(rest))
     for match in _DOC_NUMBER.finditer(rest):
         number = next(g for g in match.groups() if g)
-        found.append(ExtractedValue(DOC_NUMBER, number, match.group(0)))
+        prefix = re.match(r"[A-ZА-Я]+(?=-)", number) if match.group(2) else None
+        hint = CODE_HINT + prefix.group(0) if prefix else ""  # DS-…: the letters name the kind
+        found.append(ExtractedValue(DOC_NUMBER, number, match.group(0), hint=hint))
     rest = _DOC_NUMBER.sub(" ", rest)
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
     found.extend(_russian_names(rest))
