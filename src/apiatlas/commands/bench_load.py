@@ -85,7 +85,9 @@ def _prepare(workdir: Path) -> tuple[Any, str, Path]:
     return pg, db_url, snapshot
 
 
-async def _run(url: str, key: str, sessions: int, seconds: float, pg: Any, fault: bool) -> dict[str, Any]:
+async def _run(
+    url: str, key: str, sessions: int, seconds: float, pg: Any, fault: bool, think_s: float
+) -> dict[str, Any]:
     from apiatlas.embedded_pg import EmbeddedPostgres
     from apiatlas.security.load import generate_load
 
@@ -94,7 +96,7 @@ async def _run(url: str, key: str, sessions: int, seconds: float, pg: Any, fault
     result: dict[str, Any] = {}
 
     async def load() -> None:
-        result["run"] = await generate_load(url, key, sessions, seconds)
+        result["run"] = await generate_load(url, key, sessions, seconds, think_s)
 
     async def outage() -> None:
         await anyio.sleep(seconds / 3)
@@ -139,7 +141,8 @@ def _report(run: Any, marks: dict[str, float], sessions: int, server_alive: bool
 
 def _print(report: dict[str, Any]) -> None:
     typer.echo(
-        f"{report['sessions']} sessions x {report['seconds']} s: {report['calls']} calls, "
+        f"{report['sessions']} sessions x {report['seconds']} s (think {report.get('think_ms', 0):g} ms): "
+        f"{report['calls']} calls, "
         f"{report['throughput_per_s']} calls/s, {report['errors']} errors {report['error_reasons'] or ''}"
     )
     for kind in ("search", "execute"):
@@ -176,6 +179,10 @@ def bench_load(
     workdir: Annotated[
         Path, typer.Option(help="database files, snapshot, keys, audit log")
     ] = DEFAULT_WORKDIR,
+    think_ms: Annotated[
+        float,
+        typer.Option(min=0, help="pause of each session between calls (0: closed loop at saturation)"),
+    ] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
     """Load an authenticated `apiatlas serve` with many MCP sessions calling search and execute."""
@@ -196,9 +203,11 @@ def bench_load(
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=sink, env=env)
     try:
         _wait_listening(server, port, log)
-        outcome = anyio.run(_run, f"http://127.0.0.1:{port}/mcp", key, sessions, seconds, pg, fault)
+        url = f"http://127.0.0.1:{port}/mcp"
+        outcome = anyio.run(_run, url, key, sessions, seconds, pg, fault, think_ms / 1000)
         pg = outcome["pg"]
         report = _report(outcome["run"], outcome["marks"], sessions, server.poll() is None)
+        report["think_ms"] = think_ms
     finally:
         server.terminate()
         try:

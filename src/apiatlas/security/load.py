@@ -70,7 +70,9 @@ class LoadRun:
         return out
 
 
-async def _session(url: str, key: str, index: int, deadline: float, t0: float, run: LoadRun) -> None:
+async def _session(
+    url: str, key: str, index: int, deadline: float, t0: float, run: LoadRun, think_s: float
+) -> None:
     headers = {"Authorization": f"Bearer {key}"}
     try:
         async with (
@@ -98,17 +100,24 @@ async def _session(url: str, key: str, index: int, deadline: float, t0: float, r
                     status, reason = "error", f"CLIENT_{type(exc).__name__}"
                 done = time.perf_counter()
                 run.samples.append(Sample(started - t0, kind, (done - started) * 1000, status, reason))
+                if think_s > 0:  # an agent reads the answer (an LLM turn) before its next call
+                    await anyio.sleep(think_s)
     except Exception as exc:  # the session itself could not be opened or broke
         run.session_failures.append(f"session {index}: {type(exc).__name__}: {exc}")
 
 
-async def generate_load(url: str, key: str, sessions: int, seconds: float) -> LoadRun:
-    """``sessions`` concurrent MCP sessions calling search and execute until ``seconds`` have passed."""
+async def generate_load(url: str, key: str, sessions: int, seconds: float, think_s: float = 0.0) -> LoadRun:
+    """``sessions`` concurrent MCP sessions calling search and execute until ``seconds`` have passed.
+
+    ``think_s`` is the pause of each session between two calls: 0 is a closed loop at saturation (every
+    session calls again at once, so latency mostly measures queueing: sessions / throughput); an agent
+    driven by an LLM pauses for a model turn, seconds, between tool calls.
+    """
     run = LoadRun()
     t0 = time.perf_counter()
     deadline = t0 + seconds
     async with anyio.create_task_group() as group:
         for index in range(sessions):
-            group.start_soon(_session, url, key, index, deadline, t0, run)
+            group.start_soon(_session, url, key, index, deadline, t0, run, think_s)
     run.seconds = time.perf_counter() - t0
     return run

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -113,6 +114,14 @@ async def answer(kind: type[R], produce: Callable[[], R | Awaitable[R]]) -> Call
         )
 
 
+def off_loop(
+    body: Callable[[], R], limiter: anyio.CapacityLimiter | None = None
+) -> Callable[[], Awaitable[R]]:
+    """Run a synchronous tool body in a worker thread, so CPU work (a query embedding, a graph walk)
+    never stalls the event loop that every other session's calls share."""
+    return lambda: anyio.to_thread.run_sync(body, limiter=limiter)
+
+
 @dataclass
 class AtlasTools:
     """Everything the tool handlers call: navigation, execution, chains, evidence."""
@@ -134,6 +143,9 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
     """The navigation, execution and evidence tools under ``prefix``, with compact schemas."""
     nav, run = tools.navigator, tools.execution
     exec_notes = execution_annotations(read_only, open_world)
+    # One query embedding at a time (the embedding engine uses every core for one text); graph walks
+    # and plans may overlap.
+    search_slot, graph_slots = anyio.CapacityLimiter(1), anyio.CapacityLimiter(4)
 
     async def list_business_objects(cursor: Cursor = None) -> Annotated[CallToolResult, ListObjectsResult]:
         return await answer(ListObjectsResult, lambda: nav.list_business_objects(cursor))
@@ -154,7 +166,7 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         object_key: Annotated[str | None, Field(description="only APIs of this business object")] = None,
         limit: Annotated[int | None, Field(ge=1, le=100, description="most hits to return")] = None,
     ) -> Annotated[CallToolResult, SearchResult]:
-        return await answer(SearchResult, lambda: nav.search(query, object_key, limit))
+        return await answer(SearchResult, off_loop(lambda: nav.search(query, object_key, limit), search_slot))
 
     async def dependency_chain(
         api: ApiName,
@@ -168,7 +180,8 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         ] = "alias",
     ) -> Annotated[CallToolResult, DependencyChainResult]:
         return await answer(
-            DependencyChainResult, lambda: nav.dependency_chain(api, direction, depth, min_confidence)
+            DependencyChainResult,
+            off_loop(lambda: nav.dependency_chain(api, direction, depth, min_confidence), graph_slots),
         )
 
     planning = ChainPlanning(nav)
@@ -182,7 +195,10 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
         ] = None,
         limit: Annotated[int, Field(ge=1, le=5, description="candidate chains to return")] = 3,
     ) -> Annotated[CallToolResult, PlanChainResult]:
-        return await answer(PlanChainResult, lambda: planning.plan_chain(request, target, known or {}, limit))
+        return await answer(
+            PlanChainResult,
+            off_loop(lambda: planning.plan_chain(request, target, known or {}, limit), graph_slots),
+        )
 
     async def execute_api(
         api: ApiName,
