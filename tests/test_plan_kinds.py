@@ -1,12 +1,23 @@
-"""What a value says about the API that takes it: a deal number's letter prefix names the kind of deal."""
+"""Kinds of things: a deal number's prefix names the deal's kind; what is asked about, the target's."""
 
 from __future__ import annotations
 
 import pytest
 
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, Column, Direction, Param, SessionTable
+from apiatlas.catalog.model import (
+    Api,
+    BusinessObject,
+    Catalog,
+    Column,
+    Direction,
+    Edge,
+    EdgeLevel,
+    Param,
+    SessionTable,
+)
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
+from apiatlas.planning.intent import asked_kind, own_kind
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 
@@ -70,3 +81,67 @@ def test_the_deal_kind_the_prefix_names_is_looked_up(deals: Snapshot, number: st
     result = Planner(deals).plan(f"deal {number}")
     assert result.chains[0].entry_point == entry
     assert result.chains[0].steps[0].inputs[0].value == number
+
+
+def test_the_kind_asked_about_is_the_first_thing_named_outside_the_values() -> None:
+    assert asked_kind("When is the birthday of the lead actor of Heat?", ["Heat"]) == "person"
+    assert asked_kind("What is the homepage of the network that produced Lost?", ["Lost"]) == "network"
+    assert asked_kind("the number of movies directed by Sofia Coppola", ["Sofia Coppola"]) == "movie"
+    assert asked_kind("Who is the lead actor of Heat?", ["Heat"]) == ""  # the name is the answer
+    assert asked_kind("сделки клиента Михалова", ["Михалова"]) == ""
+
+
+def test_an_api_returns_the_last_kind_its_key_names() -> None:
+    def kind(key: str) -> str:
+        return own_kind(Api(key=key, object_key=""))
+
+    assert kind("GET /person/{person_id}/images") == "person"
+    assert kind("GET /person/{person_id}/movie_credits") == "movie"
+    assert kind("GET /movie/{movie_id}/credits") == "movie"
+    assert (kind("GET /search/person"), kind("API_Acc_GetRest")) == ("", "")
+
+
+def _get(key: str, param: str, ptype: str, table: str, *columns: str) -> Api:
+    return Api(
+        key=key, object_key=key.split("/")[1], title=key,
+        params=[Param(name=param, domain_type=ptype, required=True)],
+        output_tables=[SessionTable(name=table, direction=Direction.OUT, columns=[
+            Column(name=c, domain_type="integer" if c.endswith("id") else "string") for c in columns
+        ])],
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """Find a film, its cast, a person's card: the person is one step past the cast."""
+    apis = [
+        _get("GET /search/movie", "query", "string", "results", "results[].id", "results[].title"),
+        _get("GET /movie/{movie_id}/credits", "movie_id", "integer", "credits",
+             "cast[].id", "cast[].name", "cast[].character", "cast[].profile_path"),
+        _get("GET /person/{person_id}", "person_id", "integer", "person",
+             "id", "name", "birthday", "place_of_birth", "biography"),
+    ]  # fmt: skip
+    catalog = Catalog(source_kind="test")
+    for api in apis:
+        catalog.apis[api.key] = api
+        owner = catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key))
+        owner.api_keys.append(api.key)
+    catalog.edges = [
+        Edge(producer="GET /search/movie", producer_table="results", producer_field="results[].id",
+             consumer="GET /movie/{movie_id}/credits", consumer_field="movie_id", domain_type="integer",
+             level=EdgeLevel.ALIAS, reason="test"),
+        Edge(producer="GET /movie/{movie_id}/credits", producer_table="credits", producer_field="cast[].id",
+             consumer="GET /person/{person_id}", consumer_field="person_id", domain_type="integer",
+             level=EdgeLevel.ALIAS, reason="test"),
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("films") / "films.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_something_asked_about_a_person_ends_at_the_person(films: Snapshot) -> None:
+    planner = Planner(films)
+    asked = planner.plan("When is the birthday of the lead actor of the movie Heat?").chains[0]
+    assert asked.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/credits", "GET /person/{person_id}"]
+    who = planner.plan("Who is the lead actor of the movie Heat?").chains[0]
+    assert who.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/credits"]

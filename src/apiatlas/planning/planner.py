@@ -12,6 +12,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind, slots
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
+from apiatlas.planning.intent import asked_kind, own_kind
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, request_words
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -48,6 +49,7 @@ class Weights:
     write: float = 0.5
     hint: float = 0.8
     entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
+    kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
@@ -62,6 +64,7 @@ class _Context:
     scores: dict[str, float] = field(default_factory=dict)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
+    kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)
@@ -126,7 +129,10 @@ class Planner:
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
-        ctx = _Context(self.cache, relevance, found, dict(known or {}), words=[w.word for w in words])
+        kind = asked_kind(request, [f.text for f in found])
+        ctx = _Context(
+            self.cache, relevance, found, dict(known or {}), words=[w.word for w in words], kind=kind
+        )
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
             api = ctx.api(target)
@@ -142,7 +148,15 @@ class Planner:
             pool = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
             hits = [k for k in pool if self._readable(ctx, k)]
             distance = ctx.near_values()
-            targets = sorted(hits, key=lambda k: (-self._rel(ctx, k) - 0.3 * (distance.get(k, 9) <= 1), k))
+            targets = sorted(
+                hits,
+                key=lambda k: (
+                    -self._rel(ctx, k)
+                    - 0.3 * (distance.get(k, 9) <= 1)
+                    - self.weights.kind * self._kind_fit(ctx, k),
+                    k,
+                ),
+            )
             targets = targets[: self.limits.targets]
         if not targets:
             return PlanResult(
@@ -240,6 +254,11 @@ class Planner:
         """How well the first step matches the request's last words (what the data belongs to)."""
         return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
 
+    def _kind_fit(self, ctx: _Context, key: str) -> float:
+        """1 when the API is about the kind of thing the request asks something about."""
+        api = ctx.api(key)
+        return 1.0 if ctx.kind and api is not None and own_kind(api) == ctx.kind else 0.0
+
     def _rel(self, ctx: _Context, key: str) -> float:
         if key not in ctx.scores:
             api = ctx.api(key)
@@ -314,6 +333,7 @@ class Planner:
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
         score = (
             w.target * self._rel(ctx, target.key)
+            + w.kind * self._kind_fit(ctx, target.key)
             - w.ids_only * ids_only(target)
             + w.union * union
             + w.others * others
