@@ -145,3 +145,14 @@ def test_something_asked_about_a_person_ends_at_the_person(films: Snapshot) -> N
     assert asked.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/credits", "GET /person/{person_id}"]
     who = planner.plan("Who is the lead actor of the movie Heat?").chains[0]
     assert who.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/credits"]
+
+
+def test_two_names_side_by_side_are_both_looked_up(films: Snapshot) -> None:
+    planner = Planner(films)
+    both = planner.plan("the cast of the movie Heat versus the movie Ronin").chains[0]
+    searches = [s for s in both.steps if s.api == "GET /search/movie"]
+    assert sorted(str(s.inputs[0].value) for s in searches) == ["Heat", "Ronin"]
+    assert both.api_keys[-1] == "GET /movie/{movie_id}/credits"
+    assert all(i.from_step == 1 for i in both.steps[2].inputs if i.origin == "step")
+    one = planner.plan("the cast of the movie Heat, filmed in Los Angeles").chains[0]
+    assert [s.api for s in one.steps].count("GET /search/movie") == 1

@@ -12,6 +12,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind, slots
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
+from apiatlas.planning.entities import more_entities, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, request_words
@@ -64,6 +65,7 @@ class _Context:
     scores: dict[str, float] = field(default_factory=dict)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
+    request: str = ""
     kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
 
     def api(self, key: str) -> Api | None:
@@ -131,7 +133,13 @@ class Planner:
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
         kind = asked_kind(request, [f.text for f in found])
         ctx = _Context(
-            self.cache, relevance, found, dict(known or {}), words=[w.word for w in words], kind=kind
+            self.cache,
+            relevance,
+            found,
+            dict(known or {}),
+            words=[w.word for w in words],
+            kind=kind,
+            request=request,
         )
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
         if target is not None:
@@ -320,6 +328,10 @@ class Planner:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
+        extra = more_entities(ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), used)
+        if extra:
+            used.update(index for _, index in extra)
+            chain_apis, steps = with_entities(ctx.found, chain_apis, steps, extra)
         target = chain_apis[-1]
         covered: dict[int, float] = {}
         for api in chain_apis:

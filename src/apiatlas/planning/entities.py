@@ -1,0 +1,79 @@
+"""A step per entity: when a request names two things of one kind, its entry step runs once for each."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from apiatlas.catalog.model import Api
+from apiatlas.planning import values as v
+from apiatlas.planning.binding import Bound
+from apiatlas.planning.draft import hint_fit
+
+_NAMED = {v.ENTITY, v.SURNAME}  # values a search takes; two of them are two things to look up
+
+
+def more_entities(
+    request: str,
+    found: list[v.ExtractedValue],
+    entry: Api,
+    bound: dict[tuple[str | None, str], Bound],
+    used: set[int],
+) -> list[tuple[tuple[str | None, str], int]]:
+    """The other stated names the entry step's search input could take, each with that input, when the
+    request sets them side by side with the one it takes ("Avatar versus Avatar: The Way of Water",
+    "Kurosawa or Spielberg"): both are looked up, not only the first."""
+    out: list[tuple[tuple[str | None, str], int]] = []
+    for slot, value in bound.items():
+        if value.origin != "request" or value.index < 0 or found[value.index].kind not in _NAMED:
+            continue
+        kind = found[value.index].kind
+        for index, other in enumerate(found):
+            if index in used or index == value.index or other.kind != kind or other.alternatives:
+                continue
+            if str(other.value) in str(found[value.index].value) and kind == v.SURNAME:
+                continue
+            if not side_by_side(request, found[value.index].text, other.text):
+                continue
+            if hint_fit(other.hint, entry) < 0:
+                continue  # said to be another kind of thing ("the TV show X" for a movie search)
+            out.append((slot, index))
+    return out
+
+
+_JOINS = re.compile(r"^\s*(,|;|and|or|versus|vs\.?|и|или|против)?\s*(the|a|an)?\s*$", re.IGNORECASE)
+
+
+def side_by_side(request: str, one: str, other: str) -> bool:
+    """Whether two stated values are joined by only a comma or a conjunction ("X or Y", "X versus Y")."""
+    a, b = request.find(one), request.find(other)
+    if a < 0 or b < 0:
+        return False
+    first, second = (one, b) if a < b else (other, a)
+    between = request[min(a, b) + len(first) : second]
+    return bool(_JOINS.match(between))
+
+
+def with_entities(
+    found: list[v.ExtractedValue],
+    apis: list[Api],
+    steps: list[list[dict[str, Any]]],
+    extra: list[tuple[tuple[str | None, str], int]],
+) -> tuple[list[Api], list[list[dict[str, Any]]]]:
+    """The chain with one more entry step per extra name, first (the steps after read the last one)."""
+    shift = len(extra)
+    later = [
+        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
+        for inputs in steps
+    ]
+    added = []
+    for (table, name), index in extra:
+        added.append(
+            [
+                {**i, "value": found[index].value}
+                if (i.get("table"), i.get("name")) == (table, name) and i.get("origin") == "request"
+                else i
+                for i in steps[0]
+            ]
+        )
+    return [apis[0]] * shift + apis, added + later
