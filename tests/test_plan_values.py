@@ -73,3 +73,11 @@ def test_values_fill_inputs_by_kind_name_and_type() -> None:
     assert bound == {"SurName": "Горбунова", "FirstName": "Татьяна"}
     known = {name: b.origin for (_, name), b in bind(api, [], {"surname": "Иванов"}).items()}
     assert known == {"SurName": "known"}
+
+
+def test_russian_verbs_of_asking_are_not_what_is_asked() -> None:
+    from apiatlas.planning.relevance import request_words
+
+    words = [w.word for w in request_words("найди клиента по ИНН 784049299117", ["784049299117"])]
+    assert words == ["клиента", "инн"]
+    assert [w.word for w in request_words("покажи остаток на счёте", [])] == ["остаток", "счёте"]

@@ -16,7 +16,8 @@ _STOP_WORDS = (
     "it its his her their there please want need just about with from than as have has had can could "
     "would should will one more most no not yet also so right now currently "
     "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
-    "была были все его её ее их мне нам это этот эта нет же бы не да"
+    "была были все его её ее их мне нам это этот эта нет же бы не да "
+    "найди найти найдите покажи покажите показать выведи выведите дай дайте нужен нужна нужны нужно"
 )
 _STOP = set(_STOP_WORDS.split())
 # request words that name what an API returns in other words (English and Russian); small and explicit
@@ -194,6 +195,7 @@ class Relevance:
                     found[index] = 1.0
                 elif any(has(t, fields) for t in word.stems):
                     found[index] = FIELD_STRENGTH
+
             self._covered[api.key] = found
         return self._covered[api.key]
 
