@@ -17,7 +17,7 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
-from apiatlas.planning.intent import asked_kind, own_kind
+from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 
@@ -120,6 +120,9 @@ def films(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
              "cast[].id", "cast[].name", "cast[].character", "cast[].profile_path"),
         _get("GET /person/{person_id}", "person_id", "integer", "person",
              "id", "name", "birthday", "place_of_birth", "biography"),
+        _get("GET /movie/{movie_id}", "movie_id", "integer", "movie", "id", "title", "genres[].name"),
+        _get("GET /movie/{movie_id}/similar", "movie_id", "integer", "similar",
+             "results[].id", "results[].title", "results[].genres[].name", "results[].genre_ids"),
     ]  # fmt: skip
     catalog = Catalog(source_kind="test")
     for api in apis:
@@ -133,6 +136,9 @@ def films(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
         Edge(producer="GET /movie/{movie_id}/credits", producer_table="credits", producer_field="cast[].id",
              consumer="GET /person/{person_id}", consumer_field="person_id", domain_type="integer",
              level=EdgeLevel.ALIAS, reason="test"),
+        *[Edge(producer="GET /search/movie", producer_table="results", producer_field="results[].id",
+               consumer=key, consumer_field="movie_id", domain_type="integer", level=EdgeLevel.ALIAS,
+               reason="test") for key in ("GET /movie/{movie_id}", "GET /movie/{movie_id}/similar")],
     ]  # fmt: skip
     path = tmp_path_factory.mktemp("films") / "films.apiatlas"
     write_snapshot(catalog, path, options={"source": "test"})
@@ -156,3 +162,15 @@ def test_two_names_side_by_side_are_both_looked_up(films: Snapshot) -> None:
     assert all(i.from_step == 1 for i in both.steps[2].inputs if i.origin == "step")
     one = planner.plan("the cast of the movie Heat, filmed in Los Angeles").chains[0]
     assert [s.api for s in one.steps].count("GET /search/movie") == 1
+
+
+def test_a_path_part_the_request_does_not_name_is_not_the_answer(films: Snapshot) -> None:
+    def tail(key: str) -> set[str]:
+        return sub_resource(Api(key=key, object_key=""))
+
+    assert (tail("GET /movie/{movie_id}/similar"), tail("GET /movie/{movie_id}")) == ({"similar"}, set())
+    assert tail("GET /movie/popular") == set()
+    genre = Planner(films).plan("What is the genre of the movie Heat?").chains[0]
+    assert genre.api_keys == ["GET /search/movie", "GET /movie/{movie_id}"]
+    similar = Planner(films).plan("movies similar to the movie Heat").chains[0]
+    assert similar.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/similar"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api
+from apiatlas.text import query_terms
 
 # nouns naming a kind of thing, and the roles people have (an actor, a director is a person)
 KIND_NOUNS = {
@@ -43,3 +44,13 @@ def own_kind(api: Api) -> str:
     if any(w in ("search", "discover", "trending") for w in words):
         return ""
     return next((w for w in reversed(words) if w in KINDS), "")
+
+
+def sub_resource(api: Api) -> set[str]:
+    """Stems of the part an API's path adds after an identifier (``/movie/{movie_id}/similar``: similar;
+    ``/season/{n}/credits``: credits): what it returns about the thing, which a request should name."""
+    _, _, path = api.key.partition(" ")
+    parts = [p for p in path.strip("/").split("/") if p]
+    if len(parts) < 2 or parts[-1].startswith("{") or not parts[-2].startswith("{"):
+        return set()
+    return set(query_terms(parts[-1].replace("_", " ")))

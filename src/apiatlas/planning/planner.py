@@ -13,9 +13,9 @@ from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind, slots
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
 from apiatlas.planning.entities import more_entities, with_entities
-from apiatlas.planning.intent import asked_kind, own_kind
+from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
-from apiatlas.planning.relevance import Relevance, TitleStats, request_words
+from apiatlas.planning.relevance import Relevance, TitleStats, request_words, same_stem
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import Snapshot
 
@@ -51,6 +51,7 @@ class Weights:
     hint: float = 0.8
     entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
     kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
+    unasked: float = 0.5  # the target's path ends in a part the request does not name (/similar)
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
@@ -267,6 +268,16 @@ class Planner:
         api = ctx.api(key)
         return 1.0 if ctx.kind and api is not None and own_kind(api) == ctx.kind else 0.0
 
+    def _unasked(self, ctx: _Context, api: Api) -> float:
+        """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
+        of X"): it answers something else about the thing."""
+        tail = sub_resource(api)
+        return (
+            1.0
+            if tail and not any(same_stem(t, u) for w in ctx.relevance.words for t in w.stems for u in tail)
+            else 0.0
+        )
+
     def _rel(self, ctx: _Context, key: str) -> float:
         if key not in ctx.scores:
             api = ctx.api(key)
@@ -346,6 +357,7 @@ class Planner:
         score = (
             w.target * self._rel(ctx, target.key)
             + w.kind * self._kind_fit(ctx, target.key)
+            - w.unasked * self._unasked(ctx, target)
             - w.ids_only * ids_only(target)
             + w.union * union
             + w.others * others
