@@ -81,3 +81,17 @@ def test_russian_verbs_of_asking_are_not_what_is_asked() -> None:
     words = [w.word for w in request_words("найди клиента по ИНН 784049299117", ["784049299117"])]
     assert words == ["клиента", "инн"]
     assert [w.word for w in request_words("покажи остаток на счёте", [])] == ["остаток", "счёте"]
+
+
+def test_an_ordinal_fills_a_number_never_an_id() -> None:
+    api = Api(
+        key="GET /tv/{tv_id}/season/{season_number}",
+        object_key="tv",
+        params=[
+            Param(name="tv_id", domain_type="integer", required=True),
+            Param(name="season_number", domain_type="integer", required=True),
+        ],
+    )
+    found = extract_values("the first tv show of the second season of Friends")
+    bound = {name: b.value for (_, name), b in bind(api, found, {}).items()}
+    assert bound == {"season_number": 2}

@@ -82,8 +82,13 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         )
     if kind == v.DOC_NUMBER:
         return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
-    if kind == v.NUMBER:
-        return bool(value.hint) and value.hint.rstrip("s") in name and ("int" in dtype or "number" in dtype)
+    if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
+        return (
+            bool(value.hint)
+            and value.hint.rstrip("s") in name
+            and ("int" in dtype or "number" in dtype)
+            and not name.endswith("id")
+        )
     return False
 
 
