@@ -75,12 +75,14 @@ def test_values_fill_inputs_by_kind_name_and_type() -> None:
     assert known == {"SurName": "known"}
 
 
-def test_russian_verbs_of_asking_are_not_what_is_asked() -> None:
+def test_verbs_of_asking_are_not_what_is_asked() -> None:
     from apiatlas.planning.relevance import request_words
 
     words = [w.word for w in request_words("найди клиента по ИНН 784049299117", ["784049299117"])]
     assert words == ["клиента", "инн"]
     assert [w.word for w in request_words("покажи остаток на счёте", [])] == ["остаток", "счёте"]
+    listed = request_words("List movies from the X collection", ["X"])
+    assert [w.word for w in listed] == ["movies", "collection"]
 
 
 def test_an_ordinal_fills_a_number_never_an_id() -> None:

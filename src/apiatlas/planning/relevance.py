@@ -14,7 +14,7 @@ _STOP_WORDS = (
     "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
     "give tell find get what who whom which when where how many much some any that this these those "
     "it its his her their there please want need just about with from than as have has had can could "
-    "would should will one more most no not yet also so right now currently "
+    "would should will one more most no not yet also so right now currently list "
     "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
     "была были все его её ее их мне нам это этот эта нет же бы не да "
     "найди найти найдите покажи покажите показать выведи выведите дай дайте нужен нужна нужны нужно"
