@@ -72,7 +72,12 @@ def _summarise(console: Console, tool: str, data: dict[str, Any]) -> None:
         console.print(f"   {total} objects, e.g. {names}")
     elif tool == "search":
         for hit in data.get("hits", [])[:5]:
-            console.print(f"   • {hit['api_key']} [{hit.get('object_key', '')}] — {hit.get('title', '')}")
+            console.print(
+                f"   • {hit['api_key']} [{hit.get('object_key', '')}] — {hit.get('title', '')}"
+                + (f" [dim]({hit['why']})[/]" if hit.get("why") else "")
+            )
+        for closest in data.get("closest_objects", [])[:3]:
+            console.print(f"   closest business object: {closest}")
     elif tool == "dependency_chain":
         for level, apis in enumerate(data.get("levels", [])):
             console.print(f"   level {level}: {', '.join(apis[:6])}{' …' if len(apis) > 6 else ''}")

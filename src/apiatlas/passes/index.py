@@ -12,7 +12,7 @@ from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
 from apiatlas.search.embedding import EmbeddingProvider
-from apiatlas.search.lexical import LexicalIndex, card_fields
+from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex, card_fields
 from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import embed_passages
 from apiatlas.snapshot.manifest import Manifest
@@ -42,6 +42,14 @@ class IndexPass:
             (a.key, a.object_key, card_fields(a, names.get(a.object_key, ""))) for a in apis
         )
         self.blobs = lexical.to_blobs()
+        # documented APIs the funnel dropped: a request for one is told why it cannot be called
+        dropped = [a for _, a in sorted(catalog.apis.items()) if not a.funnel.kept]
+        if dropped:
+            unkept = LexicalIndex.build(
+                (a.key, a.funnel.dropped_at or "", card_fields(a, names.get(a.object_key, "")))
+                for a in dropped
+            )
+            self.blobs.update({DROPPED_PREFIX + k: v for k, v in unkept.to_blobs().items()})
         self.vectors = {}
         dim = 0
         if self.provider is not None and apis:
@@ -56,6 +64,7 @@ class IndexPass:
             "dim": dim,
             "vectors": len(self.vectors),
             "lexical_terms": len(lexical.vocab),
+            "dropped_indexed": len(dropped),
             "quantization": "int8 (x127, L2-normalised)",
             **self.settings.manifest(),
         }

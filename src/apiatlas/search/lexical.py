@@ -25,6 +25,10 @@ def card_fields(api: Api, object_name: str) -> tuple[list[str], list[str], list[
     return name, stems(api.title), body
 
 
+# search_index blobs of the index over APIs the funnel dropped (its ``objects`` hold the funnel stage)
+DROPPED_PREFIX = "dropped."
+
+
 @dataclass
 class LexicalIndex:
     """Postings per stem (doc ids, precomputed BM25F weights), one row per kept API in key order."""
@@ -96,7 +100,8 @@ class LexicalIndex:
         }
 
     @classmethod
-    def from_blobs(cls, blobs: dict[str, bytes]) -> LexicalIndex | None:
+    def from_blobs(cls, blobs: dict[str, bytes], prefix: str = "") -> LexicalIndex | None:
+        blobs = {k.removeprefix(prefix): v for k, v in blobs.items() if k.startswith(prefix)}
         if "lexical.keys" not in blobs:
             return None
         vocab_list: list[str] = json.loads(blobs["lexical.vocab"])

@@ -311,12 +311,18 @@ class Navigator:
                 query=query,
                 message="no API fits this request confidently"
                 + (f" in {object_key}" if object_key else "")
-                + f" (confidence {outcome.confidence:.2f})",
+                + f" (confidence {outcome.confidence:.2f})"
+                + "".join(f"; {line}" for line in outcome.not_callable),
                 closest_objects=[f"{o.key}: {o.title or o.name}" for o in closest if o is not None],
                 next_actions=[
                     f"call {self.prefix}list_apis with object_key {k}" for k in outcome.closest_objects
                 ]
-                + ["rephrase the request with the business terms of the catalog"],
+                + ["rephrase the request with the business terms of the catalog"]
+                + (
+                    ["tell the user the documented API for this is not callable here (see message)"]
+                    if outcome.not_callable
+                    else []
+                ),
             )
         if not hits:
             return SearchResult(
