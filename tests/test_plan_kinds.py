@@ -174,3 +174,44 @@ def test_a_path_part_the_request_does_not_name_is_not_the_answer(films: Snapshot
     assert genre.api_keys == ["GET /search/movie", "GET /movie/{movie_id}"]
     similar = Planner(films).plan("movies similar to the movie Heat").chains[0]
     assert similar.api_keys == ["GET /search/movie", "GET /movie/{movie_id}/similar"]
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """Movie and TV searches of the same shape, each feeding its reviews."""
+    catalog = Catalog(source_kind="test")
+    for kind in ("movie", "tv"):
+        search = _get(f"GET /search/{kind}", "query", "string", "results", "results[].id", "results[].name")
+        reviews = _get(f"GET /{kind}/{{{kind}_id}}/reviews", f"{kind}_id", "integer", "reviews",
+                       "results[].author", "results[].content")  # fmt: skip
+        for api in (search, reviews):
+            catalog.apis[api.key] = api
+            owner = catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key))
+            owner.api_keys.append(api.key)
+        catalog.edges.append(
+            Edge(
+                producer=search.key,
+                producer_table="results",
+                producer_field="results[].id",
+                consumer=reviews.key,
+                consumer_field=f"{kind}_id",
+                domain_type="integer",
+                level=EdgeLevel.ALIAS,
+                reason="test",
+            )
+        )
+    path = tmp_path_factory.mktemp("media") / "media.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_a_name_of_unknown_kind_says_the_other_reading(media: Snapshot) -> None:
+    planner = Planner(media)
+    unsure = planner.plan("I need a review for Breaking Bad")
+    entries = {c.entry_point for c in unsure.chains[:2]}
+    assert entries == {"GET /search/movie", "GET /search/tv"}
+    assert "does not say what 'Breaking Bad' is" in unsure.message
+    assert unsure.chains[1].entry_point in unsure.chains[0].why[-1]
+    said = planner.plan("I need a review for the TV show Breaking Bad")
+    assert said.chains[0].entry_point == "GET /search/tv"
+    assert "does not say" not in said.message

@@ -9,6 +9,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound
 from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.model import CandidateChain
 
 _NAMED = {v.ENTITY, v.SURNAME}  # values a search takes; two of them are two things to look up
 
@@ -77,3 +78,18 @@ def with_entities(
             ]
         )
     return [apis[0]] * shift + apis, added + later
+
+
+def tie_note(chains: list[CandidateChain]) -> str:
+    """When the two best chains score the same and read the same stated name through different entry
+    points ("Breaking Bad" through a movie search or a TV search), say so: the request does not tell."""
+    if len(chains) < 2 or abs(chains[0].score - chains[1].score) > 1e-6:
+        return ""
+    first, second = chains[0], chains[1]
+    if first.entry_point == second.entry_point:
+        return ""
+    read = {str(i.value) for i in first.steps[0].inputs if i.origin == "request"}
+    same = sorted(read & {str(i.value) for i in second.steps[0].inputs if i.origin == "request"})
+    if not same:
+        return ""
+    return f"the request does not say what {same[0]!r} is: chain 2 reads it through {second.entry_point}"

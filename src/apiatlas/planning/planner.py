@@ -12,7 +12,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind, slots
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
-from apiatlas.planning.entities import more_entities, with_entities
+from apiatlas.planning.entities import more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, request_words, same_stem
@@ -193,6 +193,10 @@ class Planner:
             result.message = "ask the user for: " + ", ".join(best.missing)
         else:
             result.message = f"{len(best.steps)} step(s) from {best.entry_point} to {best.target}"
+        note = tie_note(chains)
+        if note and best is not None:
+            best.why.append(note)
+            result.message += f"; {note}"
         return result
 
     def _readable(self, ctx: _Context, key: str) -> bool:
