@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import tempfile
 import time
@@ -48,6 +49,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     titles = {k: o.title for k, o in small.objects.items()}
     texts = [card_text(a, titles.get(a.object_key, "")) for a in small.kept_apis()]
     provider.embed_queries(["warm up"])
+    load_before = os.getloadavg()[0]
     start = time.perf_counter()
     base = [to_blob(v) for v in provider.embed_passages(texts)]
     embed_s = time.perf_counter() - start
@@ -95,6 +97,8 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     for name, values in times.items():
         figures[f"{name}_p50_ms"] = round(percentile(values, 50), 2)
         figures[f"{name}_p95_ms"] = round(percentile(values, 95), 2)
+    figures["load_average_1min"] = {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)}
+    figures["cpus"] = os.cpu_count()
     figures["targets_ms"] = {
         "hybrid_p50": HYBRID_P50_MS,
         "hybrid_p95": HYBRID_P95_MS,
@@ -153,4 +157,6 @@ def figures_table(f: dict[str, Any]) -> Table:
         verdict(f["build_embed_s"], EMBED_TARGET_S).replace("ms", "s"),
     )
     table.add_row("vectors", f["vectors_note"], "")
+    load = f["load_average_1min"]
+    table.add_row("machine", f"{f['cpus']} CPUs, load average {load['before']} → {load['after']}", "")
     return table
