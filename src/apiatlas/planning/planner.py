@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
-from apiatlas.planning.binding import Bound, Slot, bind, slots
+from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
 from apiatlas.planning.entities import more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
@@ -55,55 +56,6 @@ class Weights:
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
 
 
-@dataclass
-class _Context:
-    cache: SnapshotCache
-    relevance: Relevance
-    found: list[v.ExtractedValue]
-    known: dict[str, Any]
-    bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
-    open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
-    scores: dict[str, float] = field(default_factory=dict)
-    distance: dict[str, int] | None = None
-    words: list[str] = field(default_factory=list)
-    request: str = ""
-    kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
-
-    def api(self, key: str) -> Api | None:
-        return self.cache.api(key)
-
-    def edges_into(self, key: str) -> list[Edge]:
-        return self.cache.edges_into(key)
-
-    def entries(self) -> set[str]:
-        return self.cache.entries()
-
-    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
-        return self.cache.feeding(key, table, name)
-
-    def near_values(self) -> dict[str, int]:
-        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
-        if self.distance is None:
-            self.distance = {}
-            for key in sorted(self.entries()):
-                api = self.api(key)
-                if api is None:
-                    continue
-                bound = self.bindings(api).values()
-                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
-                if fit > 0.5 or any(b.known_as for b in bound):
-                    self.distance[key] = 0
-            for key in [k for k, d in self.distance.items() if d == 0]:
-                for consumer in self.cache.consumers_of(key):
-                    self.distance.setdefault(consumer, 1)
-        return self.distance
-
-    def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
-        if api.key not in self.bound:
-            self.bound[api.key] = bind(api, self.found, self.known, self.words)
-        return self.bound[api.key]
-
-
 class Planner:
     """Ranked candidate chains for a request and/or a target API over one snapshot."""
 
@@ -133,7 +85,7 @@ class Planner:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
         kind = asked_kind(request, [f.text for f in found])
-        ctx = _Context(
+        ctx = PlanContext(
             self.cache,
             relevance,
             found,
@@ -199,11 +151,11 @@ class Planner:
             result.message += f"; {note}"
         return result
 
-    def _readable(self, ctx: _Context, key: str) -> bool:
+    def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
         return api is not None and api.funnel.kept
 
-    def _open_inputs(self, ctx: _Context, api: Api) -> list[Slot]:
+    def _open_inputs(self, ctx: PlanContext, api: Api) -> list[Slot]:
         """Required inputs no stated value fills (an input table needs one filled column)."""
         if api.key in ctx.open_inputs:
             return ctx.open_inputs[api.key]
@@ -215,7 +167,7 @@ class Planner:
         ctx.open_inputs[api.key] = out
         return out
 
-    def _paths(self, ctx: _Context, target: str) -> list[tuple[str, ...]]:
+    def _paths(self, ctx: PlanContext, target: str) -> list[tuple[str, ...]]:
         """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
         out: list[tuple[str, ...]] = []
         queue: deque[tuple[str, ...]] = deque(
@@ -253,7 +205,7 @@ class Planner:
                 queue.append((producer, *path))
         return out
 
-    def _states(self, ctx: _Context, key: str) -> float:
+    def _states(self, ctx: PlanContext, key: str) -> float:
         """How well this API takes the request's values (producers that do are tried first): one per value,
         less when the value is said to be another kind of thing ("the collection Harry Potter")."""
         api = ctx.api(key)
@@ -263,16 +215,16 @@ class Planner:
             1.0 + hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
         )
 
-    def _entry_fit(self, ctx: _Context, api: Api) -> float:
+    def _entry_fit(self, ctx: PlanContext, api: Api) -> float:
         """How well the first step matches the request's last words (what the data belongs to)."""
         return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
 
-    def _kind_fit(self, ctx: _Context, key: str) -> float:
+    def _kind_fit(self, ctx: PlanContext, key: str) -> float:
         """1 when the API is about the kind of thing the request asks something about."""
         api = ctx.api(key)
         return 1.0 if ctx.kind and api is not None and own_kind(api) == ctx.kind else 0.0
 
-    def _unasked(self, ctx: _Context, api: Api) -> float:
+    def _unasked(self, ctx: PlanContext, api: Api) -> float:
         """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
         of X"): it answers something else about the thing."""
         tail = sub_resource(api)
@@ -282,13 +234,13 @@ class Planner:
             else 0.0
         )
 
-    def _rel(self, ctx: _Context, key: str) -> float:
+    def _rel(self, ctx: PlanContext, key: str) -> float:
         if key not in ctx.scores:
             api = ctx.api(key)
             ctx.scores[key] = ctx.relevance.score(api) if api is not None else 0.0
         return ctx.scores[key]
 
-    def _chain(self, ctx: _Context, path: tuple[str, ...]) -> Draft | None:
+    def _chain(self, ctx: PlanContext, path: tuple[str, ...]) -> Draft | None:
         """Score one path; the inputs of each step are plain dicts until the chain is kept."""
         w = self.weights
         apis = [ctx.api(k) for k in path]
@@ -381,7 +333,9 @@ class Planner:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
         return Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)
 
-    def _from_earlier(self, ctx: _Context, apis: list[Api], index: int, slot: Slot) -> dict[str, Any] | None:
+    def _from_earlier(
+        self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot
+    ) -> dict[str, Any] | None:
         """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
         best: tuple[int, int, Edge] | None = None
         earlier = {a.key: i for i, a in enumerate(apis[:index])}
@@ -403,7 +357,7 @@ class Planner:
         }  # fmt: skip
 
     def _more_columns(
-        self, ctx: _Context, apis: list[Api], index: int, first: dict[str, Any]
+        self, ctx: PlanContext, apis: list[Api], index: int, first: dict[str, Any]
     ) -> list[dict[str, Any]]:
         """Other columns of the same input table fed by the same earlier output table."""
         table = next(t for t in apis[index].input_tables if t.name == first["table"])

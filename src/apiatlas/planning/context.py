@@ -1,0 +1,64 @@
+"""One plan's working state: stated values, bindings and scores per API, entry points near the values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apiatlas.catalog.model import Api, Edge
+from apiatlas.planning import values as v
+from apiatlas.planning.binding import Bound, Slot, bind
+from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.relevance import Relevance
+from apiatlas.planning.snapshot_reads import SnapshotCache
+
+
+@dataclass
+class PlanContext:
+    """One plan's state: the request's values and words, and what was worked out about each API."""
+
+    cache: SnapshotCache
+    relevance: Relevance
+    found: list[v.ExtractedValue]
+    known: dict[str, Any]
+    bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
+    open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+    distance: dict[str, int] | None = None
+    words: list[str] = field(default_factory=list)
+    request: str = ""
+    kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
+
+    def api(self, key: str) -> Api | None:
+        return self.cache.api(key)
+
+    def edges_into(self, key: str) -> list[Edge]:
+        return self.cache.edges_into(key)
+
+    def entries(self) -> set[str]:
+        return self.cache.entries()
+
+    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
+        return self.cache.feeding(key, table, name)
+
+    def near_values(self) -> dict[str, int]:
+        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
+        if self.distance is None:
+            self.distance = {}
+            for key in sorted(self.entries()):
+                api = self.api(key)
+                if api is None:
+                    continue
+                bound = self.bindings(api).values()
+                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
+                if fit > 0.5 or any(b.known_as for b in bound):
+                    self.distance[key] = 0
+            for key in [k for k, d in self.distance.items() if d == 0]:
+                for consumer in self.cache.consumers_of(key):
+                    self.distance.setdefault(consumer, 1)
+        return self.distance
+
+    def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
+        if api.key not in self.bound:
+            self.bound[api.key] = bind(api, self.found, self.known, self.words)
+        return self.bound[api.key]
