@@ -215,3 +215,20 @@ def test_a_name_of_unknown_kind_says_the_other_reading(media: Snapshot) -> None:
     said = planner.plan("I need a review for the TV show Breaking Bad")
     assert said.chains[0].entry_point == "GET /search/tv"
     assert "does not say" not in said.message
+
+
+def test_asking_whose_a_thing_is_asks_about_a_person() -> None:
+    number = "40817810600012000023"
+    assert asked_kind(f"кому принадлежит счёт {number} — ФИО и телефон", [number]) == "person"
+    assert asked_kind("whose deal is DS-20251023-00001", ["DS-20251023-00001"]) == "person"
+    # the owner's address is asked about, not the owner
+    assert asked_kind(f"почтовый адрес владельца счёта {number}", [number]) == ""
+
+
+def test_an_api_whose_output_describes_a_person_returns_a_person() -> None:
+    def api(*columns: str) -> Api:
+        table = SessionTable(name="t", direction=Direction.OUT, columns=[Column(name=c) for c in columns])
+        return Api(key="API_Prs_FindByID", object_key="Prs", output_tables=[table])
+
+    assert own_kind(api("PersonID", "SurName", "FirstName", "BirthDate")) == "person"
+    assert own_kind(api("PersonID", "DocType", "DocNumber")) == ""  # a person's documents

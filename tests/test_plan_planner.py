@@ -159,3 +159,8 @@ def test_balance_of_each_account_fans_out(bank: Snapshot) -> None:
     assert best.api_keys == ["API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "API_Acc_GetRest"]
     last = best.chain_steps()[-1]
     assert last.on_many == "each" and last.param_mapping["AccountID"].column == "AccountID"
+
+
+def test_whose_account_continues_to_the_owner(bank: Snapshot) -> None:
+    best = Planner(bank).plan("кому принадлежит счёт 40817810600012000023, его имя и телефон").chains[0]
+    assert best.api_keys == ["API_Acc_FindByNumber", "API_Prs_FindByID"]

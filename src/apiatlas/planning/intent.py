@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api
+from apiatlas.planning.relevance import is_stop_word
 from apiatlas.text import query_terms
 
 # nouns naming a kind of thing, and the roles people have (an actor, a director is a person)
@@ -15,8 +16,19 @@ KIND_NOUNS = {
     "actor": "person", "actors": "person", "actress": "person", "director": "person", "directors": "person",
     "creator": "person", "star": "person",
 }  # fmt: skip
+# words asking whose a thing is: the answer is a person (its owner), whatever the thing is
+_OWNER_WORDS = (
+    "whose owner owners owns owned belongs belong чей чья чьё чье чьи кому принадлежит принадлежат "
+    "владелец владельца владельцу владельцем владельце владельцы владельцев"
+)
+OWNER_WORDS = frozenset(_OWNER_WORDS.split())
 KINDS = frozenset(KIND_NOUNS.values())
-_WORD = re.compile(r"[a-z']+")
+_WORD = re.compile(r"[a-zа-яё']+")
+# output columns that describe a person (a surname and a birth date, not just a name)
+_PERSON_FIELDS = frozenset(
+    {"surname", "lastname", "familyname", "firstname", "givenname", "patronymic", "middlename",
+     "birthdate", "birthday", "dateofbirth", "placeofbirth"}
+)  # fmt: skip
 _PARAM = re.compile(r"\{[^}]*\}")
 
 
@@ -25,12 +37,17 @@ def asked_kind(text: str, stated: list[str]) -> str:
     about that thing (its birthday, its look, its homepage) rather than who or what it is; else ''.
 
     "When is the birthday of the lead actor of X?" → person; "Who is the lead actor of X?" → '' (the
-    name is the answer, found where the cast is listed).
+    name is the answer, found where the cast is listed). Asking whose a thing is ("кому принадлежит
+    счёт …", "whose deal …") asks about a person, its owner; "the address of the account's owner" asks
+    about an address.
     """
     for piece in stated:
         if piece:
             text = text.replace(piece, " ")
     words = _WORD.findall(text.lower())
+    owner = next((i for i, w in enumerate(words) if w in OWNER_WORDS), -1)
+    if owner >= 0 and all(is_stop_word(w) for w in words[:owner]):
+        return "person"  # whose the thing is ("кому принадлежит счёт …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
     return next((KIND_NOUNS[w] for w in words if w in KIND_NOUNS), "")
@@ -38,12 +55,21 @@ def asked_kind(text: str, stated: list[str]) -> str:
 
 def own_kind(api: Api) -> str:
     """The kind of thing an API returns: the last kind word of its key (``GET /person/{id}/images``:
-    person, ``GET /person/{id}/movie_credits``: movie); '' when its key names none (or it searches,
-    discovers or ranks several)."""
+    person, ``GET /person/{id}/movie_credits``: movie); else person when its first output table has
+    person columns (surname, birth date); '' otherwise (or when it searches, discovers or ranks)."""
     words = re.findall(r"[a-z]+", _PARAM.sub(" ", api.key.lower()).replace("_", " "))
     if any(w in ("search", "discover", "trending") for w in words):
         return ""
-    return next((w for w in reversed(words) if w in KINDS), "")
+    named = next((w for w in reversed(words) if w in KINDS), "")
+    return named or ("person" if _describes_person(api) else "")
+
+
+def _describes_person(api: Api) -> bool:
+    """Whether the API's first output table describes a person (two or more person columns)."""
+    if not api.output_tables:
+        return False
+    names = {re.sub(r"[^a-z]", "", c.name.lower()) for c in api.output_tables[0].columns}
+    return len(names & _PERSON_FIELDS) >= 2
 
 
 def sub_resource(api: Api) -> set[str]:
