@@ -164,3 +164,12 @@ def test_balance_of_each_account_fans_out(bank: Snapshot) -> None:
 def test_whose_account_continues_to_the_owner(bank: Snapshot) -> None:
     best = Planner(bank).plan("кому принадлежит счёт 40817810600012000023, его имя и телефон").chains[0]
     assert best.api_keys == ["API_Acc_FindByNumber", "API_Prs_FindByID"]
+
+
+def test_hops_follow_identifiers_not_shared_attributes(bank: Snapshot) -> None:
+    # the account's branch code would lead to every employee of the branch; its owner id to the owner
+    owner = Planner(bank).plan("whose account is 40817810600012000023").chains[0]
+    assert owner.api_keys == ["API_Acc_FindByNumber", "API_Prs_FindByID"]
+    # the deal names its security by id and by ISIN: the id is the way to the security
+    issuer = Planner(bank).plan("эмитент бумаги из сделки DS-20251124-00011").chains[0]
+    assert issuer.api_keys[-1] == "API_Sec_FindByID"

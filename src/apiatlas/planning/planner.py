@@ -12,7 +12,15 @@ from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, Draft, hint_fit, ids_only, own_key, passes_through
+from apiatlas.planning.draft import (
+    FOREIGN_KEY_FACTOR,
+    Draft,
+    hint_fit,
+    ids_only,
+    is_identifier,
+    own_key,
+    passes_through,
+)  # fmt: skip
 from apiatlas.planning.entities import more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
@@ -54,6 +62,7 @@ class Weights:
     kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
     unasked: float = 0.5  # the target's path ends in a part the request does not name (/similar)
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
+    attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
 
 
 class Planner:
@@ -256,6 +265,7 @@ class Planner:
         confidence = 1.0
         edge_penalty = 0.0
         kind_fit = 0.0
+        attribute_hops = 0  # hops through a value many things share, rather than the thing's identifier
         for index, api in enumerate(chain_apis):
             inputs: list[dict[str, Any]] = []
             for (table, name), value in ctx.bindings(api).items():
@@ -283,6 +293,7 @@ class Planner:
                     )
                     continue
                 fed = True
+                attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
                 inputs.append(source)
                 confidence *= source["confidence"]
                 edge_penalty += w.edge * (1.0 - source["confidence"])
@@ -319,6 +330,7 @@ class Planner:
             + w.others * others
             - w.step * (len(chain_apis) - 1)
             - edge_penalty
+            - w.attribute * attribute_hops
             - w.missing * (len(missing) - choice_only)
             - w.choice * choice_only
             + w.used_value * (len(used) + choices)

@@ -25,6 +25,8 @@ _STOP = set(_STOP_WORDS.split())
 def is_stop_word(word: str) -> bool:
     """Whether a (lower-case) word carries no content of its own ("the", "кому" is not one, "это" is)."""
     return word in _STOP
+
+
 # request words that name what an API returns in other words (English and Russian); small and explicit
 _EXPANSIONS: dict[str, str] = {
     "director": "crew credits",
