@@ -173,3 +173,10 @@ def test_hops_follow_identifiers_not_shared_attributes(bank: Snapshot) -> None:
     # the deal names its security by id and by ISIN: the id is the way to the security
     issuer = Planner(bank).plan("эмитент бумаги из сделки DS-20251124-00011").chains[0]
     assert issuer.api_keys[-1] == "API_Sec_FindByID"
+
+
+def test_a_passport_is_an_identity_document(bank: Snapshot) -> None:
+    best = Planner(bank).plan("passport of customer Mikhalov (Михалов)").chains[0]
+    assert best.api_keys == ["API_Prs_FindListByFIO", "API_Prs_GetDocList"]
+    owner = Planner(bank).plan("паспорт владельца счёта 40817810600012000023").chains[0]
+    assert owner.api_keys == ["API_Acc_FindByNumber", "API_Prs_GetDocList"]

@@ -69,6 +69,9 @@ _EXPANSIONS: dict[str, str] = {
     "film": "movie",
     "films": "movie",
     "сделки": "deal",
+    "паспорт": "документ",
+    "паспорта": "документ",
+    "passport": "document документ",
     "бумаги": "security",
 }
 _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
