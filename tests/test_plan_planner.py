@@ -180,3 +180,8 @@ def test_a_passport_is_an_identity_document(bank: Snapshot) -> None:
     assert best.api_keys == ["API_Prs_FindListByFIO", "API_Prs_GetDocList"]
     owner = Planner(bank).plan("паспорт владельца счёта 40817810600012000023").chains[0]
     assert owner.api_keys == ["API_Acc_FindByNumber", "API_Prs_GetDocList"]
+
+
+def test_an_english_balance_is_the_rest_of_an_account(bank: Snapshot) -> None:
+    best = Planner(bank).plan("what is the balance on the accounts of Mikhalov (Михалов)").chains[0]
+    assert best.api_keys == ["API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "API_Acc_GetRest"]

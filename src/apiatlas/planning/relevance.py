@@ -68,6 +68,8 @@ _EXPANSIONS: dict[str, str] = {
     "series": "tv",
     "film": "movie",
     "films": "movie",
+    "balance": "rest остаток",
+    "balances": "rest остаток",
     "сделки": "deal",
     "паспорт": "документ",
     "паспорта": "документ",
