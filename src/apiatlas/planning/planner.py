@@ -20,12 +20,13 @@ from apiatlas.planning.draft import (
     is_identifier,
     own_key,
     passes_through,
-)  # fmt: skip
+)
 from apiatlas.planning.entities import more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
-from apiatlas.planning.relevance import Relevance, TitleStats, request_words, same_stem
+from apiatlas.planning.relevance import Relevance, TitleStats, known_words, request_words, same_stem
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.planning.spelling import Spelling
 from apiatlas.snapshot import Snapshot
 
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
@@ -75,6 +76,7 @@ class Planner:
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, tuple[set[str], set[str]]] = {}
         self._title_stats: TitleStats | None = None
+        self._spelling: Spelling | None = None
 
     @property
     def title_stats(self) -> TitleStats:
@@ -83,17 +85,26 @@ class Planner:
             self._title_stats = TitleStats(self.snapshot)
         return self._title_stats
 
+    @property
+    def spelling(self) -> Spelling:
+        """Known words for misspelt request words, built once per planner."""
+        if self._spelling is None:
+            self._spelling = Spelling(self.snapshot, known_words())
+        return self._spelling
+
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
         started = time.perf_counter()
         found = v.extract_values(request) if request else []
-        words = request_words(request, [f.text for f in found]) if request else []
+        stated = [f.text for f in found]
+        text = self.spelling.corrected(request, stated) if request else ""
+        words = request_words(text, stated) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
-        kind = asked_kind(request, [f.text for f in found])
+        kind = asked_kind(text, stated)
         ctx = PlanContext(
             self.cache,
             relevance,

@@ -121,6 +121,11 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
     return out
 
 
+def known_words() -> list[str]:
+    """The words the planner itself knows (stop words, expansions): not misspellings of catalog words."""
+    return sorted({*_STOP, *_EXPANSIONS, *(w for e in _EXPANSIONS.values() for w in e.split())})
+
+
 def api_terms(api: Api) -> tuple[set[str], set[str]]:
     """Stems of what an API is (key without path parameters, title) and of what it returns (output fields)."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
