@@ -64,6 +64,9 @@ class CompileResult:
     catalog: Catalog
     overlays_dir: Path | None
     timings: dict[str, float] = field(default_factory=dict)  # seconds per stage, in STAGES order
+    # what the index pass wrote besides the catalog (write_snapshot's ``vectors`` and ``search_index``)
+    vectors: dict[str, bytes] = field(default_factory=dict)
+    search_index: dict[str, bytes] = field(default_factory=dict)
 
 
 def default_overlays_dir(source: Path) -> Path | None:
@@ -165,6 +168,8 @@ def compile_docs(
         catalog=catalog,
         overlays_dir=overlays_dir,
         timings=timings,
+        vectors=index.vectors,
+        search_index=index.blobs,
     )
 
 

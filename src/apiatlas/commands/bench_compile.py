@@ -51,7 +51,13 @@ def run_bench(apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS) -> 
     compile_s = time.perf_counter() - start
 
     again = work / "bench.again.atlas"
-    write_snapshot(result.catalog, again, options=result.manifest.options)
+    write_snapshot(
+        result.catalog,
+        again,
+        options=result.manifest.options,
+        vectors=result.vectors,
+        search_index=result.search_index,
+    )
     deterministic = again.read_bytes() == snap.read_bytes()
     again.unlink()
 
