@@ -118,6 +118,7 @@ def compile_docs(
             location=Location(file=str(overlays_dir)),
         )
     config = BuildConfig.load(config_path)
+    provider = provider_from_spec(embeddings if embeddings is not None else config.embeddings)  # fail early
 
     with _timed(timings, "parse", sink):
         catalog = load_source(source, kind=kind, progress=sink.advance)
@@ -140,7 +141,6 @@ def compile_docs(
 
     if embeddings is not None:
         config = config.model_copy(update={"embeddings": embeddings})
-    provider = provider_from_spec(config.embeddings)
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, overlays=overlays, progress=sink.note)
 
