@@ -54,10 +54,16 @@ def test_compile_embeds_every_kept_api_and_records_the_model(bank_atlas: Path) -
 
 
 def test_recompile_takes_unchanged_cards_from_the_cache(bank_atlas: Path, tmp_path: Path) -> None:
-    cache = default_cache_path()
+    cache = tmp_path / "vectors.sqlite"  # a private copy: other processes may write to the user's cache
+    with sqlite3.connect(default_cache_path()) as source, sqlite3.connect(cache) as copy:
+        source.backup(copy)
     before = _cached(cache)
     again = compile_docs(
-        BANK / "docs", overlays_dir=BANK / "overlays", config_path=None, out=tmp_path / "again.atlas"
+        BANK / "docs",
+        overlays_dir=BANK / "overlays",
+        config_path=None,
+        out=tmp_path / "again.atlas",
+        vector_cache=cache,
     )
     assert _cached(cache) == before  # nothing new was embedded
     assert _vectors(again.snapshot) == _vectors(bank_atlas)
