@@ -1,32 +1,14 @@
-"""Entry point of the ``apiatlas`` command: imports every command module, then runs the app."""
+"""The whole ``apiatlas`` command line: importing this module registers every command.
 
-from importlib import import_module
+Tests and ``python -m apiatlas.cli`` use it; the installed script (``apiatlas.entry``) registers
+only the invoked command's modules, so that start-up stays fast.
+"""
 
 from apiatlas.cli_app import app
+from apiatlas.commands import COMMAND_MODULES
+from apiatlas.entry import register
 
-# One module per documented feature under ``apiatlas.commands``; importing one registers its commands.
-COMMAND_MODULES = (
-    "version",
-    "gen_docs",
-    "compile",
-    "info",
-    "export",
-    "serve",
-    "suggest_curated",
-    "demo",
-    "drift",
-    "bench_compile",
-    "bench_server",
-    "bench_openapi",
-    "eval_retrieval",
-    "bench_search",
-    "audit",
-    "bench_load",
-    "plan",
-    "eval_chains",
-)
-for _name in COMMAND_MODULES:
-    import_module(f"apiatlas.commands.{_name}")
+register(COMMAND_MODULES)
 
 
 def main() -> None:

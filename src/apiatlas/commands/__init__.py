@@ -1,1 +1,24 @@
-"""CLI commands, one module per command group; each registers itself on ``apiatlas.cli_app.app``."""
+"""CLI commands, one module per command group; importing a module registers its commands on the app.
+
+``COMMANDS`` maps each top-level command (or command group) to the modules that define it, so the
+``apiatlas`` entry point imports only what the invoked command needs (start-up stays fast).
+"""
+
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "version": ("version",),
+    "gen-docs": ("gen_docs",),
+    "compile": ("compile",),
+    "info": ("info",),
+    "export": ("export",),
+    "serve": ("serve",),
+    "suggest-curated": ("suggest_curated",),
+    "demo": ("demo",),
+    "drift": ("drift",),
+    "audit": ("audit",),
+    "plan": ("plan",),
+    "bench": ("bench_compile", "bench_server", "bench_openapi", "bench_search", "bench_load", "plan"),
+    "eval": ("eval_retrieval", "eval_chains"),
+}
+
+# Every command module, in help order.
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(m for group in COMMANDS.values() for m in group))

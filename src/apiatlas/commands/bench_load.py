@@ -216,7 +216,7 @@ def bench_load(
     port = _free_port()
     security, key = _security_files(workdir, port, sessions)
     env = {**os.environ, "APIATLAS_DB_URL": db_url}
-    command = [sys.executable, "-m", "apiatlas.cli", "serve", str(snapshot), "--transport", "http"]
+    command = [sys.executable, "-m", "apiatlas.entry", "serve", str(snapshot), "--transport", "http"]
     command += ["--port", str(port), "--security", str(security)]
     log = workdir / "serve.log"
     with log.open("wb") as sink:

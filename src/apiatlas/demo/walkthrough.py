@@ -36,7 +36,7 @@ def serve_parameters(snapshot: Path, db_url: str) -> StdioServerParameters:
     """``apiatlas serve SNAP`` as a subprocess of this interpreter; the DB URL travels in the environment."""
     env = {**os.environ, "APIATLAS_DB_URL": db_url}
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "apiatlas.cli", "serve", str(snapshot)], env=env
+        command=sys.executable, args=["-m", "apiatlas.entry", "serve", str(snapshot)], env=env
     )
 
 
@@ -201,6 +201,6 @@ def client_config(snapshot: Path, db_url: str) -> str:
     """The ``mcpServers`` snippet for Claude Desktop / Cursor with this machine's real paths."""
     apiatlas = Path(sys.executable).with_name("apiatlas")
     command = str(apiatlas) if apiatlas.exists() else sys.executable
-    args = ["serve", str(snapshot)] if apiatlas.exists() else ["-m", "apiatlas.cli", "serve", str(snapshot)]
+    args = ["serve", str(snapshot)] if apiatlas.exists() else ["-m", "apiatlas.entry", "serve", str(snapshot)]
     snippet = {"mcpServers": {"bank": {"command": command, "args": args, "env": {"APIATLAS_DB_URL": db_url}}}}
     return json.dumps(snippet, ensure_ascii=False, indent=2)

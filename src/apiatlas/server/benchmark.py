@@ -138,7 +138,7 @@ def typical_calls(snap: Snapshot, prefix: str) -> dict[str, dict[str, Any]]:
 async def cold_start(snapshot_path: Path, runs: int) -> list[float]:
     """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio."""
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "apiatlas.cli", "serve", str(snapshot_path)]
+        command=sys.executable, args=["-m", "apiatlas.entry", "serve", str(snapshot_path)]
     )
     out = []
     for _ in range(runs):
