@@ -37,6 +37,8 @@ def bench_spec(spec: Path, work: Path) -> dict[str, Any]:
     stats = result.catalog.stats.get("openapi", {})
     graph = result.catalog.stats.get("graph", {})
     target = target_for(spec)
+    # The embedding (index) stage is search's cost (cached by card text), timed on its own.
+    without_index_s = total_s - result.timings.get("index", 0.0)
     return {
         "spec": str(spec),
         "spec_version": stats.get("spec_version"),
@@ -52,10 +54,11 @@ def bench_spec(spec: Path, work: Path) -> dict[str, Any]:
             "read_spec": round(read_s, 3),
             **{stage: round(s, 3) for stage, s in result.timings.items()},
             "total": round(total_s, 3),
+            "total_without_index": round(without_index_s, 3),
         },
         "snapshot_bytes": out.stat().st_size,
         "target_s": target,
-        "within_target": None if target is None else total_s < target,
+        "within_target": None if target is None else without_index_s < target,
     }
 
 
@@ -92,13 +95,15 @@ def _print_table(figures: list[dict[str, Any]]) -> None:
         "passes",
         "snapshot",
         "report",
+        "index",
         "total",
-        "target",
+        "w/o index",
+        "target (w/o index)",
     ):
         table.add_column(column, justify="left" if column == "spec" else "right")
     for f in figures:
         if "error" in f:
-            table.add_row(Path(f["spec"]).name, f"[red]{f['error']}[/red]", *[""] * 7)
+            table.add_row(Path(f["spec"]).name, f"[red]{f['error']}[/red]", *[""] * 9)
             continue
         s = f["seconds"]
         target = (
@@ -111,7 +116,16 @@ def _print_table(figures: list[dict[str, Any]]) -> None:
             f"{f['operations_found']}/{f['operations_in_spec']}",
             *(
                 f"{s.get(k, 0.0):.2f}"
-                for k in ("read_spec", "parse", "passes", "snapshot", "report", "total")
+                for k in (
+                    "read_spec",
+                    "parse",
+                    "passes",
+                    "snapshot",
+                    "report",
+                    "index",
+                    "total",
+                    "total_without_index",
+                )
             ),
             target,
         )
