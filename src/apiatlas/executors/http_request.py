@@ -14,7 +14,7 @@ from apiatlas.catalog.model import Api, DomainType, Param
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import ExecutionLimits
 from apiatlas.executors.errors import ValidationError
-from apiatlas.executors.validation import check_executable, normalize_name, param_spec
+from apiatlas.executors.validation import check_executable, given_arguments, param_spec
 from apiatlas.executors.value_types import CoercionError, coerce
 
 METHODS = ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")
@@ -154,22 +154,7 @@ def bound_arguments(
 ) -> dict[str, Any]:
     """Every given or defaulted argument by parameter name, checked against its JSON Schema."""
     check_executable(api)
-    by_name = {normalize_name(p.name): p for p in api.params}
-    given: dict[str, Any] = {}
-    unknown = []
-    for raw_name, value in args.items():
-        param = by_name.get(normalize_name(str(raw_name)))
-        if param is None:
-            unknown.append(str(raw_name))
-        else:
-            given[param.name] = value
-    if unknown:
-        accepted = ", ".join(p.name for p in api.params) or "none"
-        raise ValidationError(
-            f"{api.key} has no argument {', '.join(repr(u) for u in unknown)}; accepted: {accepted}",
-            api_key=api.key,
-            field=unknown[0],
-        )
+    given = given_arguments(api, args)
     bound: dict[str, Any] = {}
     for param in api.params:
         value = given.get(param.name)

@@ -73,9 +73,8 @@ def validate_call(
     return ValidatedCall(api=api, args=bound_args, input_tables=bound_tables, table_kinds=kinds)
 
 
-def _validate_args(
-    api: Api, args: Mapping[str, Any], limits: ExecutionLimits, types: Mapping[str, DomainType] | None
-) -> dict[str, Any]:
+def given_arguments(api: Api, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The given values by the API's own parameter names (matched loosely); an unknown name is refused."""
     by_name = {normalize_name(p.name): p for p in api.params}
     given: dict[str, Any] = {}
     unknown: list[str] = []
@@ -93,6 +92,13 @@ def _validate_args(
             api_key=api.key,
             field=unknown[0],
         )
+    return given
+
+
+def _validate_args(
+    api: Api, args: Mapping[str, Any], limits: ExecutionLimits, types: Mapping[str, DomainType] | None
+) -> dict[str, Any]:
+    given = given_arguments(api, args)
     bound: dict[str, Any] = {}
     for param in api.params:
         value = given.get(param.name)
