@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.errors import ConfigError, Location
+from apiatlas.config_file import load_yaml_model
 
 ALL = "*"
 
@@ -106,20 +105,7 @@ class SecurityConfig(BaseModel):
     @classmethod
     def load(cls, path: Path) -> SecurityConfig:
         """Read YAML; relative paths inside are taken relative to the file's folder."""
-        where = Location(file=str(path))
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read security config: {exc.strerror}", location=where) from exc
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
-        if not isinstance(data, dict):
-            raise ConfigError("the security config must be a mapping", location=where)
-        try:
-            config = cls.model_validate(data)
-        except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors())
-            raise ConfigError(problems, location=where) from exc
+        config = load_yaml_model(cls, path, what="security config")
         return config.relative_to(path.parent)
 
     def relative_to(self, folder: Path) -> SecurityConfig:

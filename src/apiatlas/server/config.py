@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.errors import ConfigError, Location
+from apiatlas.config_file import load_yaml_model
 from apiatlas.server.upstream import UpstreamConfig
 
 # Default tool-name prefix per snapshot source kind.
@@ -67,24 +66,7 @@ class ServerConfig(BaseModel):
     @classmethod
     def load(cls, path: Path) -> ServerConfig:
         """Read a YAML file; a missing file, bad YAML or an unknown key is a ``ConfigError``."""
-        where = Location(file=str(path))
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read config: {exc.strerror}", location=where) from exc
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise ConfigError("the config must be a mapping of keys to values", location=where)
-        try:
-            config = cls.model_validate(data)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-            )
-            raise ConfigError(problems, location=where) from exc
+        config = load_yaml_model(cls, path, what="config", shape="a mapping of keys to values", empty=cls())
         # files named in the config are relative to it
         if config.curated is not None and not config.curated.is_absolute():
             config.curated = path.parent / config.curated

@@ -12,13 +12,13 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
-import yaml
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from apiatlas.config_file import load_yaml_model
 from apiatlas.curation import default_description, default_tool_name, suggested_annotations
 from apiatlas.errors import ConfigError, Location
 from apiatlas.passes.types import input_schema
@@ -66,21 +66,7 @@ class CuratedConfig(BaseModel):
     @classmethod
     def load(cls, path: Path) -> CuratedConfig:
         """Read the YAML file; a missing file, bad YAML or a bad entry is a located ``ConfigError``."""
-        where = Location(file=str(path))
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"cannot read the curated-tools file: {exc.strerror}", location=where) from exc
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
-        if not isinstance(data, dict):
-            raise ConfigError("the curated-tools file must be a mapping with a 'tools' list", location=where)
-        try:
-            config = cls.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            at = ".".join(str(p) for p in err["loc"])
-            raise ConfigError(f"{at}: {err['msg']}", location=Location(file=str(path), anchor=at)) from exc
+        config = load_yaml_model(cls, path, what="curated-tools file", shape="a mapping with a 'tools' list")
         config.source = path
         return config
 
