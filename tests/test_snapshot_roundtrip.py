@@ -74,6 +74,9 @@ def test_types_entry_points_and_diagnostics(snap: Snapshot) -> None:
     t = snap.get_type("dsidentifier")
     assert t is not None and t.json_schema == {"type": "integer"}
     assert snap.get_type("DSNOPE") is None
+    every = snap.all_types()
+    assert every and all(snap.get_type(name) == dt for name, dt in every.items())
+    assert every["DSIDENTIFIER"] == t
     assert snap.entry_points() == ["API_Prs_FindListByFIO"]
     diags = snap.diagnostics()
     assert [d.severity for d in diags] == [Severity.ERROR, Severity.WARNING]  # errors first

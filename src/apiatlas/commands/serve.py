@@ -47,16 +47,7 @@ def make_executor(
         max_rows=config.limits.max_rows,
         max_value_bytes=config.limits.max_value_bytes,
     )
-    types = {}
-    for api_key in snapshot.all_api_keys():
-        api = snapshot.get_api(api_key)
-        if api is None:
-            continue
-        for name in {p.domain_type for p in api.params} | {
-            c.domain_type for t in [*api.input_tables, *api.output_tables] for c in t.columns
-        }:
-            if name and name not in types and (dt := snapshot.get_type(name)) is not None:
-                types[name] = dt
+    types = snapshot.all_types()  # the executor looks types up by name (exact, then upper-case)
     http = config.upstream.http_settings() if url.lower().startswith(("http://", "https://")) else None
     return executor_for_url(url, limits, types=types, http=http)
 

@@ -157,6 +157,13 @@ class Snapshot:
         )
         return DomainType.model_validate_json(rows[0][0]) if rows else None
 
+    def all_types(self) -> dict[str, DomainType]:
+        """Every domain type of the snapshot by name (one query; for executors at start-up)."""
+        return {
+            str(name): DomainType.model_validate_json(body)
+            for name, body in self._rows("SELECT name, body FROM types ORDER BY name", ())
+        }
+
     def entry_points(self) -> list[str]:
         """Kept APIs callable from user-known values alone, by key."""
         return [
