@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
@@ -21,6 +21,7 @@ class Draft:
     confidence: float
     missing: list[str]
     why: list[str]
+    terms: dict[str, float] = field(default_factory=dict)  # the score's parts by name (for tuning)
 
     def build(self) -> CandidateChain:
         steps = [

@@ -332,29 +332,29 @@ class Planner:
             i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS or (f.kind == v.NUMBER and f.hint)
         }
         writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
-        score = (
-            w.target * self._rel(ctx, target.key)
-            + w.kind * self._kind_fit(ctx, target.key)
-            - w.unasked * self._unasked(ctx, target)
-            - w.ids_only * ids_only(target)
-            + w.union * union
-            + w.others * others
-            - w.step * (len(chain_apis) - 1)
-            - edge_penalty
-            - w.attribute * attribute_hops
-            - w.missing * (len(missing) - choice_only)
-            - w.choice * choice_only
-            + w.used_value * (len(used) + choices)
-            - w.unused_subject * len(subjects - used)
-            - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known)
-            - w.write * writes
-            + w.hint * kind_fit
-            + (w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0)
-        )
+        terms = {
+            "target": w.target * self._rel(ctx, target.key),
+            "kind": w.kind * self._kind_fit(ctx, target.key),
+            "unasked": -w.unasked * self._unasked(ctx, target),
+            "ids_only": -w.ids_only * ids_only(target),
+            "union": w.union * union,
+            "others": w.others * others,
+            "steps": -w.step * (len(chain_apis) - 1),
+            "edges": -edge_penalty,
+            "attribute": -w.attribute * attribute_hops,
+            "missing": -w.missing * (len(missing) - choice_only) - w.choice * choice_only,
+            "used": w.used_value * (len(used) + choices),
+            "unused": -w.unused_subject * len(subjects - used)
+            - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known),
+            "writes": -w.write * writes,
+            "hint": w.hint * kind_fit,
+            "entry": w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0,
+        }
+        score = sum(terms.values())
         why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
         if used:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why)
+        return Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why, terms)
 
     def _from_earlier(
         self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot
