@@ -56,6 +56,30 @@ def test_english_names_with_what_they_are() -> None:
     assert (2, "episode") in numbers and (1, "season") in numbers
 
 
+def test_a_relative_clause_says_what_a_name_is_not_and_a_pronoun_that_it_is_a_person() -> None:
+    hints = {
+        f.value: f.hint
+        for f in extract_values("When was the company that produced The Big Bang Theory founded?")
+    }
+    assert hints == {"Big Bang Theory": "-company"}
+    hints = {
+        f.value: f.hint for f in extract_values("the homepage of the network which aired Game of Thrones")
+    }
+    assert hints == {"Game of Thrones": "-network"}
+    hints = {
+        f.value: f.hint
+        for f in extract_values("Who has worked with Jeremy Clarkson in his most popular show?")
+    }
+    assert hints == {"Jeremy Clarkson": "person"}
+    hints = {f.value: f.hint for f in extract_values("movies of Greta Gerwig and her husband")}
+    assert hints == {"Greta Gerwig": "person"}
+    # a pronoun further on refers to someone else; a kind noun before the name still says what it is
+    hints = {f.value: f.hint for f in extract_values("Who directed Titanic and what is his birthday?")}
+    assert hints == {"Titanic": ""}
+    hints = {f.value: f.hint for f in extract_values("the company that created the collection Star Wars")}
+    assert hints == {"Star Wars": "collection"}
+
+
 def test_values_fill_inputs_by_kind_name_and_type() -> None:
     api = Api(
         key="API_Prs_FindListByFIO",

@@ -269,11 +269,15 @@ _KIND_NOUNS = {
     "by": "person", "people": "person",
 }  # fmt: skip
 _ROLES = {"actor", "actress", "director", "directors", "cast", "star", "creator", "lead"}
+_RELATIVES = {"that", "which", "who"}
+_PRONOUNS = [["his"], ["her"], ["him"], ["himself"], ["herself"]]
+_LINKS = [["in"], ["and"], ["with"], ["on"], ["for"], ["about"]]
 
 
 def entity_hint(text: str, name: str) -> str:
     """What a named thing is, from the words around it: "the movie X" → movie, "directed by X" → person,
-    "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person."""
+    "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person,
+    "the company that produced X" → not-company, "X in his latest show" → person."""
     at = text.find(name)
     if at < 0:
         return ""
@@ -289,6 +293,10 @@ def entity_hint(text: str, name: str) -> str:
         return str(after[0])
     if before and before[-1] in ("of", "in", "from", "to") and len(before) > 1 and before[-2] in _ROLES:
         return "-person"
+    if len(before) > 2 and before[-2] in _RELATIVES and before[-3] in _KIND_NOUNS and before[-3] != "by":
+        return "-" + _KIND_NOUNS[before[-3]]  # "the company that produced X": X is what it produced
+    if after[:1] in _PRONOUNS or (after[:1] in _LINKS and after[1:2] in _PRONOUNS):
+        return "person"  # "X in his most popular show": the pronoun names X a person
     if any(w in ("season", "episode", "episodes", "seasons") for w in before + after):
         return "tv"
     return ""
