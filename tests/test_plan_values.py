@@ -121,3 +121,15 @@ def test_an_ordinal_fills_a_number_never_an_id() -> None:
     found = extract_values("the first tv show of the second season of Friends")
     bound = {name: b.value for (_, name), b in bind(api, found, {}).items()}
     assert bound == {"season_number": 2}
+
+
+def test_a_second_question_joined_by_and_is_asked_too() -> None:
+    from apiatlas.planning.relevance import request_words
+
+    words = request_words("What is the most popular movie right now and what is its keywords?", [])
+    positions = {w.word: w.position for w in words}
+    assert positions["popular"] == 0.0 and positions["keywords"] == 0.0
+    assert positions["movie"] > 0.0
+    # one question: the last words are what the data belongs to, not what is asked
+    single = {w.word: w.position for w in request_words("the keywords of the most popular movie", [])}
+    assert single["keywords"] == 0.0 and single["movie"] == 1.0

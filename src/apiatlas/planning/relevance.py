@@ -110,15 +110,25 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
     trailing = [re.sub(r"['’]s$", "", w.lower()).strip("'’-") for w in _WORD.findall(tail)]
     trailing = [w for w in trailing if w and w not in _STOP and not w.isdigit()]
     asks_after = bool(raw) and raw[0] in _WH and bool(trailing) and not tail.lstrip().startswith(("'s", "’s"))
+    second = _second_question(raw)
     out = []
     for index, word in enumerate(kept):
         position = index / max(1, len(kept) - 1)
-        if asks_after and word in trailing:
+        if (asks_after and word in trailing) or word in second:
             position = 0.0
         stems = query_terms(" ".join([word, *_EXPANSIONS.get(word, "").split()]))
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
     return out
+
+
+def _second_question(raw: list[str]) -> set[str]:
+    """The content words of a second question joined by "and" ("… the most popular movie and what is its
+    keywords?"): it asks about what the first one names, so its words are what is asked too."""
+    for index in range(1, len(raw) - 1):
+        if raw[index] in ("and", "и") and raw[index + 1] in _WH:
+            return {w for w in raw[index + 2 :] if w not in _STOP and not w.isdigit()}
+    return set()
 
 
 def known_words() -> list[str]:
