@@ -232,3 +232,39 @@ def test_an_api_whose_output_describes_a_person_returns_a_person() -> None:
 
     assert own_kind(api("PersonID", "SurName", "FirstName", "BirthDate")) == "person"
     assert own_kind(api("PersonID", "DocType", "DocNumber")) == ""  # a person's documents
+
+
+@pytest.fixture(scope="module")
+def people(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """The newest movie (no input) beside a person search feeding the person's movie credits."""
+    latest = Api(
+        key="GET /movie/latest", object_key="movie", title="Get Latest",
+        output_tables=[SessionTable(name="movie", direction=Direction.OUT, columns=[
+            Column(name="id", domain_type="integer"), Column(name="title"), Column(name="release_date"),
+        ])],
+    )  # fmt: skip
+    search = _get("GET /search/person", "query", "string", "results", "results[].id", "results[].name")
+    credits = _get("GET /person/{person_id}/movie_credits", "person_id", "integer", "credits",
+                   "cast[].id", "cast[].title", "cast[].release_date")  # fmt: skip
+    catalog = Catalog(source_kind="test")
+    for api in (latest, search, credits):
+        catalog.apis[api.key] = api
+        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
+            api.key
+        )
+    catalog.edges = [
+        Edge(producer=search.key, producer_table="results", producer_field="results[].id",
+             consumer=credits.key, consumer_field="person_id", domain_type="integer",
+             level=EdgeLevel.ALIAS, reason="test"),
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("people") / "people.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_a_chain_that_leaves_the_named_subject_unused_answers_something_else(people: Snapshot) -> None:
+    planner = Planner(people)
+    plan = planner.plan("Tell me about Katherine LaNasa's latest movie appearance.")
+    assert plan.chains[0].api_keys == ["GET /search/person", "GET /person/{person_id}/movie_credits"]
+    # with no name stated, the newest movie is the answer
+    assert planner.plan("Tell me about the latest movie.").chains[0].api_keys == ["GET /movie/latest"]

@@ -56,7 +56,7 @@ class Weights:
     missing: float = 1.2
     choice: float = 0.3
     used_value: float = 0.4
-    unused_subject: float = 0.6
+    unused_subject: float = 2.0  # a named value (name, title, number) or known value no step takes
     write: float = 0.5
     hint: float = 0.8
     entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
