@@ -49,4 +49,15 @@ def test_bench_load_survives_a_database_outage_without_a_server_restart() -> Non
     assert fault["recovered_without_restart"] and not fault["server_restarted"]
     assert fault["after_recovery"] is not None and fault["after_recovery"]["errors"] == 0
     assert fault["after_recovery"]["execute"]["calls"] > 0
-    assert len(audit) == report["calls"]
+    # the connect phase is reported apart, inside the whole run; a fault run is not judged on the target
+    phase = report["connect_phase"]
+    assert phase["sessions_connected"] == 4 and phase["sessions_failed"] == 0
+    assert 0 < phase["all_connected_at_s"] < report["first_call_at_s"] + 1
+    assert phase["handshake"]["p99_ms"] >= phase["handshake"]["p50_ms"] > 0
+    assert phase["calls"]["calls"] + report["after_connect_phase"]["calls"] == report["calls"]
+    assert "target" not in report
+    assert report["server_side"]["whole_run"]["search"]["calls"] == report["search"]["calls"]
+    assert report["cpu"]["server_s"] is not None and report["cpu"]["server_s"] > 0
+    # every call is audited: the load's and the reference session's after it
+    assert report["reference"]["calls"] > 0 and report["reference"]["errors"] == 0
+    assert len(audit) == report["calls"] + report["reference"]["calls"]

@@ -1,20 +1,30 @@
 """Load generation against a running authenticated server: N MCP sessions calling search and execute.
 
 Each session is a real MCP client over Streamable HTTP; every call's latency, status and reason is
-recorded with its start time, so a fault window (database down) can be told apart afterwards.
+recorded with its start time, so a fault window (database down) can be told apart afterwards, and
+every session's handshake (discover or initialize) is timed, so the connect phase is reported apart
+from (and inside) the whole run.
+
+The generator does once what a fleet of separate agents would each do once at start-up: read the
+query list and build the TLS context. Doing either per session inside the one event loop that drives
+every session stalled all of them (0.35 s of YAML and 0.05 s of CA loading per session: 20 s for 50).
 """
 
 from __future__ import annotations
 
+import random
+import ssl
 import time
 from collections import Counter
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import httpx2
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 
 
 def search_queries() -> tuple[str, ...]:
@@ -56,6 +66,19 @@ class Sample:
     reason: str
 
 
+@dataclass(frozen=True)
+class Connect:
+    """One session's handshake: when it began (seconds since the load began) and how long it took."""
+
+    started: float
+    ms: float
+    ok: bool
+
+    @property
+    def ended(self) -> float:
+        return self.started + self.ms / 1000
+
+
 # Answers that say "nothing fits" are results the server gave on purpose, not failures of the server.
 ANSWERED_EMPTY = frozenset({"NO_MATCH", "NO_CONFIDENT_MATCH"})
 
@@ -64,13 +87,42 @@ def _failed(sample: Sample) -> bool:
     return sample.status == "error" and sample.reason not in ANSWERED_EMPTY
 
 
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    """p50, p99 and max of ``values`` (nearest rank), rounded to 0.1; None when there are none."""
+    ms = sorted(values)
+    if not ms:
+        return {"p50_ms": None, "p99_ms": None, "max_ms": None}
+    return {
+        "p50_ms": round(ms[len(ms) // 2], 1),
+        "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1),
+        "max_ms": round(ms[-1], 1),
+    }
+
+
 @dataclass
 class LoadRun:
     samples: list[Sample] = field(default_factory=list)
+    connects: list[Connect] = field(default_factory=list)
     session_failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    wall_start: float = 0.0  # time.time() when the load began (to place the server's audit records)
+
+    def all_connected_at(self) -> float | None:
+        """Seconds from the start until the last session finished its handshake (None: none did)."""
+        return max((c.ended for c in self.connects if c.ok), default=None)
+
+    def connect_figures(self) -> dict[str, Any]:
+        """The handshakes: how many, how long each took, when the last one was done."""
+        done = self.all_connected_at()
+        return {
+            "sessions_connected": sum(1 for c in self.connects if c.ok),
+            "sessions_failed": sum(1 for c in self.connects if not c.ok),
+            "all_connected_at_s": round(done, 2) if done is not None else None,
+            "handshake": percentiles([c.ms for c in self.connects if c.ok]),
+        }
 
     def figures(self, since: float = 0.0, until: float | None = None) -> dict[str, Any]:
+        """Calls that started in [since, until): throughput, errors, p50/p99/max per kind."""
         chosen = [s for s in self.samples if s.started >= since and (until is None or s.started < until)]
         span = (until if until is not None else self.seconds) - since
         out: dict[str, Any] = {
@@ -81,64 +133,128 @@ class LoadRun:
             "answered_nothing_fits": sum(1 for s in chosen if s.reason in ANSWERED_EMPTY),
         }
         for kind in ("search", "execute"):
-            ms = sorted(s.ms for s in chosen if s.kind == kind)
-            out[kind] = {
-                "calls": len(ms),
-                "p50_ms": round(ms[len(ms) // 2], 1) if ms else None,
-                "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 1) if ms else None,
-            }
+            ms = [s.ms for s in chosen if s.kind == kind]
+            out[kind] = {"calls": len(ms), **percentiles(ms)}
         return out
 
 
-async def _session(
-    url: str, key: str, index: int, deadline: float, t0: float, run: LoadRun, think_s: float
+@dataclass(frozen=True)
+class Plan:
+    """What every session shares: where, who, what to ask, and the client-side TLS context."""
+
+    url: str
+    key: str
+    queries: tuple[str, ...]
+    tls: ssl.SSLContext
+    think_s: float
+    think_jitter: float = 0.0  # each pause is drawn from think_s x [1 - jitter, 1 + jitter]
+
+
+def http_client(plan: Plan) -> httpx2.AsyncClient:
+    """The MCP SDK's client settings (``create_mcp_http_client``) on the shared TLS context."""
+    return httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {plan.key}"},
+        timeout=httpx2.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+        verify=plan.tls,
+    )
+
+
+async def _calls(
+    client: Client,
+    plan: Plan,
+    index: int,
+    deadline: float,
+    t0: float,
+    run: LoadRun,
+    max_calls: int | None = None,
 ) -> None:
-    headers = {"Authorization": f"Bearer {key}"}
-    queries = search_queries()
+    n = index
+    queries = plan.queries
+    pauses = random.Random(index)  # the same pauses in every run
+    while time.perf_counter() < deadline and (max_calls is None or n - index < max_calls):
+        n += 1
+        if n % 2:
+            kind, tool, args = "search", "bank_search", {"query": queries[(n * 7 + index) % len(queries)]}
+        else:
+            kind, tool, args = "execute", "bank_execute_api", EXECUTE_CALLS[n % len(EXECUTE_CALLS)]
+        started = time.perf_counter()
+        try:
+            result = await client.call_tool(tool, args)
+            data: dict[str, Any] = result.structured_content or {}
+            status = str(data.get("status", "error" if result.is_error else "ok"))
+            reason = str(data.get("reason") or "")
+        except Exception as exc:  # a protocol or transport failure of this one call
+            status, reason = "error", f"CLIENT_{type(exc).__name__}"
+        done = time.perf_counter()
+        run.samples.append(Sample(started - t0, kind, (done - started) * 1000, status, reason))
+        if plan.think_s > 0:  # an agent reads the answer (an LLM turn) before its next call
+            spread = plan.think_jitter
+            await anyio.sleep(plan.think_s * pauses.uniform(1 - spread, 1 + spread))
+
+
+async def _session(plan: Plan, index: int, deadline: float, t0: float, run: LoadRun) -> None:
+    began = time.perf_counter()
     try:
-        async with (
-            create_mcp_http_client(headers=headers) as http,
-            Client(streamable_http_client(url, http_client=http), cache=None) as client,
-        ):
-            n = index
-            while time.perf_counter() < deadline:
-                n += 1
-                if n % 2:
-                    kind, tool, args = (
-                        "search",
-                        "bank_search",
-                        {"query": queries[(n * 7 + index) % len(queries)]},
-                    )
-                else:
-                    kind, tool, args = "execute", "bank_execute_api", EXECUTE_CALLS[n % len(EXECUTE_CALLS)]
-                started = time.perf_counter()
-                try:
-                    result = await client.call_tool(tool, args)
-                    data: dict[str, Any] = result.structured_content or {}
-                    status = str(data.get("status", "error" if result.is_error else "ok"))
-                    reason = str(data.get("reason") or "")
-                except Exception as exc:  # a protocol or transport failure of this one call
-                    status, reason = "error", f"CLIENT_{type(exc).__name__}"
-                done = time.perf_counter()
-                run.samples.append(Sample(started - t0, kind, (done - started) * 1000, status, reason))
-                if think_s > 0:  # an agent reads the answer (an LLM turn) before its next call
-                    await anyio.sleep(think_s)
+        async with AsyncExitStack() as stack:
+            http = await stack.enter_async_context(http_client(plan))
+            began = time.perf_counter()
+            try:
+                client = await stack.enter_async_context(
+                    Client(streamable_http_client(plan.url, http_client=http), cache=None)
+                )
+            except BaseException:
+                run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, False))
+                raise
+            run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, True))
+            await _calls(client, plan, index, deadline, t0, run)
     except Exception as exc:  # the session itself could not be opened or broke
         run.session_failures.append(f"session {index}: {type(exc).__name__}: {exc}")
 
 
-async def generate_load(url: str, key: str, sessions: int, seconds: float, think_s: float = 0.0) -> LoadRun:
+async def generate_load(
+    url: str, key: str, sessions: int, seconds: float, think_s: float = 0.0, think_jitter: float = 0.0
+) -> LoadRun:
     """``sessions`` concurrent MCP sessions calling search and execute until ``seconds`` have passed.
 
     ``think_s`` is the pause of each session between two calls: 0 is a closed loop at saturation (every
     session calls again at once, so latency mostly measures queueing: sessions / throughput); an agent
-    driven by an LLM pauses for a model turn, seconds, between tool calls.
+    driven by an LLM pauses for a model turn, seconds, between tool calls. With ``think_jitter`` 0 every
+    pause is the same, so sessions that started together keep calling together, in waves; a fraction
+    f draws each pause from ``think_s`` x [1 - f, 1 + f] (model turns vary), which spreads the waves.
+    All sessions start connecting at once (the burst is part of the run).
     """
-    run = LoadRun()
+    if not 0 <= think_jitter <= 1:
+        raise ValueError(f"think_jitter is a fraction from 0 to 1, not {think_jitter}")
+    plan = Plan(url, key, search_queries(), ssl.create_default_context(), think_s, think_jitter)
+    run = LoadRun(wall_start=time.time())
     t0 = time.perf_counter()
     deadline = t0 + seconds
     async with anyio.create_task_group() as group:
         for index in range(sessions):
-            group.start_soon(_session, url, key, index, deadline, t0, run, think_s)
+            group.start_soon(_session, plan, index, deadline, t0, run)
     run.seconds = time.perf_counter() - t0
     return run
+
+
+async def reference(url: str, key: str, calls: int = 10) -> dict[str, Any]:
+    """One session alone: its handshake and ``calls`` searches and executes one after another.
+
+    Measured in the same run as the load, it tells how fast this machine is at that moment (other
+    work on the machine slows both), so the load's figures can be read against it.
+    """
+    plan = Plan(url, key, SEARCH_QUERIES, ssl.create_default_context(), 0.0)
+    run = LoadRun()
+    t0 = time.perf_counter()
+    async with http_client(plan) as http:
+        began = time.perf_counter()
+        async with Client(streamable_http_client(url, http_client=http), cache=None) as client:
+            run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, True))
+            await _calls(client, plan, 0, time.perf_counter() + 60, t0, run, max_calls=2 * calls)
+    figures = run.figures()
+    return {
+        "handshake_ms": round(run.connects[0].ms, 1),
+        "search_p50_ms": figures["search"]["p50_ms"],
+        "execute_p50_ms": figures["execute"]["p50_ms"],
+        "calls": figures["calls"],
+        "errors": figures["errors"],
+    }
