@@ -223,3 +223,23 @@ def test_concurrent_calls_share_a_bounded_pool(exec_pg_uri: str) -> None:
     assert [r.status for r in results] == ["ok"] * 5
     assert len({r.tables[0].rows[0]["TxID"] for r in results}) == 5  # one transaction each
     assert idle == 1
+
+
+def test_idle_connections_default_to_the_pool_size(exec_pg_uri: str) -> None:
+    async def go() -> tuple[list[CallResult], int]:
+        executor = PostgresExecutor(exec_pg_uri, ExecutionLimits(), max_connections=3)
+        try:
+            requests = [CallRequest(api=APIS["API_Test_Txid"]) for _ in range(6)]
+            results = await asyncio.gather(*(executor.call(r) for r in requests))
+            return list(results), executor.idle_connections
+        finally:
+            await executor.close()
+
+    results, idle = run(go())
+    assert [r.status for r in results] == ["ok"] * 6
+    assert idle == 3  # every connection of the pool stays open for the next calls
+
+
+def test_a_pool_needs_a_connection(exec_pg_uri: str) -> None:
+    with pytest.raises(ValueError, match="pool of 0 connections"):
+        PostgresExecutor(exec_pg_uri, ExecutionLimits(), max_connections=0)

@@ -30,10 +30,16 @@ def load_config(config_file: Path | None, host: str | None, port: int | None) ->
 
 
 def make_executor(
-    db_url: str | None, snapshot: Snapshot, config: ServerConfig, upstream: str | None = None
+    db_url: str | None,
+    snapshot: Snapshot,
+    config: ServerConfig,
+    upstream: str | None = None,
+    max_concurrent_executions: int | None = None,
 ) -> Executor | None:
     """The executor for the snapshot's kind: SQL snapshots run on ``db_url`` (or $APIATLAS_DB_URL), REST
-    (OpenAPI) snapshots on ``upstream`` (or ``upstream.base_url`` of the config); None when none is set."""
+    (OpenAPI) snapshots on ``upstream`` (or ``upstream.base_url`` of the config); None when none is set.
+    The database pool is sized by the config's ``database_pool``, by default from
+    ``max_concurrent_executions`` (the security config's cap)."""
     rest = str(snapshot.manifest().get("source_kind", "")).startswith(("openapi", "swagger"))
     if rest and db_url:
         raise ConfigError("this snapshot is a REST API: point it at its upstream with --upstream, not --db")
@@ -49,7 +55,8 @@ def make_executor(
     )
     types = snapshot.all_types()  # the executor looks types up by name (exact, then upper-case)
     http = config.upstream.http_settings() if url.lower().startswith(("http://", "https://")) else None
-    return executor_for_url(url, limits, types=types, http=http)
+    pool = config.database_pool.sized(max_concurrent_executions)
+    return executor_for_url(url, limits, types=types, http=http, pool=pool)
 
 
 @app.command()
@@ -96,13 +103,14 @@ def serve(
             db = configured_database_url(db, allow_plaintext=security.allow_plaintext_passwords)
         if curated is not None:
             config.curated = curated
-        executor = make_executor(db, snapshot, config, upstream)
+        cap = security.limits.max_concurrent_executions if security is not None else None
+        executor = make_executor(db, snapshot, config, upstream, cap)
         write_executor = None  # only for roles an operator enabled write APIs for (--security)
         if security is not None and executor is not None:
             from apiatlas.security.gateway import needs_write_executor
 
             if needs_write_executor(security):
-                write_executor = make_executor(db, snapshot, config, upstream)
+                write_executor = make_executor(db, snapshot, config, upstream, cap)
                 assert write_executor is not None
                 write_executor.limits = write_executor.limits.model_copy(update={"read_only": False})
         from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command

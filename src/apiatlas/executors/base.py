@@ -184,17 +184,21 @@ def executor_for_url(
     *,
     types: Mapping[str, DomainType] | None = None,
     http: HttpSettings | None = None,
+    pool: tuple[int, int] | None = None,
 ) -> Executor:
     """The executor for a URL: ``postgresql://`` (or ``postgres://``), ``mssql://``, ``http(s)://`` (REST).
 
     ``http`` holds the HTTP executor's auth, retries and size cap; the SQL executors ignore it.
+    ``pool`` is the PostgreSQL executor's (max_connections, max_idle); the others ignore it.
     """
     scheme = urlsplit(url).scheme.lower()
     chosen = limits or ExecutionLimits()
     if scheme in ("postgresql", "postgres"):
         from apiatlas.executors.postgres import PostgresExecutor
 
-        return PostgresExecutor(url, chosen, types=types)
+        if pool is None:
+            return PostgresExecutor(url, chosen, types=types)
+        return PostgresExecutor(url, chosen, types=types, max_connections=pool[0], max_idle=pool[1])
     if scheme in ("mssql", "sqlserver"):
         from apiatlas.executors.sqlserver import SqlServerExecutor
 

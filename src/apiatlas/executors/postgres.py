@@ -1,9 +1,10 @@
 """Runs stored procedures and functions on PostgreSQL (psycopg 3, async) by the session-table convention.
 
-Connections: a small pool of idle connections (``max_idle``) with at most ``max_connections`` in use;
-one connection per session, one transaction per session, one savepoint per call. A pooled
-connection is pinged before reuse and replaced when the database went away, so a dead
-connection never poisons later calls.
+Connections: a pool with at most ``max_connections`` in use (more sessions wait for a free one) and
+up to ``max_idle`` kept open between sessions (``apiatlas serve`` sizes both from the server
+config's ``database_pool``); one connection per session, one transaction per session, one savepoint
+per call. A pooled connection is pinged before reuse and replaced when the database went away, so
+a dead connection never poisons later calls.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ _SAVEPOINT = sql.SQL("SAVEPOINT apiatlas_call")
 _ROLLBACK_SAVEPOINT = sql.SQL("ROLLBACK TO SAVEPOINT apiatlas_call")
 _RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
 _NOT_FOUND_STATES = {"42883", "42P01", "3F000", "42704"}  # undefined function/table/schema/object
+DEFAULT_MAX_CONNECTIONS = 16
 
 
 class PostgresExecutor(Executor):
@@ -62,16 +64,19 @@ class PostgresExecutor(Executor):
         *,
         types: Mapping[str, DomainType] | None = None,
         default_schema: str = "api",
-        max_connections: int = 4,
-        max_idle: int = 2,
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_idle: int | None = None,
     ) -> None:
+        if max_connections < 1 or (max_idle is not None and max_idle < 0):
+            raise ValueError(f"pool of {max_connections} connections, {max_idle} idle: need >= 1 and >= 0")
         self.url = url
         self.limits = limits or ExecutionLimits()
         self.types = dict(types or {})
         self.default_schema = default_schema
         self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self.max_connections = max_connections
         self._slots = asyncio.Semaphore(max_connections)
-        self._max_idle = max_idle
+        self._max_idle = max_connections if max_idle is None else min(max_idle, max_connections)
         self._closed = False
 
     @property

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.config_file import load_yaml_model
+from apiatlas.server.config import DEFAULT_CONCURRENT_EXECUTIONS
 
 ALL = "*"
 
@@ -57,7 +58,8 @@ class RateLimits(BaseModel):
     storage: str = "memory://"  # or redis://host:port/0 (replicas share one budget)
     per_principal: str | None = "600/minute"
     per_tool: dict[str, str] = Field(default_factory=dict)  # tool name (no prefix) -> limit per principal
-    max_concurrent_executions: int = Field(default=16, ge=1)
+    # also the default size of the database pool (server config ``database_pool``)
+    max_concurrent_executions: int = Field(default=DEFAULT_CONCURRENT_EXECUTIONS, ge=1)
     max_request_bytes: int = Field(default=1024 * 1024, ge=1024)
     max_response_bytes: int = Field(default=4 * 1024 * 1024, ge=1024)
     call_timeout_s: float = Field(default=60.0, gt=0)

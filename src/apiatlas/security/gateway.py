@@ -112,6 +112,10 @@ class SecureGateway:
                 max_request_body_size=security.limits.max_request_bytes,
             )
 
+    def warm(self) -> dict[str, float]:
+        """Warm every role's server before listening (``AtlasServer.warm``): seconds per role."""
+        return {role: server.warm() for role, server in self.servers.items()}
+
     # -- responses ------------------------------------------------------------------------
 
     def challenge(self, error: AuthError) -> Response:
@@ -227,6 +231,7 @@ def serve_secured(
 ) -> None:
     """Serve the authenticated gateway with uvicorn until interrupted."""
     gateway = SecureGateway(snapshot, executor, config, security, write_executor=write_executor)
+    gateway.warm()
     print(f"serving (authenticated) on {gateway.security.auth.resource_url}", file=sys.stderr)
     app = gateway.asgi()
     uvicorn.run(

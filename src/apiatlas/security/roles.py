@@ -81,7 +81,6 @@ class RoleView(Snapshot):
         """A write/destructive API this role may run (after the user confirms each call)."""
         return self.writable and key in self._kept and key in self._writes
 
-
     # -- business objects and APIs --------------------------------------------------------
 
     def _granted_objects(self) -> list[BusinessObject]:

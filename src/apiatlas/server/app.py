@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -72,17 +74,34 @@ def _request_headers(context: Context[Any, Any] | None) -> dict[str, str] | None
     return dict(headers) if headers else None
 
 
+WARM_UP_QUERY = "account balance"  # any words: what matters is that the first search has run
+
+
 class AtlasServer(MCPServer[Any]):
     """An MCPServer whose argument errors are reason-coded results, never protocol errors or crashes."""
 
     def __init__(self, *, tools: list[Tool], **settings: Any) -> None:
         super().__init__(tools=tools, **settings)
+        self.warm_up: Callable[[], object] | None = None  # set by build_server
+        self.navigator: Navigator | None = None  # set by build_server
         self.accepted = {t.name: set(t.parameters.get("properties", {})) for t in tools}
         self.log_levels = SessionLogLevels()  # MCP logging: the SDK's way to serve logging/setLevel
         self._lowlevel_server.add_request_handler(
             "logging/setLevel", SetLevelRequestParams, self.log_levels.set_level
         )
         self.middleware.append(self.log_levels)
+
+    def warm(self) -> float:
+        """Do before the first client what the first search would otherwise do while every other
+        session's first call waits behind it: build the search index, load the vectors and the query
+        encoder. Seconds spent; a failure is logged and left to the first call to report."""
+        started = time.perf_counter()
+        if self.warm_up is not None:
+            try:
+                self.warm_up()
+            except Exception:
+                log.exception("warming the search up failed; the first search will report it")
+        return time.perf_counter() - started
 
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
@@ -172,7 +191,7 @@ def build_server(
             + ", ".join(t.name for t in direct)
             + ". For anything else, navigate as above."
         )
-    return server_class(
+    server = server_class(
         tools=served,
         name="apiatlas",
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
@@ -180,6 +199,9 @@ def build_server(
         version=__version__,
         log_level="WARNING",
     )
+    server.navigator = navigator
+    server.warm_up = lambda: navigator.search(WARM_UP_QUERY, None, 1)
+    return server
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
@@ -188,6 +210,7 @@ def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
 
 
 def serve_http(server: AtlasServer, config: ServerConfig) -> None:
-    """Serve Streamable HTTP with uvicorn until interrupted (logs to stderr)."""
+    """Serve Streamable HTTP with uvicorn until interrupted (logs to stderr); warm before listening."""
+    server.warm()
     app = http_app(server, config)
     uvicorn.run(app, host=config.http.host, port=config.http.port, log_level="warning")

@@ -1,4 +1,5 @@
-"""Server configuration: tool prefix, page sizes, previews, execution limits, evidence caps, HTTP binding."""
+"""Server configuration: tool prefix, page sizes, previews, execution limits, database pool, evidence caps,
+HTTP binding."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from apiatlas.server.upstream import UpstreamConfig
 
 # Default tool-name prefix per snapshot source kind.
 DEFAULT_PREFIXES: dict[str, str] = {"bank_html": "bank_", "openapi": "api_"}
+# Executions one process runs at once: the security config's default ``max_concurrent_executions``,
+# and the database pool's size when neither is set.
+DEFAULT_CONCURRENT_EXECUTIONS = 16
 
 
 class EvidenceCaps(BaseModel):
@@ -33,6 +37,24 @@ class ServerLimits(BaseModel):
     max_value_bytes: int = Field(default=4096, ge=1)  # longest string value (UTF-8) in and out
 
 
+class DatabasePool(BaseModel):
+    """The PostgreSQL executor's connections: at most ``max_connections`` calls run at once (more wait
+    for a free one) and up to ``max_idle`` stay open between calls (the rest are closed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_connections: int | None = Field(default=None, ge=1, le=1000)  # None: max concurrent executions
+    max_idle: int | None = Field(default=None, ge=0, le=1000)  # None: as many as max_connections
+
+    def sized(self, max_concurrent_executions: int | None = None) -> tuple[int, int]:
+        """(max_connections, max_idle): unset, the pool has one connection per execution the server
+        admits at once (``limits.max_concurrent_executions`` of the security config, else
+        ``DEFAULT_CONCURRENT_EXECUTIONS``) and keeps them all open, so no admitted call waits."""
+        size = self.max_connections or max_concurrent_executions or DEFAULT_CONCURRENT_EXECUTIONS
+        idle = size if self.max_idle is None else min(self.max_idle, size)
+        return size, idle
+
+
 class HttpBinding(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -53,6 +75,7 @@ class ServerConfig(BaseModel):
     evidence_page_rows: int = Field(default=50, ge=1, le=1000)
     max_chain_depth: int = Field(default=4, ge=1, le=4)
     limits: ServerLimits = Field(default_factory=ServerLimits)
+    database_pool: DatabasePool = Field(default_factory=DatabasePool)
     evidence: EvidenceCaps = Field(default_factory=EvidenceCaps)
     http: HttpBinding = Field(default_factory=HttpBinding)
     upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)  # REST: base URL, auth, retries
