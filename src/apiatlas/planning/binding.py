@@ -8,6 +8,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
+from apiatlas.planning.draft import hint_fit
 
 _ENTITY_PARAM = re.compile(r"^(query|q|search|term|keyword|text|name|title|fullname|shortname)$")
 
@@ -128,14 +129,15 @@ def bind(
                 break
         if key in out:
             continue
-        for index, value in enumerate(found):
-            if index in used or not accepts(value, slot):
-                continue
-            if value.kind == v.ENTITY and not slot.required:
-                continue
-            out[key] = Bound("request", value.value, index)
+        fits = [
+            i
+            for i, value in enumerate(found)
+            if i not in used and accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
+        ]
+        if fits:  # the value said to be what the API is about ("television DEATH NOTE" to a TV search)
+            index = max(fits, key=lambda i: (hint_fit(found[i].hint, api), -i))
+            out[key] = Bound("request", found[index].value, index)
             used.add(index)
-            break
         if key not in out and slot.enum and slot.required:
             choice = enum_choice(slot, words or [])
             if choice is not None:
