@@ -268,3 +268,28 @@ def test_a_chain_that_leaves_the_named_subject_unused_answers_something_else(peo
     assert plan.chains[0].api_keys == ["GET /search/person", "GET /person/{person_id}/movie_credits"]
     # with no name stated, the newest movie is the answer
     assert planner.plan("Tell me about the latest movie.").chains[0].api_keys == ["GET /movie/latest"]
+
+
+def test_a_name_goes_to_the_input_of_the_api_it_is_said_to_be_about() -> None:
+    from apiatlas.planning.binding import bind
+
+    found = v.extract_values("the director of film Barbie or the lead actor of television DEATH NOTE")
+    search = _get("GET /search/tv", "query", "string", "results", "results[].id")
+    assert [b.value for b in bind(search, found, {}).values()] == ["DEATH NOTE"]
+    movies = _get("GET /search/movie", "query", "string", "results", "results[].id")
+    assert [b.value for b in bind(movies, found, {}).values()] == ["Barbie"]
+
+
+def test_the_same_asked_of_two_names_of_different_kinds_is_two_chains_in_one(media: Snapshot) -> None:
+    plan = Planner(media).plan("reviews of the film Heat or the TV show Fargo")
+    best = plan.chains[0]
+    assert best.api_keys == [
+        "GET /search/movie", "GET /movie/{movie_id}/reviews", "GET /search/tv", "GET /tv/{tv_id}/reviews",
+    ]  # fmt: skip
+    assert [str(i.value) for s in (best.steps[0], best.steps[2]) for i in s.inputs] == ["Heat", "Fargo"]
+    assert [i.from_step for i in best.steps[3].inputs] == [2]
+    assert best.steps[3].on_many == "first"  # the best match of the TV search, as for the first name
+    # one name: one chain
+    assert Planner(media).plan("reviews of the film Heat").chains[0].api_keys == [
+        "GET /search/movie", "GET /movie/{movie_id}/reviews",
+    ]  # fmt: skip

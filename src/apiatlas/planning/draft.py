@@ -22,6 +22,8 @@ class Draft:
     missing: list[str]
     why: list[str]
     terms: dict[str, float] = field(default_factory=dict)  # the score's parts by name (for tuning)
+    used: frozenset[int] = frozenset()  # the stated values (indexes) its steps take
+    unused: frozenset[int] = frozenset()  # stated names and numbers none of its steps takes
 
     def build(self) -> CandidateChain:
         steps = [
@@ -44,7 +46,7 @@ def on_many(
 ) -> Literal["all", "first", "stop", "each"]:
     """What a step does when a mapped argument gets several values.
 
-    From the entry step's matches for a stated name or number: the first match of a ranked list
+    From an entry step's matches for a stated name or number: the first match of a ranked list
     (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
     from any later step: fan out, once per value (the balance of each of his accounts).
     """
@@ -52,11 +54,12 @@ def on_many(
     if not mapped:
         return "all"
     source = mapped[0]
-    entry_looks_up = any(
+    producer = chain[int(source.get("from_step") or 0)]
+    entry_looks_up = not any(i.get("origin") == "step" for i in producer) and any(
         i.get("origin") in ("request", "known") and not is_identifier(str(i.get("name")), "")
-        for i in chain[0]
+        for i in producer
     )  # a name, a number or a title: its matches are candidates for one thing, not a list to go through
-    if source.get("from_step") == 0 and entry_looks_up:
+    if entry_looks_up:
         return "first" if "[]" in str(source.get("from_field")) else "stop"
     return "each"
 

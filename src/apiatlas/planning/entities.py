@@ -8,7 +8,8 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound
-from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.draft import Draft, hint_fit
+from apiatlas.planning.intent import sub_resource
 from apiatlas.planning.model import CandidateChain
 
 _NAMED = {v.ENTITY, v.SURNAME}  # values a search takes; two of them are two things to look up
@@ -93,3 +94,57 @@ def tie_note(chains: list[CandidateChain]) -> str:
     if not same:
         return ""
     return f"the request does not say what {same[0]!r} is: chain 2 reads it through {second.entry_point}"
+
+
+def joined(
+    request: str, found: list[v.ExtractedValue], ranked: list[Draft], value_gain: float, step_cost: float
+) -> Draft | None:
+    """The best chain and the best one asking the same about a name it leaves unused, one after the other
+    ("the director of film Barbie or the lead actor of television DEATH NOTE": Barbie's credits, then
+    DEATH NOTE's).
+
+    The other chain takes the unused name and none of the best chain's values, and ends at an API of the
+    same part (``/movie/{id}/credits`` and ``/tv/{id}/credits``). The two run in the order the request
+    names them; the score is the best chain's, plus ``value_gain`` per name the other takes, less
+    ``step_cost`` per step it adds."""
+    if not ranked:
+        return None
+    best = ranked[0]
+    asked = sub_resource(best.apis[-1])
+    if not asked:
+        return None
+    for index in sorted(best.unused):
+        if found[index].kind not in _NAMED:
+            continue
+        for other in ranked[1:]:
+            if index not in other.used or other.used & best.used or sub_resource(other.apis[-1]) != asked:
+                continue
+            score = best.score + value_gain * len(other.used) - step_cost * len(other.apis)
+            if _named_first(request, found, other.used) < _named_first(request, found, best.used):
+                return _one_after_the_other(other, best, score)
+            return _one_after_the_other(best, other, score)
+    return None
+
+
+def _named_first(request: str, found: list[v.ExtractedValue], indexes: frozenset[int]) -> int:
+    """Where the request first names one of these values (its length when it names none)."""
+    places = [request.find(found[i].text) for i in indexes]
+    return min((p for p in places if p >= 0), default=len(request))
+
+
+def _one_after_the_other(first: Draft, second: Draft, score: float) -> Draft:
+    shift = len(first.apis)
+    later = [
+        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
+        for inputs in second.inputs
+    ]
+    return Draft(
+        apis=[*first.apis, *second.apis],
+        inputs=[*first.inputs, *later],
+        score=round(score, 4),
+        confidence=round(first.confidence * second.confidence, 4),
+        missing=[*first.missing, *second.missing],
+        why=[*first.why, f"then the same from {second.apis[0].key} for a second name"],
+        used=first.used | second.used,
+        unused=first.unused & second.unused,
+    )

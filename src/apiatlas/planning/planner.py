@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
@@ -21,49 +20,18 @@ from apiatlas.planning.draft import (
     own_key,
     passes_through,
 )
-from apiatlas.planning.entities import more_entities, tie_note, with_entities
+from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, known_words, request_words, same_stem
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.spelling import Spelling
+from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.snapshot import Snapshot
 
+__all__ = ["PlanLimits", "Planner", "Weights"]  # the bounds and weights live in weights.py
+
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
-
-
-@dataclass(frozen=True)
-class PlanLimits:
-    """Bounds on the planner's work (it answers in milliseconds on thousands of APIs)."""
-
-    max_steps: int = 4
-    targets: int = 5  # search hits tried as the last step
-    fan_in: tuple[int, ...] = (5, 4, 3)  # producers followed per step, by distance from the target
-    max_paths: int = 60  # paths scored per target
-    near_targets: int = 60  # APIs fed by an entry point taking a stated value, tried as targets too
-    chains: int = 5  # candidate chains returned
-
-
-@dataclass(frozen=True)
-class Weights:
-    """How a chain is scored (tuned on the development sets; see ``apiatlas eval chains``)."""
-
-    target: float = 1.5
-    union: float = 1.0
-    others: float = 0.0
-    step: float = 0.2
-    edge: float = 0.2
-    missing: float = 1.2
-    choice: float = 0.3
-    used_value: float = 0.4
-    unused_subject: float = 2.0  # a named value (name, title, number) or known value no step takes
-    write: float = 0.5
-    hint: float = 0.8
-    entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
-    kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
-    unasked: float = 0.5  # the target's path ends in a part the request does not name (/similar)
-    ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
-    attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
 
 
 class Planner:
@@ -151,8 +119,9 @@ class Planner:
                 draft = self._chain(ctx, path)
                 if draft is not None:
                     candidates[path] = draft
-        ranked = sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))
-        chains = [draft.build() for _, draft in ranked[: self.limits.chains]]
+        ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
+        both = joined(request, ctx.found, ranked, self.weights.unused_subject, self.weights.step)
+        chains = [draft.build() for draft in ([both] if both else []) + ranked[: self.limits.chains]]
         best = chains[0] if chains else None
         result = PlanResult(
             request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
@@ -354,7 +323,10 @@ class Planner:
         why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
         if used:
             why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return Draft(chain_apis, steps, round(score, 4), round(confidence, 4), missing, why, terms)
+        return Draft(
+            chain_apis, steps, round(score, 4), round(confidence, 4), missing, why, terms,
+            used=frozenset(used), unused=frozenset(subjects - used),
+        )  # fmt: skip
 
     def _from_earlier(
         self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot

@@ -1,0 +1,39 @@
+"""The planner's bounds on its work and the weights of a chain's score (see docs/planning.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PlanLimits:
+    """Bounds on the planner's work (it answers in milliseconds on thousands of APIs)."""
+
+    max_steps: int = 4
+    targets: int = 5  # search hits tried as the last step
+    fan_in: tuple[int, ...] = (5, 4, 3)  # producers followed per step, by distance from the target
+    max_paths: int = 60  # paths scored per target
+    near_targets: int = 60  # APIs fed by an entry point taking a stated value, tried as targets too
+    chains: int = 5  # candidate chains returned
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How a chain is scored (tuned on the development sets; see ``apiatlas eval chains``)."""
+
+    target: float = 1.5
+    union: float = 1.0
+    others: float = 0.0
+    step: float = 0.2
+    edge: float = 0.2
+    missing: float = 1.2
+    choice: float = 0.3
+    used_value: float = 0.4
+    unused_subject: float = 2.0  # a named value (name, title, number) or known value no step takes
+    write: float = 0.5
+    hint: float = 0.8
+    entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
+    kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
+    unasked: float = 0.5  # the target's path ends in a part the request does not name (/similar)
+    ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
+    attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
