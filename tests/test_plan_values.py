@@ -133,3 +133,18 @@ def test_a_second_question_joined_by_and_is_asked_too() -> None:
     # one question: the last words are what the data belongs to, not what is asked
     single = {w.word: w.position for w in request_words("the keywords of the most popular movie", [])}
     assert single["keywords"] == 0.0 and single["movie"] == 1.0
+
+
+def test_names_offered_as_the_answer_to_who_are_people() -> None:
+    def hints(text: str) -> dict[str | int, str]:
+        return {f.value: f.hint for f in extract_values(text)}
+
+    assert hints("Who directed more movies, Akira Kurosawa or Spielberg?") == {
+        "Akira Kurosawa": "person",
+        "Spielberg": "person",
+    }
+    # "who directed X or Y": the names are what was directed; a name before the comma: films offered
+    assert hints("Who directed Titanic or Avatar?") == {"Titanic": "", "Avatar": ""}
+    assert "person" not in hints("Who is the director of Heat, Ronin or Casino?").values()
+    # a kind noun before a comma does not say what the name after it is
+    assert hints("the best movies, Akira Kurosawa says") == {"Akira Kurosawa": ""}

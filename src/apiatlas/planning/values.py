@@ -277,7 +277,8 @@ _LINKS = [["in"], ["and"], ["with"], ["on"], ["for"], ["about"]]
 def entity_hint(text: str, name: str) -> str:
     """What a named thing is, from the words around it: "the movie X" → movie, "directed by X" → person,
     "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person,
-    "the company that produced X" → not-company, "X in his latest show" → person."""
+    "the company that produced X" → not-company, "X in his latest show" → person, "Who is older, X or Y?"
+    → person."""
     at = text.find(name)
     if at < 0:
         return ""
@@ -285,7 +286,7 @@ def entity_hint(text: str, name: str) -> str:
     after = [w.lower() for w in re.findall(r"[A-Za-z']+", text[at + len(name) :])]
     while before and before[-1] in ("the", "a", "an", "called", "named"):
         before.pop()
-    if before and before[-1] in _KIND_NOUNS:
+    if before and before[-1] in _KIND_NOUNS and not text[:at].rstrip().endswith(","):
         return str(_KIND_NOUNS[before[-1]])
     if text[at + len(name) :].startswith(("'s", "’s")):
         return "person"
@@ -299,7 +300,14 @@ def entity_hint(text: str, name: str) -> str:
         return "person"  # "X in his most popular show": the pronoun names X a person
     if any(w in ("season", "episode", "episodes", "seasons") for w in before + after):
         return "tv"
+    if _WHO_OF.match(text) and "," in text[:at]:
+        return "person"  # "Who directed more movies, Akira Kurosawa or Spielberg?": one of them is who
     return ""
+
+
+# a question whose answer is one of the names it offers after a comma: "Who is older, X or Y?" (no name
+# before the comma: "Who is the director of Heat, Ronin or Casino?" offers films)
+_WHO_OF = re.compile(r"^\s*[Ww]ho\b[^,A-Z]*,[^,]*\bor\b")
 
 
 _KIND_PHRASE = (
