@@ -10,7 +10,7 @@ import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Catalog, Edge, EdgeLevel
-from apiatlas.passes.rest_edges import container_of, id_resource, nesting, singular
+from apiatlas.passes.rest_names import container_of, id_resource, nesting, singular
 from shared_data import needs_shared, shared
 
 TMDB_SPEC = shared("restbench", "tmdb_oas.json")

@@ -20,21 +20,25 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
-from apiatlas.passes.graph import edge_order, input_fields
-from apiatlas.passes.types import is_user_value_type
+from apiatlas.passes.rest_merge import graph_stats, merge_edges
+from apiatlas.passes.rest_names import (
+    PAGINATION,
+    container_of,
+    method_of,
+    nesting,
+    param_resource,
+    path_of,
+    singular,
+    takes_ids,
+    words,
+)
 
 REST_SOURCES = frozenset({"openapi"})
-PAGINATION = frozenset(
-    {"page", "per_page", "page_size", "limit", "offset", "cursor", "total_pages", "total_results", "count"}
-)
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
-# names of a path parameter that identify the item of the collection before it (``/pods/{name}``)
-ITEM_KEYS = frozenset({"id", "name", "key", "slug", "uid", "uuid", "code", "number"})
 # lists whose name says nothing about their items: the operation's path says what they hold
 GENERIC_CONTAINERS = frozenset(
     {"", "results", "items", "data", "list", "records", "entries", "hits", "objects", "values"}
@@ -42,84 +46,7 @@ GENERIC_CONTAINERS = frozenset(
 MIN_SHAPE_COMMON = 3
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
 MIN_SHAPE_SHARE = 0.5
-_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
-
-
-def singular(word: str) -> str:
-    """``companies`` -> ``company``, ``people`` -> ``person``, ``addresses`` -> ``address``."""
-    w = word.casefold()
-    if w in ("people", "persons"):
-        return "person"
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "y"
-    if w.endswith(("sses", "xes", "ches", "shes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
-        return w[:-1]
-    return w
-
-
-def id_resource(name: str) -> str | None:
-    """``person_id`` / ``personId`` -> ``person``; None when the name does not end in an id."""
-    for suffix in ("_id", "-id", "Id", "ID"):
-        if name.endswith(suffix) and len(name) > len(suffix):
-            return singular(name[: -len(suffix)].rstrip("_-"))
-    return None
-
-
-def param_resource(api: Api, param: Param) -> str | None:
-    """The resource a parameter names: from its own name, else the path segment before ``{param}``."""
-    own = id_resource(param.name)
-    if own:
-        return own
-    if param.location != "path":
-        return None
-    segments = str(api.extra.get("path", api.key.split(" ", 1)[-1])).strip("/").split("/")
-    marker = "{" + param.name + "}"
-    if marker in segments:
-        at = segments.index(marker)
-        before = [s for s in segments[:at] if not s.startswith("{")]
-        if before and segments[at - 1] == before[-1]:
-            resource = singular(before[-1])
-            if param.name.casefold() in ITEM_KEYS or resource in words(param.name):
-                return resource
-    return None
-
-
-def takes_ids(param: Param, resource: str) -> bool:
-    """Whether the parameter holds the resource's ``id`` (``person_id``, ``{customer}``, ``{id}``),
-    not another key of it (``{season_number}``, ``{name}``: exact names link those)."""
-    name = param.name.casefold()
-    return id_resource(param.name) is not None or name in ("id", "uid", "uuid") or singular(name) == resource
-
-
-def nesting(field: str) -> tuple[bool, int, int]:
-    """Rank of a field's place: one list level first (``results[].id``, ``items[].metadata.name``),
-    then the top level, then deeper lists; fewer nested objects first."""
-    lists = field.count("[]")
-    return (lists != 1, lists, field.count("."))
-
-
-def words(segment: str) -> list[str]:
-    """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
-    return [singular(w) for w in _WORD.findall(segment)]
-
-
-def container_of(field: str) -> tuple[str, str]:
-    """``results[].id`` -> (``results[]``, ``id``); ``id`` -> ('', ``id``); ``a.b`` -> (``a``, ``b``)."""
-    head, _, leaf = field.rpartition(".")
-    if not head and field.endswith("[]"):
-        return "", field[:-2]
-    return head, leaf.replace("[]", "")
-
-
-def _path(api: Api) -> str:
-    return str(api.extra.get("path", api.key.split(" ", 1)[-1]))
-
-
-def _method(api: Api) -> str:
-    return str(api.extra.get("method", api.key.split(" ", 1)[0]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +74,7 @@ class _RestGraph:
                 for column in table.columns:
                     container, leaf = container_of(column.name)
                     self.outs.append(_Out(api, table.name, column.name, container, leaf, column.domain_type))
-        order = {a.key: (_method(a) != "GET", self.reach[a.key], a.key) for a in self.kept}
+        order = {a.key: (method_of(a) != "GET", self.reach[a.key], a.key) for a in self.kept}
         self.outs.sort(key=lambda o: (order[o.api.key], o.field))
         self.by_leaf: dict[str, list[_Out]] = defaultdict(list)
         self.by_type: dict[str, list[_Out]] = defaultdict(list)
@@ -197,8 +124,8 @@ class _RestGraph:
         """Top-level response fields of ``GET .../{param}`` for each resource (the shortest such path)."""
         found: dict[str, tuple[int, set[str]]] = {}
         for api in self.kept:
-            path = _path(api)
-            if _method(api) != "GET" or not path.endswith("}") or not api.output_tables:
+            path = path_of(api)
+            if method_of(api) != "GET" or not path.endswith("}") or not api.output_tables:
                 continue
             last = path.rsplit("{", 1)[-1].rstrip("}")
             param = next((p for p in api.params if p.name == last), None)
@@ -287,7 +214,7 @@ class _RestGraph:
                 self._circular(f[0].api, param, resource),
                 nesting(f[0].field),
                 f[0].api.object_key != own,
-                _method(f[0].api) != "GET",
+                method_of(f[0].api) != "GET",
                 self.reach[f[0].api.key],
             ),
         )
@@ -325,7 +252,7 @@ class _RestGraph:
         return self._path_resources[key]
 
     def _path_resource(self, api: Api, listed: bool) -> str | None:
-        segments = _path(api).strip("/").split("/")
+        segments = path_of(api).strip("/").split("/")
         for at in range(len(segments) - 1, -1, -1):
             segment = segments[at]
             if segment.startswith("{"):
@@ -339,7 +266,7 @@ class _RestGraph:
 
     def resource_ids(self, consumer: Api, param: Param, resource: str) -> None:
         found: list[tuple[_Out, str]] = []
-        consumer_path = _path(consumer)
+        consumer_path = path_of(consumer)
         if self._ids_by_owner is None:
             self._ids_by_owner = defaultdict(list)
             for o in self.by_leaf.get("id", ()):
@@ -350,7 +277,7 @@ class _RestGraph:
             if not self.compatible(o.domain_type, param.domain_type):
                 continue
             why = self.owner(o)[1]
-            producer_path = _path(o.api)
+            producer_path = path_of(o.api)
             if consumer_path.startswith(producer_path.rstrip("/") + "/") and o.container.endswith("[]"):
                 why = f"path hierarchy: {producer_path} lists the {resource} items of {consumer_path}"
             found.append((o, f"{o.field} is the id of {resource} ({why}) → {param.name}"))
@@ -453,45 +380,6 @@ class _RestGraph:
             )
             for k, v in self.best.items()
         ]
-
-
-def merge_edges(existing: list[Edge], added: list[Edge]) -> list[Edge]:
-    """One edge per (producer field, consumer field), the strongest level kept; in ``edge_order``.
-
-    Pagination fields (``page``, ``limit``, ...) found by the generic graph pass are dropped: the page
-    number of one listing says nothing about another's.
-    """
-    best: dict[tuple[str, str | None, str, str, str | None, str], Edge] = {}
-    for e in [*existing, *added]:
-        if e.level is not EdgeLevel.DECLARED and e.consumer_field.casefold() in PAGINATION:
-            continue
-        key = (e.producer, e.producer_table, e.producer_field, e.consumer, e.consumer_table, e.consumer_field)
-        if key not in best or EDGE_LEVEL_RANK[e.level] < EDGE_LEVEL_RANK[best[key].level]:
-            best[key] = e
-    return sorted(best.values(), key=edge_order)
-
-
-def graph_stats(catalog: Catalog, config: BuildConfig, previous: dict[str, Any]) -> dict[str, Any]:
-    """The graph pass's figures recomputed over the merged edges (its other counters kept)."""
-    kept = catalog.kept_apis()
-    edges = catalog.edges
-    fed = {(e.consumer, e.consumer_table, e.consumer_field) for e in edges}
-    inputs = [f for a in kept for f in input_fields(a)]
-    unfed = [f for f in inputs if f.required and (f.api, f.table, f.name) not in fed]
-    touched = {e.consumer for e in edges} | {e.producer for e in edges}
-    return {
-        **previous,
-        "edges": len(edges),
-        "by_level": {lvl.value: sum(1 for e in edges if e.level is lvl) for lvl in EdgeLevel},
-        "kept_apis": len(kept),
-        "apis_fed": len({e.consumer for e in edges}),
-        "apis_with_unfed_inputs": len({f.api for f in unfed}),
-        "unfed_required_inputs": len(unfed),
-        "apis_unreachable": len(
-            {f.api for f in unfed if not is_user_value_type(catalog, config, f.domain_type)}
-        ),
-        "apis_isolated": sum(1 for a in kept if a.key not in touched),
-    }
 
 
 def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:

@@ -1,0 +1,90 @@
+"""Names in REST operations: resources named by parameters and paths, list containers, field nesting."""
+
+from __future__ import annotations
+
+import re
+
+from apiatlas.catalog.model import Api, Param
+
+PAGINATION = frozenset(
+    {"page", "per_page", "page_size", "limit", "offset", "cursor", "total_pages", "total_results", "count"}
+)
+# names of a path parameter that identify the item of the collection before it (``/pods/{name}``)
+ITEM_KEYS = frozenset({"id", "name", "key", "slug", "uid", "uuid", "code", "number"})
+_WORD = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
+
+
+def singular(word: str) -> str:
+    """``companies`` -> ``company``, ``people`` -> ``person``, ``addresses`` -> ``address``."""
+    w = word.casefold()
+    if w in ("people", "persons"):
+        return "person"
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "ches", "shes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def id_resource(name: str) -> str | None:
+    """``person_id`` / ``personId`` -> ``person``; None when the name does not end in an id."""
+    for suffix in ("_id", "-id", "Id", "ID"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return singular(name[: -len(suffix)].rstrip("_-"))
+    return None
+
+
+def param_resource(api: Api, param: Param) -> str | None:
+    """The resource a parameter names: from its own name, else the path segment before ``{param}``."""
+    own = id_resource(param.name)
+    if own:
+        return own
+    if param.location != "path":
+        return None
+    segments = str(api.extra.get("path", api.key.split(" ", 1)[-1])).strip("/").split("/")
+    marker = "{" + param.name + "}"
+    if marker in segments:
+        at = segments.index(marker)
+        before = [s for s in segments[:at] if not s.startswith("{")]
+        if before and segments[at - 1] == before[-1]:
+            resource = singular(before[-1])
+            if param.name.casefold() in ITEM_KEYS or resource in words(param.name):
+                return resource
+    return None
+
+
+def takes_ids(param: Param, resource: str) -> bool:
+    """Whether the parameter holds the resource's ``id`` (``person_id``, ``{customer}``, ``{id}``),
+    not another key of it (``{season_number}``, ``{name}``: exact names link those)."""
+    name = param.name.casefold()
+    return id_resource(param.name) is not None or name in ("id", "uid", "uuid") or singular(name) == resource
+
+
+def nesting(field: str) -> tuple[bool, int, int]:
+    """Rank of a field's place: one list level first (``results[].id``, ``items[].metadata.name``),
+    then the top level, then deeper lists; fewer nested objects first."""
+    lists = field.count("[]")
+    return (lists != 1, lists, field.count("."))
+
+
+def words(segment: str) -> list[str]:
+    """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
+    return [singular(w) for w in _WORD.findall(segment)]
+
+
+def container_of(field: str) -> tuple[str, str]:
+    """``results[].id`` -> (``results[]``, ``id``); ``id`` -> ('', ``id``); ``a.b`` -> (``a``, ``b``)."""
+    head, _, leaf = field.rpartition(".")
+    if not head and field.endswith("[]"):
+        return "", field[:-2]
+    return head, leaf.replace("[]", "")
+
+
+def path_of(api: Api) -> str:
+    return str(api.extra.get("path", api.key.split(" ", 1)[-1]))
+
+
+def method_of(api: Api) -> str:
+    return str(api.extra.get("method", api.key.split(" ", 1)[0]))
