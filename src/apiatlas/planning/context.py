@@ -24,6 +24,7 @@ class PlanContext:
     bound: dict[str, dict[tuple[str | None, str], Bound]] = field(default_factory=dict)
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
+    shortlists: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)  # see Planner
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
     request: str = ""

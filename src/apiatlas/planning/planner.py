@@ -168,31 +168,39 @@ class Planner:
             head = ctx.api(path[0])
             if head is None or len(path) >= self.limits.max_steps:
                 continue
-            open_inputs = {(s.table, s.name.lower()) for s in self._open_inputs(ctx, head)}
-            if not open_inputs:
+            shortlist, best = self._shortlist(ctx, head)
+            if not shortlist:
                 continue
-            best: dict[str, int] = {}
-            for edge in ctx.edges_into(head.key):
-                if (edge.consumer_table, edge.consumer_field.lower()) not in open_inputs:
-                    continue
-                rank = EDGE_LEVEL_RANK[edge.level]
-                if edge.producer not in path and rank < best.get(edge.producer, 99):
-                    best[edge.producer] = rank
-            # a cheap shortlist first (entry points, search hits, strong edges): reading an API costs more
-            lexical = ctx.relevance.lexical
-            entries = ctx.entries()
-            near = ctx.near_values()
-            shortlist = sorted(
-                best, key=lambda p: (near.get(p, 9), p not in entries, -lexical.get(p, 0.0), best[p], p)
-            )
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
-            producers = [p for p in shortlist[: fan_in * 4] if self._readable(ctx, p)]
+            near = ctx.near_values()
+            producers = [p for p in shortlist if p not in path][: fan_in * 4]
+            producers = [p for p in producers if self._readable(ctx, p)]
             producers.sort(
                 key=lambda p: (near.get(p, 9), -self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
             )
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
         return out
+
+    def _shortlist(self, ctx: PlanContext, head: Api) -> tuple[list[str], dict[str, int]]:
+        """The producers of ``head``'s open inputs, cheapest to judge first (entry points near the stated
+        values, search hits, strong edges: reading an API costs more), and each one's strongest edge rank;
+        worked out once per plan and API."""
+        if head.key not in ctx.shortlists:
+            open_inputs = {(s.table, s.name.lower()) for s in self._open_inputs(ctx, head)}
+            best: dict[str, int] = {}
+            for edge in ctx.edges_into(head.key) if open_inputs else []:
+                if (edge.consumer_table, edge.consumer_field.lower()) not in open_inputs:
+                    continue
+                rank = EDGE_LEVEL_RANK[edge.level]
+                if rank < best.get(edge.producer, 99):
+                    best[edge.producer] = rank
+            lexical, entries, near = ctx.relevance.lexical, ctx.entries(), ctx.near_values()
+            ordered = sorted(
+                best, key=lambda p: (near.get(p, 9), p not in entries, -lexical.get(p, 0.0), best[p], p)
+            )
+            ctx.shortlists[head.key] = (ordered, best)
+        return ctx.shortlists[head.key]
 
     def _states(self, ctx: PlanContext, key: str) -> float:
         """How well this API takes the request's values (producers that do are tried first): one per value,
