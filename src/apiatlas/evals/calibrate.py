@@ -1,101 +1,135 @@
-"""Fit fusion weights and abstention thresholds on the dev half of a dataset (never on the test half)."""
+"""Fit the fusion weights and the abstention models on the dev half of a dataset (never on the test half)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from apiatlas.evals.dataset import EvalSet
+import numpy as np
+import numpy.typing as npt
+
 from apiatlas.evals.metrics import mean, ndcg_at, recall_at
-from apiatlas.evals.runner import (
-    EvalContext,
-    QueryRun,
-    build_eval_snapshot,
-    embed_queries,
-    is_held_out,
-    run_queries,
-)
+from apiatlas.evals.runner import Prepared, QueryRun, Runs, run_queries
+from apiatlas.search.confidence import DENSE_SIGNALS, HYBRID_SIGNALS, LEXICAL_SIGNALS, AbstentionModel
+from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch, SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
 
 MAX_DROP = 0.03  # in-catalog Recall@5 may fall by at most 3 points
+L2 = 1.0  # ridge penalty of the logistic regression (on standardised signals)
+MODE_SIGNALS = {
+    SearchMode.HYBRID: HYBRID_SIGNALS,
+    SearchMode.LEXICAL: LEXICAL_SIGNALS,
+    SearchMode.DENSE: DENSE_SIGNALS,
+}
 
 
-def _features(run: QueryRun) -> tuple[float, float]:
-    """(dense margin, rarity-weighted lexical coverage) of a run's first hit."""
-    return run.outcome.margin, run.outcome.coverage
-
-
-def best_threshold(
-    runs: list[QueryRun], held: frozenset[str], confidence: Callable[[QueryRun], float]
-) -> tuple[float, float]:
-    """The highest threshold whose in-catalog Recall@5 drop stays within MAX_DROP; (threshold, OOC caught)."""
-    inside = [r for r in runs if r.query.qid not in held]
-    ooc = [r for r in runs if r.query.qid in held]
-    if not inside or not ooc:
-        return 0.0, 0.0
-    gains = [(confidence(r), recall_at(r.ranked, r.query.gold, 5)) for r in inside]
-    best = (0.0, 0.0)
-    for t in sorted({round(confidence(r), 4) for r in runs}):
-        lost = sum(g for c, g in gains if c < t) / len(inside)
-        if lost > MAX_DROP:
-            break
-        caught = sum(1 for r in ooc if confidence(r) < t) / len(ooc)
-        if caught >= best[1]:
-            best = (t, caught)
-    return best
-
-
-def fit_settings(evalset: EvalSet, ctx: EvalContext) -> FusionSettings:
-    """Weights maximising dev nDCG@5 + Recall@5, then thresholds catching most dev out-of-catalog queries."""
-    dev = [q for q in evalset.queries if q.split == "dev"]
-    held = frozenset(q.qid for q in dev if is_held_out(q))
-    removed = frozenset(k for q in evalset.queries if is_held_out(q) for k in q.gold)
-    ranked_q = [q for q in dev if q.gold]
-    ooc_q = [q for q in dev if q.qid in held] + [
-        q for q in dev if q.qid not in held and not (q.gold & removed)
-    ]
-    full = build_eval_snapshot(evalset, ctx.work / "fit.atlas", ctx.provider, ctx.settings, cache=ctx.cache)
-    reduced = build_eval_snapshot(
-        evalset, ctx.work / "fit-ooc.atlas", ctx.provider, ctx.settings, removed, ctx.cache
-    )
-    vectors, seconds = embed_queries(ctx.provider, dev)
-    best_w, best_score = ctx.settings.lexical_weight, -1.0
-    with Snapshot.open(full) as snap:
+def fit_weights(prep: Prepared, provider: EmbeddingProvider, settings: FusionSettings) -> FusionSettings:
+    """The lexical weight (0, 0.1, ... 1) maximising dev nDCG@5 + Recall@5 of the hybrid on the full pool."""
+    dev = [q for q in prep.evalset.queries if q.split == "dev" and q.gold]
+    best_w, best_score = settings.lexical_weight, -1.0
+    with Snapshot.open(prep.full) as snap:
         for step in range(11):
             w = step / 10
-            settings = ctx.settings.model_copy(update={"lexical_weight": w, "dense_weight": 1 - w})
-            runs = run_queries(
-                HybridSearch(snap, ctx.provider, settings), ranked_q, SearchMode.HYBRID, vectors, seconds
-            ).runs
+            trial = settings.model_copy(update={"lexical_weight": w, "dense_weight": 1 - w})
+            search = HybridSearch(snap, provider, trial)
+            runs = run_queries(search, dev, SearchMode.HYBRID, prep.vectors, prep.seconds).runs
             score = mean(
                 [ndcg_at(r.ranked, r.query.gold, 5) + recall_at(r.ranked, r.query.gold, 5) for r in runs]
             )
             if score > best_score:
                 best_w, best_score = w, score
-    weighted = ctx.settings.model_copy(update={"lexical_weight": best_w, "dense_weight": 1 - best_w})
-    with Snapshot.open(reduced) as snap:
-        search = HybridSearch(snap, ctx.provider, weighted)
-        by_mode = {m: run_queries(search, ooc_q, m, vectors, seconds).runs for m in SearchMode}
-    best_alpha, best_t, best_caught = 1.0, 0.0, -1.0
-    for step in range(11):
-        alpha = step / 10
+    return settings.model_copy(update={"lexical_weight": best_w, "dense_weight": round(1 - best_w, 4)})
 
-        def conf(r: QueryRun, a: float = alpha) -> float:
-            cos, cov = _features(r)
-            return a * cos + (1 - a) * cov
 
-        t, caught = best_threshold(by_mode[SearchMode.HYBRID], held, conf)
-        if caught > best_caught:
-            best_alpha, best_t, best_caught = alpha, t, caught
-    lexical_t, _ = best_threshold(by_mode[SearchMode.LEXICAL], held, lambda r: _features(r)[1])
-    dense_t, _ = best_threshold(by_mode[SearchMode.DENSE], held, lambda r: _features(r)[0])
-    return weighted.model_copy(
+def logistic_regression(
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], weight: npt.NDArray[np.float64], l2: float = L2
+) -> tuple[npt.NDArray[np.float64], float]:
+    """Weighted, ridge-penalised logistic regression by Newton steps: (coefficients, bias)."""
+    n, d = x.shape
+    design = np.hstack([x, np.ones((n, 1))])
+    beta = np.zeros(d + 1)
+    penalty = np.eye(d + 1) * l2
+    penalty[d, d] = 0.0  # the bias is not penalised
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ beta, -50, 50)))
+        grad = design.T @ (weight * (p - y)) + penalty @ beta
+        hess = (design * (weight * p * (1 - p))[:, None]).T @ design + penalty + np.eye(d + 1) * 1e-9
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return beta[:d], float(beta[d])
+
+
+def best_threshold(parts: Sequence[Runs], confidence: Callable[[QueryRun], float]) -> tuple[float, float]:
+    """The highest threshold keeping the in-catalog Recall@5 lost within ``MAX_DROP`` on every part
+    (one part per dataset): (threshold, share of all out-of-catalog runs below it)."""
+    parts = [p for p in parts if p.inside and p.outside]
+    if not parts:
+        return 0.0, 0.0
+    gains = [[(confidence(r), recall_at(r.ranked, r.query.gold, 5)) for r in p.inside] for p in parts]
+    outside = [confidence(r) for p in parts for r in p.outside]
+    best = (0.0, 0.0)
+    for t in sorted({c for g in gains for c, _ in g} | set(outside)):
+        if any(sum(v for c, v in g if c < t) / len(g) > MAX_DROP for g in gains):
+            break
+        best = (t, sum(1 for c in outside if c < t) / len(outside))
+    return best
+
+
+def fit_model(parts: Sequence[Runs], names: Sequence[str]) -> AbstentionModel:
+    """Logistic regression of 'served by the catalog' over the runs' signals ``names``: in-catalog runs
+    weighed by their Recall@5 (abstaining on a miss costs nothing), the two classes of every part (one
+    per dataset) given equal total weight; then the threshold of ``best_threshold`` over the parts."""
+    xs: list[list[float]] = []
+    ys: list[float] = []
+    ws: list[float] = []
+    for part in parts:
+        inside = [r for r in part.inside if r.outcome.ranked and not r.outcome.ranked[0].exact]
+        outside = [r for r in part.outside if r.outcome.ranked and not r.outcome.ranked[0].exact]
+        gain = np.array([recall_at(r.ranked, r.query.gold, 5) for r in inside])
+        if not outside or gain.sum() == 0:
+            continue
+        xs += [[r.outcome.signals.get(n, 0.0) for n in names] for r in [*inside, *outside]]
+        ys += [1.0] * len(inside) + [0.0] * len(outside)
+        ws += [*(gain / gain.sum()).tolist(), *[1.0 / len(outside)] * len(outside)]
+    if not xs:
+        return AbstentionModel()
+    x = np.array(xs, dtype=np.float64)
+    center, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    weight = np.array(ws) * len(ws) / sum(ws)
+    coef, bias = logistic_regression((x - center) / scale, np.array(ys), weight)
+    model = AbstentionModel(
+        signals=list(names),
+        weights=[round(float(c), 6) for c in coef],
+        center=[round(float(c), 6) for c in center],
+        scale=[round(float(s), 6) for s in scale],
+        bias=round(bias, 6),
+    )
+    threshold, _ = best_threshold(parts, lambda r: _probability(model, r))
+    return model.model_copy(update={"threshold": round(threshold, 6)})
+
+
+def _probability(model: AbstentionModel, run: QueryRun) -> float:
+    ranked = run.outcome.ranked
+    if not ranked:
+        return 0.0
+    return 1.0 if ranked[0].exact else model.probability(run.outcome.signals)
+
+
+def fit_abstention(
+    runs: Sequence[dict[SearchMode, Runs]], settings: FusionSettings, fitted_on: str
+) -> FusionSettings:
+    """One abstention model per mode, fitted on the dev halves of ``runs`` (one mapping per dataset)."""
+    modes = [m for m in MODE_SIGNALS if all(m in r for r in runs)]
+    models = {m.value: fit_model([r[m].split("dev") for r in runs], MODE_SIGNALS[m]) for m in modes}
+    inside = sum(len(r[modes[0]].split("dev").inside) for r in runs) if modes else 0
+    outside = sum(len(r[modes[0]].split("dev").outside) for r in runs) if modes else 0
+    return settings.model_copy(
         update={
-            "confidence_dense": best_alpha,
-            "abstain_below": best_t,
-            "lexical_abstain_below": lexical_t,
-            "dense_abstain_below": dense_t,
-            "fitted_on": f"{evalset.name} dev half ({len(dev)} queries)",
+            "abstention": models,
+            "fitted_on": f"{fitted_on} ({inside} requests with gold, {outside} out of catalog)",
         }
     )

@@ -15,6 +15,7 @@ class EvalQuery:
     qid: str
     text: str
     gold: frozenset[str]
+    kind: str = ""  # for a request out of catalog by nature: what kind (the bank's unrelated, dropped, ...)
 
     @property
     def split(self) -> str:

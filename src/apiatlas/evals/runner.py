@@ -1,4 +1,12 @@
-"""Run a retrieval eval: index a dataset, run every query in hybrid, BM25 and dense modes, score them."""
+"""Run a retrieval eval: index a dataset, run every query in hybrid, BM25 and dense modes, score them.
+
+Out-of-catalog requests are the dataset's own (no gold) and every request with gold once more, with
+its gold removed: requests fall into ``OOC_FOLDS`` folds by a hash of their id; the snapshot of fold
+``k`` lacks the gold APIs of fold ``k``'s requests (and copies of the same operation published under
+another name), and fold ``k``'s requests run on it. Removed APIs are deleted from the catalog, not
+marked as dropped by the funnel, so no search signal can see them. In-catalog Recall@5 and its drop
+under abstention are measured on the full snapshot, over every request with gold.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +19,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from apiatlas.catalog.model import Catalog, FunnelVerdict
+from apiatlas.catalog.model import Api, Catalog
 from apiatlas.evals.dataset import EvalQuery, EvalSet
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.passes.index import IndexPass, index_and_write
+from apiatlas.search.confidence import abstains
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome
 from apiatlas.search.tuning import FusionSettings
@@ -22,12 +31,30 @@ from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.reader import Snapshot
 
 MODES = (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE)
-OOC_SHARE = 5  # one query in five (by hash of its id) has its gold APIs removed for the abstention run
+OOC_FOLDS = 5  # requests with gold are split in five folds; each fold's gold is removed from its own pool
+GOLD_REMOVED = "gold_removed"  # the kind of an out-of-catalog run made by removing the request's gold
 
 
-def is_held_out(query: EvalQuery) -> bool:
-    """Out-of-catalog by construction: no gold, or picked (stably) to have its gold removed."""
-    return not query.gold or int(hashlib.sha256(query.qid.encode()).hexdigest()[8:16], 16) % OOC_SHARE == 0
+def fold_of(query: EvalQuery) -> int:
+    """The fold whose snapshot lacks this request's gold (a stable hash of the id, apart from the split)."""
+    return int(hashlib.sha256(query.qid.encode()).hexdigest()[8:16], 16) % OOC_FOLDS
+
+
+def _operation(api: Api) -> tuple[str, str, tuple[str, ...]]:
+    return (
+        api.title.strip().casefold(),
+        " ".join(api.description.split()).casefold(),
+        tuple(sorted(p.name for p in api.params)),
+    )
+
+
+def removed_for(catalog: Catalog, queries: list[EvalQuery]) -> frozenset[str]:
+    """The gold APIs of ``queries`` and every API of the same operation under another name (same title,
+    same non-empty description, same parameter names: StableToolBench has tools copied under new names)."""
+    gold = {k for q in queries for k in q.gold if k in catalog.apis}
+    same = {_operation(catalog.apis[k]) for k in gold if catalog.apis[k].description.strip()}
+    copies = {k for k, a in catalog.apis.items() if a.description.strip() and _operation(a) in same}
+    return frozenset(gold | copies)
 
 
 def build_eval_snapshot(
@@ -38,11 +65,13 @@ def build_eval_snapshot(
     exclude: frozenset[str] = frozenset(),
     cache: Path | None = None,
 ) -> Path:
-    """Index the dataset's catalog (minus ``exclude``) into the snapshot ``out``."""
+    """Index the dataset's catalog, with the APIs of ``exclude`` deleted, into the snapshot ``out``."""
     catalog: Catalog = evalset.catalog.model_copy(deep=True)
     for key in exclude:
-        if key in catalog.apis:
-            catalog.apis[key].funnel = FunnelVerdict(kept=False, dropped_at="eval", reason="held out")
+        catalog.apis.pop(key, None)
+    for obj in catalog.objects.values():
+        obj.api_keys = [k for k in obj.api_keys if k not in exclude]
+    catalog.edges = [e for e in catalog.edges if e.producer not in exclude and e.consumer not in exclude]
     index = IndexPass(provider, settings, cache=cache)
     index_and_write(catalog, out, options={"source": evalset.name, "source_kind": "eval"}, index=index)
     return out
@@ -53,10 +82,15 @@ class QueryRun:
     query: EvalQuery
     outcome: SearchOutcome
     seconds: float
+    out_of_catalog: bool = False
 
     @property
     def ranked(self) -> list[str]:
         return [h.api_key for h in self.outcome.ranked]
+
+    @property
+    def kind(self) -> str:
+        return self.query.kind or GOLD_REMOVED
 
 
 @dataclass
@@ -72,6 +106,7 @@ def run_queries(
     vectors: dict[str, npt.NDArray[np.float32]],
     embed_seconds: dict[str, float],
     limit: int = 10,
+    out_of_catalog: bool = False,
 ) -> ModeRuns:
     """Every query through one mode; time = search time + the query's embedding time when it uses one."""
     out = ModeRuns(mode)
@@ -81,42 +116,8 @@ def run_queries(
         seconds = time.perf_counter() - start
         if mode is not SearchMode.LEXICAL:
             seconds += embed_seconds.get(q.qid, 0.0)
-        out.runs.append(QueryRun(q, outcome, seconds))
+        out.runs.append(QueryRun(q, outcome, seconds, out_of_catalog or not q.gold))
     return out
-
-
-def ranking_figures(runs: list[QueryRun]) -> dict[str, float]:
-    scored = [r for r in runs if r.query.gold]
-    return {
-        "queries": len(scored),
-        "recall@1": mean([recall_at(r.ranked, r.query.gold, 1) for r in scored]),
-        "recall@5": mean([recall_at(r.ranked, r.query.gold, 5) for r in scored]),
-        "recall@10": mean([recall_at(r.ranked, r.query.gold, 10) for r in scored]),
-        "ndcg@5": mean([ndcg_at(r.ranked, r.query.gold, 5) for r in scored]),
-        "ndcg@10": mean([ndcg_at(r.ranked, r.query.gold, 10) for r in scored]),
-        "mrr": mean([reciprocal_rank(r.ranked, r.query.gold) for r in scored]),
-        "latency_p50_ms": percentile([r.seconds * 1000 for r in runs], 50),
-        "latency_p95_ms": percentile([r.seconds * 1000 for r in runs], 95),
-    }
-
-
-def abstention_figures(runs: list[QueryRun], held_out: frozenset[str]) -> dict[str, float]:
-    """Held-out queries should abstain; in-catalog ones should keep their Recall@5."""
-    ooc = [r for r in runs if r.query.qid in held_out]
-    inside = [r for r in runs if r.query.qid not in held_out]
-    abstained = [r for r in runs if r.outcome.abstained]
-    right = [r for r in abstained if r.query.qid in held_out]
-    before = mean([recall_at(r.ranked, r.query.gold, 5) for r in inside])
-    after = mean([0.0 if r.outcome.abstained else recall_at(r.ranked, r.query.gold, 5) for r in inside])
-    return {
-        "out_of_catalog": len(ooc),
-        "in_catalog": len(inside),
-        "abstention_precision": len(right) / len(abstained) if abstained else 0.0,
-        "abstention_recall": len(right) / len(ooc) if ooc else 0.0,
-        "in_catalog_recall@5": before,
-        "in_catalog_recall@5_with_abstention": after,
-        "recall@5_drop": before - after,
-    }
 
 
 def embed_queries(
@@ -134,10 +135,6 @@ def embed_queries(
     return vectors, seconds
 
 
-def split(runs: list[QueryRun], name: str) -> list[QueryRun]:
-    return [r for r in runs if r.query.split == name]
-
-
 @dataclass
 class EvalContext:
     """What a run needs besides the dataset: the provider, settings, a work folder, the vector cache."""
@@ -148,42 +145,221 @@ class EvalContext:
     cache: Path | None = field(default_factory=default_cache_path)
 
 
-def run_eval(evalset: EvalSet, ctx: EvalContext) -> dict[str, Any]:
-    """Figures per mode (all queries, dev and test halves) and the abstention run on a reduced pool."""
-    queries = [q for q in evalset.queries if q.gold]
-    held = frozenset(q.qid for q in evalset.queries if is_held_out(q))
-    removed = frozenset(k for q in evalset.queries if q.qid in held for k in q.gold)
-    ooc_queries = [q for q in evalset.queries if q.qid in held] + [
-        q for q in evalset.queries if q.qid not in held and not (q.gold & removed)
-    ]
+@dataclass
+class Prepared:
+    """The full snapshot, one snapshot per fold (with that fold's gold removed) and the query vectors."""
+
+    evalset: EvalSet
+    full: Path
+    folds: list[tuple[list[EvalQuery], Path, int]]  # (requests of the fold, snapshot, APIs removed)
+    vectors: dict[str, npt.NDArray[np.float32]]
+    seconds: dict[str, float]
+
+    @property
+    def removed(self) -> int:
+        return sum(n for _, _, n in self.folds)
+
+
+def prepare(evalset: EvalSet, ctx: EvalContext) -> Prepared:
+    name = evalset.name
     full = build_eval_snapshot(
-        evalset, ctx.work / f"{evalset.name}.atlas", ctx.provider, ctx.settings, cache=ctx.cache
+        evalset, ctx.work / f"{name}.atlas", ctx.provider, ctx.settings, cache=ctx.cache
     )
-    reduced = build_eval_snapshot(
-        evalset, ctx.work / f"{evalset.name}-ooc.atlas", ctx.provider, ctx.settings, removed, ctx.cache
-    )
-    vectors, embed_s = embed_queries(ctx.provider, evalset.queries)
-    modes = [m for m in MODES if ctx.provider is not None or m is SearchMode.LEXICAL]
+    folds: list[tuple[list[EvalQuery], Path, int]] = []
+    for k in range(OOC_FOLDS):
+        queries = [q for q in evalset.queries if q.gold and fold_of(q) == k]
+        if not queries:
+            continue
+        removed = removed_for(evalset.catalog, queries)
+        path = ctx.work / f"{name}-ooc{k}.atlas"
+        folds.append(
+            (
+                queries,
+                build_eval_snapshot(evalset, path, ctx.provider, ctx.settings, removed, ctx.cache),
+                len(removed),
+            )
+        )
+    vectors, seconds = embed_queries(ctx.provider, evalset.queries)
+    return Prepared(evalset, full, folds, vectors, seconds)
+
+
+@dataclass
+class Runs:
+    """One mode's runs: in-catalog requests on the full snapshot and out-of-catalog ones."""
+
+    inside: list[QueryRun] = field(default_factory=list)
+    outside: list[QueryRun] = field(default_factory=list)
+
+    def split(self, name: str) -> Runs:
+        return Runs(
+            [r for r in self.inside if r.query.split == name],
+            [r for r in self.outside if r.query.split == name],
+        )
+
+
+def collect(
+    prep: Prepared, provider: EmbeddingProvider | None, settings: FusionSettings, modes: list[SearchMode]
+) -> dict[SearchMode, Runs]:
+    """Every request with gold on the full snapshot, the dataset's own out-of-catalog requests on it too,
+    and each fold's requests on the snapshot without their gold; in every mode of ``modes``."""
+    out = {m: Runs() for m in modes}
+    gold = [q for q in prep.evalset.queries if q.gold]
+    own = [q for q in prep.evalset.queries if not q.gold]
+    v, s = prep.vectors, prep.seconds
+    with Snapshot.open(prep.full) as snap:
+        search = HybridSearch(snap, provider, settings)
+        search.search("warm up", mode=modes[0], query_vector=next(iter(v.values()), None))
+        for m in modes:
+            out[m].inside = run_queries(search, gold, m, v, s).runs
+            out[m].outside = run_queries(search, own, m, v, s).runs
+    for queries, path, _ in prep.folds:
+        with Snapshot.open(path) as snap:
+            search = HybridSearch(snap, provider, settings)
+            for m in modes:
+                out[m].outside += run_queries(search, queries, m, v, s, out_of_catalog=True).runs
+    return out
+
+
+def probability(run: QueryRun, settings: FusionSettings) -> float:
+    """The abstention model's probability for a run (1 for an exact name, 0 for no hits at all)."""
+    o = run.outcome
+    if not o.ranked:
+        return 0.0
+    if o.ranked[0].exact:
+        return 1.0
+    return settings.model_for(o.mode.value).probability(o.signals)
+
+
+def abstained(run: QueryRun, settings: FusionSettings, threshold: float | None = None) -> bool:
+    """The search's decision replayed from the run's signals with ``settings`` (and another threshold)."""
+    o = run.outcome
+    model = settings.model_for(o.mode.value)
+    if threshold is not None:
+        model = model.model_copy(update={"threshold": threshold})
+    top_exact = bool(o.ranked) and o.ranked[0].exact
+    return abstains(model, o.signals, hits=bool(o.ranked), exact=top_exact, dropped_cover=o.dropped_cover)
+
+
+def ranking_figures(runs: list[QueryRun]) -> dict[str, float]:
+    scored = [r for r in runs if r.query.gold]
+    return {
+        "queries": len(scored),
+        "recall@1": mean([recall_at(r.ranked, r.query.gold, 1) for r in scored]),
+        "recall@5": mean([recall_at(r.ranked, r.query.gold, 5) for r in scored]),
+        "recall@10": mean([recall_at(r.ranked, r.query.gold, 10) for r in scored]),
+        "ndcg@5": mean([ndcg_at(r.ranked, r.query.gold, 5) for r in scored]),
+        "ndcg@10": mean([ndcg_at(r.ranked, r.query.gold, 10) for r in scored]),
+        "mrr": mean([reciprocal_rank(r.ranked, r.query.gold) for r in scored]),
+        "latency_p50_ms": percentile([r.seconds * 1000 for r in runs], 50),
+        "latency_p95_ms": percentile([r.seconds * 1000 for r in runs], 95),
+    }
+
+
+def abstention_figures(
+    runs: Runs, settings: FusionSettings, threshold: float | None = None
+) -> dict[str, float]:
+    """Out-of-catalog runs should abstain; in-catalog ones should keep their Recall@5."""
+    caught = [r for r in runs.outside if abstained(r, settings, threshold)]
+    lost = [r for r in runs.inside if abstained(r, settings, threshold)]
+    before = mean([recall_at(r.ranked, r.query.gold, 5) for r in runs.inside])
+    drop = sum(recall_at(r.ranked, r.query.gold, 5) for r in lost) / len(runs.inside) if runs.inside else 0.0
+    return {
+        "out_of_catalog": len(runs.outside),
+        "in_catalog": len(runs.inside),
+        "abstention_precision": len(caught) / (len(caught) + len(lost)) if caught or lost else 0.0,
+        "abstention_recall": len(caught) / len(runs.outside) if runs.outside else 0.0,
+        "in_catalog_recall@5": before,
+        "in_catalog_recall@5_with_abstention": before - drop,
+        "recall@5_drop": drop,
+    }
+
+
+def by_kind(runs: Runs, settings: FusionSettings) -> dict[str, dict[str, float]]:
+    """Share of out-of-catalog runs that abstain, per kind (``gold_removed`` and the dataset's own kinds)."""
+    kinds = sorted({r.kind for r in runs.outside})
+    out: dict[str, dict[str, float]] = {}
+    for kind in kinds:
+        mine = [r for r in runs.outside if r.kind == kind]
+        out[kind] = {
+            "requests": len(mine),
+            "abstained": sum(1 for r in mine if abstained(r, settings)),
+        }
+    return out
+
+
+CURVE_POINTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+
+
+def tradeoff_curve(runs: Runs, settings: FusionSettings, mode: SearchMode) -> list[dict[str, Any]]:
+    """Abstention vs in-catalog Recall@5 drop at thresholds read off the dev half (where the dev
+    out-of-catalog share abstaining reaches each of ``CURVE_POINTS``), scored on both halves; the
+    settings' own threshold is the row with ``chosen``."""
+    dev, test = runs.split("dev"), runs.split("test")
+    probs = sorted(probability(r, settings) for r in dev.outside)
+    thresholds: list[float] = []
+    for share in CURVE_POINTS:
+        if probs:
+            n = min(len(probs), max(1, round(share * len(probs))))
+            thresholds.append(round(probs[n - 1] + 1e-6, 6))
+    chosen = settings.model_for(mode.value).threshold
+    rows: list[dict[str, Any]] = []
+    for t in sorted({*thresholds, chosen}):
+        d, h = abstention_figures(dev, settings, t), abstention_figures(test, settings, t)
+        rows.append(
+            {
+                "threshold": t,
+                "chosen": t == chosen,
+                "dev_abstention": d["abstention_recall"],
+                "dev_recall@5_drop": d["recall@5_drop"],
+                "test_abstention": h["abstention_recall"],
+                "test_recall@5_drop": h["recall@5_drop"],
+            }
+        )
+    return rows
+
+
+def report_of(
+    prep: Prepared, runs: dict[SearchMode, Runs], settings: FusionSettings, provider: EmbeddingProvider | None
+) -> dict[str, Any]:
+    evalset = prep.evalset
     report: dict[str, Any] = {
         "dataset": evalset.name,
         "apis": len(evalset.catalog.apis),
-        "queries": len(queries),
-        "embedding_model": ctx.provider.model_id if ctx.provider else None,
-        "settings": ctx.settings.model_dump(mode="json"),
-        "held_out_apis": len(removed),
+        "queries": sum(1 for q in evalset.queries if q.gold),
+        "embedding_model": provider.model_id if provider else None,
+        "settings": settings.model_dump(mode="json"),
+        "held_out_apis": prep.removed,
+        "ooc_folds": len(prep.folds),
         "modes": {},
     }
-    with Snapshot.open(full) as snap_full, Snapshot.open(reduced) as snap_ooc:
-        search_full = HybridSearch(snap_full, ctx.provider, ctx.settings)
-        search_ooc = HybridSearch(snap_ooc, ctx.provider, ctx.settings)
-        search_full.search("warm up", mode=modes[0], query_vector=next(iter(vectors.values()), None))
-        for mode in modes:
-            ranked = run_queries(search_full, queries, mode, vectors, embed_s).runs
-            abst = run_queries(search_ooc, ooc_queries, mode, vectors, embed_s).runs
-            report["modes"][mode.value] = {
-                "all": ranking_figures(ranked) | abstention_figures(abst, held),
-                "dev": ranking_figures(split(ranked, "dev")) | abstention_figures(split(abst, "dev"), held),
-                "test": ranking_figures(split(ranked, "test"))
-                | abstention_figures(split(abst, "test"), held),
-            }
+    for mode, mine in runs.items():
+        figures: dict[str, Any] = {}
+        for name, part in (("all", mine), ("dev", mine.split("dev")), ("test", mine.split("test"))):
+            figures[name] = ranking_figures(part.inside) | abstention_figures(part, settings)
+        figures["by_kind"] = {
+            name: by_kind(part, settings)
+            for name, part in (("dev", mine.split("dev")), ("test", mine.split("test")))
+        }
+        figures["curve"] = tradeoff_curve(mine, settings, mode)
+        report["modes"][mode.value] = figures
+    return report
+
+
+def run_eval(evalset: EvalSet, ctx: EvalContext, fit: bool = False) -> dict[str, Any]:
+    """Figures per mode (all requests, dev and test halves), abstention with its trade-off curve;
+    with ``fit``, the fusion weights and the abstention models are fitted on the dev half first."""
+    from apiatlas.evals.calibrate import fit_abstention, fit_weights
+
+    prep = prepare(evalset, ctx)
+    modes = [m for m in MODES if ctx.provider is not None or m is SearchMode.LEXICAL]
+    settings = ctx.settings
+    if fit and ctx.provider is not None:
+        settings = fit_weights(prep, ctx.provider, settings)
+    runs = collect(prep, ctx.provider, settings, modes)
+    if fit:
+        settings = fit_abstention(
+            [runs], settings, f"{evalset.name} dev half, `apiatlas eval retrieval --fit`"
+        )
+    report = report_of(prep, runs, settings, ctx.provider)
+    report["fitted"] = fit
     return report

