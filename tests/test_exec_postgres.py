@@ -243,3 +243,32 @@ def test_idle_connections_default_to_the_pool_size(exec_pg_uri: str) -> None:
 def test_a_pool_needs_a_connection(exec_pg_uri: str) -> None:
     with pytest.raises(ValueError, match="pool of 0 connections"):
         PostgresExecutor(exec_pg_uri, ExecutionLimits(), max_connections=0)
+
+
+def test_warming_fills_the_idle_pool_before_the_first_call(exec_pg_uri: str) -> None:
+    async def go() -> tuple[int, int, int, CallResult]:
+        executor = PostgresExecutor(exec_pg_uri, ExecutionLimits(), max_connections=4, max_idle=3)
+        try:
+            opened = await executor.warm()
+            again = await executor.warm()  # already full
+            result = await executor.call(CallRequest(api=APIS["API_Test_Txid"]))
+            return opened, again, executor.idle_connections, result
+        finally:
+            await executor.close()
+
+    opened, again, idle, result = run(go())
+    assert (opened, again, idle) == (3, 0, 3)
+    assert result.status == "ok"
+
+
+def test_warming_an_unreachable_database_is_left_to_the_first_call() -> None:
+    async def go() -> tuple[int, CallResult]:
+        executor = PostgresExecutor("postgresql://apiatlas@127.0.0.1:1/bank", ExecutionLimits())
+        try:
+            return await executor.warm(), await executor.call(CallRequest(api=APIS["API_Test_Txid"]))
+        finally:
+            await executor.close()
+
+    opened, result = run(go())
+    assert opened == 0
+    assert (result.status, result.reason) == ("error", ReasonCode.UPSTREAM_UNAVAILABLE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import anyio
 import pytest
 
 from apiatlas.commands.serve import make_executor
@@ -72,6 +73,28 @@ def test_warming_builds_each_roles_search_before_the_first_call(tmp_path: Path) 
             index = vars(navigator).get("_search_index")
             assert index is not None, role
             assert index.snapshot is front.servers[role].view  # each role's own view, not the base
+    finally:
+        snapshot.close()
+
+
+def test_the_gateway_fills_the_database_pool_before_it_serves(tmp_path: Path, bank_db: str) -> None:
+    snapshot = Snapshot.open(write_server_snapshot(tmp_path / "bank.atlas"))
+    security = SecurityConfig(limits=RateLimits(max_concurrent_executions=5))
+    security.auth.keys_file = tmp_path / "keys.yaml"
+    security.auth.keys_file.write_text("keys: []\n", encoding="utf-8")
+    executor = make_executor(bank_db, snapshot, ServerConfig(), None, 5)
+    assert isinstance(executor, PostgresExecutor)
+
+    async def serve() -> tuple[int, int]:
+        front = SecureGateway(snapshot, executor, ServerConfig(tool_prefix="bank_"), security)
+        before = executor.idle_connections
+        async with front.lifespan(front.asgi()):
+            during = executor.idle_connections
+        await executor.close()
+        return before, during
+
+    try:
+        assert anyio.run(serve) == (0, 5)
     finally:
         snapshot.close()
 

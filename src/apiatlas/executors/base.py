@@ -162,6 +162,11 @@ class Executor(ABC):
     def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
         """One transaction for several calls; rolled back on exit unless writes are enabled."""
 
+    async def warm(self) -> int:
+        """Open what the first calls would otherwise open while others wait (a pool's idle
+        connections); how many. Nothing to do by default; failures are left to the first call."""
+        return 0
+
     @abstractmethod
     async def close(self) -> None:
         """Release connections; the executor must not be used afterwards."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -52,6 +53,7 @@ _ROLLBACK_SAVEPOINT = sql.SQL("ROLLBACK TO SAVEPOINT apiatlas_call")
 _RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
 _NOT_FOUND_STATES = {"42883", "42P01", "3F000", "42704"}  # undefined function/table/schema/object
 DEFAULT_MAX_CONNECTIONS = 16
+log = logging.getLogger("apiatlas.executors")
 
 
 class PostgresExecutor(Executor):
@@ -107,6 +109,28 @@ class PostgresExecutor(Executor):
         for conn in idle:
             await conn.close()
 
+    async def warm(self) -> int:
+        """Fill the idle pool (connections opened concurrently) before the first calls need them; how
+        many were opened. A database that cannot be reached now is left to the first call to report."""
+        wanted = self._max_idle - len(self._idle)
+        if wanted <= 0 or self._closed:
+            return 0
+        opened = await asyncio.gather(*(self._connect() for _ in range(wanted)), return_exceptions=True)
+        good = [c for c in opened if isinstance(c, psycopg.AsyncConnection)]
+        failed = [e for e in opened if not isinstance(e, psycopg.AsyncConnection)]
+        if failed:
+            log.warning("database pool: %d of %d connections not opened: %s", len(failed), wanted, failed[0])
+        self._idle.extend(good)
+        return len(good)
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(
+            self.url,
+            autocommit=False,
+            connect_timeout=self.limits.connect_timeout_s,
+            application_name="apiatlas",
+        )
+
     async def _acquire(self) -> psycopg.AsyncConnection[Any]:
         while self._idle:
             conn = self._idle.pop()
@@ -115,12 +139,7 @@ class PostgresExecutor(Executor):
                 return conn
             except psycopg.Error:
                 await conn.close()
-        return await psycopg.AsyncConnection.connect(
-            self.url,
-            autocommit=False,
-            connect_timeout=self.limits.connect_timeout_s,
-            application_name="apiatlas",
-        )
+        return await self._connect()
 
     async def _finish(self, conn: psycopg.AsyncConnection[Any], *, commit: bool) -> None:
         try:

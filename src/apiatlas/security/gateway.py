@@ -83,6 +83,7 @@ class SecureGateway:
         write_executor: Executor | None = None,
     ) -> None:
         self.config = config
+        self.executors = [e for e in (executor, write_executor) if e is not None]
         self.security = security.model_copy(deep=True)
         if not self.security.auth.resource_url:
             scheme = "https" if security.tls else "http"
@@ -113,7 +114,8 @@ class SecureGateway:
             )
 
     def warm(self) -> dict[str, float]:
-        """Warm every role's server before listening (``AtlasServer.warm``): seconds per role."""
+        """Warm every role's server before listening (``AtlasServer.warm``): seconds per role. The
+        executors' pools are filled in ``lifespan``, on the event loop that will use them."""
         return {role: server.warm() for role, server in self.servers.items()}
 
     # -- responses ------------------------------------------------------------------------
@@ -187,7 +189,13 @@ class SecureGateway:
         async with AsyncExitStack() as stack:
             for server in self.servers.values():
                 await stack.enter_async_context(server.session_manager.run())
-            yield
+            for executor in self.executors:  # before the first request: uvicorn listens after this
+                await executor.warm()
+            try:
+                yield
+            finally:  # the connections belong to this event loop: closed with it
+                for executor in self.executors:
+                    await executor.close()
 
     def asgi(self) -> Starlette:
         """The whole HTTP surface: MCP path (authenticated), metadata and metrics (open)."""
