@@ -148,3 +148,17 @@ def test_names_offered_as_the_answer_to_who_are_people() -> None:
     assert "person" not in hints("Who is the director of Heat, Ronin or Casino?").values()
     # a kind noun before a comma does not say what the name after it is
     assert hints("the best movies, Akira Kurosawa says") == {"Akira Kurosawa": ""}
+
+
+def test_a_name_ends_before_a_link_a_common_word_or_a_season_word() -> None:
+    def hints(text: str) -> dict[str | int, str]:
+        return {f.value: f.hint for f in extract_values(text) if f.kind == v.ENTITY}
+
+    assert hints("reviews of the film Heat and of the TV show Fargo") == {"Heat": "movie", "Fargo": "tv"}
+    # a season word next to a name says it is a TV show; one further away says nothing about it
+    assert hints("Is the director of Twin Peaks Season 1 and Mulholland Drive the same person?") == {
+        "Twin Peaks": "-person",
+        "Mulholland Drive": "",
+    }
+    assert hints("How many episodes does 2 Broke Girls have in total?") == {"2 Broke Girls": "tv"}
+    assert hints("the guest star from season 3, episode 24 of Friends") == {"Friends": "tv"}

@@ -60,6 +60,7 @@ _EN_COMMON = {
     "top", "top-1", "top-10", "english", "today", "today's", "recommend", "has", "have", "my",
 }  # fmt: skip
 _EN_LINKS = {"of", "the", "and", "as", "a", "in", "on", "to"}
+_EN_PARTS = {"season", "episode"}
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’:\-]*")
 _RU_WORD = re.compile(r"[А-ЯЁа-яё][а-яё\-]*")
 _PATRONYMIC = re.compile(r"(вич|вна|вича|вны|вной|вичу|вне|ична|ичны|ичной|ьич|ьича)$")
@@ -216,7 +217,9 @@ def _english_entities(text: str) -> list[ExtractedValue]:
     group: list[str] = []
 
     def close() -> None:
-        while group and group[-1].lower() in _EN_LINKS:
+        # "the film Heat and of the TV show …", "Twin Peaks Season 1": links, common words and a season or
+        # episode word at the end are not part of the name
+        while group and group[-1].lower() in _EN_LINKS | _EN_COMMON | _EN_PARTS:
             group.pop()
         while group and group[0].lower() in _EN_COMMON:
             group.pop(0)
@@ -298,8 +301,10 @@ def entity_hint(text: str, name: str) -> str:
         return "-" + _KIND_NOUNS[before[-3]]  # "the company that produced X": X is what it produced
     if after[:1] in _PRONOUNS or (after[:1] in _LINKS and after[1:2] in _PRONOUNS):
         return "person"  # "X in his most popular show": the pronoun names X a person
-    if any(w in ("season", "episode", "episodes", "seasons") for w in before + after):
-        return "tv"
+    linked = before[-1:] in (["of"], ["does"], ["do"], ["did"])
+    near = [*before[-1:], *(before[-2:-1] if linked else []), *after[:1]]
+    if any(w in ("season", "episode", "episodes", "seasons") for w in near):
+        return "tv"  # "the first season of X", "X season 2", "how many episodes does X have"
     if _WHO_OF.match(text) and "," in text[:at]:
         return "person"  # "Who directed more movies, Akira Kurosawa or Spielberg?": one of them is who
     return ""
