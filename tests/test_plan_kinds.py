@@ -17,7 +17,7 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
-from apiatlas.planning.intent import asked_kind, own_kind, sub_resource
+from apiatlas.planning.intent import asked_kind, asks_who, own_kind, sub_resource
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 
@@ -293,3 +293,53 @@ def test_the_same_asked_of_two_names_of_different_kinds_is_two_chains_in_one(med
     assert Planner(media).plan("reviews of the film Heat").chains[0].api_keys == [
         "GET /search/movie", "GET /movie/{movie_id}/reviews",
     ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def coworkers(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """A person's movies, a movie's cast, a person's card: a cast lists people, a filmography movies."""
+    apis = [
+        _get("GET /search/person", "query", "string", "results", "results[].id", "results[].name"),
+        _get("GET /person/{person_id}/movie_credits", "person_id", "integer", "credits",
+             "cast[].id", "cast[].title"),
+        _get("GET /movie/{movie_id}/credits", "movie_id", "integer", "credits",
+             "cast[].id", "cast[].name", "cast[].character"),
+        _get("GET /person/{person_id}", "person_id", "integer", "person", "id", "name", "birthday"),
+    ]  # fmt: skip
+    links = [
+        ("GET /search/person", "results", "results[].id", "GET /person/{person_id}/movie_credits",
+         "person_id"),
+        ("GET /search/person", "results", "results[].id", "GET /person/{person_id}", "person_id"),
+        ("GET /person/{person_id}/movie_credits", "credits", "cast[].id", "GET /movie/{movie_id}/credits",
+         "movie_id"),
+        ("GET /movie/{movie_id}/credits", "credits", "cast[].id", "GET /person/{person_id}", "person_id"),
+    ]  # fmt: skip
+    catalog = Catalog(source_kind="test")
+    for api in apis:
+        catalog.apis[api.key] = api
+        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
+            api.key
+        )
+    catalog.edges = [
+        Edge(producer=p, producer_table=t, producer_field=f, consumer=c, consumer_field=n,
+             domain_type="integer", level=EdgeLevel.ALIAS, reason="test")
+        for p, t, f, c, n in links
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("coworkers") / "coworkers.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_asking_who_ends_at_an_api_listing_people(coworkers: Snapshot) -> None:
+    assert asks_who("Who directed Heat?") and asks_who("кто эмитент бумаги")
+    assert not asks_who("Who is older, Meryl Streep or Tom Hanks?")  # one of the offered names
+    assert not asks_who("the cast of Heat")
+    planner = Planner(coworkers)
+    assert planner.cache.listed_kinds("GET /movie/{movie_id}/credits") == {"person"}
+    assert planner.cache.listed_kinds("GET /person/{person_id}/movie_credits") == {"movie"}
+    who = planner.plan("Who has worked with Jeremy Clarkson in his movies?").chains[0]
+    assert who.api_keys == [
+        "GET /search/person", "GET /person/{person_id}/movie_credits", "GET /movie/{movie_id}/credits",
+    ]  # fmt: skip
+    what = planner.plan("What movies has Jeremy Clarkson worked in?").chains[0]
+    assert what.api_keys == ["GET /search/person", "GET /person/{person_id}/movie_credits"]

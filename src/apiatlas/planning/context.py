@@ -29,6 +29,7 @@ class PlanContext:
     words: list[str] = field(default_factory=list)
     request: str = ""
     kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
+    who: bool = False  # the request asks who: a list of people answers it (see ``intent.asks_who``)
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)

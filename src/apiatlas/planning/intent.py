@@ -6,6 +6,7 @@ import re
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning.relevance import is_stop_word
+from apiatlas.planning.values import WHO_OFFERS
 from apiatlas.text import query_terms
 
 # nouns naming a kind of thing, and the roles people have (an actor, a director is a person)
@@ -51,6 +52,12 @@ def asked_kind(text: str, stated: list[str]) -> str:
     if not words or words[0] == "who":
         return ""
     return next((KIND_NOUNS[w] for w in words if w in KIND_NOUNS), "")
+
+
+def asks_who(text: str) -> bool:
+    """Whether the request asks who (the answer is people: a cast, a crew, staff), not which of the
+    people it offers ("Who is older, X or Y?")."""
+    return bool(re.match(r"\s*(who|кто)\b", text, re.IGNORECASE)) and not WHO_OFFERS.match(text)
 
 
 def own_kind(api: Api) -> str:

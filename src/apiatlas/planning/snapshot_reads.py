@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import Api, Edge
+from apiatlas.planning.draft import is_identifier
+from apiatlas.planning.intent import own_kind
 from apiatlas.snapshot import Snapshot
 
 
@@ -19,6 +21,7 @@ class SnapshotCache:
         self.edges: dict[str, list[Edge]] = {}
         self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
         self.consumers: dict[str, list[str]] = {}
+        self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -42,6 +45,19 @@ class SnapshotCache:
             self._room(self.consumers)
             self.consumers[key] = list(dict.fromkeys(e.consumer for e in self.snapshot.edges_out_of(key)))
         return self.consumers[key]
+
+    def listed_kinds(self, key: str) -> set[str]:
+        """The kinds of thing an API's output lists: a field of a list (``cast[].id``) feeds the
+        identifier input of an API returning that kind (``GET /person/{person_id}``: a person)."""
+        if key not in self.lists:
+            kinds: set[str] = set()
+            for edge in self.snapshot.edges_out_of(key):
+                consumer = self.api(edge.consumer) if "[]" in edge.producer_field else None
+                if consumer is not None and is_identifier(edge.consumer_field, edge.domain_type):
+                    kinds.add(own_kind(consumer))
+            self._room(self.lists)
+            self.lists[key] = kinds - {""}
+        return self.lists[key]
 
     def entries(self) -> set[str]:
         if self.entry_points is None:

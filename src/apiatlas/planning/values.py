@@ -305,14 +305,14 @@ def entity_hint(text: str, name: str) -> str:
     near = [*before[-1:], *(before[-2:-1] if linked else []), *after[:1]]
     if any(w in ("season", "episode", "episodes", "seasons") for w in near):
         return "tv"  # "the first season of X", "X season 2", "how many episodes does X have"
-    if _WHO_OF.match(text) and "," in text[:at]:
+    if WHO_OFFERS.match(text) and "," in text[:at]:
         return "person"  # "Who directed more movies, Akira Kurosawa or Spielberg?": one of them is who
     return ""
 
 
 # a question whose answer is one of the names it offers after a comma: "Who is older, X or Y?" (no name
 # before the comma: "Who is the director of Heat, Ronin or Casino?" offers films)
-_WHO_OF = re.compile(r"^\s*[Ww]ho\b[^,A-Z]*,[^,]*\bor\b")
+WHO_OFFERS = re.compile(r"^\s*[Ww]ho\b[^,A-Z]*,[^,]*\bor\b")
 
 
 _KIND_PHRASE = (
