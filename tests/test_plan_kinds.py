@@ -17,8 +17,8 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
-from apiatlas.planning.intent import asked_kind, asks_who, own_kind, sub_resource
-from apiatlas.planning.planner import Planner
+from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
+from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 
 
@@ -343,3 +343,41 @@ def test_asking_who_ends_at_an_api_listing_people(coworkers: Snapshot) -> None:
     ]  # fmt: skip
     what = planner.plan("What movies has Jeremy Clarkson worked in?").chains[0]
     assert what.api_keys == ["GET /search/person", "GET /person/{person_id}/movie_credits"]
+
+
+@pytest.fixture(scope="module")
+def seasons(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """A show's details (how many seasons it has) beside one season's details (by its number)."""
+    search = _get("GET /search/tv", "query", "string", "results", "results[].id", "results[].name")
+    show = _get("GET /tv/{tv_id}", "tv_id", "integer", "tv", "id", "name", "number_of_seasons",
+                "seasons[].season_number")  # fmt: skip
+    season = _get("GET /tv/{tv_id}/season/{season_number}", "tv_id", "integer", "season",
+                  "id", "season_number", "episodes[].name")  # fmt: skip
+    season.params.append(Param(name="season_number", domain_type="integer", required=True))
+    catalog = Catalog(source_kind="test")
+    for api in (search, show, season):
+        catalog.apis[api.key] = api
+        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
+            api.key
+        )
+    catalog.edges = [
+        Edge(producer=search.key, producer_table="results", producer_field="results[].id", consumer=key,
+             consumer_field="tv_id", domain_type="integer", level=EdgeLevel.ALIAS, reason="test")
+        for key in (show.key, season.key)
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("seasons") / "seasons.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_counting_things_is_not_asking_about_one_of_them(seasons: Snapshot) -> None:
+    assert counted("How many seasons of Sword Art Online are there?", ["Sword Art Online"]) == {"season"}
+    assert counted("сколько денег было у Лазаревой", ["Лазаревой"]) == {"денег"}
+    assert counted("the seasons of Fargo", ["Fargo"]) == frozenset()
+    one = seasons.get_api("GET /tv/{tv_id}/season/{season_number}")
+    assert one is not None and takes_one_of(one, frozenset({"season"}))
+    planner = Planner(seasons, limits=PlanLimits(targets=1))  # the target ranking decides
+    many = planner.plan("How many seasons of the TV show Fargo are there?").chains[0]
+    assert many.api_keys == ["GET /search/tv", "GET /tv/{tv_id}"]
+    second = planner.plan("the episodes of the second season of the TV show Fargo").chains[0]
+    assert second.api_keys == ["GET /search/tv", "GET /tv/{tv_id}/season/{season_number}"]

@@ -60,6 +60,26 @@ def asks_who(text: str) -> bool:
     return bool(re.match(r"\s*(who|кто)\b", text, re.IGNORECASE)) and not WHO_OFFERS.match(text)
 
 
+_HOW_MANY = re.compile(r"\b(?:how\s+many|сколько)\s+([a-zа-яё]+)", re.IGNORECASE)
+
+
+def counted(text: str, stated: list[str]) -> frozenset[str]:
+    """Stems of what the request counts ("How many seasons of X are there?": season): an API taking one
+    of those as an input (``season_number``) is about one of them, not about how many there are."""
+    for piece in stated:
+        if piece:
+            text = text.replace(piece, " ")
+    match = _HOW_MANY.search(text)
+    return frozenset(query_terms(match.group(1))) if match else frozenset()
+
+
+def takes_one_of(api: Api, stems: frozenset[str]) -> bool:
+    """Whether a required input of ``api`` names one of the counted things (``season_number``)."""
+    return bool(stems) and any(
+        p.required and stems & set(query_terms(p.name.replace("_", " "))) for p in api.params
+    )
+
+
 def own_kind(api: Api) -> str:
     """The kind of thing an API returns: the last kind word of its key (``GET /person/{id}/images``:
     person, ``GET /person/{id}/movie_credits``: movie); else person when its first output table has

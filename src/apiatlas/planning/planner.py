@@ -21,7 +21,7 @@ from apiatlas.planning.draft import (
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
-from apiatlas.planning.intent import asked_kind, asks_who, own_kind, sub_resource
+from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import Relevance, TitleStats, known_words, request_words, same_stem
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -81,6 +81,7 @@ class Planner:
             words=[w.word for w in words],
             kind=kind,
             who=asks_who(text),
+            counted=counted(text, stated),
             request=request,
         )
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
@@ -219,13 +220,16 @@ class Planner:
 
     def _kind_fit(self, ctx: PlanContext, key: str) -> float:
         """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
-        when the request asks who and the API lists people (a cast: its ``cast[].id`` feeds a person's)."""
+        when the request asks who and the API lists people (a cast: its ``cast[].id`` feeds a person's);
+        less ``Weights.one_counted`` when it takes one of the things the request counts (``season_number``
+        for "how many seasons")."""
         api = ctx.api(key)
         if api is None:
             return 0.0
+        one = self.weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
         if ctx.kind:
-            return 1.0 if own_kind(api) == ctx.kind else 0.0
-        return self.weights.people if ctx.who and "person" in ctx.cache.listed_kinds(key) else 0.0
+            return (1.0 if own_kind(api) == ctx.kind else 0.0) - one
+        return (self.weights.people if ctx.who and "person" in ctx.cache.listed_kinds(key) else 0.0) - one
 
     def _unasked(self, ctx: PlanContext, api: Api) -> float:
         """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
