@@ -96,9 +96,9 @@ def test_eval_retrieval_cli_prints_three_modes_side_by_side(
         assert 0.0 <= f["recall@1"] <= f["recall@5"] <= f["recall@10"] <= 1.0
         assert 0.0 <= f["ndcg@5"] <= 1.0 and 0.0 <= f["mrr"] <= 1.0
         assert f["latency_p50_ms"] <= f["latency_p95_ms"]
-        # every request runs once in catalog (full pool) and once with its gold removed (its fold's pool)
-        assert f["out_of_catalog"] == f["in_catalog"] == 10
-        assert f["in_catalog_recall@5"] == pytest.approx(f["recall@5"])
+        # every request runs once with its gold removed (its fold's pool), and in catalog on the pools
+        # of the other folds that still hold all its gold
+        assert f["out_of_catalog"] == 10 and 0 < f["in_catalog"] <= 40
         curve = figures["curve"]
         assert [p["threshold"] for p in curve] == sorted(p["threshold"] for p in curve)
         for low, high in itertools.pairwise(curve):
@@ -149,13 +149,22 @@ def test_threshold_catches_most_out_of_catalog_queries_within_the_recall_budget(
     inside = [_run(f"in{i}", {"a"}, "a", 0.5 + i / 100) for i in range(40)]  # all found, confidence 0.50-0.89
     outside = [_run(f"out{i}", set(), "a", 0.3 + i / 100) for i in range(20)]  # confidence 0.30-0.49
     outside.append(_run("out-hard", set(), "a", 0.95))
-    threshold, caught = best_threshold([Runs(inside, outside)], lambda r: r.outcome.confidence)
+    plain = best_threshold(
+        [Runs(inside=inside, outside=outside)], lambda r: r.outcome.confidence, quantile=None
+    )
     # one in-catalog query (2.5% of Recall@5) may be lost; a second would exceed 3 points
-    assert 0.5 < threshold <= 0.51 and caught == pytest.approx(20 / 21)
-    # with a second dataset whose every in-catalog query sits at 0.5, the threshold must stay at 0.5
-    strict = Runs([_run(f"b{i}", {"a"}, "a", 0.5) for i in range(10)], [_run("bo", set(), "a", 0.1)])
-    threshold, _ = best_threshold([Runs(inside, outside), strict], lambda r: r.outcome.confidence)
-    assert threshold == 0.5
+    assert 0.5 < plain[0] <= 0.51 and plain[1] == pytest.approx(20 / 21)
+    # bootstrapped, losing that one query exceeds 3 points in too many resamples: nothing in-catalog is lost
+    threshold, caught = best_threshold([Runs(inside=inside, outside=outside)], lambda r: r.outcome.confidence)
+    assert threshold == 0.5 and caught == pytest.approx(20 / 21)
+    # with a second dataset whose every in-catalog query sits at 0.45, the threshold must stay at 0.45
+    strict = Runs(
+        inside=[_run(f"b{i}", {"a"}, "a", 0.45) for i in range(10)], outside=[_run("bo", set(), "a", 0.1)]
+    )
+    threshold, _ = best_threshold(
+        [Runs(inside=inside, outside=outside), strict], lambda r: r.outcome.confidence
+    )
+    assert threshold == 0.45
 
 
 def test_logistic_regression_recovers_a_known_rule() -> None:
@@ -178,7 +187,7 @@ def _signal_run(qid: str, gold: set[str], coverage: float, found: bool = True) -
 def test_fitted_model_separates_by_the_informative_signal() -> None:
     inside = [_signal_run(f"in{i}", {"a"}, 0.5 + i / 80) for i in range(40)]
     outside = [_signal_run(f"out{i}", set(), i / 50) for i in range(20)]
-    model = fit_model([Runs(inside, outside)], ["coverage", "terms"])
+    model = fit_model([Runs(inside=inside, outside=outside)], ["coverage", "terms"])
     assert model.weights[0] > 0 and model.weights[1] == pytest.approx(0.0, abs=1e-6)
     assert all(model.probability(r.outcome.signals) < model.threshold for r in outside)
     assert all(model.probability(r.outcome.signals) >= model.threshold for r in inside[2:])

@@ -1,11 +1,13 @@
 """Run a retrieval eval: index a dataset, run every query in hybrid, BM25 and dense modes, score them.
 
-Out-of-catalog requests are the dataset's own (no gold) and every request with gold once more, with
-its gold removed: requests fall into ``OOC_FOLDS`` folds by a hash of their id; the snapshot of fold
-``k`` lacks the gold APIs of fold ``k``'s requests (and copies of the same operation published under
-another name), and fold ``k``'s requests run on it. Removed APIs are deleted from the catalog, not
-marked as dropped by the funnel, so no search signal can see them. In-catalog Recall@5 and its drop
-under abstention are measured on the full snapshot, over every request with gold.
+Ranking figures come from the full snapshot. Abstention is measured on ``OOC_FOLDS`` reduced
+snapshots: requests with gold fall into folds by a hash of their id; the snapshot of fold ``k``
+lacks the gold APIs of fold ``k``'s requests (and copies of the same operation published under
+another name). On it, fold ``k``'s requests are out of catalog, and every other request whose gold
+is all still there is in catalog; the dataset's own out-of-catalog requests run on the snapshot of
+their fold. So both kinds of request always meet the same catalog (no signal can tell them apart by
+the catalog's size or statistics), and removed APIs are deleted, not marked as dropped by the
+funnel, so no search signal can see them.
 """
 
 from __future__ import annotations
@@ -146,18 +148,28 @@ class EvalContext:
 
 
 @dataclass
+class Fold:
+    """The requests of one fold and the snapshot without their gold."""
+
+    number: int
+    queries: list[EvalQuery]
+    path: Path
+    removed: frozenset[str]
+
+
+@dataclass
 class Prepared:
     """The full snapshot, one snapshot per fold (with that fold's gold removed) and the query vectors."""
 
     evalset: EvalSet
     full: Path
-    folds: list[tuple[list[EvalQuery], Path, int]]  # (requests of the fold, snapshot, APIs removed)
+    folds: list[Fold]
     vectors: dict[str, npt.NDArray[np.float32]]
     seconds: dict[str, float]
 
     @property
     def removed(self) -> int:
-        return sum(n for _, _, n in self.folds)
+        return sum(len(f.removed) for f in self.folds)
 
 
 def prepare(evalset: EvalSet, ctx: EvalContext) -> Prepared:
@@ -165,33 +177,31 @@ def prepare(evalset: EvalSet, ctx: EvalContext) -> Prepared:
     full = build_eval_snapshot(
         evalset, ctx.work / f"{name}.atlas", ctx.provider, ctx.settings, cache=ctx.cache
     )
-    folds: list[tuple[list[EvalQuery], Path, int]] = []
+    folds: list[Fold] = []
     for k in range(OOC_FOLDS):
         queries = [q for q in evalset.queries if q.gold and fold_of(q) == k]
         if not queries:
             continue
         removed = removed_for(evalset.catalog, queries)
         path = ctx.work / f"{name}-ooc{k}.atlas"
-        folds.append(
-            (
-                queries,
-                build_eval_snapshot(evalset, path, ctx.provider, ctx.settings, removed, ctx.cache),
-                len(removed),
-            )
-        )
+        build_eval_snapshot(evalset, path, ctx.provider, ctx.settings, removed, ctx.cache)
+        folds.append(Fold(k, queries, path, removed))
     vectors, seconds = embed_queries(ctx.provider, evalset.queries)
     return Prepared(evalset, full, folds, vectors, seconds)
 
 
 @dataclass
 class Runs:
-    """One mode's runs: in-catalog requests on the full snapshot and out-of-catalog ones."""
+    """One mode's runs: every request with gold on the full snapshot (``full``, for the ranking figures),
+    and the in-catalog and out-of-catalog runs on the fold snapshots (for abstention)."""
 
+    full: list[QueryRun] = field(default_factory=list)
     inside: list[QueryRun] = field(default_factory=list)
     outside: list[QueryRun] = field(default_factory=list)
 
     def split(self, name: str) -> Runs:
         return Runs(
+            [r for r in self.full if r.query.split == name],
             [r for r in self.inside if r.query.split == name],
             [r for r in self.outside if r.query.split == name],
         )
@@ -200,8 +210,9 @@ class Runs:
 def collect(
     prep: Prepared, provider: EmbeddingProvider | None, settings: FusionSettings, modes: list[SearchMode]
 ) -> dict[SearchMode, Runs]:
-    """Every request with gold on the full snapshot, the dataset's own out-of-catalog requests on it too,
-    and each fold's requests on the snapshot without their gold; in every mode of ``modes``."""
+    """Every request with gold on the full snapshot; on each fold's snapshot, the fold's requests (out
+    of catalog), the other requests whose gold is all there (in catalog) and the dataset's own
+    out-of-catalog requests of that fold; in every mode of ``modes``."""
     out = {m: Runs() for m in modes}
     gold = [q for q in prep.evalset.queries if q.gold]
     own = [q for q in prep.evalset.queries if not q.gold]
@@ -210,13 +221,16 @@ def collect(
         search = HybridSearch(snap, provider, settings)
         search.search("warm up", mode=modes[0], query_vector=next(iter(v.values()), None))
         for m in modes:
-            out[m].inside = run_queries(search, gold, m, v, s).runs
-            out[m].outside = run_queries(search, own, m, v, s).runs
-    for queries, path, _ in prep.folds:
-        with Snapshot.open(path) as snap:
+            out[m].full = run_queries(search, gold, m, v, s).runs
+    numbers = [f.number for f in prep.folds]
+    for fold in prep.folds:
+        intact = [q for q in gold if fold_of(q) != fold.number and not (q.gold & fold.removed)]
+        mine = [q for q in own if numbers[fold_of(q) % len(numbers)] == fold.number]
+        with Snapshot.open(fold.path) as snap:
             search = HybridSearch(snap, provider, settings)
             for m in modes:
-                out[m].outside += run_queries(search, queries, m, v, s, out_of_catalog=True).runs
+                out[m].inside += run_queries(search, intact, m, v, s).runs
+                out[m].outside += run_queries(search, fold.queries + mine, m, v, s, out_of_catalog=True).runs
     return out
 
 
@@ -335,7 +349,7 @@ def report_of(
     for mode, mine in runs.items():
         figures: dict[str, Any] = {}
         for name, part in (("all", mine), ("dev", mine.split("dev")), ("test", mine.split("test"))):
-            figures[name] = ranking_figures(part.inside) | abstention_figures(part, settings)
+            figures[name] = ranking_figures(part.full) | abstention_figures(part, settings)
         figures["by_kind"] = {
             name: by_kind(part, settings)
             for name, part in (("dev", mine.split("dev")), ("test", mine.split("test")))

@@ -30,6 +30,8 @@ SIGNALS: dict[str, str] = {
     "cos_z": "(highest cosine - mean cosine over the catalog) / their standard deviation",
     "cos_gap_median": "highest cosine - median cosine of the dense top candidates",
     "cos_gap2": "highest cosine - second highest cosine",
+    "cos_gap10": "highest cosine - tenth highest cosine",
+    "cover_top5": "highest rarity-weighted coverage of the query's stems by any of the first 5 hits",
     "agree": "1 when the lexical and the dense lists have the same first hit",
     "overlap5": "share of the dense top 5 also in the lexical top 5",
     "fused_gap": "fused score of the first hit - fused score of the second",
@@ -146,6 +148,8 @@ def signals_of(view: SearchView) -> dict[str, float]:
         out["unknown"] = coverage(unknown, terms, rarity)
     matched = view.lexical[top][1] if top in view.lexical else []
     out["coverage"] = coverage(matched, terms, rarity)
+    first5 = [view.lexical[k][1] for k in view.order[:5] if k in view.lexical]
+    out["cover_top5"] = max((coverage(m, terms, rarity) for m in first5), default=0.0)
     lacking = [rarity.get(t, view.max_rarity) for t in terms if t not in set(matched)]
     out["missing_salient"] = max(lacking, default=0.0) / view.max_rarity if view.max_rarity > 0 else 0.0
     out["title_cover"] = coverage([t for t in terms if t in set(view.title_stems)], terms, rarity)
@@ -164,6 +168,7 @@ def signals_of(view: SearchView) -> dict[str, float]:
             out["cos_z"] = (cos[0] - view.dense_mean) / view.dense_std
         out["cos_gap_median"] = cos[0] - float(np.median(cos))
         out["cos_gap2"] = cos[0] - cos[1] if len(cos) > 1 else 0.0
+        out["cos_gap10"] = cos[0] - cos[min(9, len(cos) - 1)]
         lex_order = sorted(
             (k for k, v in view.lexical.items() if not v[2]), key=lambda k: (-view.lexical[k][0], k)
         )
