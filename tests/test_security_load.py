@@ -54,6 +54,7 @@ def test_bench_load_survives_a_database_outage_without_a_server_restart() -> Non
     assert phase["sessions_connected"] == 4 and phase["sessions_failed"] == 0
     assert 0 < phase["all_connected_at_s"] < report["first_call_at_s"] + 1
     assert phase["handshake"]["p99_ms"] >= phase["handshake"]["p50_ms"] > 0
+    assert phase["tools_list"]["p99_ms"] >= phase["tools_list"]["p50_ms"] > 0
     assert phase["calls"]["calls"] + report["after_connect_phase"]["calls"] == report["calls"]
     assert "target" not in report
     assert report["server_side"]["whole_run"]["search"]["calls"] == report["search"]["calls"]

@@ -68,15 +68,17 @@ class Sample:
 
 @dataclass(frozen=True)
 class Connect:
-    """One session's handshake: when it began (seconds since the load began) and how long it took."""
+    """One session's establishment: when it began (seconds since the load began), the handshake
+    (discover or initialize) and the ``tools/list`` an agent host sends before its model's first turn."""
 
     started: float
-    ms: float
+    handshake_ms: float
+    tools_ms: float
     ok: bool
 
     @property
     def ended(self) -> float:
-        return self.started + self.ms / 1000
+        return self.started + (self.handshake_ms + self.tools_ms) / 1000
 
 
 # Answers that say "nothing fits" are results the server gave on purpose, not failures of the server.
@@ -108,7 +110,7 @@ class LoadRun:
     wall_start: float = 0.0  # time.time() when the load began (to place the server's audit records)
 
     def all_connected_at(self) -> float | None:
-        """Seconds from the start until the last session finished its handshake (None: none did)."""
+        """Seconds from the start until the last session was ready: handshake and tools/list done."""
         return max((c.ended for c in self.connects if c.ok), default=None)
 
     def connect_figures(self) -> dict[str, Any]:
@@ -118,7 +120,8 @@ class LoadRun:
             "sessions_connected": sum(1 for c in self.connects if c.ok),
             "sessions_failed": sum(1 for c in self.connects if not c.ok),
             "all_connected_at_s": round(done, 2) if done is not None else None,
-            "handshake": percentiles([c.ms for c in self.connects if c.ok]),
+            "handshake": percentiles([c.handshake_ms for c in self.connects if c.ok]),
+            "tools_list": percentiles([c.tools_ms for c in self.connects if c.ok]),
         }
 
     def figures(self, since: float = 0.0, until: float | None = None) -> dict[str, Any]:
@@ -172,6 +175,11 @@ async def _calls(
     queries = plan.queries
     pauses = random.Random(index)  # the same pauses in every run
     while time.perf_counter() < deadline and (max_calls is None or n - index < max_calls):
+        if plan.think_s > 0:  # a model turn comes before every call, the first one too
+            spread = plan.think_jitter
+            await anyio.sleep(plan.think_s * pauses.uniform(1 - spread, 1 + spread))
+            if time.perf_counter() >= deadline:
+                break
         n += 1
         if n % 2:
             kind, tool, args = "search", "bank_search", {"query": queries[(n * 7 + index) % len(queries)]}
@@ -187,25 +195,34 @@ async def _calls(
             status, reason = "error", f"CLIENT_{type(exc).__name__}"
         done = time.perf_counter()
         run.samples.append(Sample(started - t0, kind, (done - started) * 1000, status, reason))
-        if plan.think_s > 0:  # an agent reads the answer (an LLM turn) before its next call
-            spread = plan.think_jitter
-            await anyio.sleep(plan.think_s * pauses.uniform(1 - spread, 1 + spread))
+
+
+async def _establish(
+    stack: AsyncExitStack, http: httpx2.AsyncClient, plan: Plan, t0: float, run: LoadRun
+) -> Client:
+    """Handshake, then ``tools/list`` (what a host shows its model), each timed into ``run.connects``."""
+    began = time.perf_counter()
+    handshake = 0.0
+    try:
+        client = await stack.enter_async_context(
+            Client(streamable_http_client(plan.url, http_client=http), cache=None)
+        )
+        handshake = time.perf_counter() - began
+        await client.list_tools()
+    except BaseException:
+        spent = (time.perf_counter() - began) * 1000
+        run.connects.append(Connect(began - t0, handshake * 1000, spent - handshake * 1000, False))
+        raise
+    tools = time.perf_counter() - began - handshake
+    run.connects.append(Connect(began - t0, handshake * 1000, tools * 1000, True))
+    return client
 
 
 async def _session(plan: Plan, index: int, deadline: float, t0: float, run: LoadRun) -> None:
-    began = time.perf_counter()
     try:
         async with AsyncExitStack() as stack:
             http = await stack.enter_async_context(http_client(plan))
-            began = time.perf_counter()
-            try:
-                client = await stack.enter_async_context(
-                    Client(streamable_http_client(plan.url, http_client=http), cache=None)
-                )
-            except BaseException:
-                run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, False))
-                raise
-            run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, True))
+            client = await _establish(stack, http, plan, t0, run)
             await _calls(client, plan, index, deadline, t0, run)
     except Exception as exc:  # the session itself could not be opened or broke
         run.session_failures.append(f"session {index}: {type(exc).__name__}: {exc}")
@@ -218,7 +235,7 @@ async def generate_load(
 
     ``think_s`` is the pause of each session between two calls: 0 is a closed loop at saturation (every
     session calls again at once, so latency mostly measures queueing: sessions / throughput); an agent
-    driven by an LLM pauses for a model turn, seconds, between tool calls. With ``think_jitter`` 0 every
+    driven by an LLM pauses for a model turn, seconds, before each tool call. With ``think_jitter`` 0 every
     pause is the same, so sessions that started together keep calling together, in waves; a fraction
     f draws each pause from ``think_s`` x [1 - f, 1 + f] (model turns vary), which spreads the waves.
     All sessions start connecting at once (the burst is part of the run).
@@ -245,14 +262,14 @@ async def reference(url: str, key: str, calls: int = 10) -> dict[str, Any]:
     plan = Plan(url, key, SEARCH_QUERIES, ssl.create_default_context(), 0.0)
     run = LoadRun()
     t0 = time.perf_counter()
-    async with http_client(plan) as http:
-        began = time.perf_counter()
-        async with Client(streamable_http_client(url, http_client=http), cache=None) as client:
-            run.connects.append(Connect(began - t0, (time.perf_counter() - began) * 1000, True))
-            await _calls(client, plan, 0, time.perf_counter() + 60, t0, run, max_calls=2 * calls)
+    async with AsyncExitStack() as stack:
+        http = await stack.enter_async_context(http_client(plan))
+        client = await _establish(stack, http, plan, t0, run)
+        await _calls(client, plan, 0, time.perf_counter() + 60, t0, run, max_calls=2 * calls)
     figures = run.figures()
     return {
-        "handshake_ms": round(run.connects[0].ms, 1),
+        "handshake_ms": round(run.connects[0].handshake_ms, 1),
+        "tools_list_ms": round(run.connects[0].tools_ms, 1),
         "search_p50_ms": figures["search"]["p50_ms"],
         "execute_p50_ms": figures["execute"]["p50_ms"],
         "calls": figures["calls"],
