@@ -162,3 +162,20 @@ def test_a_name_ends_before_a_link_a_common_word_or_a_season_word() -> None:
     }
     assert hints("How many episodes does 2 Broke Girls have in total?") == {"2 Broke Girls": "tv"}
     assert hints("the guest star from season 3, episode 24 of Friends") == {"Friends": "tv"}
+
+
+def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
+    from apiatlas.planning.relevance import request_words, title_aliases
+
+    names = [
+        ("GET /search/tv", "Search TV Shows"),
+        ("GET /tv/{tv_id}/similar", "Get Similar TV Shows"),
+        ("GET /movie/{movie_id}", "Get Details"),
+        ("GET /tv/{tv_id}", "Get Details"),
+    ]
+    aliases = title_aliases(names)
+    assert aliases == {"show": "tv"}  # not "detail" for the method GET
+    assert title_aliases([*names, ("GET /banner", "Show Banner")]) == {}  # "show" without "tv" too
+    assert title_aliases(names[:1]) == {}  # one title is not enough
+    [word] = request_words("similar shows", [], aliases)[1:]
+    assert word.word == "shows" and {"show", "tv"} <= word.stems

@@ -68,7 +68,7 @@ class Planner:
         found = v.extract_values(request) if request else []
         stated = [f.text for f in found]
         text = self.spelling.corrected(request, stated) if request else ""
-        words = request_words(text, stated) if request else []
+        words = request_words(text, stated, self.title_stats.aliases) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)

@@ -63,8 +63,6 @@ _EXPANSIONS: dict[str, str] = {
     "episodes": "number_of_episodes",
     "created": "created_by first_air_date",
     "founded": "headquarters origin_country",
-    "show": "tv",
-    "shows": "tv",
     "series": "tv",
     "film": "movie",
     "films": "movie",
@@ -93,11 +91,12 @@ class RequestWord:
     position: float
 
 
-def request_words(text: str, drop: list[str]) -> list[RequestWord]:
+def request_words(text: str, drop: list[str], aliases: dict[str, str] | None = None) -> list[RequestWord]:
     """The request's content words in order (stop words and the stated values removed), with expansions.
 
     Position 0 is what the request asks for: its first words ("the director of ..."), or in a question
-    the verb after the last stated value ("When is the lead actor of X born?").
+    the verb after the last stated value ("When is the lead actor of X born?"). ``aliases``: catalog words
+    other words stand for (``TitleStats.aliases``: "show" → tv).
     """
     last_value = max((text.find(piece) + len(piece) for piece in drop if piece and piece in text), default=-1)
     tail = text[last_value:] if last_value >= 0 else ""
@@ -117,6 +116,7 @@ def request_words(text: str, drop: list[str]) -> list[RequestWord]:
         if (asks_after and word in trailing) or word in second:
             position = 0.0
         stems = query_terms(" ".join([word, *_EXPANSIONS.get(word, "").split()]))
+        stems += [aliases[t] for t in stems if aliases and t in aliases]
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
     return out
@@ -173,6 +173,25 @@ class TitleStats:
                 counts[stem] = counts.get(stem, 0) + 1
         total = max(1, len(self.titles))
         self.idf = {stem: math.log((total + 1) / (n + 1)) + 0.1 for stem, n in counts.items()}
+        self.aliases = title_aliases(snapshot.kept_api_names())
+
+
+def title_aliases(names: list[tuple[str, str]], least: int = 2) -> dict[str, str]:
+    """Title words that stand for a word of the API's key: in "Search TV Shows" (``GET /search/tv``) the
+    key's "tv" is followed by "shows", and every title with "shows" has "tv" before it: a request's "show"
+    means tv. Stems, from ``least`` titles or more."""
+    after: dict[tuple[str, str], int] = {}
+    seen: dict[str, int] = {}
+    for key, title in names:
+        path = key.partition(" ")[2] if " " in key else key  # without the HTTP method
+        own = set(query_terms(re.sub(r"\{[^}]*\}", " ", path).replace("_", " ").replace("/", " ")))
+        stems = query_terms(title)
+        for index, stem in enumerate(stems):
+            seen[stem] = seen.get(stem, 0) + 1
+            if index and stems[index - 1] in own and stem not in own:
+                pair = (stem, stems[index - 1])
+                after[pair] = after.get(pair, 0) + 1
+    return {word: key_word for (word, key_word), n in after.items() if n >= least and n == seen[word]}
 
 
 class Relevance:
