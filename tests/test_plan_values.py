@@ -167,15 +167,15 @@ def test_a_name_ends_before_a_link_a_common_word_or_a_season_word() -> None:
 def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
     from apiatlas.planning.relevance import request_words, title_aliases
 
-    names = [
-        ("GET /search/tv", "Search TV Shows"),
-        ("GET /tv/{tv_id}/similar", "Get Similar TV Shows"),
-        ("GET /movie/{movie_id}", "Get Details"),
-        ("GET /tv/{tv_id}", "Get Details"),
-    ]
+    names = {
+        "GET /search/tv": ["search", "tv", "show"],
+        "GET /tv/{tv_id}/similar": ["get", "similar", "tv", "show"],
+        "GET /movie/{movie_id}": ["get", "detail"],
+        "GET /tv/{tv_id}": ["get", "detail"],
+    }
     aliases = title_aliases(names)
     assert aliases == {"show": "tv"}  # not "detail" for the method GET
-    assert title_aliases([*names, ("GET /banner", "Show Banner")]) == {}  # "show" without "tv" too
-    assert title_aliases(names[:1]) == {}  # one title is not enough
+    assert title_aliases({**names, "GET /banner": ["show", "banner"]}) == {}  # "show" without "tv" too
+    assert title_aliases({"GET /search/tv": ["search", "tv", "show"]}) == {}  # one title is not enough
     [word] = request_words("similar shows", [], aliases)[1:]
     assert word.word == "shows" and {"show", "tv"} <= word.stems

@@ -173,22 +173,25 @@ class TitleStats:
                 counts[stem] = counts.get(stem, 0) + 1
         total = max(1, len(self.titles))
         self.idf = {stem: math.log((total + 1) / (n + 1)) + 0.1 for stem, n in counts.items()}
-        self.aliases = title_aliases(snapshot.kept_api_names())
+        self.aliases = title_aliases(self.titles)
 
 
-def title_aliases(names: list[tuple[str, str]], least: int = 2) -> dict[str, str]:
+def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str]:
     """Title words that stand for a word of the API's key: in "Search TV Shows" (``GET /search/tv``) the
     key's "tv" is followed by "shows", and every title with "shows" has "tv" before it: a request's "show"
-    means tv. Stems, from ``least`` titles or more."""
+    means tv. ``titles``: key → title stems in order; pairs seen in ``least`` titles or more."""
     after: dict[tuple[str, str], int] = {}
     seen: dict[str, int] = {}
-    for key, title in names:
-        path = key.partition(" ")[2] if " " in key else key  # without the HTTP method
-        own = set(query_terms(re.sub(r"\{[^}]*\}", " ", path).replace("_", " ").replace("/", " ")))
-        stems = query_terms(title)
+    for key, stems in titles.items():
+        own: set[str] | None = None
         for index, stem in enumerate(stems):
             seen[stem] = seen.get(stem, 0) + 1
-            if index and stems[index - 1] in own and stem not in own:
+            if not index or stems[index - 1] not in key.lower():  # a cheap test before stemming the key
+                continue
+            if own is None:
+                path = key.partition(" ")[2] if " " in key else key  # without the HTTP method
+                own = set(query_terms(re.sub(r"\{[^}]*\}", " ", path).replace("_", " ").replace("/", " ")))
+            if stems[index - 1] in own and stem not in own:
                 pair = (stem, stems[index - 1])
                 after[pair] = after.get(pair, 0) + 1
     return {word: key_word for (word, key_word), n in after.items() if n >= least and n == seen[word]}
