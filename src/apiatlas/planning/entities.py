@@ -103,10 +103,10 @@ def joined(
     ("the director of film Barbie or the lead actor of television DEATH NOTE": Barbie's credits, then
     DEATH NOTE's).
 
-    The other chain takes the unused name and none of the best chain's values, and ends at an API of the
-    same part (``/movie/{id}/credits`` and ``/tv/{id}/credits``). The two run in the order the request
-    names them; the score is the best chain's, plus ``value_gain`` per name the other takes, less
-    ``step_cost`` per step it adds."""
+    The other chain takes the unused name and none of the best chain's values, has as many steps and ends
+    at an API of the same part (``/movie/{id}/credits`` and ``/tv/{id}/credits``). The two run in the
+    order the request names them; the score is the best chain's, plus ``value_gain`` per name the other
+    takes, less ``step_cost`` per step it adds."""
     if not ranked:
         return None
     best = ranked[0]
@@ -117,7 +117,9 @@ def joined(
         if found[index].kind not in _NAMED:
             continue
         for other in ranked[1:]:
-            if index not in other.used or other.used & best.used or sub_resource(other.apis[-1]) != asked:
+            if index not in other.used or other.used & best.used or len(other.apis) != len(best.apis):
+                continue
+            if sub_resource(other.apis[-1]) != asked:
                 continue
             score = best.score + value_gain * len(other.used) - step_cost * len(other.apis)
             if _named_first(request, found, other.used) < _named_first(request, found, best.used):
