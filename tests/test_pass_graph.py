@@ -185,7 +185,13 @@ def _edges(catalog: Catalog, producer: str, consumer: str, field: str | None = N
 
 def test_pass_list_is_ordered_and_named() -> None:
     assert [p.name for p in PASSES] == [
-        "overlays", "side_effects", "funnel", "types", "graph", "rest_edges", "entry_points"
+        "overlays",
+        "side_effects",
+        "funnel",
+        "types",
+        "graph",
+        "rest_edges",
+        "entry_points",
     ]
 
 
