@@ -21,6 +21,7 @@ from apiatlas.errors import ApiatlasError
 
 DEFAULT_WORKDIR = Path(".apiatlas") / "bench-load"
 OUTAGE_S = 5.0
+WINDOW_S = 10  # seconds per window of the per-window search figures
 AUDIT_FILE = "audit.jsonl"
 
 
@@ -206,6 +207,12 @@ def _report(outcome: dict[str, Any], sessions: int, server_alive: bool, fault: b
         report["after_connect_phase"] = run.figures(connected) if run.seconds > connected else None
     report["first_call_at_s"] = round(min((s.started for s in run.samples), default=0.0), 2)
     report["server_side"] = _server_side(outcome["audit"], run, connected)
+    # where in the run the slow calls are: search p50/p99 per window of WINDOW_S seconds
+    report["search_by_window"] = [
+        {"from_s": start, **run.figures(start, min(start + WINDOW_S, run.seconds))["search"]}
+        for start in range(0, int(run.seconds), WINDOW_S)
+        if run.seconds - start >= 1
+    ]
     report["reference"] = outcome["reference"]
     report["cpu"] = outcome["cpu"]
     report["load_average"] = {"start": outcome["load_average_start"], "end": outcome["load_average_end"]}
@@ -285,6 +292,12 @@ def _print(report: dict[str, Any]) -> None:
             f"{steady['errors']} errors"
         )
         _kinds(steady)
+    windows = report.get("search_by_window") or []
+    if windows:
+        typer.echo(
+            f"search p50/p99 ms by {WINDOW_S} s window: "
+            + ", ".join(f"{w['from_s']}s {w['p50_ms']}/{w['p99_ms']}" for w in windows)
+        )
     server = report["server_side"]
     for phase, label in (("whole_run", "whole run"), ("connect_phase", "connect phase")):
         line = ", ".join(
