@@ -56,7 +56,7 @@ _NOUN_NUMBER = re.compile(r"\b(season|episode|page|сезон|серия|эпи�
 _EN_COMMON = {
     "what", "who", "when", "where", "which", "how", "is", "are", "was", "give", "tell", "show", "list",
     "i", "i'm", "please", "find", "get", "the", "a", "an", "and", "or", "of", "in", "on", "for", "to",
-    "me", "some", "any", "do", "does", "dose", "did", "can", "could", "would", "avatar versus", "tv",
+    "me", "some", "any", "do", "does", "dose", "did", "can", "could", "would", "tv",
     "top", "top-1", "top-10", "english", "today", "today's", "recommend", "has", "have", "my",
 }  # fmt: skip
 _EN_LINKS = {"of", "the", "and", "as", "a", "in", "on", "to"}
