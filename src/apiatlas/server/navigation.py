@@ -6,11 +6,12 @@ import difflib
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, EdgeLevel, SideEffect
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.passes.types import input_schema
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
+from apiatlas.server.edges_view import edge_to_dependency, strongest
 from apiatlas.server.results import (
     ApiContract,
     ApiSummary,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 Confidence = Literal["declared", "name_type", "alias", "type_only"]
 MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
-PRODUCERS_PER_FIELD = 3  # strongest producers shown per input field (the graph ranks them)
 
 
 def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
@@ -50,39 +50,6 @@ def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
     if api.side_effect is not SideEffect.READ and not writes_enabled:
         return f"side effect '{api.side_effect.value}': only read APIs are callable on this server"
     return None
-
-
-def strongest(edges: list[Edge], direction: Literal["upstream", "downstream"]) -> tuple[list[Edge], int]:
-    """The strongest edges: upstream, a few producers per input field; downstream, one edge per consumer.
-
-    Edges come from the snapshot strongest level first; returns the kept edges and how many were left out.
-    """
-    kept: list[Edge] = []
-    counts: dict[tuple[str, str | None, str], int] = {}
-    limit = PRODUCERS_PER_FIELD if direction == "upstream" else 1
-    for edge in sorted(edges, key=lambda e: EDGE_LEVEL_RANK[e.level]):
-        group = (
-            (edge.consumer, edge.consumer_table, edge.consumer_field)
-            if direction == "upstream"
-            else (edge.consumer, None, "")
-        )
-        if counts.get(group, 0) < limit:
-            counts[group] = counts.get(group, 0) + 1
-            kept.append(edge)
-    return kept, len(edges) - len(kept)
-
-
-def edge_to_dependency(edge: Edge) -> Dependency:
-    return Dependency(
-        producer_api=edge.producer,
-        producer_table=edge.producer_table,
-        producer_field=edge.producer_field,
-        consumer_api=edge.consumer,
-        consumer_table=edge.consumer_table,
-        consumer_field=edge.consumer_field,
-        confidence=edge.level.value,
-        reason=edge.reason,
-    )
 
 
 class Navigator:
