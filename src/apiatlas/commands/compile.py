@@ -75,6 +75,15 @@ def compile_command(
             "overrides the config's 'embeddings'.",
         ),
     ] = None,
+    search_settings: Annotated[
+        Path | None,
+        typer.Option(
+            "--search-settings",
+            help="Search settings (JSON: fusion weights, abstention models) fitted on this catalog by "
+            "'apiatlas eval retrieval --fit --save-settings FILE'; default the shipped settings. "
+            "Overrides the config's 'search_settings'.",
+        ),
+    ] = None,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
     from apiatlas.build import compile_docs, default_overlays_dir
@@ -104,6 +113,7 @@ def compile_command(
                 progress=sink,
                 report_path=report,
                 embeddings=embeddings,
+                search_settings=search_settings,
             )
             sink.close()
     except ApiatlasError as exc:
@@ -156,6 +166,9 @@ def print_summary(console: Console, result: CompileResult) -> None:
         if model
         else "Search: lexical only (no embedding model)"
     )
+    fusion = search.get("fusion") or {}
+    source = manifest.options.get("search_settings") or "shipped"
+    console.print(f"Search settings: {source}, fitted on {fusion.get('fitted_on', '?')}")
     console.print("Time: " + ", ".join(f"{k} {v:.2f} s" for k, v in result.timings.items()))
 
 

@@ -78,13 +78,34 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
             ("vectors", search.get("vectors")),
             ("dim", search.get("dim")),
             ("lexical terms", search.get("lexical_terms")),
+            ("settings file", options.get("search_settings") or "none (the shipped settings)"),
+            ("settings fitted on", fusion.get("fitted_on")),
+            ("abstention models", _abstention(fusion.get("abstention"))),
         ]
-        + [(f"fusion: {k}", v) for k, v in sorted(fusion.items()) if not isinstance(v, (dict, list))],
+        + [
+            (f"fusion: {k}", v)
+            for k, v in sorted(fusion.items())
+            if k != "fitted_on" and not isinstance(v, (dict, list))
+        ],
     )
     tables = [head, counts, funnel, graph, search_table]
     if source_files:
         tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
     return tables
+
+
+def _abstention(models: Any) -> str | None:
+    """``hybrid (threshold 0.0674, 19 signals), ...``; modes with an empty model never abstain."""
+    if not isinstance(models, dict):
+        return None
+    shown = [
+        f"{mode} (threshold {m.get('threshold', 0.0):.4g}, {len(m.get('signals', []))} signals)"
+        if m.get("signals")
+        else f"{mode} (never abstains)"
+        for mode, m in sorted(models.items())
+        if isinstance(m, dict)
+    ]
+    return ", ".join(shown) or "none (never abstains)"
 
 
 def _pairs(title: str, rows: list[tuple[str, Any]]) -> Table:

