@@ -154,8 +154,11 @@ def test_curated_file_problems_are_located_config_errors(
 
 
 def test_unreadable_curated_files_are_config_errors(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigError, match="not found"):
         CuratedConfig.load(tmp_path / "missing.yaml")
+    (tmp_path / "latin1.yaml").write_bytes("tools: [caf\xe9]\n".encode("latin-1"))
+    with pytest.raises(ConfigError, match="cannot read"):
+        CuratedConfig.load(tmp_path / "latin1.yaml")
     (tmp_path / "bad.yaml").write_text("tools: [\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="invalid YAML"):
         CuratedConfig.load(tmp_path / "bad.yaml")

@@ -13,15 +13,25 @@ from apiatlas.errors import ConfigError, Location
 M = TypeVar("M", bound=BaseModel)
 
 
+def read_config_text(path: Path, what: str) -> str:
+    """The text of a configuration file; a missing or unreadable one is a ConfigError naming ``what``."""
+    where = Location(file=str(path))
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"{what} not found", location=where) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {what}: {exc}", location=where) from exc
+
+
 def load_yaml_model(
     model: type[M], path: Path, *, what: str, shape: str = "a mapping", empty: M | None = None
 ) -> M:
     """``model`` validated from the YAML at ``path``; ``empty`` (when given) stands for an empty file."""
     where = Location(file=str(path))
+    text = read_config_text(path, what)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read {what}: {exc.strerror}", location=where) from exc
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"invalid YAML: {exc}", location=where) from exc
     if data is None and empty is not None:

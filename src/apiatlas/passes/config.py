@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from apiatlas.catalog.model import SideEffect
+from apiatlas.config_file import read_config_text
 from apiatlas.errors import ConfigError, Location, ReasonCode
 from apiatlas.passes.type_map import BUILTIN_TYPES
 
@@ -154,12 +155,7 @@ class BuildConfig(BaseModel):
         if path is None:
             return cls.for_source(source_kind)
         where = Location(file=str(path))
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise ConfigError("config file not found", location=where) from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read config file: {exc}", location=where) from exc
+        text = read_config_text(path, "config file")
         try:
             data: Any = yaml.safe_load(text)
         except yaml.MarkedYAMLError as exc:

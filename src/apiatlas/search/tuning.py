@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from apiatlas.config_file import read_config_text
 from apiatlas.errors import ConfigError, Location
 from apiatlas.search.confidence import DENSE_SIGNALS, HYBRID_SIGNALS, LEXICAL_SIGNALS, AbstentionModel
 
@@ -64,12 +65,7 @@ class FusionSettings(BaseModel):
         """
         path = Path(path)
         where = Location(file=str(path))
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError as exc:
-            raise ConfigError("search settings file not found", location=where) from exc
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"cannot read search settings file: {exc}", location=where) from exc
+        text = read_config_text(path, "search settings file")
         try:
             data: Any = json.loads(text)
         except json.JSONDecodeError as exc:
