@@ -20,6 +20,7 @@ from apiatlas.planning.draft import code_fit
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import catalog_of
 
 
 def _lookup(key: str, object_key: str, title: str) -> Api:
@@ -62,12 +63,7 @@ def test_the_prefix_abbreviates_the_object_or_the_name_of_one_lookup(prefix: str
 
 @pytest.fixture(scope="module")
 def deals(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
-    catalog = Catalog(source_kind="test")
-    for api in LOOKUPS:
-        catalog.apis[api.key] = api
-        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
-            api.key
-        )
+    catalog = catalog_of(list(LOOKUPS))
     path = tmp_path_factory.mktemp("deals") / "deals.apiatlas"
     write_snapshot(catalog, path, options={"source": "test"})
     return Snapshot.open(path)
@@ -124,11 +120,7 @@ def films(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
         _get("GET /movie/{movie_id}/similar", "movie_id", "integer", "similar",
              "results[].id", "results[].title", "results[].genres[].name", "results[].genre_ids"),
     ]  # fmt: skip
-    catalog = Catalog(source_kind="test")
-    for api in apis:
-        catalog.apis[api.key] = api
-        owner = catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key))
-        owner.api_keys.append(api.key)
+    catalog = catalog_of(apis)
     catalog.edges = [
         Edge(producer="GET /search/movie", producer_table="results", producer_field="results[].id",
              consumer="GET /movie/{movie_id}/credits", consumer_field="movie_id", domain_type="integer",
@@ -246,12 +238,7 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     search = _get("GET /search/person", "query", "string", "results", "results[].id", "results[].name")
     credits = _get("GET /person/{person_id}/movie_credits", "person_id", "integer", "credits",
                    "cast[].id", "cast[].title", "cast[].release_date")  # fmt: skip
-    catalog = Catalog(source_kind="test")
-    for api in (latest, search, credits):
-        catalog.apis[api.key] = api
-        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
-            api.key
-        )
+    catalog = catalog_of([latest, search, credits])
     catalog.edges = [
         Edge(producer=search.key, producer_table="results", producer_field="results[].id",
              consumer=credits.key, consumer_field="person_id", domain_type="integer",
@@ -314,12 +301,7 @@ def coworkers(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
          "movie_id"),
         ("GET /movie/{movie_id}/credits", "credits", "cast[].id", "GET /person/{person_id}", "person_id"),
     ]  # fmt: skip
-    catalog = Catalog(source_kind="test")
-    for api in apis:
-        catalog.apis[api.key] = api
-        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
-            api.key
-        )
+    catalog = catalog_of(apis)
     catalog.edges = [
         Edge(producer=p, producer_table=t, producer_field=f, consumer=c, consumer_field=n,
              domain_type="integer", level=EdgeLevel.ALIAS, reason="test")
@@ -354,12 +336,7 @@ def seasons(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     season = _get("GET /tv/{tv_id}/season/{season_number}", "tv_id", "integer", "season",
                   "id", "season_number", "episodes[].name")  # fmt: skip
     season.params.append(Param(name="season_number", domain_type="integer", required=True))
-    catalog = Catalog(source_kind="test")
-    for api in (search, show, season):
-        catalog.apis[api.key] = api
-        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
-            api.key
-        )
+    catalog = catalog_of([search, show, season])
     catalog.edges = [
         Edge(producer=search.key, producer_table="results", producer_field="results[].id", consumer=key,
              consumer_field="tv_id", domain_type="integer", level=EdgeLevel.ALIAS, reason="test")

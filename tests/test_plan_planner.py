@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 
 from apiatlas.build import compile_docs, default_overlays_dir
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, Column, Direction, Edge, EdgeLevel, Param
+from apiatlas.catalog.model import Api, Catalog, Column, Direction, Edge, EdgeLevel, Param
 from apiatlas.catalog.model import SessionTable as Table
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.chain import validate_chain
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import catalog_of
 
 BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
 
@@ -53,12 +54,7 @@ def shop_catalog() -> Catalog:
             params=[Param(name="OrderID", domain_type=ident, required=True)],
             output_tables=[_out("OrderInfo", "OrderID", "CustomerID", "Status", "Delivery")]),
     ]  # fmt: skip
-    catalog = Catalog(source_kind="test")
-    for api in apis:
-        catalog.apis[api.key] = api
-        catalog.objects.setdefault(api.object_key, BusinessObject(key=api.object_key)).api_keys.append(
-            api.key
-        )
+    catalog = catalog_of(apis)
     catalog.edges = [
         _edge("Cust_FindByName", "Customers", "CustomerID", "Order_ListByCustomer"),
         _edge("Cust_FindByName", "Customers", "CustomerID", "Cust_FindByID"),
