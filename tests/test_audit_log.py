@@ -17,8 +17,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from apiatlas.executors.base import ExecutionLimits, executor_for_url
 from apiatlas.security.config import AuditSettings, RateLimits, RoleSettings
 from apiatlas.snapshot import Snapshot
+from local_server import free_port
 from test_limits_http import sleep_snapshot
-from test_security_http import PREFIX, free_port, gateway, mcp_client, security_config, write_keys
+from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured
 
 SECRET_VALUE = "Михалов-секрет"

@@ -26,6 +26,7 @@ from mcp_types import INVALID_PARAMS, LoggingMessageNotificationParams
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from local_server import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 BANK_DOCS = ROOT / "examples" / "bank" / "docs"
@@ -69,13 +70,6 @@ def bank_snap(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr + done.stdout
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")

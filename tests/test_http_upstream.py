@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -31,6 +28,7 @@ from apiatlas.catalog.model import (
     SideEffect,
 )
 from apiatlas.snapshot import write_snapshot
+from local_server import serve_asgi
 
 PEOPLE = {
     31: {"id": 31, "name": "Tom Hanks", "birthday": "1956-07-09", "also_known_as": ["Thomas Hanks"]},
@@ -129,22 +127,8 @@ class Upstream:
 @contextmanager
 def serve_upstream(upstream: Upstream) -> Iterator[str]:
     """Serve the upstream with uvicorn on a free 127.0.0.1 port in a thread; yields its base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    runner = uvicorn.Server(uvicorn.Config(upstream.app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if runner.started:
-                break
-            thread.join(0.05)
-        assert runner.started, "the upstream did not start"
+    with serve_asgi(upstream.app()) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        runner.should_exit = True
-        thread.join(10)
 
 
 def _out(*columns: str) -> list[SessionTable]:

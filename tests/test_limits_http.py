@@ -19,7 +19,8 @@ from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.security.config import RateLimits
 from apiatlas.security.guard import RETRY_AFTER_META
 from apiatlas.snapshot import Snapshot, write_snapshot
-from test_security_http import PREFIX, free_port, gateway, mcp_client, security_config, write_keys
+from local_server import free_port
+from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured, write_server_snapshot
 
 

@@ -16,7 +16,8 @@ from apiatlas.errors import ReasonCode
 from apiatlas.security.config import RateLimits
 from apiatlas.security.limits import CallLimits, LimitBreach
 from apiatlas.snapshot import Snapshot
-from test_security_http import PREFIX, free_port, gateway, mcp_client, security_config, write_keys
+from local_server import free_port
+from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured, write_server_snapshot
 
 REDIS = shutil.which("redis-server")

@@ -10,8 +10,9 @@ import anyio
 from apiatlas.executors.base import ExecutionLimits, executor_for_url
 from apiatlas.security.config import RoleSettings
 from apiatlas.snapshot import Snapshot
+from local_server import free_port
 from test_limits_http import sleep_snapshot
-from test_security_http import PREFIX, free_port, gateway, mcp_client, security_config, write_keys
+from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured
 
 

@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -18,7 +17,6 @@ import anyio
 import httpx
 import jwt
 import pytest
-import uvicorn
 from cryptography.hazmat.primitives.asymmetric import rsa
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -38,6 +36,7 @@ from apiatlas.security.config import (
 from apiatlas.security.gateway import SecureGateway
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from local_server import free_port, serve_asgi
 from test_server_catalog import structured, write_server_snapshot
 
 ISSUER = "https://idp.bank.test"
@@ -50,12 +49,6 @@ ROLES = {
     ),
     "operator": RoleSettings(write_apis=["API_Acc_SetPurpose"]),
 }
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Idp:
@@ -125,19 +118,8 @@ def gateway(
     front = SecureGateway(
         snapshot, executor, ServerConfig(tool_prefix=PREFIX), security, write_executor=write_executor
     )
-    runner = uvicorn.Server(uvicorn.Config(front.asgi(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if runner.started:
-                break
-            thread.join(0.05)
-        assert runner.started, "uvicorn did not start"
+    with serve_asgi(front.asgi(), port):
         yield front
-    finally:
-        runner.should_exit = True
-        thread.join(10)
 
 
 @asynccontextmanager

@@ -5,12 +5,10 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import ssl
-import threading
 from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -20,7 +18,8 @@ from apiatlas.security.config import TlsSettings
 from apiatlas.security.gateway import SecureGateway, uvicorn_tls
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
-from test_security_http import PREFIX, free_port, security_config, write_keys
+from local_server import free_port, serve_asgi
+from test_security_http import PREFIX, security_config, write_keys
 from test_server_catalog import write_server_snapshot
 
 
@@ -63,16 +62,7 @@ def test_the_gateway_serves_https_with_the_configured_certificate(tmp_path: Path
     assert options == {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     with Snapshot.open(write_server_snapshot(tmp_path / "bank.atlas")) as snap:
         front = SecureGateway(snap, None, ServerConfig(tool_prefix=PREFIX), security)
-        config = uvicorn.Config(front.asgi(), host="127.0.0.1", port=port, log_level="warning", **options)
-        runner = uvicorn.Server(config)
-        thread = threading.Thread(target=runner.run, daemon=True)
-        thread.start()
-        try:
-            for _ in range(200):
-                if runner.started:
-                    break
-                thread.join(0.05)
-            assert runner.started
+        with serve_asgi(front.asgi(), port, **options):
             trusted = ssl.create_default_context(cafile=str(cert))
             body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
             with httpx.Client(verify=trusted, timeout=10) as https:
@@ -88,6 +78,3 @@ def test_the_gateway_serves_https_with_the_configured_certificate(tmp_path: Path
                 untrusting.get(f"https://127.0.0.1:{port}/.well-known/oauth-protected-resource")
             with pytest.raises(httpx.HTTPError), httpx.Client(timeout=5) as plain_http:
                 plain_http.get(f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource")
-        finally:
-            runner.should_exit = True
-            thread.join(10)

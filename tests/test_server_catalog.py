@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import os
-import socket
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import uvicorn
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult
 
@@ -36,6 +33,7 @@ from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.server.app import AtlasServer, http_app
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import write_snapshot
+from local_server import serve_asgi
 
 PERSON = [
     ("PersonID", "DSIDENTIFIER"),
@@ -323,20 +321,5 @@ def serve_command(snapshot: Path, *extra: str) -> StdioServerParameters:
 @contextmanager
 def http_server(server: AtlasServer, config: ServerConfig) -> Iterator[str]:
     """Serve ``server`` over Streamable HTTP with uvicorn on a free 127.0.0.1 port; yields the URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    app = http_app(server, config)
-    runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if runner.started:
-                break
-            thread.join(0.05)
-        assert runner.started, "uvicorn did not start"
+    with serve_asgi(http_app(server, config)) as port:
         yield f"http://127.0.0.1:{port}{config.http.path}"
-    finally:
-        runner.should_exit = True
-        thread.join(10)

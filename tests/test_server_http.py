@@ -16,6 +16,7 @@ from mcp.client import Client
 from apiatlas.server.app import build_server
 from apiatlas.server.config import HttpBinding, ServerConfig
 from apiatlas.snapshot import Snapshot
+from local_server import free_port
 from test_server_catalog import http_server, structured, write_server_snapshot
 
 
@@ -60,9 +61,7 @@ def test_navigation_over_streamable_http(snap_path: Path, mode: str) -> None:
 
 
 def test_serve_command_over_http_with_a_config_file(snap_path: Path, tmp_path: Path) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     config = tmp_path / "server.yaml"
     config.write_text(f"tool_prefix: fa_\nhttp: {{port: {port}, path: /atlas}}\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"}
