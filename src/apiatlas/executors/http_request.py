@@ -14,7 +14,7 @@ from apiatlas.catalog.model import Api, DomainType, Param
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import ExecutionLimits
 from apiatlas.executors.errors import ValidationError
-from apiatlas.executors.validation import check_executable, given_arguments, param_spec
+from apiatlas.executors.validation import argument_value, check_executable, given_arguments, param_spec
 from apiatlas.executors.value_types import CoercionError, coerce
 
 METHODS = ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")
@@ -157,18 +157,8 @@ def bound_arguments(
     given = given_arguments(api, args)
     bound: dict[str, Any] = {}
     for param in api.params:
-        value = given.get(param.name)
+        value = argument_value(api, param, given, param.location)
         if value is None:
-            value = param.default
-        if value is None:
-            if param.required:
-                raise ValidationError(
-                    f"{api.key} requires argument {param.name!r} ({param.location})"
-                    + (f": {param.description}" if param.description else ""),
-                    api_key=api.key,
-                    field=param.name,
-                    code=ReasonCode.MISSING_REQUIRED_INPUT,
-                )
             continue
         bound[param.name] = _bind(param, value, api, limits, types)
     return bound

@@ -95,23 +95,30 @@ def given_arguments(api: Api, args: Mapping[str, Any]) -> dict[str, Any]:
     return given
 
 
+def argument_value(api: Api, param: Param, given: Mapping[str, Any], what: str) -> Any:
+    """The value given for ``param``, else its default (None when neither and it is optional); a
+    required one with neither is MISSING_REQUIRED_INPUT, the message naming ``what`` it is."""
+    value = given.get(param.name)
+    if value is None:
+        value = param.default
+    if value is None and param.required:
+        raise ValidationError(
+            f"{api.key} requires argument {param.name!r} ({what})"
+            + (f": {param.description}" if param.description else ""),
+            api_key=api.key,
+            field=param.name,
+            code=ReasonCode.MISSING_REQUIRED_INPUT,
+        )
+    return value
+
+
 def _validate_args(
     api: Api, args: Mapping[str, Any], limits: ExecutionLimits, types: Mapping[str, DomainType] | None
 ) -> dict[str, Any]:
     given = given_arguments(api, args)
     bound: dict[str, Any] = {}
     for param in api.params:
-        value = given.get(param.name)
-        if value is None:
-            value = param.default
-        if value is None and param.required:
-            raise ValidationError(
-                f"{api.key} requires argument {param.name!r} ({param.domain_type or 'any'})"
-                + (f": {param.description}" if param.description else ""),
-                api_key=api.key,
-                field=param.name,
-                code=ReasonCode.MISSING_REQUIRED_INPUT,
-            )
+        value = argument_value(api, param, given, param.domain_type or "any")
         try:
             bound[param.name] = coerce(value, param_spec(param, types), limits.max_value_bytes)
         except CoercionError as exc:
