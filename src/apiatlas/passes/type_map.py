@@ -327,3 +327,15 @@ def schema_from_base_type(base_type: str) -> dict[str, Any]:
     if word in {"uniqueidentifier", "uuid"}:
         return {"type": "string", "format": "uuid"}
     return {"type": "string"}
+
+
+def register_base_type(types: dict[str, DomainType], type_name: str, engine: str) -> None:
+    """Add a database's own type (``numeric(15,0)``, ``varchar(40)``) to ``types`` once, its JSON Schema
+    from ``schema_from_base_type`` and its meaning naming the ``engine`` (``PostgreSQL``, ``SQL Server``)."""
+    if type_name and type_name not in types:
+        types[type_name] = DomainType(
+            name=type_name,
+            base_type=type_name,
+            json_schema=schema_from_base_type(type_name),
+            meaning=f"{engine} {type_name}",
+        )

@@ -12,14 +12,13 @@ from apiatlas.catalog.model import (
     Catalog,
     Column,
     Direction,
-    DomainType,
     ExecutorBinding,
     Param,
     SessionTable,
     SideEffect,
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
-from apiatlas.passes.type_map import schema_from_base_type
+from apiatlas.passes.type_map import register_base_type
 from apiatlas.sources.mssql_ddl.parser import DESCRIPTION_PROPERTIES, ExtendedProperty, Routine, TableType
 from apiatlas.sources.mssql_ddl.results import final_select_columns
 from apiatlas.sources.sql_body import BodyFacts, Dialect, classify_writes
@@ -221,11 +220,7 @@ def _tvp(
 
 
 def _register_type(catalog: Catalog, type_name: str) -> None:
-    if type_name and type_name not in catalog.types:
-        catalog.types[type_name] = DomainType(
-            name=type_name, base_type=type_name, json_schema=schema_from_base_type(type_name),
-            meaning=f"SQL Server {type_name}",
-        )  # fmt: skip
+    register_base_type(catalog.types, type_name, "SQL Server")
 
 
 def _split(name: str) -> tuple[str, str]:

@@ -13,14 +13,13 @@ from apiatlas.catalog.model import (
     Catalog,
     Column,
     Direction,
-    DomainType,
     ExecutorBinding,
     Param,
     SessionTable,
     SideEffect,
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
-from apiatlas.passes.type_map import schema_from_base_type
+from apiatlas.passes.type_map import register_base_type
 from apiatlas.sources.postgres.introspect import CatalogRows, RelationRow, RoutineRow
 from apiatlas.sources.sql_body import BodyFacts, Dialect, classify_writes, tokenize
 
@@ -273,10 +272,7 @@ def _split_comment(comment: str, arg_names: set[str]) -> tuple[str, dict[str, st
 
 
 def _register_type(catalog: Catalog, type_name: str) -> None:
-    if type_name and type_name not in catalog.types:
-        catalog.types[type_name] = DomainType(name=type_name, base_type=type_name,
-                                              json_schema=schema_from_base_type(type_name),
-                                              meaning=f"PostgreSQL {type_name}")  # fmt: skip
+    register_base_type(catalog.types, type_name, "PostgreSQL")
 
 
 def _transitive(catalog: Catalog, facts: dict[str, BodyFacts]) -> None:
