@@ -1,17 +1,14 @@
 """Runs stored procedures and functions on PostgreSQL (psycopg 3, async) by the session-table convention.
 
-Connections: a pool with at most ``max_connections`` in use (more sessions wait for a free one) and
-up to ``max_idle`` kept open between sessions (``apiatlas serve`` sizes both from the server
-config's ``database_pool``); one connection per session, one transaction per session, one savepoint
-per call. A pooled connection is pinged before reuse and replaced when the database went away, so
-a dead connection never poisons later calls.
+Connections come from the shared pool (``executors/pool.py``: at most ``max_connections`` in use, up
+to ``max_idle`` kept open, pinged before reuse; ``apiatlas serve`` sizes it from the server config's
+``database_pool``): one connection and one transaction per session, one savepoint per call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -20,7 +17,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from apiatlas.catalog.model import Api, DomainType
+from apiatlas.catalog.model import DomainType
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import (
     CallRequest,
@@ -35,6 +32,8 @@ from apiatlas.executors.base import (
 )
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.identifiers import argument_name, check_identifier, split_target
+from apiatlas.executors.pool import ConnectionPool, Driver
+from apiatlas.executors.postgres_errors import error_for, first_line
 from apiatlas.executors.unavailable import UnavailableSession
 from apiatlas.executors.validation import ValidatedCall, validate_call
 from apiatlas.executors.value_types import ValueKind
@@ -51,9 +50,7 @@ EXECUTABLE_KINDS = ("sql_procedure", "sql_function")
 _SAVEPOINT = sql.SQL("SAVEPOINT apiatlas_call")
 _ROLLBACK_SAVEPOINT = sql.SQL("ROLLBACK TO SAVEPOINT apiatlas_call")
 _RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
-_NOT_FOUND_STATES = {"42883", "42P01", "3F000", "42704"}  # undefined function/table/schema/object
 DEFAULT_MAX_CONNECTIONS = 16
-log = logging.getLogger("apiatlas.executors")
 
 
 class PostgresExecutor(Executor):
@@ -69,59 +66,50 @@ class PostgresExecutor(Executor):
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         max_idle: int | None = None,
     ) -> None:
-        if max_connections < 1 or (max_idle is not None and max_idle < 0):
-            raise ValueError(f"pool of {max_connections} connections, {max_idle} idle: need >= 1 and >= 0")
         self.url = url
         self.limits = limits or ExecutionLimits()
         self.types = dict(types or {})
         self.default_schema = default_schema
-        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        driver: Driver[psycopg.AsyncConnection[Any]] = Driver(
+            connect=self._connect,
+            ping=lambda conn: conn.execute("SELECT 1"),
+            finish=lambda conn, commit: conn.commit() if commit else conn.rollback(),
+            close=lambda conn: conn.close(),
+            usable=lambda conn: not conn.broken and not conn.closed,
+            errors=(psycopg.Error,),
+        )
+        self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
         self.max_connections = max_connections
-        self._slots = asyncio.Semaphore(max_connections)
-        self._max_idle = max_connections if max_idle is None else min(max_idle, max_connections)
-        self._closed = False
 
     @property
     def idle_connections(self) -> int:
         """Open connections waiting in the pool."""
-        return len(self._idle)
+        return self._pool.idle_connections
 
     def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
         return self._session()
 
     @asynccontextmanager
     async def _session(self) -> AsyncIterator[ExecutorSession]:
-        async with self._slots:
+        async with contextlib.AsyncExitStack() as stack:
             try:
-                conn = await self._acquire()
+                lease = await stack.enter_async_context(self._pool.lease())
             except psycopg.Error as exc:
-                yield UnavailableSession(f"database unavailable: {_first_line(exc)}", self.limits, self.types)
+                yield UnavailableSession(f"database unavailable: {first_line(exc)}", self.limits, self.types)
                 return
-            session = _PostgresSession(self, conn)
+            session = _PostgresSession(self, lease.connection)
             try:
                 yield session
             finally:
-                await self._finish(conn, commit=not self.limits.read_only and not session.failed)
+                lease.commit = not self.limits.read_only and not session.failed
 
     async def close(self) -> None:
-        self._closed = True
-        idle, self._idle = self._idle, []
-        for conn in idle:
-            await conn.close()
+        await self._pool.close()
 
     async def warm(self) -> int:
         """Fill the idle pool (connections opened concurrently) before the first calls need them; how
         many were opened. A database that cannot be reached now is left to the first call to report."""
-        wanted = self._max_idle - len(self._idle)
-        if wanted <= 0 or self._closed:
-            return 0
-        opened = await asyncio.gather(*(self._connect() for _ in range(wanted)), return_exceptions=True)
-        good = [c for c in opened if isinstance(c, psycopg.AsyncConnection)]
-        failed = [e for e in opened if not isinstance(e, psycopg.AsyncConnection)]
-        if failed:
-            log.warning("database pool: %d of %d connections not opened: %s", len(failed), wanted, failed[0])
-        self._idle.extend(good)
-        return len(good)
+        return await self._pool.warm()
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         return await psycopg.AsyncConnection.connect(
@@ -130,27 +118,6 @@ class PostgresExecutor(Executor):
             connect_timeout=self.limits.connect_timeout_s,
             application_name="apiatlas",
         )
-
-    async def _acquire(self) -> psycopg.AsyncConnection[Any]:
-        while self._idle:
-            conn = self._idle.pop()
-            try:
-                await conn.execute("SELECT 1")
-                return conn
-            except psycopg.Error:
-                await conn.close()
-        return await self._connect()
-
-    async def _finish(self, conn: psycopg.AsyncConnection[Any], *, commit: bool) -> None:
-        try:
-            if not conn.broken and not conn.closed:
-                await (conn.commit() if commit else conn.rollback())
-        except psycopg.Error:
-            await conn.close()
-        if conn.broken or conn.closed or self._closed or len(self._idle) >= self._max_idle:
-            await conn.close()
-        else:
-            self._idle.append(conn)
 
 
 class _PostgresSession(ExecutorSession):
@@ -191,7 +158,7 @@ class _PostgresSession(ExecutorSession):
                 tables = await self._run(validated, routine, (arguments, values))
         except psycopg.Error as exc:
             self.failed = True
-            return _error_for(exc, api, self.conn, self.limits, started)
+            return error_for(exc, api, self.conn, self.limits, started)
         except TimeoutError:
             self.failed = True
             await self.conn.close()
@@ -347,61 +314,3 @@ def _named_arguments(call: ValidatedCall) -> sql.Composable:
         )
         for name in call.args
     )
-
-
-def _error_for(
-    exc: psycopg.Error, api: Api, conn: psycopg.AsyncConnection[Any], limits: ExecutionLimits, started: float
-) -> CallResult:
-    """Map a database error to a result: timeout, raised API error, missing routine, lost connection."""
-    state = exc.sqlstate or ""
-    primary = exc.diag.message_primary or _first_line(exc)
-    if isinstance(exc, psycopg.errors.QueryCanceled):
-        return error_result(
-            api.key,
-            ReasonCode.TIMEOUT,
-            f"{api.key} exceeded the {limits.statement_timeout_ms} ms time limit",
-            started,
-        )
-    if conn.broken or conn.closed or isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
-        return error_result(
-            api.key, ReasonCode.UPSTREAM_UNAVAILABLE, f"database unavailable: {primary}", started
-        )
-    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
-        return error_result(
-            api.key,
-            ReasonCode.TOOL_EXECUTION_ERROR,
-            f"{api.key} tried to write in a read-only call ({primary}); nothing was changed",
-            started,
-        )
-    documented = {e.code: e.description for e in api.errors}
-    detail = (exc.diag.message_detail or "").strip()
-    if state.startswith("P0") or detail in documented:
-        message = f"{api.key} failed: {primary}"
-        if detail in documented:
-            message += (
-                f" (error {detail}: {documented[detail]})" if documented[detail] else f" (error {detail})"
-            )
-        elif detail:
-            message += f" ({detail}; not a documented error code of {api.key})"
-        if exc.diag.message_hint:
-            message += f"; concerns {exc.diag.message_hint}"
-        return error_result(
-            api.key, ReasonCode.TOOL_EXECUTION_ERROR, message, started, error_code=detail or None
-        )
-    if state in _NOT_FOUND_STATES:
-        return error_result(
-            api.key,
-            ReasonCode.NOT_EXECUTABLE,
-            f"{api.key} cannot be called in this database: {primary}",
-            started,
-        )
-    if state.startswith("22"):
-        return error_result(
-            api.key, ReasonCode.INVALID_ARGUMENT, f"{api.key} rejected a value: {primary}", started
-        )
-    return error_result(api.key, ReasonCode.TOOL_EXECUTION_ERROR, f"{api.key} failed: {primary}", started)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
