@@ -41,8 +41,8 @@ class PlanContext:
     def entries(self) -> set[str]:
         return self.cache.entries()
 
-    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
-        return self.cache.feeding(key, table, name)
+    def strongest_by_producer(self, key: str, table: str | None, name: str) -> dict[str, Edge]:
+        return self.cache.strongest_by_producer(key, table, name)
 
     def near_values(self) -> dict[str, int]:
         """Entry points that take a stated value (0) and the APIs they feed directly (1)."""

@@ -352,10 +352,12 @@ class Planner:
         """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
         best: tuple[int, int, Edge] | None = None
         earlier = {a.key: i for i, a in enumerate(apis[:index])}
-        for edge in ctx.feeding(apis[index].key, slot.table, slot.name):
-            if edge.producer not in earlier:
+        strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
+        for producer, at in earlier.items():
+            edge = strongest.get(producer)
+            if edge is None:
                 continue
-            rank = (EDGE_LEVEL_RANK[edge.level], index - earlier[edge.producer])
+            rank = (EDGE_LEVEL_RANK[edge.level], index - at)
             if best is None or rank < best[:2]:
                 best = (rank[0], rank[1], edge)
         if best is None:

@@ -222,6 +222,7 @@ class Relevance:
             self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
         self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
+        self._asked_stems: dict[str, bool] = {}
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
@@ -273,10 +274,17 @@ class Relevance:
         if api.key not in self._precision:
             stems = self.stats.titles.get(api.key) or list(dict.fromkeys(query_terms(api.title)))
             weights = {u: self.stats.idf.get(u, 1.0) for u in stems}
-            hit = sum(w for u, w in weights.items() if any(same_stem(t, u) for t in self.terms))
+            hit = sum(w for u, w in weights.items() if self._asked(u))
             total = sum(weights.values())
             self._precision[api.key] = hit / total if total else 0.0
         return self._precision[api.key]
+
+    def _asked(self, stem: str) -> bool:
+        """Whether a title stem is one of the request's (``same_stem``), cached: titles share stems."""
+        asked = self._asked_stems.get(stem)
+        if asked is None:
+            asked = self._asked_stems[stem] = any(same_stem(t, stem) for t in self.terms)
+        return asked
 
     def score(self, api: Api) -> float:
         """0..~2: half the normalised search score, the asked words covered, title precision."""

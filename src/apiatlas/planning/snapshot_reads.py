@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from apiatlas.catalog.model import Api, Edge
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
 from apiatlas.planning.draft import is_identifier
 from apiatlas.planning.intent import own_kind
 from apiatlas.snapshot import Snapshot
@@ -20,6 +20,7 @@ class SnapshotCache:
         self.apis: dict[str, Api | None] = {}
         self.edges: dict[str, list[Edge]] = {}
         self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
+        self.strongest: dict[tuple[str, str | None, str], dict[str, Edge]] = {}
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
@@ -74,3 +75,18 @@ class SnapshotCache:
             self._room(self.by_input)
             self.by_input[key] = index
         return self.by_input[key].get((table, name.lower()), [])
+
+    def strongest_by_producer(self, key: str, table: str | None, name: str) -> dict[str, Edge]:
+        """Per producer, its strongest edge into one input of ``key`` (the first of equals, in
+        ``feeding`` order): a chain step looks up its few earlier steps instead of every edge."""
+        slot = (key, table, name.lower())
+        if slot not in self.strongest:
+            best: dict[str, Edge] = {}
+            for edge in self.feeding(key, table, name):
+                held = best.get(edge.producer)
+                if held is None or EDGE_LEVEL_RANK[edge.level] < EDGE_LEVEL_RANK[held.level]:
+                    best[edge.producer] = edge
+            if len(self.strongest) >= self.MAX_ITEMS:
+                self.strongest.clear()
+            self.strongest[slot] = best
+        return self.strongest[slot]
