@@ -181,3 +181,11 @@ def test_a_passport_is_an_identity_document(bank: Snapshot) -> None:
 def test_an_english_balance_is_the_rest_of_an_account(bank: Snapshot) -> None:
     best = Planner(bank).plan("what is the balance on the accounts of Mikhalov (Михалов)").chains[0]
     assert best.api_keys == ["API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "API_Acc_GetRest"]
+
+
+def test_an_acronym_the_catalog_uses_is_a_word_not_a_name(bank: Snapshot) -> None:
+    plan = Planner(bank).plan("какие SMS получал Михалов")
+    assert [(x.kind, x.value) for x in plan.values] == [("surname", "Михалов")]
+    assert plan.chains[0].api_keys == ["API_Prs_FindListByFIO", "API_Ntf_FindListByPersonID"]
+    # an acronym no card uses is still a stated name
+    assert ("entity", "QWZX") in [(x.kind, x.value) for x in Planner(bank).plan("accounts of QWZX").values]

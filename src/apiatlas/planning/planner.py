@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from typing import Any
@@ -31,6 +32,7 @@ from apiatlas.snapshot import Snapshot
 
 __all__ = ["PlanLimits", "Planner", "Weights"]  # the bounds and weights live in weights.py
 
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
 
 
@@ -45,6 +47,7 @@ class Planner:
         self._api_terms: dict[str, tuple[set[str], set[str]]] = {}
         self._title_stats: TitleStats | None = None
         self._spelling: Spelling | None = None
+        self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
 
     @property
     def title_stats(self) -> TitleStats:
@@ -60,12 +63,21 @@ class Planner:
             self._spelling = Spelling(self.snapshot, known_words())
         return self._spelling
 
+    def _catalog_term(self, value: v.ExtractedValue) -> bool:
+        """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
+        ("Канал: SMS, EMAIL"): a word of the request, not a value to pass to an API."""
+        if value.kind != v.ENTITY or not _ACRONYM.fullmatch(value.text):
+            return False
+        if value.text not in self._terms_seen:
+            self._terms_seen[value.text] = bool(self.snapshot.search(value.text, limit=1))
+        return self._terms_seen[value.text]
+
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
         started = time.perf_counter()
-        found = v.extract_values(request) if request else []
+        found = [f for f in v.extract_values(request) if not self._catalog_term(f)] if request else []
         stated = [f.text for f in found]
         text = self.spelling.corrected(request, stated) if request else ""
         words = request_words(text, stated, self.title_stats.aliases) if request else []
