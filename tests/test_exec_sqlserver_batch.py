@@ -18,7 +18,8 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors import ExecutionLimits, ValidationError, executor_for_url, validate_call
-from apiatlas.executors.sqlserver import SqlServerExecutor, build_batch, classify_error, connect_arguments
+from apiatlas.executors.sqlserver import SqlServerExecutor, classify_error, connect_arguments
+from apiatlas.executors.sqlserver_batch import build_batch
 
 TYPES = {"DSIDENTIFIER": DomainType(name="DSIDENTIFIER", base_type="numeric(15, 0)")}
 
@@ -79,6 +80,7 @@ def test_exact_batch_and_bound_parameters() -> None:
             "INSERT INTO [#pAPI_Account_OwnerID] ([OwnerID]) VALUES (%s), (%s);",
             "EXEC [dbo].[API_Acc_FindListByListOwnerID] @OnlyOpenFlag = %s, @SurName = %s, @RestDate = %s;",
             "SELECT TOP (11) [AccountID], [AccNumber], [OpenDate] FROM [#pAPI_Account_List];",
+            "DROP TABLE IF EXISTS [#pAPI_Account_OwnerID], [#pAPI_Account_List];",
         ]
     )
     assert params == (5, 6, 1, INJECTION, date(2024, 3, 1))

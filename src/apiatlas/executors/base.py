@@ -194,7 +194,8 @@ def executor_for_url(
     """The executor for a URL: ``postgresql://`` (or ``postgres://``), ``mssql://``, ``http(s)://`` (REST).
 
     ``http`` holds the HTTP executor's auth, retries and size cap; the SQL executors ignore it.
-    ``pool`` is the PostgreSQL executor's (max_connections, max_idle); the others ignore it.
+    ``pool`` is the SQL executors' (PostgreSQL and SQL Server) connection pool size as
+    (max_connections, max_idle); the HTTP executor ignores it.
     """
     scheme = urlsplit(url).scheme.lower()
     chosen = limits or ExecutionLimits()
@@ -207,7 +208,9 @@ def executor_for_url(
     if scheme in ("mssql", "sqlserver"):
         from apiatlas.executors.sqlserver import SqlServerExecutor
 
-        return SqlServerExecutor(url, chosen, types=types)
+        if pool is None:
+            return SqlServerExecutor(url, chosen, types=types)
+        return SqlServerExecutor(url, chosen, types=types, max_connections=pool[0], max_idle=pool[1])
     if scheme in ("http", "https"):
         from apiatlas.executors.http import HttpExecutor
 

@@ -1,15 +1,23 @@
-"""Runs stored procedures on SQL Server (pymssql): one T-SQL batch per call, built with bound values only.
+"""Runs stored procedures on SQL Server (pymssql, in worker threads): one T-SQL batch per call
+(``sqlserver_batch.build_batch``), built with bound values only.
 
-``build_batch`` is a pure function and is unit-tested. ``SqlServerExecutor`` is written against
-pymssql's DB-API but has NOT been run against a server (none is available where apiatlas is
-developed): treat it as untested. Read-only is enforced by rolling every transaction back —
-SQL Server has no read-only transaction mode — so point it at a login with read permissions only.
+Connections come from the shared pool (``executors/pool.py``: at most ``max_connections`` in use, up
+to ``max_idle`` kept open, pinged with ``SELECT 1`` before reuse): one connection and one transaction
+per session. A pooled connection keeps its session state, so each batch drops its own ``#`` tables
+at its end and sets its options at its top; after a failed call the session is rolled back, then
+the ``#`` tables that call may have left are dropped; a connection whose rollback fails, or that was
+lost or timed out, is closed instead of pooled.
+
+``SqlServerExecutor`` is written against pymssql's DB-API but has NOT been run against a server
+(none is available where apiatlas is developed; its tests use a scripted pymssql connection): treat
+it as untested. Read-only is enforced by rolling every transaction back — SQL Server has no
+read-only transaction mode — so point it at a login with read permissions only.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
+import contextlib
 import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -30,144 +38,12 @@ from apiatlas.executors.base import (
     ok_result,
 )
 from apiatlas.executors.errors import ValidationError
-from apiatlas.executors.identifiers import check_identifier, split_target
+from apiatlas.executors.pool import ConnectionPool, Driver
+from apiatlas.executors.sqlserver_batch import build_batch, drop_tables, session_tables
 from apiatlas.executors.unavailable import UnavailableSession
-from apiatlas.executors.validation import ValidatedCall, validate_call
-from apiatlas.executors.value_types import ValueKind
+from apiatlas.executors.validation import validate_call
 
-SQLSERVER_TYPES: dict[ValueKind, str] = {
-    ValueKind.INTEGER: "BIGINT",
-    ValueKind.NUMBER: "DECIMAL(38,10)",
-    ValueKind.STRING: "NVARCHAR(4000)",
-    ValueKind.DATE: "DATE",
-    ValueKind.DATETIME: "DATETIME2",
-    ValueKind.BOOLEAN: "BIT",
-}
-ISOLATION_LEVELS = ("READ UNCOMMITTED", "READ COMMITTED", "REPEATABLE READ", "SNAPSHOT", "SERIALIZABLE")
-# Base types from DomainTypes.htm used as they are when they are plain SQL Server types.
-_BASE_TYPE = re.compile(
-    r"^(?:tinyint|smallint|int|bigint|bit|money|smallmoney|date|datetime|datetime2|smalldatetime|float|real"
-    r"|uniqueidentifier|(?:n?(?:var)?char)\((?:\d{1,4}|max)\)|(?:numeric|decimal)\(\d{1,2}(?:,\s*\d{1,2})?\))$",
-    re.IGNORECASE,
-)
-_INSERT_CHUNK = 1000  # SQL Server accepts at most 1000 rows per VALUES list
-
-
-def bracket(name: str) -> str:
-    """``[name]`` — only for names that passed ``check_identifier`` (so no ']' to escape)."""
-    return f"[{name}]"
-
-
-def column_type(domain_type: str, kind: ValueKind, types: Mapping[str, DomainType] | None = None) -> str:
-    """The SQL Server type of a session-table column: the domain type's base type when plain, else by kind."""
-    known = (types or {}).get(domain_type)
-    if known is not None and _BASE_TYPE.match(known.base_type.strip()):
-        return re.sub(r"\s+", "", known.base_type.strip()).upper()
-    return SQLSERVER_TYPES[kind]
-
-
-def build_batch(
-    api: Api,
-    call: ValidatedCall,
-    limits: ExecutionLimits | None = None,
-    *,
-    types: Mapping[str, DomainType] | None = None,
-    default_schema: str = "dbo",
-    isolation: str = "READ COMMITTED",
-) -> tuple[str, tuple[Any, ...]]:
-    """The T-SQL batch of one call and its parameters (pymssql ``%s`` placeholders, values never in the text).
-
-    Creates ``#`` session tables, inserts the input rows, EXECs the procedure with named parameters
-    (or selects from a table-valued function) and selects each output table capped at max_rows + 1.
-    """
-    chosen = limits or ExecutionLimits()
-    if isolation not in ISOLATION_LEVELS:
-        raise ConfigError(f"unknown isolation level {isolation!r}; use one of {', '.join(ISOLATION_LEVELS)}")
-    schema, routine = split_target(api, default_schema)
-    routine_sql = f"{bracket(schema)}.{bracket(routine)}"
-    cap = int(chosen.max_rows) + 1
-    lines = [
-        "SET NOCOUNT ON;",
-        "SET XACT_ABORT ON;",
-        f"SET LOCK_TIMEOUT {int(chosen.statement_timeout_ms)};",
-        f"SET TRANSACTION ISOLATION LEVEL {isolation};",
-    ]
-    params: list[Any] = []
-    if api.executor.kind == "sql_function":
-        placeholders = ", ".join("%s" for _ in call.args)
-        if _returns_scalar(api):  # SELECT [s].[f](…) AS [f]: one row, one value
-            lines.append(f"SELECT {routine_sql}({placeholders}) AS {routine_sql.split('.')[-1]};")
-        else:
-            lines.append(f"SELECT TOP ({cap}) * FROM {routine_sql}({placeholders});")
-        return "\n".join(lines), tuple(call.args.values())
-    tvp_types, result_sets = _introspected(api)
-    tables = {t.name: t for t in [*api.input_tables, *api.output_tables]}
-    for name, type_name in tvp_types.items():
-        type_schema, type_routine = type_name.split(".", 1) if "." in type_name else ("dbo", type_name)
-        lines.append(
-            f"DECLARE @{check_identifier(name, api_key=api.key, what='table-valued parameter')} "
-            f"{bracket(check_identifier(type_schema, api_key=api.key, what='type schema'))}."
-            f"{bracket(check_identifier(type_routine, api_key=api.key, what='table type'))};"
-        )
-    for name, table in tables.items():
-        if name in tvp_types or name in result_sets:
-            continue
-        temp = bracket("#" + check_identifier(name, api_key=api.key, what="session table"))
-        columns = ", ".join(
-            f"{bracket(check_identifier(c.name, api_key=api.key, what='column'))} "
-            f"{column_type(c.domain_type, kind, types)} NULL"
-            for c, (_, kind) in zip(table.columns, call.table_kinds[name], strict=True)
-        )
-        lines.append(f"DROP TABLE IF EXISTS {temp};")
-        lines.append(f"CREATE TABLE {temp} ({columns});")
-    for name, rows in call.input_tables.items():
-        names = [c for c, _ in call.table_kinds[name]]
-        column_list = ", ".join(bracket(c) for c in names)
-        row_sql = "(" + ", ".join("%s" for _ in names) + ")"
-        for start in range(0, len(rows), _INSERT_CHUNK):
-            chunk = rows[start : start + _INSERT_CHUNK]
-            values = ", ".join(row_sql for _ in chunk)
-            target = f"@{name}" if name in tvp_types else bracket("#" + name)
-            lines.append(f"INSERT INTO {target} ({column_list}) VALUES {values};")
-            params.extend(row[c] for row in chunk for c in names)
-    given = _given_arguments(api, call)
-    arguments = ", ".join(
-        [f"@{check_identifier(name.lstrip('@'), api_key=api.key, what='parameter')} = %s" for name in given]
-        + [f"@{name} = @{name}" for name in tvp_types]
-    )
-    lines.append(f"EXEC {routine_sql}{' ' + arguments if arguments else ''};")
-    params.extend(given.values())
-    for table in api.output_tables:
-        if table.name in result_sets:
-            continue  # the procedure's own SELECT returns it
-        column_list = ", ".join(bracket(c.name) for c in table.columns) or "*"
-        lines.append(f"SELECT TOP ({cap}) {column_list} FROM {bracket('#' + table.name)};")
-    return "\n".join(lines), tuple(params)
-
-
-def _given_arguments(api: Api, call: ValidatedCall) -> dict[str, Any]:
-    """Every argument, except, for routines read from DDL or a catalog (``extra["sql_kind"]``), optional
-    ones left empty: omitted so the procedure's own default applies (passing NULL would override it)."""
-    if "sql_kind" not in api.extra:
-        return dict(call.args)
-    optional = {p.name for p in api.params if not p.required}
-    return {name: value for name, value in call.args.items() if value is not None or name not in optional}
-
-
-def _returns_scalar(api: Api) -> bool:
-    """A function read from DDL or a catalog that returns one value (``RETURNS int``), not a table."""
-    returns = api.extra.get("returns")
-    return isinstance(returns, str) and "TABLE" not in returns.upper()
-
-
-def _introspected(api: Api) -> tuple[dict[str, str], set[str]]:
-    """Routines read from DDL or a catalog (``sources/mssql_ddl``): TVP types of input tables, and the
-    output tables the procedure returns as result sets of its own instead of filling ``#`` tables."""
-    raw_types = api.extra.get("tvp_types")
-    tvp_types = {str(k): str(v) for k, v in raw_types.items()} if isinstance(raw_types, dict) else {}
-    raw_sets = api.extra.get("result_sets")
-    result_sets = {str(n) for n in raw_sets} if isinstance(raw_sets, list) else set()
-    return tvp_types, result_sets
+DEFAULT_MAX_CONNECTIONS = 16
 
 
 # SQL Server / DB-Library error numbers (https://learn.microsoft.com/sql/relational-databases/errors-events).
@@ -224,6 +100,33 @@ def connect_arguments(url: str, limits: ExecutionLimits) -> dict[str, Any]:
     }
 
 
+class _Link:
+    """A pymssql connection as the pool holds it: ``broken`` once it may not be reused, and the ``#``
+    tables a failed batch may have left behind (dropped before the connection goes back)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.broken = False
+        self.leftover: set[str] = set()
+
+    def ping(self) -> None:
+        cursor = self.raw.cursor()
+        cursor.execute("SELECT 1")
+        cursor.fetchall()
+
+    def finish(self, commit: bool) -> None:
+        """Commit or roll back; then drop what a failed batch left (in a transaction of its own)."""
+        self.raw.commit() if commit else self.raw.rollback()
+        if self.leftover:
+            self.raw.cursor().execute(drop_tables(sorted(self.leftover)))
+            self.raw.commit()
+            self.leftover.clear()
+
+    def close(self) -> None:
+        self.broken = True
+        self.raw.close()
+
+
 class SqlServerExecutor(Executor):
     """The SQL Server executor (pymssql, run in a worker thread). Untested against a live server."""
 
@@ -235,12 +138,31 @@ class SqlServerExecutor(Executor):
         types: Mapping[str, DomainType] | None = None,
         default_schema: str = "dbo",
         isolation: str = "READ COMMITTED",
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_idle: int | None = None,
     ) -> None:
+        import pymssql
+
         self.limits = limits or ExecutionLimits()
         self.types = dict(types or {})
         self.default_schema = default_schema
         self.isolation = isolation
         self._connect_args = connect_arguments(url, self.limits)
+        driver: Driver[_Link] = Driver(
+            connect=lambda: asyncio.to_thread(lambda: _Link(pymssql.connect(**self._connect_args))),
+            ping=lambda link: asyncio.to_thread(link.ping),
+            finish=lambda link, commit: asyncio.to_thread(link.finish, commit),
+            close=lambda link: asyncio.to_thread(link.close),
+            usable=lambda link: not link.broken,
+            errors=(pymssql.Error,),
+        )
+        self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
+        self.max_connections = max_connections
+
+    @property
+    def idle_connections(self) -> int:
+        """Open connections waiting in the pool."""
+        return self._pool.idle_connections
 
     def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
         return self._session()
@@ -249,35 +171,35 @@ class SqlServerExecutor(Executor):
     async def _session(self) -> AsyncIterator[ExecutorSession]:
         import pymssql
 
-        try:
-            conn = await asyncio.to_thread(lambda: pymssql.connect(**self._connect_args))
-        except pymssql.Error as exc:
-            yield UnavailableSession(
-                f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}",
-                self.limits,
-                self.types,
-            )
-            return
-        session = _SqlServerSession(self, conn)
-        try:
-            yield session
-        finally:
+        async with contextlib.AsyncExitStack() as stack:
             try:
-                if self.limits.read_only or session.failed:
-                    await asyncio.to_thread(conn.rollback)
-                else:
-                    await asyncio.to_thread(conn.commit)
+                lease = await stack.enter_async_context(self._pool.lease())
+            except pymssql.Error as exc:
+                yield UnavailableSession(
+                    f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}",
+                    self.limits,
+                    self.types,
+                )
+                return
+            session = _SqlServerSession(self, lease.connection)
+            try:
+                yield session
             finally:
-                await asyncio.to_thread(conn.close)
+                lease.commit = not self.limits.read_only and not session.failed
+
+    async def warm(self) -> int:
+        """Open the idle connections before the first calls need them; how many were opened."""
+        return await self._pool.warm()
 
     async def close(self) -> None:
-        """Nothing pooled: every session opens and closes its own connection."""
+        await self._pool.close()
 
 
 class _SqlServerSession(ExecutorSession):
-    def __init__(self, executor: SqlServerExecutor, conn: Any) -> None:
+    def __init__(self, executor: SqlServerExecutor, link: _Link) -> None:
         self.executor = executor
-        self.conn = conn
+        self.link = link
+        self.conn = link.raw
         self.failed = False
 
     async def call(self, request: CallRequest) -> CallResult:
@@ -300,11 +222,19 @@ class _SqlServerSession(ExecutorSession):
             )
         except ValidationError as exc:
             return error_result(api.key, exc.code, exc.message, started)
+        if self.link.broken:
+            self.failed = True
+            return error_result(
+                api.key, ReasonCode.UPSTREAM_UNAVAILABLE, "the database connection was lost earlier", started
+            )
         try:
             result_sets = await asyncio.to_thread(self._execute, batch, params)
         except pymssql.Error as exc:
             self.failed = True
+            self.link.leftover.update(session_tables(api))
             reason, message, code = classify_error(exc.args, api)
+            if reason in (ReasonCode.UPSTREAM_UNAVAILABLE, ReasonCode.TIMEOUT):
+                self.link.broken = True  # lost, or a batch cut short: never reuse this connection
             return error_result(api.key, reason, message, started, error_code=code)
         names = [t.name for t in api.output_tables] or ["result"]
         ours = result_sets[-len(names) :] if result_sets else []
