@@ -38,7 +38,7 @@ def make_executor(
 ) -> Executor | None:
     """The executor for the snapshot's kind: SQL snapshots run on ``db_url`` (or $APIATLAS_DB_URL), REST
     (OpenAPI) snapshots on ``upstream`` (or ``upstream.base_url`` of the config); None when none is set.
-    The database pool is sized by the config's ``database_pool``, by default from
+    The SQL database pool (PostgreSQL, SQL Server) is sized by the config's ``database_pool``, by default from
     ``max_concurrent_executions`` (the security config's cap)."""
     rest = str(snapshot.manifest().get("source_kind", "")).startswith(("openapi", "swagger"))
     if rest and db_url:

@@ -38,8 +38,9 @@ class ServerLimits(BaseModel):
 
 
 class DatabasePool(BaseModel):
-    """The PostgreSQL executor's connections: at most ``max_connections`` calls run at once (more wait
-    for a free one) and up to ``max_idle`` stay open between calls (the rest are closed)."""
+    """The SQL executors' (PostgreSQL, SQL Server) connections: at most ``max_connections`` calls run at
+    once (more wait for a free one) and up to ``max_idle`` stay open between calls (the rest are
+    closed). REST executors do not use it."""
 
     model_config = ConfigDict(extra="forbid")
 
