@@ -11,6 +11,8 @@ from apiatlas.catalog.model import Api, Catalog, Column, Direction, Edge, EdgeLe
 from apiatlas.catalog.model import SessionTable as Table
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.chain import validate_chain
+from apiatlas.planning.entities import tie_note
+from apiatlas.planning.model import CandidateChain, PlannedStep
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of
@@ -189,3 +191,19 @@ def test_an_acronym_the_catalog_uses_is_a_word_not_a_name(bank: Snapshot) -> Non
     assert plan.chains[0].api_keys == ["API_Prs_FindListByFIO", "API_Ntf_FindListByPersonID"]
     # an acronym no card uses is still a stated name
     assert ("entity", "QWZX") in [(x.kind, x.value) for x in Planner(bank).plan("accounts of QWZX").values]
+
+
+def _chain(*apis: str, score: float) -> CandidateChain:
+    steps = [PlannedStep(api=a) for a in apis]
+    return CandidateChain(steps=steps, score=score, entry_point=apis[0], target=apis[-1], confidence=1.0)
+
+
+def test_two_targets_scoring_almost_the_same_are_both_named(bank: Snapshot) -> None:
+    plan = Planner(bank).plan("счета Михалова")
+    assert "may mean either" in plan.message
+    assert plan.chains[1].target in plan.message and plan.chains[1].target != plan.chains[0].target
+    near = [_chain("A", "B", score=4.2976), _chain("A", "C", score=4.2969)]
+    assert "ending at C" in tie_note(near)
+    assert tie_note([near[0], _chain("A", "C", score=4.2)]) == ""  # a clear winner
+    assert tie_note([near[0], _chain("A", "X", "B", score=4.2976)]) == ""  # the same target by another path
+    assert tie_note([_chain("A", "B", "D", score=4.2976), near[0]]) == ""  # chain 2 is a prefix of chain 1

@@ -81,19 +81,28 @@ def with_entities(
     return [apis[0]] * shift + apis, added + later
 
 
+NEAR_TIE = 0.01  # two chains' scores closer than this: the request does not tell them apart
+
+
 def tie_note(chains: list[CandidateChain]) -> str:
-    """When the two best chains score the same and read the same stated name through different entry
-    points ("Breaking Bad" through a movie search or a TV search), say so: the request does not tell."""
-    if len(chains) < 2 or abs(chains[0].score - chains[1].score) > 1e-6:
+    """When the two best chains score (nearly) the same, say so: the request does not tell.
+
+    The same stated name read through different entry points ("Breaking Bad" through a movie search
+    or a TV search), or two different targets for the same words ("счета": accounts or depository
+    accounts). On RestBench and the sample bank the second kind fires on 4 of 160 requests; in 2 of
+    them the best chain is not the gold one."""
+    if len(chains) < 2 or chains[0].score - chains[1].score > NEAR_TIE:
         return ""
     first, second = chains[0], chains[1]
-    if first.entry_point == second.entry_point:
-        return ""
-    read = {str(i.value) for i in first.steps[0].inputs if i.origin == "request"}
-    same = sorted(read & {str(i.value) for i in second.steps[0].inputs if i.origin == "request"})
-    if not same:
-        return ""
-    return f"the request does not say what {same[0]!r} is: chain 2 reads it through {second.entry_point}"
+    if abs(first.score - second.score) <= 1e-6 and first.entry_point != second.entry_point:
+        read = {str(i.value) for i in first.steps[0].inputs if i.origin == "request"}
+        same = sorted(read & {str(i.value) for i in second.steps[0].inputs if i.origin == "request"})
+        if same:
+            through = second.entry_point
+            return f"the request does not say what {same[0]!r} is: chain 2 reads it through {through}"
+    if first.target != second.target and second.target not in first.api_keys:
+        return f"chain 2, ending at {second.target}, scores almost the same: the request may mean either"
+    return ""
 
 
 def joined(
