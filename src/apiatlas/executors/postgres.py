@@ -10,8 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Mapping
 from typing import Any
 
 import psycopg
@@ -23,8 +22,6 @@ from apiatlas.executors.base import (
     CallRequest,
     CallResult,
     ExecutionLimits,
-    Executor,
-    ExecutorSession,
     TableResult,
     error_result,
     json_value,
@@ -33,8 +30,8 @@ from apiatlas.executors.base import (
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.identifiers import argument_name, check_identifier, split_target
 from apiatlas.executors.pool import ConnectionPool, Driver
-from apiatlas.executors.postgres_errors import error_for, first_line
-from apiatlas.executors.unavailable import UnavailableSession
+from apiatlas.executors.pooled import PooledExecutor, PooledSession
+from apiatlas.executors.postgres_errors import error_for
 from apiatlas.executors.validation import ValidatedCall, validate_call
 from apiatlas.executors.value_types import ValueKind
 
@@ -53,7 +50,7 @@ _RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
 DEFAULT_MAX_CONNECTIONS = 16
 
 
-class PostgresExecutor(Executor):
+class PostgresExecutor(PooledExecutor[psycopg.AsyncConnection[Any]]):
     """The PostgreSQL executor: ``sql_procedure`` (CALL + temp session tables) and ``sql_function``."""
 
     def __init__(
@@ -81,35 +78,8 @@ class PostgresExecutor(Executor):
         self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
         self.max_connections = max_connections
 
-    @property
-    def idle_connections(self) -> int:
-        """Open connections waiting in the pool."""
-        return self._pool.idle_connections
-
-    def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
-        return self._session()
-
-    @asynccontextmanager
-    async def _session(self) -> AsyncIterator[ExecutorSession]:
-        async with contextlib.AsyncExitStack() as stack:
-            try:
-                lease = await stack.enter_async_context(self._pool.lease())
-            except psycopg.Error as exc:
-                yield UnavailableSession(f"database unavailable: {first_line(exc)}", self.limits, self.types)
-                return
-            session = _PostgresSession(self, lease.connection)
-            try:
-                yield session
-            finally:
-                lease.commit = not self.limits.read_only and not session.failed
-
-    async def close(self) -> None:
-        await self._pool.close()
-
-    async def warm(self) -> int:
-        """Fill the idle pool (connections opened concurrently) before the first calls need them; how
-        many were opened. A database that cannot be reached now is left to the first call to report."""
-        return await self._pool.warm()
+    def _open(self, connection: psycopg.AsyncConnection[Any]) -> _PostgresSession:
+        return _PostgresSession(self, connection)
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         return await psycopg.AsyncConnection.connect(
@@ -120,7 +90,7 @@ class PostgresExecutor(Executor):
         )
 
 
-class _PostgresSession(ExecutorSession):
+class _PostgresSession(PooledSession):
     """One connection, one transaction; each call runs in a savepoint that is rolled back when read-only."""
 
     def __init__(self, executor: PostgresExecutor, conn: psycopg.AsyncConnection[Any]) -> None:

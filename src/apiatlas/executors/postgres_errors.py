@@ -9,6 +9,7 @@ import psycopg
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import CallResult, ExecutionLimits, error_result
+from apiatlas.executors.pooled import first_line
 
 NOT_FOUND_STATES = {"42883", "42P01", "3F000", "42704"}  # undefined function/table/schema/object
 
@@ -64,8 +65,3 @@ def error_for(
             api.key, ReasonCode.INVALID_ARGUMENT, f"{api.key} rejected a value: {primary}", started
         )
     return error_result(api.key, ReasonCode.TOOL_EXECUTION_ERROR, f"{api.key} failed: {primary}", started)
-
-
-def first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

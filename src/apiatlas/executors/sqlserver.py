@@ -17,10 +17,8 @@ read-only transaction mode — so point it at a login with read permissions only
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -30,8 +28,6 @@ from apiatlas.executors.base import (
     CallRequest,
     CallResult,
     ExecutionLimits,
-    Executor,
-    ExecutorSession,
     TableResult,
     error_result,
     json_value,
@@ -39,8 +35,8 @@ from apiatlas.executors.base import (
 )
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.pool import ConnectionPool, Driver
+from apiatlas.executors.pooled import PooledExecutor, PooledSession
 from apiatlas.executors.sqlserver_batch import build_batch, drop_tables, session_tables
-from apiatlas.executors.unavailable import UnavailableSession
 from apiatlas.executors.validation import validate_call
 
 DEFAULT_MAX_CONNECTIONS = 16
@@ -127,7 +123,7 @@ class _Link:
         self.raw.close()
 
 
-class SqlServerExecutor(Executor):
+class SqlServerExecutor(PooledExecutor[_Link]):
     """The SQL Server executor (pymssql, run in a worker thread). Untested against a live server."""
 
     def __init__(
@@ -159,43 +155,11 @@ class SqlServerExecutor(Executor):
         self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
         self.max_connections = max_connections
 
-    @property
-    def idle_connections(self) -> int:
-        """Open connections waiting in the pool."""
-        return self._pool.idle_connections
-
-    def session(self) -> AbstractAsyncContextManager[ExecutorSession]:
-        return self._session()
-
-    @asynccontextmanager
-    async def _session(self) -> AsyncIterator[ExecutorSession]:
-        import pymssql
-
-        async with contextlib.AsyncExitStack() as stack:
-            try:
-                lease = await stack.enter_async_context(self._pool.lease())
-            except pymssql.Error as exc:
-                yield UnavailableSession(
-                    f"database unavailable: {str(exc).splitlines()[0] if str(exc) else exc!r}",
-                    self.limits,
-                    self.types,
-                )
-                return
-            session = _SqlServerSession(self, lease.connection)
-            try:
-                yield session
-            finally:
-                lease.commit = not self.limits.read_only and not session.failed
-
-    async def warm(self) -> int:
-        """Open the idle connections before the first calls need them; how many were opened."""
-        return await self._pool.warm()
-
-    async def close(self) -> None:
-        await self._pool.close()
+    def _open(self, connection: _Link) -> _SqlServerSession:
+        return _SqlServerSession(self, connection)
 
 
-class _SqlServerSession(ExecutorSession):
+class _SqlServerSession(PooledSession):
     def __init__(self, executor: SqlServerExecutor, link: _Link) -> None:
         self.executor = executor
         self.link = link
