@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from apiatlas.executors.pool import ConnectionPool, Driver
+from occupancy import Occupancy
 
 T = TypeVar("T")
 Conn = psycopg.AsyncConnection[Any]
@@ -81,30 +82,21 @@ def test_sequential_sessions_reuse_one_connection(pg_uri: str) -> None:
 
 def test_no_more_than_max_connections_at_once(pg_uri: str) -> None:
     counted = Counted(pg_uri)
-    in_use: list[int] = [0, 0]  # now, most
+    in_use = Occupancy()
 
-    async def session(pool: ConnectionPool[Conn], two_in_use: asyncio.Event) -> int:
-        async with pool.lease() as lease:
-            in_use[0] += 1
-            in_use[1] = max(in_use)
-            if in_use[0] == 2:
-                two_in_use.set()
-            async with asyncio.timeout(30):  # a guard against a pool that never lets two in, not a measure
-                await two_in_use.wait()  # the first session holds its connection until a second runs
-            pid = await backend_pid(lease.connection)
-            in_use[0] -= 1
-            return pid
+    async def session(pool: ConnectionPool[Conn]) -> int:
+        async with pool.lease() as lease, in_use.held():  # the first holds its connection until a second runs
+            return await backend_pid(lease.connection)
 
     async def go() -> tuple[list[int], int]:
         pool = ConnectionPool(counted.driver(), max_connections=2, max_idle=1)
-        two_in_use = asyncio.Event()
-        pids = await asyncio.gather(*(session(pool, two_in_use) for _ in range(8)))
+        pids = await asyncio.gather(*(session(pool) for _ in range(8)))
         idle = pool.idle_connections
         await pool.close()
         return list(pids), idle
 
     pids, idle = run(go())
-    assert in_use[1] == 2 and counted.most_open == 2 and len(pids) == 8
+    assert in_use.most == 2 and counted.most_open == 2 and len(pids) == 8
     assert idle == 1 and counted.opened == counted.closed  # one kept until close(), the others closed
 
 

@@ -20,6 +20,7 @@ import pytest
 from apiatlas.errors import ReasonCode
 from apiatlas.executors import CallRequest, CallResult, ExecutionLimits, executor_for_url
 from apiatlas.executors.sqlserver import SqlServerExecutor
+from occupancy import Occupancy
 from test_exec_sqlserver_batch import accounts_api
 
 T = TypeVar("T")
@@ -175,28 +176,19 @@ def test_sequential_sessions_reuse_one_connection(server: FakeServer) -> None:
 
 
 def test_no_more_than_max_connections_at_once(server: FakeServer) -> None:
-    in_use = [0, 0]  # now, most
+    in_use = Occupancy()
 
-    async def one(executor: SqlServerExecutor, two_in_use: asyncio.Event) -> CallResult:
-        async with executor.session() as session:
-            in_use[0] += 1
-            in_use[1] = max(in_use)
-            if in_use[0] == 2:
-                two_in_use.set()
-            async with asyncio.timeout(30):  # a guard against a pool that never lets two in, not a measure
-                await two_in_use.wait()
-            result = await session.call(accounts_call())
-            in_use[0] -= 1
-            return result
+    async def one(executor: SqlServerExecutor) -> CallResult:
+        async with executor.session() as session, in_use.held():
+            return await session.call(accounts_call())
 
     async def go() -> list[CallResult]:
         async with SqlServerExecutor(URL, max_connections=2) as executor:
-            two_in_use = asyncio.Event()
-            return list(await asyncio.gather(*(one(executor, two_in_use) for _ in range(7))))
+            return list(await asyncio.gather(*(one(executor) for _ in range(7))))
 
     results = run(go())
     assert [r.status for r in results] == ["ok"] * 7
-    assert (in_use[1], server.most_open, len(server.connections)) == (2, 2, 2)
+    assert (in_use.most, server.most_open, len(server.connections)) == (2, 2, 2)
 
 
 def test_a_dead_idle_connection_is_replaced(server: FakeServer) -> None:
