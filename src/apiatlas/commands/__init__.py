@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "drift": ("drift",),
     "audit": ("audit",),
     "plan": ("plan",),
+    "search": ("search",),
     "bench": ("bench_compile", "bench_server", "bench_openapi", "bench_search", "bench_load", "plan"),
     "eval": ("eval_retrieval", "eval_chains"),
 }
