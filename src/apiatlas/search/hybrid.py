@@ -26,7 +26,7 @@ from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import content_terms, query_terms, stem, stems
+from apiatlas.text import content_terms, function_stems, query_terms, stem, stems
 
 
 class SearchMode(StrEnum):
@@ -365,8 +365,9 @@ class HybridSearch:
         reasons: list[str] = []
         if exact:
             reasons.append("exact API name")
-        if matched:
-            reasons.append("words: " + ", ".join(matched))
+        said = [m for m in matched if m not in function_stems()] or matched  # "в", "the" explain nothing
+        if said:
+            reasons.append("words: " + ", ".join(said))
         if cos is not None:
             reasons.append(f"meaning {cos:.2f}")
         obj, title = names.get(key, ("", ""))
