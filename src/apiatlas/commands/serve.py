@@ -18,6 +18,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 
 DB_URL_ENV = "APIATLAS_DB_URL"
+log = logging.getLogger("apiatlas.serve")
 
 
 def load_config(config_file: Path | None, host: str | None, port: int | None) -> ServerConfig:
@@ -59,6 +60,16 @@ def make_executor(
     return executor_for_url(url, limits, types=types, http=http, pool=pool)
 
 
+def check_search(snapshot: Snapshot, config: ServerConfig) -> None:
+    """Before serving: the query model must match the snapshot's vectors (else a located error), and a
+    snapshot whose vectors nobody can match is served by words, with a warning that says how to fix it."""
+    from apiatlas.search.hybrid import query_provider, words_only_note
+
+    note = words_only_note(snapshot, query_provider(snapshot, config.embedding))
+    if note:
+        log.warning("%s", note)
+
+
 @app.command()
 def serve(
     snapshot_path: Annotated[Path, typer.Argument(metavar="SNAP", help="snapshot file (*.atlas)")],
@@ -80,6 +91,14 @@ def serve(
     security_file: Annotated[
         Path | None,
         typer.Option("--security", help="security YAML: auth, roles, limits, audit, TLS (HTTP only)"),
+    ] = None,
+    embedding: Annotated[
+        str | None,
+        typer.Option(
+            "--embedding",
+            help="the model that embeds queries of a snapshot embedded by an endpoint: "
+            "openai:MODEL@BASE_URL (default: the snapshot's bundled model)",
+        ),
     ] = None,
 ) -> None:
     """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
@@ -103,6 +122,9 @@ def serve(
             db = configured_database_url(db, allow_plaintext=security.allow_plaintext_passwords)
         if curated is not None:
             config.curated = curated
+        if embedding is not None:
+            config.embedding = embedding
+        check_search(snapshot, config)
         cap = security.limits.max_concurrent_executions if security is not None else None
         executor = make_executor(db, snapshot, config, upstream, cap)
         write_executor = None  # only for roles an operator enabled write APIs for (--security)

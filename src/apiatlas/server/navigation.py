@@ -63,10 +63,11 @@ class Navigator:
 
     @cached_property
     def _search_index(self) -> HybridSearch:
-        """Hybrid search when the snapshot carries vectors of a local model, else lexical with abstention."""
-        from apiatlas.search.hybrid import HybridSearch, provider_for_snapshot
+        """Hybrid search when the snapshot's vectors can be matched (its bundled model, or the endpoint
+        the config's ``embedding`` names), else lexical with abstention."""
+        from apiatlas.search.hybrid import HybridSearch, query_provider
 
-        return HybridSearch(self.snapshot, provider_for_snapshot(self.snapshot))
+        return HybridSearch(self.snapshot, query_provider(self.snapshot, self.config.embedding))
 
     # ---- names -------------------------------------------------------------------------------
 
