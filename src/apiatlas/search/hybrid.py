@@ -27,7 +27,7 @@ from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import content_terms, function_stems, query_terms, stem, stems
+from apiatlas.text import content_terms, function_stems, query_terms, stem, stems, words
 
 
 class SearchMode(StrEnum):
@@ -295,6 +295,7 @@ class HybridSearch:
             fused={},
             order=[],
             objects={},
+            surface={stem(w): w for w in reversed(words(query))},  # the first spelling of each stem
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector if query_vector is not None else self.embed_query(query)
@@ -411,8 +412,8 @@ class HybridSearch:
         if exact:
             reasons.append("exact API name")
         said = [m for m in matched if m not in function_stems()] or matched  # "в", "the" explain nothing
-        if said:
-            reasons.append("words: " + ", ".join(said))
+        if said:  # as the query wrote them ("кредитный", not the stem "кредитн")
+            reasons.append("words: " + ", ".join(dict.fromkeys(view.surface.get(m, m) for m in said)))
         if cos is not None:
             reasons.append(f"meaning {cos:.2f}")
         obj, title = names.get(key, ("", ""))
