@@ -56,8 +56,9 @@ def index_text(parts: Iterable[str]) -> str:
     return " ".join(s for part in parts for s in stems(part))
 
 
-# Function words (prepositions, conjunctions, particles, pronouns) that tell no API from another;
-# a query's scoring leaves them out unless nothing else is left.
+# Function words (prepositions, conjunctions, particles, pronouns) that tell no API from another:
+# a lexical hit needs a query word outside them (unless the query has no other), and a hit's "why"
+# leaves them out.
 _FUNCTION_WORDS = (
     "в во на по с со у о об от до за из к ко для при про над под без через между и или а но не ни ли "
     "же бы то что как это эти этот эта его её ее их мне нам вам все всё мой моя мои "

