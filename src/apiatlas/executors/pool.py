@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 C = TypeVar("C")
+DEFAULT_MAX_CONNECTIONS = 16  # an executor's pool when nothing sizes it (the server sizes it from its config)
 log = logging.getLogger("apiatlas.executors")
 
 

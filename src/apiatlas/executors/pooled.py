@@ -31,11 +31,15 @@ class PooledExecutor(Executor, Generic[C]):
 
     _pool: ConnectionPool[C]
     types: dict[str, DomainType]
-    max_connections: int
 
     @abstractmethod
     def _open(self, connection: C) -> PooledSession:
         """The driver's session on a leased connection."""
+
+    @property
+    def max_connections(self) -> int:
+        """Connections in use at once, at most."""
+        return self._pool.max_connections
 
     @property
     def idle_connections(self) -> int:

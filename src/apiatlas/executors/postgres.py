@@ -29,7 +29,7 @@ from apiatlas.executors.base import (
 )
 from apiatlas.executors.errors import ValidationError
 from apiatlas.executors.identifiers import argument_name, check_identifier, split_target
-from apiatlas.executors.pool import ConnectionPool, Driver
+from apiatlas.executors.pool import DEFAULT_MAX_CONNECTIONS, ConnectionPool, Driver
 from apiatlas.executors.pooled import PooledExecutor, PooledSession
 from apiatlas.executors.postgres_errors import error_for
 from apiatlas.executors.validation import ValidatedCall, validate_call
@@ -47,7 +47,6 @@ EXECUTABLE_KINDS = ("sql_procedure", "sql_function")
 _SAVEPOINT = sql.SQL("SAVEPOINT apiatlas_call")
 _ROLLBACK_SAVEPOINT = sql.SQL("ROLLBACK TO SAVEPOINT apiatlas_call")
 _RELEASE_SAVEPOINT = sql.SQL("RELEASE SAVEPOINT apiatlas_call")
-DEFAULT_MAX_CONNECTIONS = 16
 
 
 class PostgresExecutor(PooledExecutor[psycopg.AsyncConnection[Any]]):
@@ -76,7 +75,6 @@ class PostgresExecutor(PooledExecutor[psycopg.AsyncConnection[Any]]):
             errors=(psycopg.Error,),
         )
         self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
-        self.max_connections = max_connections
 
     def _open(self, connection: psycopg.AsyncConnection[Any]) -> _PostgresSession:
         return _PostgresSession(self, connection)

@@ -34,13 +34,10 @@ from apiatlas.executors.base import (
     ok_result,
 )
 from apiatlas.executors.errors import ValidationError
-from apiatlas.executors.pool import ConnectionPool, Driver
+from apiatlas.executors.pool import DEFAULT_MAX_CONNECTIONS, ConnectionPool, Driver
 from apiatlas.executors.pooled import PooledExecutor, PooledSession
 from apiatlas.executors.sqlserver_batch import build_batch, drop_tables, session_tables
 from apiatlas.executors.validation import validate_call
-
-DEFAULT_MAX_CONNECTIONS = 16
-
 
 # SQL Server / DB-Library error numbers (https://learn.microsoft.com/sql/relational-databases/errors-events).
 _TIMEOUT_ERRORS = {20003, 1222, -2}  # query timeout, lock request timeout, client timeout
@@ -153,7 +150,6 @@ class SqlServerExecutor(PooledExecutor[_Link]):
             errors=(pymssql.Error,),
         )
         self._pool = ConnectionPool(driver, max_connections=max_connections, max_idle=max_idle)
-        self.max_connections = max_connections
 
     def _open(self, connection: _Link) -> _SqlServerSession:
         return _SqlServerSession(self, connection)
