@@ -84,6 +84,13 @@ def passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]
     return field.lower() in names or (field.lower() == "id" and len(received) == 1)
 
 
+def nested_list(field: str) -> bool:
+    """Whether ``field`` lies in a list inside each row of a list (``results[].known_for[].id``: the
+    movies each matched person is known for): things the rows mention in passing, not ones the request
+    picks; "his latest movie" is read from the API that lists them (``/person/{id}/movie_credits``)."""
+    return field.count("[]") >= 2
+
+
 def is_identifier(name: str, domain_type: str) -> bool:
     return "IDENTIFIER" in domain_type.upper() or domain_type.endswith(":id") or bool(_ID_NAME.search(name))
 

@@ -18,6 +18,7 @@ from apiatlas.planning.draft import (
     hint_fit,
     ids_only,
     is_identifier,
+    nested_list,
     own_key,
     passes_through,
 )
@@ -276,6 +277,7 @@ class Planner:
         edge_penalty = 0.0
         kind_fit = 0.0
         attribute_hops = 0  # hops through a value many things share, rather than the thing's identifier
+        nested_hops = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
         for index, api in enumerate(chain_apis):
             inputs: list[dict[str, Any]] = []
             for (table, name), value in ctx.bindings(api).items():
@@ -304,6 +306,7 @@ class Planner:
                     continue
                 fed = True
                 attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
+                nested_hops += 1 if nested_list(source["from_field"]) else 0
                 inputs.append(source)
                 confidence *= source["confidence"]
                 edge_penalty += w.edge * (1.0 - source["confidence"])
@@ -341,6 +344,7 @@ class Planner:
             "steps": -w.step * (len(chain_apis) - 1),
             "edges": -edge_penalty,
             "attribute": -w.attribute * attribute_hops,
+            "nested": -w.nested * nested_hops,
             "missing": -w.missing * (len(missing) - choice_only) - w.choice * choice_only,
             "used": w.used_value * (len(used) + choices),
             "unused": -w.unused_subject * len(subjects - used)

@@ -39,3 +39,4 @@ class Weights:
     people: float = 0.8  # asking who: a target listing people, share of a kind match (dev plateau 0.4-2.5)
     one_counted: float = 0.6  # counting things ("how many seasons"): a target taking one (dev plateau 0.3-2)
     attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
+    nested: float = 0.5  # a hop reading a list inside each row of a list (a match's ``known_for[]`` movies)
