@@ -115,11 +115,33 @@ def request_words(text: str, drop: list[str], aliases: dict[str, str] | None = N
         position = index / max(1, len(kept) - 1)
         if (asks_after and word in trailing) or word in second:
             position = 0.0
-        stems = query_terms(" ".join([word, *_EXPANSIONS.get(word, "").split()]))
+        stems = query_terms(" ".join([word, *expansion(word).split()]))
         stems += [aliases[t] for t in stems if aliases and t in aliases]
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
     return out
+
+
+def expansion(word: str) -> str:
+    """What a request word names in other words: its own entry, else the entries of the words of its
+    stem ("pictures", "photos" as "picture", "photo"; "directs" as "directed")."""
+    if word in _EXPANSIONS:
+        return _EXPANSIONS[word]
+    return " ".join(_BY_STEM[t] for t in query_terms(word) if t in _BY_STEM)
+
+
+def _by_stem() -> dict[str, str]:
+    """The expansions by the stem of the word they are written for (one word may stand for several)."""
+    out: dict[str, list[str]] = {}
+    for word, names in _EXPANSIONS.items():
+        terms = query_terms(word)
+        if len(terms) == 1:
+            known = out.setdefault(terms[0], [])
+            known.extend(n for n in names.split() if n not in known)
+    return {stem: " ".join(names) for stem, names in out.items()}
+
+
+_BY_STEM = _by_stem()
 
 
 def _second_question(raw: list[str]) -> set[str]:

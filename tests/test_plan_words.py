@@ -1,0 +1,59 @@
+"""How the planner reads a request's words: expansions by stem."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiatlas.catalog.model import Api, Column, Direction, Edge, EdgeLevel, Param, SessionTable
+from apiatlas.planning.planner import Planner
+from apiatlas.planning.relevance import expansion
+from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import catalog_of
+
+
+def test_a_word_is_expanded_like_the_words_of_its_stem() -> None:
+    assert expansion("pictures") == expansion("picture") == "images"
+    assert expansion("photos") == "images"
+    assert set(expansion("working").split()) == {"cast", "credits"}  # "worked" and "works" together
+    assert expansion("trailer") == ""
+
+
+def _get(key: str, title: str, param: str, *columns: str) -> Api:
+    ptype = "integer" if param.endswith("id") else "string"
+    return Api(
+        key=key, object_key=key.split("/")[1], title=title,
+        params=[Param(name=param, domain_type=ptype, required=True)],
+        output_tables=[SessionTable(name="out", direction=Direction.OUT, columns=[
+            Column(name=c, domain_type="integer" if c.endswith("id") else "string") for c in columns
+        ])],
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def pictures(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """People and TV shows, each found by a search and shown by their images ("show" means tv here)."""
+    apis = [
+        _get("GET /search/tv", "Search TV Shows", "query", "results[].id", "results[].name"),
+        _get("GET /tv/{tv_id}/images", "Get TV Show Images", "tv_id", "posters[].file_path"),
+        _get("GET /search/person", "Search People", "query", "results[].id", "results[].name"),
+        _get("GET /person/{person_id}/images", "Get Person Images", "person_id", "profiles[].file_path"),
+    ]  # fmt: skip
+    catalog = catalog_of(apis)
+    catalog.edges = [
+        Edge(producer=f"GET /search/{kind}", producer_table="out", producer_field="results[].id",
+             consumer=f"GET /{kind}/{{{kind}_id}}/images", consumer_field=f"{kind}_id",
+             domain_type="integer", level=EdgeLevel.ALIAS, reason="test")
+        for kind in ("tv", "person")
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("pictures") / "pictures.apiatlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_pictures_of_a_person(pictures: Snapshot) -> None:
+    planner = Planner(pictures)
+    assert planner.title_stats.aliases.get("show") == "tv"
+    chain = planner.plan("some pictures of the actor Keanu Reeves").chains[0]
+    assert chain.api_keys == ["GET /search/person", "GET /person/{person_id}/images"]
+    tv = planner.plan("pictures of the TV show Fargo").chains[0]
+    assert tv.api_keys == ["GET /search/tv", "GET /tv/{tv_id}/images"]
