@@ -1,4 +1,4 @@
-"""How the planner reads a request's words: expansions by stem."""
+"""How the planner reads a request's words: expansions by stem, verbs of asking."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from apiatlas.catalog.model import Api, Column, Direction, Edge, EdgeLevel, Param, SessionTable
 from apiatlas.planning.planner import Planner
-from apiatlas.planning.relevance import expansion
+from apiatlas.planning.relevance import expansion, plain_verbs
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of
 
@@ -16,6 +16,13 @@ def test_a_word_is_expanded_like_the_words_of_its_stem() -> None:
     assert expansion("photos") == "images"
     assert set(expansion("working").split()) == {"cast", "credits"}  # "worked" and "works" together
     assert expansion("trailer") == ""
+
+
+def test_show_me_is_a_verb_of_asking_not_a_tv_show() -> None:
+    assert plain_verbs("Show me photos of Emma Stone") == "give me photos of Emma Stone"
+    assert plain_verbs("Please show us the cast") == "Please give us the cast"
+    assert plain_verbs("the show Me and You") == "the show Me and You"
+    assert plain_verbs("a TV show me too") == "a TV show me too"
 
 
 def _get(key: str, title: str, param: str, *columns: str) -> Api:
@@ -50,10 +57,10 @@ def pictures(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     return Snapshot.open(path)
 
 
-def test_pictures_of_a_person(pictures: Snapshot) -> None:
+def test_pictures_of_a_person_asked_with_show_me(pictures: Snapshot) -> None:
     planner = Planner(pictures)
     assert planner.title_stats.aliases.get("show") == "tv"
-    chain = planner.plan("some pictures of the actor Keanu Reeves").chains[0]
+    chain = planner.plan("Show me some pictures of the actor Keanu Reeves").chains[0]
     assert chain.api_keys == ["GET /search/person", "GET /person/{person_id}/images"]
     tv = planner.plan("pictures of the TV show Fargo").chains[0]
     assert tv.api_keys == ["GET /search/tv", "GET /tv/{tv_id}/images"]

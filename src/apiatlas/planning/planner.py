@@ -25,7 +25,14 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
-from apiatlas.planning.relevance import Relevance, TitleStats, known_words, request_words, same_stem
+from apiatlas.planning.relevance import (
+    Relevance,
+    TitleStats,
+    known_words,
+    plain_verbs,
+    request_words,
+    same_stem,
+)
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.spelling import Spelling
 from apiatlas.planning.weights import PlanLimits, Weights
@@ -80,7 +87,7 @@ class Planner:
         started = time.perf_counter()
         found = [f for f in v.extract_values(request) if not self._catalog_term(f)] if request else []
         stated = [f.text for f in found]
-        text = self.spelling.corrected(request, stated) if request else ""
+        text = plain_verbs(self.spelling.corrected(request, stated)) if request else ""
         words = request_words(text, stated, self.title_stats.aliases) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()

@@ -22,6 +22,23 @@ _STOP_WORDS = (
 _STOP = set(_STOP_WORDS.split())
 
 
+_SHOW_ME = re.compile(r"(\b[\w']+\s+)?\bshow(\s+(?:me|us)\b)", re.IGNORECASE)
+_NOUN_BEFORE = {"the", "a", "an", "tv", "this", "that", "his", "her", "their", "its"}
+
+
+def plain_verbs(text: str) -> str:
+    """``text`` with "show me" / "show us" read as the verb of asking it is ("give me"), not as a TV
+    show ("the show Me and You" stays)."""
+
+    def verb(match: re.Match[str]) -> str:
+        before = match.group(1) or ""
+        if before.strip().lower() in _NOUN_BEFORE:
+            return match.group(0)
+        return f"{before}give{match.group(2)}"
+
+    return _SHOW_ME.sub(verb, text)
+
+
 def is_stop_word(word: str) -> bool:
     """Whether a (lower-case) word carries no content of its own ("the", "кому" is not one, "это" is)."""
     return word in _STOP
