@@ -179,3 +179,14 @@ def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
     assert title_aliases({"GET /search/tv": ["search", "tv", "show"]}) == {}  # one title is not enough
     [word] = request_words("similar shows", [], aliases)[1:]
     assert word.word == "shows" and {"show", "tv"} <= word.stems
+
+
+def test_a_name_that_acts_is_a_person() -> None:
+    def hints(text: str) -> dict[object, str]:
+        return {f.value: f.hint for f in extract_values(text)}
+
+    assert hints("What TV shows has Bryan Cranston acted in?") == {"Bryan Cranston": "person"}
+    assert hints("List the movies Meryl Streep starred in") == {"Meryl Streep": "person"}
+    # the role before the name did it: the name is the role's film; a singular kind noun still types it
+    assert hints("What has the director of Mulholland Drive directed?") == {"Mulholland Drive": "-person"}
+    assert hints("Has the movie Heat played in cinemas?") == {"Heat": "movie"}

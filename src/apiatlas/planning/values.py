@@ -273,6 +273,8 @@ _KIND_NOUNS = {
 }  # fmt: skip
 _ROLES = {"actor", "actress", "director", "directors", "cast", "star", "creator", "lead"}
 _RELATIVES = {"that", "which", "who"}
+_PLURAL_KINDS = {"movies", "people"}
+_PERSON_VERBS = {"acted", "starred", "directed", "played", "appeared", "performed", "co-starred"}
 _PRONOUNS = [["his"], ["her"], ["him"], ["himself"], ["herself"]]
 _LINKS = [["in"], ["and"], ["with"], ["on"], ["for"], ["about"]]
 
@@ -280,6 +282,7 @@ _LINKS = [["in"], ["and"], ["with"], ["on"], ["for"], ["about"]]
 def entity_hint(text: str, name: str) -> str:
     """What a named thing is, from the words around it: "the movie X" → movie, "directed by X" → person,
     "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person,
+    "the movies X starred in" → person,
     "the company that produced X" → not-company, "X in his latest show" → person, "Who is older, X or Y?"
     → person."""
     at = text.find(name)
@@ -289,14 +292,22 @@ def entity_hint(text: str, name: str) -> str:
     after = [w.lower() for w in re.findall(r"[A-Za-z']+", text[at + len(name) :])]
     while before and before[-1] in ("the", "a", "an", "called", "named"):
         before.pop()
-    if before and before[-1] in _KIND_NOUNS and not text[:at].rstrip().endswith(","):
+    acts = bool(after) and after[0] in _PERSON_VERBS  # "What TV shows has X acted in?": X is a person
+    if (
+        before
+        and before[-1] in _KIND_NOUNS
+        and not text[:at].rstrip().endswith(",")
+        and not (acts and before[-1] in _PLURAL_KINDS)  # "the movies X starred in": they are not X
+    ):
         return str(_KIND_NOUNS[before[-1]])
     if text[at + len(name) :].startswith(("'s", "’s")):
         return "person"
     if after and after[0] in ("collection", "company", "network"):
         return str(after[0])
     if before and before[-1] in ("of", "in", "from", "to") and len(before) > 1 and before[-2] in _ROLES:
-        return "-person"
+        return "-person"  # "the director of X directed": the director did, X is his film
+    if acts:
+        return "person"
     if len(before) > 2 and before[-2] in _RELATIVES and before[-3] in _KIND_NOUNS and before[-3] != "by":
         return "-" + _KIND_NOUNS[before[-3]]  # "the company that produced X": X is what it produced
     if after[:1] in _PRONOUNS or (after[:1] in _LINKS and after[1:2] in _PRONOUNS):
