@@ -27,6 +27,7 @@ from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, su
 from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
+    Terms,
     TitleStats,
     known_words,
     plain_verbs,
@@ -52,7 +53,7 @@ class Planner:
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
-        self._api_terms: dict[str, tuple[set[str], set[str]]] = {}
+        self._api_terms: dict[str, Terms] = {}
         self._title_stats: TitleStats | None = None
         self._spelling: Spelling | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it

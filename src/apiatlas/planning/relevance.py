@@ -175,14 +175,45 @@ def known_words() -> list[str]:
     return sorted({*_STOP, *_EXPANSIONS, *(w for e in _EXPANSIONS.values() for w in e.split())})
 
 
-def api_terms(api: Api) -> tuple[set[str], set[str]]:
+class Terms:
+    """Stems of an API's name and title, and of its output fields, each also by its first four letters
+    (a request stem of four letters or more meets a differently ended stem only among those)."""
+
+    __slots__ = ("_fields_by_head", "_names_by_head", "fields", "names")
+
+    def __init__(self, names: set[str], fields: set[str]) -> None:
+        self.names = names
+        self.fields = fields
+        self._names_by_head = _by_head(names)
+        self._fields_by_head = _by_head(fields)
+
+    def in_names(self, stem: str) -> bool:
+        return _has(stem, self.names, self._names_by_head)
+
+    def in_fields(self, stem: str) -> bool:
+        return _has(stem, self.fields, self._fields_by_head)
+
+
+def _by_head(stems: set[str]) -> dict[str, list[str]]:
+    heads: dict[str, list[str]] = {}
+    for stem in stems:
+        if len(stem) >= 4:
+            heads.setdefault(stem[:4], []).append(stem)
+    return heads
+
+
+def _has(stem: str, own: set[str], heads: dict[str, list[str]]) -> bool:
+    return stem in own or (len(stem) >= 4 and any(same_stem(stem, u) for u in heads.get(stem[:4], ())))
+
+
+def api_terms(api: Api) -> Terms:
     """Stems of what an API is (key without path parameters, title) and of what it returns (output fields)."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
     columns = [c for t in api.output_tables for c in t.columns[:80]]
     # short column descriptions name the field in the documentation's language ("Эмитент")
     fields = [c.name for c in columns] + [c.description for c in columns if 0 < len(c.description) <= 40]
     names = set(query_terms(f"{key} {api.title}"))
-    return names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields)))
+    return Terms(names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields))))
 
 
 FIELD_STRENGTH = 0.8  # a request word found only among an API's output fields, not in its name or title
@@ -245,7 +276,7 @@ class Relevance:
         words: list[RequestWord],
         stats: TitleStats,
         limit: int = 40,
-        terms_cache: dict[str, tuple[set[str], set[str]]] | None = None,
+        terms_cache: dict[str, Terms] | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.stats = stats
@@ -273,16 +304,11 @@ class Relevance:
             terms = self._terms.get(api.key)
             if terms is None:
                 terms = self._terms[api.key] = api_terms(api)
-            names, fields = terms
-
-            def has(t: str, own: set[str]) -> bool:
-                return t in own or (len(t) >= 4 and any(same_stem(t, u) for u in own if u[:4] == t[:4]))
-
             found: dict[int, float] = {}
             for index, word in enumerate(self.words):
-                if any(has(t, names) for t in word.stems):
+                if any(terms.in_names(t) for t in word.stems):
                     found[index] = 1.0
-                elif any(has(t, fields) for t in word.stems):
+                elif any(terms.in_fields(t) for t in word.stems):
                     found[index] = FIELD_STRENGTH
 
             self._covered[api.key] = found
