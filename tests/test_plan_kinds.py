@@ -20,7 +20,7 @@ from apiatlas.planning.draft import code_fit
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
-from plan_catalogs import catalog_of
+from plan_catalogs import catalog_of, http_get
 
 
 def _lookup(key: str, object_key: str, title: str) -> Api:
@@ -98,13 +98,7 @@ def test_an_api_returns_the_last_kind_its_key_names() -> None:
 
 
 def _get(key: str, param: str, ptype: str, table: str, *columns: str) -> Api:
-    return Api(
-        key=key, object_key=key.split("/")[1], title=key,
-        params=[Param(name=param, domain_type=ptype, required=True)],
-        output_tables=[SessionTable(name=table, direction=Direction.OUT, columns=[
-            Column(name=c, domain_type="integer" if c.endswith("id") else "string") for c in columns
-        ])],
-    )  # fmt: skip
+    return http_get(key, param, table, *columns, ptype=ptype)
 
 
 @pytest.fixture(scope="module")

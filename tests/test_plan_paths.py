@@ -4,22 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.catalog.model import Api, Column, Direction, Edge, EdgeLevel, Param, SessionTable
+from apiatlas.catalog.model import Api, Edge, EdgeLevel
 from apiatlas.planning.draft import nested_list
 from apiatlas.planning.planner import Planner, Weights
 from apiatlas.snapshot import Snapshot, write_snapshot
-from plan_catalogs import catalog_of
+from plan_catalogs import catalog_of, http_get
 
 
 def _get(key: str, param: str, table: str, *columns: str) -> Api:
-    ptype = "integer" if param.endswith("id") else "string"
-    return Api(
-        key=key, object_key=key.split("/")[1], title=key,
-        params=[Param(name=param, domain_type=ptype, required=True)],
-        output_tables=[SessionTable(name=table, direction=Direction.OUT, columns=[
-            Column(name=c, domain_type="integer" if c.endswith("id") else "string") for c in columns
-        ])],
-    )  # fmt: skip
+    return http_get(key, param, table, *columns)
 
 
 def _edges(links: list[tuple[str, str, str, str, str]]) -> list[Edge]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.catalog.model import Api, Column, Direction, Edge, EdgeLevel, Param, SessionTable
+from apiatlas.catalog.model import Api, Edge, EdgeLevel
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.relevance import expansion, plain_verbs
 from apiatlas.snapshot import Snapshot, write_snapshot
-from plan_catalogs import catalog_of
+from plan_catalogs import catalog_of, http_get
 
 
 def test_a_word_is_expanded_like_the_words_of_its_stem() -> None:
@@ -26,14 +26,7 @@ def test_show_me_is_a_verb_of_asking_not_a_tv_show() -> None:
 
 
 def _get(key: str, title: str, param: str, *columns: str) -> Api:
-    ptype = "integer" if param.endswith("id") else "string"
-    return Api(
-        key=key, object_key=key.split("/")[1], title=title,
-        params=[Param(name=param, domain_type=ptype, required=True)],
-        output_tables=[SessionTable(name="out", direction=Direction.OUT, columns=[
-            Column(name=c, domain_type="integer" if c.endswith("id") else "string") for c in columns
-        ])],
-    )  # fmt: skip
+    return http_get(key, param, "out", *columns, title=title)
 
 
 @pytest.fixture(scope="module")
