@@ -90,3 +90,27 @@ def test_no_match_and_empty_query(snap: Snapshot) -> None:
     assert snap.search("квазар") == []
     assert snap.search("  ,  ") == []
     assert snap.search('"') == []
+
+
+def test_british_and_american_spellings_share_a_stem(tmp_path: Path) -> None:
+    pairs = [
+        ("theatres", "theaters"), ("colour", "color"), ("favourites", "favorites"), ("catalogue", "catalog"),
+        ("analyse", "analyze"), ("licence", "license"), ("cancelled", "canceled"), ("centre", "center"),
+        ("organisation", "organization"), ("fibre", "fiber"),
+    ]  # fmt: skip
+    for british, american in pairs:
+        assert stems(british) == stems(american), british
+    # words that only look British keep their own stems
+    for word, other in [("timbre", "timber"), ("hour", "hor"), ("promise", "promize"), ("vogue", "vog")]:
+        assert stems(word) != stems(other), word
+    cat = mini_catalog()
+    cat.apis["GET /movie/now_playing"] = Api(
+        key="GET /movie/now_playing",
+        object_key="Acc",
+        title="Get Now Playing",
+        description="Movies in theatres now.",
+    )
+    path = tmp_path / "films.atlas"
+    write_snapshot(cat, path, options={})
+    with Snapshot.open(path) as films:
+        assert films.search("movies showing in theaters")[0].api_key == "GET /movie/now_playing"
