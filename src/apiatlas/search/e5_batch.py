@@ -98,15 +98,8 @@ class BatchEncoder:
             norm2=(vector("oln.w", h), vector("oln.b", h)),
         )
 
-    def embed(
-        self,
-        texts: Sequence[str],
-        prefix: str = "passage: ",
-        *,
-        workers: int = 1,
-        on_group: Callable[[int], None] | None = None,
-    ) -> Floats:
-        """L2-normalised rows, one per text; ``on_group(texts_done)`` after each forward pass."""
+    def embed(self, texts: Sequence[str], prefix: str = "passage: ", *, workers: int = 1) -> Floats:
+        """L2-normalised rows, one per text, embedded on ``workers`` threads."""
         tok = self.model.tokenizer
         width = self.model.positions - 2
         windows: list[_Window] = []
@@ -123,13 +116,11 @@ class BatchEncoder:
 
         def run(group: list[_Window]) -> None:
             if set_blas is not None:
-                set_blas(1)  # this thread's products on one core: the other worker has the other
+                set_blas(1)  # one core per worker (needed where OpenBLAS's count is per thread)
             means = self._forward([w.ids for w in group])
             with lock:
                 for window, mean in zip(group, means, strict=True):
                     out[window.text] += window.weight * mean
-            if on_group is not None:
-                on_group(len(group))
 
         if workers == 1:
             for group in groups:
