@@ -14,7 +14,7 @@ from rich.markup import escape
 from apiatlas.cli_app import app, bench_app
 from apiatlas.errors import SnapshotError
 from apiatlas.planning.model import CandidateChain, InputSource, PlanResult
-from apiatlas.planning.planner import Planner
+from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot.reader import Snapshot
 
 
@@ -40,12 +40,19 @@ def plan_command(
     ] = None,
     target: Annotated[str | None, typer.Option("--target", help="The API whose result you want.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")] = False,
+    writes: Annotated[
+        bool,
+        typer.Option(
+            "--writes", help="Let chains use write APIs too (a server without roles runs reads only)."
+        ),
+    ] = False,
 ) -> None:
     """Plan the calls that answer a request: chains best first, each input's source, what is missing."""
     values = parse_known(list(known or []))
     try:
         with Snapshot.open(snapshot) as snap:
-            result = Planner(snap).plan(request, target=target, known=values)
+            planner = Planner(snap, allow=None if writes else reads_only)
+            result = planner.plan(request, target=target, known=values)
     except SnapshotError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
@@ -118,7 +125,7 @@ def bench_plan(
     texts = [case.text for case in bank_cases(source)]
     try:
         with Snapshot.open(snapshot) as snap:
-            planner = Planner(snap)
+            planner = Planner(snap, allow=reads_only)  # as the server plans
             started = time.perf_counter()
             planner.plan(texts[0])  # first call reads the title statistics once
             first = (time.perf_counter() - started) * 1000

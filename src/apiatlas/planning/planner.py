@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
@@ -39,17 +40,31 @@ from apiatlas.planning.spelling import Spelling
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.snapshot import Snapshot
 
-__all__ = ["PlanLimits", "Planner", "Weights"]  # the bounds and weights live in weights.py
+__all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER}
 
 
+def reads_only(api: Api) -> bool:
+    """The ``allow`` of a planner whose chains must run on a read-only server (the default one)."""
+    return api.side_effect is SideEffect.READ
+
+
 class Planner:
     """Ranked candidate chains for a request and/or a target API over one snapshot."""
 
-    def __init__(self, snapshot: Snapshot, limits: PlanLimits | None = None, weights: Weights | None = None):
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        limits: PlanLimits | None = None,
+        weights: Weights | None = None,
+        allow: Callable[[Api], bool] | None = None,
+    ):
+        """``allow``: which kept APIs a chain may use (the server's: reads, and the writes an operator
+        enabled for the caller's role — a chain its caller cannot run is no plan); None: every kept API."""
         self.snapshot = snapshot
+        self.allow = allow
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
@@ -113,6 +128,12 @@ class Planner:
                     status="error", reason=ReasonCode.UNKNOWN_API, message=f"unknown API {target!r}",
                     request=request, values=values, elapsed_ms=_ms(started),
                 )  # fmt: skip
+            if self.allow is not None and not self.allow(api):
+                return PlanResult(
+                    status="error", reason=ReasonCode.NOT_EXECUTABLE, request=request, values=values,
+                    message=f"{api.key} is not callable here (side effect '{api.side_effect.value}')",
+                    elapsed_ms=_ms(started),
+                )  # fmt: skip
             targets = [api.key]
         else:
             # search hits, and what the entry points taking a stated value feed directly
@@ -165,7 +186,7 @@ class Planner:
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
-        return api is not None and api.funnel.kept
+        return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
 
     def _open_inputs(self, ctx: PlanContext, api: Api) -> list[Slot]:
         """Required inputs no stated value fills (an input table needs one filled column)."""

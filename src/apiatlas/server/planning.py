@@ -6,11 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.chain import ChainStep
 from apiatlas.planning.model import CandidateChain, PlanValue
 from apiatlas.planning.planner import Planner
-from apiatlas.server.navigation import Navigator
+from apiatlas.server.navigation import Navigator, not_executable_reason
 from apiatlas.server.results import DescribeApiResult, ToolResult
 
 MAX_CHAINS = 5
@@ -101,8 +102,13 @@ class ChainPlanning:
     @property
     def planner(self) -> Planner:
         if self._planner is None:
-            self._planner = Planner(self.navigator.snapshot)
+            self._planner = Planner(self.navigator.snapshot, allow=self._callable)
         return self._planner
+
+    def _callable(self, api: Api) -> bool:
+        """Whether the caller can run ``api`` here: a plan is handed to execute_chain, so a chain through
+        an API it would refuse (a write no operator enabled for this role) is not offered."""
+        return not_executable_reason(api, self.navigator.writes_enabled(api.key)) is None
 
     def plan_chain(
         self, request: str, target: str | None, known: dict[str, Any], limit: int = 3
