@@ -190,3 +190,51 @@ def test_a_name_that_acts_is_a_person() -> None:
     # the role before the name did it: the name is the role's film; a singular kind noun still types it
     assert hints("What has the director of Mulholland Drive directed?") == {"Mulholland Drive": "-person"}
     assert hints("Has the movie Heat played in cinemas?") == {"Heat": "movie"}
+
+
+def test_opaque_ids_an_api_issued_are_values_with_the_noun_they_follow() -> None:
+    def ids(text: str) -> list[tuple[str, str]]:
+        return [(str(f.value), f.hint) for f in extract_values(text) if f.kind == v.IDENTIFIER]
+
+    assert ids("List the charges of the customer cus_9s6XKzkNRiz8i3") == [("cus_9s6XKzkNRiz8i3", "customer")]
+    assert ids("messages of channel C024BE91L from the user with id U01ABCDEF9") == [
+        ("C024BE91L", "channel"),
+        ("U01ABCDEF9", "user"),
+    ]
+    assert ids("order 550e8400-e29b-41d4-a716-446655440000") == [
+        ("550e8400-e29b-41d4-a716-446655440000", "order")
+    ]  # not an INN of its last twelve digits
+    # what only looks like an id: a year, a title with a digit, a word with a hyphen, the bank's numbers
+    for text in ("movies of 2023", "Who directed Blade Runner 2049?", "COVID-19 movies", "movies like Se7en"):
+        assert ids(text) == [], text
+    assert kinds("клиент с ИНН 771234567890")[v.INN] == "771234567890"
+    assert kinds("кто эмитент бумаги в сделке DS-20251124-00011")[v.DOC_NUMBER] == "DS-20251124-00011"
+
+
+def test_an_id_fills_the_input_named_by_its_noun_a_filter_too() -> None:
+    charges = Api(
+        key="GET /v1/charges",
+        object_key="v1",
+        params=[
+            Param(name="customer", domain_type="string"),
+            Param(name="payment_intent", domain_type="string"),
+        ],
+    )
+    refunds = Api(
+        key="GET /v1/charges/{charge}/refunds",
+        object_key="v1",
+        params=[
+            Param(name="charge", domain_type="string", required=True),
+            Param(name="limit", domain_type="integer"),
+        ],
+    )
+    found = extract_values("the refunds of charge ch_3MmlLrLkdIwHu7ix0snN0B15 of customer cus_123")
+    assert {n: b.value for (_, n), b in bind(charges, found, {}).items()} == {"customer": "cus_123"}
+    assert {n: b.value for (_, n), b in bind(refunds, found, {}).items()} == {
+        "charge": "ch_3MmlLrLkdIwHu7ix0snN0B15"
+    }
+    # an id without a noun fills an input named ...id, nothing else
+    plain = extract_values("show U01ABCDEF9")
+    user = Api(key="GET /users", object_key="u", params=[Param(name="user_id", domain_type="string")])
+    assert {n: b.value for (_, n), b in bind(user, plain, {}).items()} == {"user_id": "U01ABCDEF9"}
+    assert bind(charges, plain, {}) == {}

@@ -83,6 +83,13 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         )
     if kind == v.DOC_NUMBER:
         return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
+    if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
+        hint = _norm(value.hint)
+        if slot.table is not None or not dtype.startswith(("string", "dsvar", "integer", "int")):
+            return False
+        if hint:
+            return name in (hint, hint + "id", hint.removesuffix("s"), hint.removesuffix("s") + "id")
+        return name.endswith("id")
     if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
         return (
             bool(value.hint)

@@ -1,4 +1,5 @@
-"""Values a request states: names (Russian, English), dates, periods, account numbers, INN, ISIN, numbers."""
+"""Values a request states: names (Russian, English), dates, periods, account numbers, INN, ISIN, numbers,
+opaque ids (cus_123, C024BE91L, UUIDs)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
+IDENTIFIER = "identifier"  # an opaque id an API issued: cus_9s6XKzkNRiz8i3, C024BE91L, a UUID
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,21 @@ _QUOTED = re.compile(r"[\"«“„']([^\"»”“']{2,80})[\"»”“']")
 _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
 _INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
+# opaque ids: prefixed (cus_123, ch_3MmlLr…), UUIDs, or 8+ letters and digits mixed (C024BE91L)
+_UUID = re.compile(r"(?<![\w-])([0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})(?![\w-])")
+_IDENTIFIER = re.compile(
+    r"(?<![\w-])("
+    r"[A-Za-z][A-Za-z0-9]{0,11}_[A-Za-z0-9_]*\d[A-Za-z0-9_]*"
+    r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}"
+    r")(?![\w-])"
+)
+# words between a noun and the id it names ("the user with id U123"), and verbs of asking ("show
+# U123"): skipped when looking for the noun
+_ID_LINKS = frozenset({
+    "id", "ids", "identifier", "with", "the", "a", "an", "of", "number", "no", "for", "by", "in", "on", "at",
+    "from", "to", "and", "or", "is", "was", "about", "me", "show", "get", "give", "find", "list", "fetch",
+    "display", "tell", "what", "who", "which",
+})  # fmt: skip
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(
@@ -80,6 +97,8 @@ def extract_values(text: str) -> list[ExtractedValue]:
             )
         )
         rest = rest.replace(match.group(0), " ")
+    found.extend(_identifiers(_UUID, rest))  # before the numbers: a UUID ends in twelve digits
+    rest = _UUID.sub(" ", rest)
     for match in _ISIN.finditer(rest):
         found.append(ExtractedValue(ISIN, match.group(1), match.group(1)))
     rest = _ISIN.sub(" ", rest)
@@ -97,10 +116,25 @@ def extract_values(text: str) -> list[ExtractedValue]:
         found.append(ExtractedValue(DOC_NUMBER, number, match.group(0), hint=hint))
     rest = _DOC_NUMBER.sub(" ", rest)
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
+    found.extend(_identifiers(_IDENTIFIER, rest))
+    rest = _IDENTIFIER.sub(" ", rest)
     found.extend(_russian_names(rest))
     found.extend(_with_kind_noun(text, e) for e in _english_entities(rest))
     found.extend(_numbers(rest))
     return found
+
+
+def _identifiers(pattern: re.Pattern[str], text: str) -> list[ExtractedValue]:
+    return [
+        ExtractedValue(IDENTIFIER, m.group(1), m.group(1), hint=_id_noun(text, m.start()))
+        for m in pattern.finditer(text)
+    ]
+
+
+def _id_noun(text: str, start: int) -> str:
+    """The noun an id follows ("customer" in "the customer cus_123", "user" in "user with id U123")."""
+    words: list[str] = re.findall(r"[A-Za-z]+", text[:start])
+    return next((w.lower() for w in reversed(words[-4:]) if w.lower() not in _ID_LINKS), "")
 
 
 def _dates(text: str) -> list[ExtractedValue]:

@@ -1,0 +1,26 @@
+"""An opaque id the request names ("channel C024BE91L") goes straight into the input its noun names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apiatlas.planning.planner import Planner, reads_only
+from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import catalog_of, http_get
+
+
+def test_a_stated_id_fills_the_target_with_nothing_to_ask(tmp_path: Path) -> None:
+    apis = [
+        http_get("GET /channels/{channel}/messages", "channel", "out", "messages[].text", "messages[].user",
+                 title="Messages of a channel"),
+        http_get("GET /channels", "name", "out", "channels[].id", "channels[].name", title="Find channels"),
+    ]  # fmt: skip
+    path = tmp_path / "chat.atlas"
+    write_snapshot(catalog_of(apis), path, options={"source": "test"})
+    with Snapshot.open(path) as snap:
+        plan = Planner(snap, allow=reads_only).plan("Show the messages of channel C024BE91L")
+    best = plan.chains[0]
+    assert best.api_keys == ["GET /channels/{channel}/messages"] and best.missing == []
+    assert [(v.kind, v.value) for v in plan.values] == [("identifier", "C024BE91L")]
+    step = best.chain_steps({})[0]
+    assert step.args == {"channel": "C024BE91L"}
