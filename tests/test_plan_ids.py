@@ -24,3 +24,28 @@ def test_a_stated_id_fills_the_target_with_nothing_to_ask(tmp_path: Path) -> Non
     assert [(v.kind, v.value) for v in plan.values] == [("identifier", "C024BE91L")]
     step = best.chain_steps({})[0]
     assert step.args == {"channel": "C024BE91L"}
+
+
+def test_among_many_apis_filtered_by_an_id_the_one_it_names_is_planned(tmp_path: Path) -> None:
+    # sixty reports filtered by customer: the request's words find them before the one API that
+    # takes a customer's id (the Stripe spec's "Show the customer cus_…" met 40 such hits)
+    apis = [
+        http_get(
+            f"GET /reports/r{n}",
+            "customer",
+            "out",
+            "rows[].total",
+            title=f"Customer report: customer totals {n}",
+        )
+        for n in range(60)
+    ]
+    for api in apis:
+        api.params[0].required = False  # a filter: these list every customer's rows without it
+    apis.append(
+        http_get("GET /records/{customer}", "customer", "out", "id", "email", title="Retrieve a customer")
+    )
+    path = tmp_path / "crm.atlas"
+    write_snapshot(catalog_of(apis), path, options={"source": "test"})
+    with Snapshot.open(path) as snap:
+        plan = Planner(snap, allow=reads_only).plan("Show the customer cus_NffrFeUfNV2Hib")
+    assert plan.chains[0].api_keys == ["GET /records/{customer}"] and not plan.chains[0].missing

@@ -85,7 +85,8 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
-        if slot.table is not None or not dtype.startswith(("string", "dsvar", "integer", "int")):
+        # any scalar type: a path's id often has a type of its own ("customer")
+        if slot.table is not None or dtype in ("array", "object", "boolean", "number") or "date" in dtype:
             return False
         if hint:
             return name in (hint, hint + "id", hint.removesuffix("s"), hint.removesuffix("s") + "id")

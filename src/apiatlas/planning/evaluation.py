@@ -66,10 +66,12 @@ def restbench_cases(queries_path: Path, api_keys: set[str]) -> list[GoldCase]:
             location=Location(file=str(queries_path)),
         ) from exc  # fmt: skip
     by_shape = {_shape(k): k for k in api_keys}
+    # case ids name the set by the file: tmdb_queries.json -> tmdb:0 … (the held-out split hashes them)
+    prefix = Path(queries_path).stem.split("_")[0] or "case"
     cases = []
     for n, item in enumerate(data):
         gold = tuple(by_shape.get(_shape(s.strip()), s.strip()) for s in item.get("solution") or [])
-        cases.append(GoldCase(qid=f"tmdb:{n}", text=str(item["query"]).strip(), gold=gold))
+        cases.append(GoldCase(qid=f"{prefix}:{n}", text=str(item["query"]).strip(), gold=gold))
     return cases
 
 

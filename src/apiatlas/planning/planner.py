@@ -72,6 +72,7 @@ class Planner:
         self._title_stats: TitleStats | None = None
         self._spelling: Spelling | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
+        self._keys: list[str] | None = None  # every API key, read once (for requests naming an id)
 
     @property
     def title_stats(self) -> TitleStats:
@@ -136,16 +137,20 @@ class Planner:
                 )  # fmt: skip
             targets = [api.key]
         else:
-            # search hits, and what the entry points taking a stated value feed directly
+            # search hits, what the entry points taking a stated value feed directly, and what a stated
+            # id names (it takes the id: as near the values as an entry point)
             near = [k for k, d in sorted(ctx.near_values().items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
-            pool = list(dict.fromkeys([*ctx.relevance.hits(), *near[: self.limits.near_targets]]))
+            direct = set(self._taking_ids(ctx))
+            pool = list(
+                dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
+            )
             hits = [k for k in pool if self._readable(ctx, k)]
             distance = ctx.near_values()
             targets = sorted(
                 hits,
                 key=lambda k: (
                     -self._rel(ctx, k)
-                    - 0.3 * (distance.get(k, 9) <= 1)
+                    - 0.3 * (distance.get(k, 9) <= 1 or k in direct)
                     - self.weights.kind * self._kind_fit(ctx, k),
                     k,
                 ),
@@ -183,6 +188,28 @@ class Planner:
             best.why.append(note)
             result.message += f"; {note}"
         return result
+
+    def _taking_ids(self, ctx: PlanContext) -> list[str]:
+        """APIs a stated opaque id fills a required input of ("Show the customer cus_123": the customer
+        API by id): the thing the request names by id, whatever words its card uses."""
+        if not any(f.kind == v.IDENTIFIER for f in ctx.found):
+            return []
+        if self._keys is None:
+            self._keys = self.snapshot.all_api_keys()
+        out = []
+        for key in self._keys:
+            api = ctx.api(key)
+            if api is None or not self._readable(ctx, key):
+                continue
+            required = {(None, p.name) for p in api.params if p.required}
+            bound = ctx.bindings(api)
+            if any(
+                ctx.found[b.index].kind == v.IDENTIFIER
+                for k, b in bound.items()
+                if k in required and b.index >= 0
+            ):
+                out.append(key)
+        return out
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
