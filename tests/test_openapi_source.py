@@ -475,3 +475,32 @@ def test_invalid_yaml_and_wrong_version_are_located_source_errors(tmp_path: Path
     old = write(tmp_path / "old.json", {"swagger": "1.2", "paths": {}})
     with pytest.raises(SourceError, match=r"not an OpenAPI 3\.x or Swagger 2\.0 spec"):
         load(old)
+
+
+def test_html_in_descriptions_becomes_plain_text_and_placeholders_stay(tmp_path: Path) -> None:
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "Shop", "version": "1"},
+        "paths": {
+            "/v1/products": {
+                "get": {
+                    "description": '<p>Returns a list of your products &amp; <a href="/docs">their</a> '
+                    "<code>prices</code>.</p><p>Pages of a &lt;pool&gt; of <pool> results.</p>",
+                    "parameters": [
+                        {"name": "limit", "in": "query", "description": "<p>At most <em>100</em>.</p>",
+                         "schema": {"type": "integer"}},
+                    ],
+                    "responses": {"200": {"description": "<p>OK</p>", "content": {"application/json": {
+                        "schema": {"type": "object", "properties": {
+                            "name": {"type": "string", "description": "The <strong>name</strong>."}}}}}}},
+                }
+            }
+        },
+    }  # fmt: skip
+    api = load(write(tmp_path / "shop.json", spec)).apis["GET /v1/products"]
+    assert api.title == "Returns a list of your products & their prices."
+    assert api.description == (
+        "Returns a list of your products & their prices.\n\nPages of a <pool> of <pool> results."
+    )
+    assert api.params[0].description == "At most 100."
+    assert api.output_tables[0].columns[0].description == "The name."

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apiatlas.errors import Location
+from apiatlas.sources.openapi.markup import plain_text
 from apiatlas.sources.openapi.schemas import Node, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
@@ -140,8 +141,8 @@ class OperationReader:
             method=method.upper(),
             path=path,
             operation_id=str(op.get("operationId") or ""),
-            summary=str(op.get("summary") or ""),
-            description=str(op.get("description") or ""),
+            summary=plain_text(str(op.get("summary") or "")),
+            description=plain_text(str(op.get("description") or "")),
             tags=[str(t) for t in op.get("tags") or []],
             params=params,
             body=body,

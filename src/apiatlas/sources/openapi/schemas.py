@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from apiatlas.errors import Diagnostic, Location, Severity, SourceError
 from apiatlas.sources.openapi.documents import SpecDocuments
+from apiatlas.sources.openapi.markup import plain_text
 
 MAX_FLAT_DEPTH = 3  # nested objects below the response root
 MAX_COLUMNS = 200  # fields of one response
@@ -77,7 +78,7 @@ def type_name(schema: Any) -> str:
 
 
 def short(text: Any) -> str:
-    value = " ".join(str(text).split()) if text else ""
+    value = " ".join(plain_text(str(text)).split()) if text else ""
     return value if len(value) <= MAX_DESCRIPTION else value[: MAX_DESCRIPTION - 1] + "…"
 
 
