@@ -27,7 +27,7 @@ from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
-from apiatlas.text import content_terms, function_stems, query_terms, stem, stems, words
+from apiatlas.text import content_terms, query_terms, stem, stems, words
 
 
 class SearchMode(StrEnum):
@@ -405,8 +405,7 @@ class HybridSearch:
         reasons: list[str] = []
         if exact:
             reasons.append("exact API name")
-        stop = function_stems()
-        said = [m for m in matched if m not in stop] or matched  # "в", "the" explain nothing
+        said = content_terms(matched)  # "в", "the" explain nothing
         if said:  # as the query wrote them ("кредитный", not the stem "кредитн")
             reasons.append("words: " + ", ".join(dict.fromkeys(view.surface.get(m, m) for m in said)))
         if cos is not None:
