@@ -108,11 +108,11 @@ class BatchEncoder:
             for start in range(0, max(len(ids), 1), width):
                 part = ids[start : start + width]
                 windows.append(_Window(i, [tok.bos, *part, tok.eos], max(len(part), 1)))
-        groups = _groups(windows, workers, self.model.heads)
         out = np.zeros((len(texts), self.model.hidden), dtype=np.float32)
         lock = threading.Lock()
         set_blas = _blas_threads_setter() if workers > 1 else None
         workers = workers if set_blas is not None else 1
+        groups = _groups(windows, workers, self.model.heads)
 
         def run(group: list[_Window]) -> None:
             if set_blas is not None:
