@@ -11,7 +11,7 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
-from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
     FOREIGN_KEY_FACTOR,
@@ -72,7 +72,7 @@ class Planner:
         self._title_stats: TitleStats | None = None
         self._spelling: Spelling | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
-        self._keys: list[str] | None = None  # every API key, read once (for requests naming an id)
+        self._inputs: dict[tuple[str, str], list[str]] | None = None  # for requests naming an id
 
     @property
     def title_stats(self) -> TitleStats:
@@ -191,13 +191,21 @@ class Planner:
 
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
         """APIs a stated opaque id fills a required input of ("Show the customer cus_123": the customer
-        API by id): the thing the request names by id, whatever words its card uses."""
-        if not any(f.kind == v.IDENTIFIER for f in ctx.found):
+        API by id): the thing the request names by id, whatever words its card uses. Only the APIs with
+        a required input an id can fill are bound (``_required_inputs``), not the whole snapshot."""
+        ids = [f for f in ctx.found if f.kind == v.IDENTIFIER]
+        if not ids:
             return []
-        if self._keys is None:
-            self._keys = self.snapshot.all_api_keys()
+        candidates = sorted(
+            {
+                key
+                for (name, domain_type), keys in self._required_inputs().items()
+                if any(accepts(f, Slot(name, None, domain_type, True)) for f in ids)
+                for key in keys
+            }
+        )
         out = []
-        for key in self._keys:
+        for key in candidates:
             api = ctx.api(key)
             if api is None or not self._readable(ctx, key):
                 continue
@@ -210,6 +218,17 @@ class Planner:
             ):
                 out.append(key)
         return out
+
+    def _required_inputs(self) -> dict[tuple[str, str], list[str]]:
+        """Every API's required parameters, (name, domain type) -> API keys; read once per planner."""
+        if self._inputs is None:
+            self._inputs = {}
+            for key in self.snapshot.all_api_keys():
+                api = self.cache.api(key)
+                for p in api.params if api is not None else []:
+                    if p.required:
+                        self._inputs.setdefault((p.name, p.domain_type), []).append(key)
+        return self._inputs
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
