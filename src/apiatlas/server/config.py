@@ -84,6 +84,9 @@ class ServerConfig(BaseModel):
     # the model that embeds queries when the snapshot was embedded by an endpoint: openai:MODEL@BASE_URL
     # (its key from $APIATLAS_EMBEDDING_API_KEY); None: the snapshot's bundled model, else words only
     embedding: str | None = None
+    # the longest a new query waits for a free embedding engine (the queue ahead of it at the recent
+    # time per query) before it is ranked by words alone (reason WORDS_ONLY); None: always wait
+    embedding_wait_ms: float | None = Field(default=100.0, ge=0)
 
     def prefix_for(self, source_kind: str) -> str:
         if self.tool_prefix is not None:

@@ -258,7 +258,14 @@ class Navigator:
                 message=f"no business object with key '{object_key}'",
                 next_actions=[f"call {self.prefix}list_business_objects, or search without object_key"],
             )
-        outcome = self._search_index.search(query, limit=limit, object_key=obj.key if obj else None)
+        outcome = self._search_index.search(
+            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms
+        )
+        busy = (
+            " (ranked by words alone: the embedding model was busy with other new queries)"
+            if outcome.words_only
+            else ""
+        )
         hits = [
             SearchHitInfo(
                 api_key=h.api_key,
@@ -280,6 +287,7 @@ class Navigator:
                 message="no API fits this request confidently"
                 + (f" in {object_key}" if object_key else "")
                 + f" (confidence {outcome.confidence:.2f})"
+                + busy
                 + "".join(f"; {line}" for line in outcome.not_callable),
                 closest_objects=[f"{o.key}: {o.title or o.name}" for o in closest if o is not None],
                 next_actions=[
@@ -307,8 +315,10 @@ class Navigator:
         return SearchResult(
             query=query,
             hits=hits,
-            message=f"{len(hits)} APIs found, best first",
-            next_actions=[f"call {self.prefix}describe_api with the best hit"],
+            reason=ReasonCode.WORDS_ONLY if outcome.words_only else None,
+            message=f"{len(hits)} APIs found, best first{busy}",
+            next_actions=[f"call {self.prefix}describe_api with the best hit"]
+            + (["if none fits, search again in a moment: then meaning is weighed too"] if busy else []),
         )
 
     def dependency_chain(

@@ -143,9 +143,10 @@ def atlas_tools(tools: AtlasTools, prefix: str, read_only: bool, open_world: boo
     """The navigation, execution and evidence tools under ``prefix``, with compact schemas."""
     nav, run = tools.navigator, tools.execution
     exec_notes = execution_annotations(read_only, open_world)
-    # Searches overlap two at a time (a new query's embedding takes the engine's lock; repeated queries
-    # come from its cache); graph walks and plans may overlap more.
-    search_slot, graph_slots = anyio.CapacityLimiter(2), anyio.CapacityLimiter(4)
+    # Searches overlap up to eight at a time: new queries queue for the embedding engines inside the
+    # provider, which sees that queue and answers by words alone past ``embedding_wait_ms``, while
+    # repeated queries (vectors from its cache) pass them; graph walks and plans overlap up to four.
+    search_slot, graph_slots = anyio.CapacityLimiter(8), anyio.CapacityLimiter(4)
 
     async def list_business_objects(cursor: Cursor = None) -> Annotated[CallToolResult, ListObjectsResult]:
         return await answer(ListObjectsResult, lambda: nav.list_business_objects(cursor))
