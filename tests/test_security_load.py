@@ -57,6 +57,9 @@ def test_bench_load_survives_a_database_outage_without_a_server_restart() -> Non
     assert phase["tools_list"]["p99_ms"] >= phase["tools_list"]["p50_ms"] > 0
     assert phase["calls"]["calls"] + report["after_connect_phase"]["calls"] == report["calls"]
     assert "target" not in report
+    assert report["searches_by_words_only"] >= 0  # counted (few sessions: nothing waits for the model)
+    lags = report["generator_lag_by_window"]  # how late the load generator's own loop ran, per window
+    assert lags and all(w["max_ms"] >= w["p99_ms"] >= 0 for w in lags if w["max_ms"] is not None)
     assert report["server_side"]["whole_run"]["search"]["calls"] == report["search"]["calls"]
     assert report["cpu"]["server_s"] is not None and report["cpu"]["server_s"] > 0
     # every call is audited: the load's and the reference session's after it

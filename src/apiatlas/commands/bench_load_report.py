@@ -63,6 +63,13 @@ def build_report(outcome: dict[str, Any], sessions: int, server_alive: bool, fau
         for start in range(0, int(run.seconds), WINDOW_S)
         if run.seconds - start >= 1
     ]
+    # how late the load generator's own event loop was (its 50 sessions share one loop and the cores):
+    # an answer that arrived then waited that long before its call was timed as done
+    report["generator_lag_by_window"] = [
+        _lag(run.lags, start, min(start + WINDOW_S, run.seconds))
+        for start in range(0, int(run.seconds), WINDOW_S)
+        if run.seconds - start >= 1
+    ]
     report["reference"] = outcome["reference"]
     report["cpu"] = outcome["cpu"]
     report["load_average"] = {"start": outcome["load_average_start"], "end": outcome["load_average_end"]}
@@ -99,6 +106,15 @@ def build_report(outcome: dict[str, Any], sessions: int, server_alive: bool, fau
     return report
 
 
+def _lag(lags: list[tuple[float, float]], since: float, until: float) -> dict[str, Any]:
+    late = sorted(ms for at, ms in lags if since <= at < until)
+    return {
+        "from_s": since,
+        "p99_ms": round(late[min(len(late) - 1, int(len(late) * 0.99))], 1) if late else None,
+        "max_ms": round(late[-1], 1) if late else None,
+    }
+
+
 def _kinds(figures: dict[str, Any]) -> None:
     for kind in ("search", "execute"):
         k = figures[kind]
@@ -121,7 +137,9 @@ def print_report(report: dict[str, Any]) -> None:
     )
     _kinds(report)
     typer.echo(
-        f"  answered 'nothing fits' (NO_MATCH / NO_CONFIDENT_MATCH): {report['answered_nothing_fits']}"
+        f"  answered 'nothing fits' (NO_MATCH / NO_CONFIDENT_MATCH): {report['answered_nothing_fits']}; "
+        f"searches ranked by words alone, the embedding model busy (WORDS_ONLY): "
+        f"{report['searches_by_words_only']}"
     )
     phase = report["connect_phase"]
     hs, tl = phase["handshake"], phase["tools_list"]
@@ -148,6 +166,12 @@ def print_report(report: dict[str, Any]) -> None:
         typer.echo(
             f"search p50/p99 ms by {WINDOW_S} s window: "
             + ", ".join(f"{w['from_s']}s {w['p50_ms']}/{w['p99_ms']}" for w in windows)
+        )
+    lags = report.get("generator_lag_by_window") or []
+    if lags:
+        typer.echo(
+            "load generator's event loop, late by p99/max ms per window: "
+            + ", ".join(f"{w['from_s']}s {w['p99_ms']}/{w['max_ms']}" for w in lags)
         )
     server = report["server_side"]
     for phase, label in (("whole_run", "whole run"), ("connect_phase", "connect phase")):
