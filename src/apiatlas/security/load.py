@@ -8,9 +8,9 @@ from (and inside) the whole run.
 The generator does once what a fleet of separate agents would each do once at start-up: read the
 query list and build the TLS context. Doing either per session inside the one event loop that drives
 every session stalled all of them (0.35 s of YAML and 0.05 s of CA loading per session: 20 s for 50).
-For the same reason each session compiles its tools' output validators when it connects, not at its
-first calls (``_compile_validators``), and a watcher records how late the generator's own loop runs,
-so the report can tell the generator's delays from the server's.
+For the same reason the sessions share their tools' compiled output validators, made when the first
+one connects, not at each session's first calls (``_compile_validators``). A watcher records how
+late the generator's own loop runs, so the report can tell the generator's delays from the server's.
 """
 
 from __future__ import annotations
@@ -163,6 +163,8 @@ class Plan:
     tls: ssl.SSLContext
     think_s: float
     think_jitter: float = 0.0  # each pause is drawn from think_s x [1 - jitter, 1 + jitter]
+    # output-schema validators compiled by the first session, by tool name, with the schema compiled
+    validators: dict[str, tuple[dict[str, Any], Any]] = field(default_factory=dict, compare=False)
 
 
 def http_client(plan: Plan) -> httpx2.AsyncClient:
@@ -221,7 +223,7 @@ async def _establish(
         )
         handshake = time.perf_counter() - began
         listed = await client.list_tools()
-        _compile_validators(client, listed.tools)
+        _compile_validators(client, listed.tools, plan.validators)
     except BaseException:
         spent = (time.perf_counter() - began) * 1000
         run.connects.append(Connect(began - t0, handshake * 1000, spent - handshake * 1000, False))
@@ -231,22 +233,34 @@ async def _establish(
     return client
 
 
-def _compile_validators(client: Client, tools: list[Tool]) -> None:
-    """Compile the output-schema validators of the tools the session calls, which the SDK otherwise
-    compiles at each tool's first call (``ClientSession._output_schema_validator``, cached per session).
+def _compile_validators(
+    client: Client, tools: list[Tool], shared: dict[str, tuple[dict[str, Any], Any]]
+) -> None:
+    """Give the session compiled output-schema validators for the tools it calls, which the SDK
+    otherwise compiles at each tool's first call (``ClientSession._output_schema_validator``, cached per
+    session): the first session compiles each, the others get the same validator (it keeps no state)
+    while its schema is the one they were listed.
 
     Each compile takes 6-9 ms of CPU. An agent host pays that once, in its own process; here 50
     sessions share one event loop and the server's cores, and their first calls fall within a second,
-    so 100 compiles in a row delayed every answer that arrived meanwhile (the loop was up to 340 ms
-    late, search p99 over the whole run 380 ms instead of 110-140). Done here, the cost is counted in
-    the connect phase (``tools_ms``). With an SDK without that method, nothing is done: the validators
-    are compiled at the first calls, inside the timed figures."""
-    compile_validator = getattr(client.session, "_output_schema_validator", None)
-    if compile_validator is None:
+    so 100 compiles in a row delayed every answer that arrived meanwhile (the loop was up to 340-610 ms
+    late, search p99 over the whole run 310-505 ms in the first 10 s against a server's own 90-140).
+    With an SDK without these internals nothing is done: the validators are compiled at the first
+    calls, inside the timed figures."""
+    session = client.session
+    compile_validator = getattr(session, "_output_schema_validator", None)
+    cache = getattr(session, "_tool_output_validators", None)
+    if compile_validator is None or not isinstance(cache, dict):
         return
     for tool in tools:
-        if tool.name in (SEARCH_TOOL, EXECUTE_TOOL) and tool.output_schema is not None:
-            compile_validator(tool.name, tool.output_schema)
+        schema = tool.output_schema
+        if tool.name not in (SEARCH_TOOL, EXECUTE_TOOL) or schema is None:
+            continue
+        known = shared.get(tool.name)
+        if known is not None and known[0] == schema:
+            cache[tool.name] = known[1]
+        else:
+            shared[tool.name] = (schema, compile_validator(tool.name, schema))
 
 
 async def _session(plan: Plan, index: int, deadline: float, t0: float, run: LoadRun) -> None:
