@@ -21,6 +21,8 @@ class ToolMetrics:
         self._lock = threading.Lock()
         self.calls: dict[tuple[str, str, str], int] = defaultdict(int)  # (tool, role, status)
         self.errors: dict[tuple[str, str], int] = defaultdict(int)  # (tool, reason)
+        # (tool, reason) of answers that carry a reason without failing: TRUNCATED, WORDS_ONLY...
+        self.noted: dict[tuple[str, str], int] = defaultdict(int)
         self.rejected: dict[str, int] = defaultdict(int)  # HTTP-level refusals by reason
         self.buckets: dict[str, list[int]] = {}
         self.sums: dict[str, float] = defaultdict(float)
@@ -31,6 +33,8 @@ class ToolMetrics:
             self.calls[(tool, role, status)] += 1
             if status == "error":
                 self.errors[(tool, reason or "UNKNOWN")] += 1
+            elif reason:
+                self.noted[(tool, reason)] += 1
             counts = self.buckets.setdefault(tool, [0] * len(BUCKETS_S))
             index = bisect.bisect_left(BUCKETS_S, seconds)
             if index < len(counts):
@@ -61,6 +65,16 @@ class ToolMetrics:
             for (tool, reason), n in sorted(self.errors.items()):
                 out.append(
                     f'apiatlas_tool_errors_total{{tool="{_label(tool)}",reason="{_label(reason)}"}} {n}'
+                )
+            out += [
+                "# HELP apiatlas_tool_reasons_total Tool calls answered with a reason code but not an error "
+                "(TRUNCATED: rows kept server-side; WORDS_ONLY: a search ranked by words, the embedding "
+                "model busy).",
+                "# TYPE apiatlas_tool_reasons_total counter",
+            ]
+            for (tool, reason), n in sorted(self.noted.items()):
+                out.append(
+                    f'apiatlas_tool_reasons_total{{tool="{_label(tool)}",reason="{_label(reason)}"}} {n}'
                 )
             out += [
                 "# HELP apiatlas_http_rejected_total Requests refused before reaching a tool, by reason.",
