@@ -112,7 +112,8 @@ _FUNCTION_WORDS = (
     "в во на по с со у о об от до за из к ко для при про над под без через между и или а но не ни ли "
     "же бы то что как это эти этот эта его её ее их мне нам вам все всё мой моя мои "
     "the a an of in on at to for by and or is are was were be been with from as it its that this "
-    "these those what which who how me my i"
+    "these those what which who how me my i we our you your he him his she her they them their "
+    "do does did can could would should will has have had am there please"
 )
 
 

@@ -185,7 +185,8 @@ class HybridSearch:
     ) -> list[tuple[str, float, list[str], bool]]:
         index = self.lexical_index()
         terms = query_terms(text)
-        content = set(content_terms(terms))
+        scored = content_terms(terms)  # "my", "the" weigh nothing, however rare in the catalog
+        content = set(scored)
         if index is None:  # a snapshot without the BM25F arrays: its FTS5 index
             return [
                 (h.api_key, h.score, list(h.matched), h.exact)
@@ -201,7 +202,7 @@ class HybridSearch:
         hits: list[tuple[str, float, list[str], bool]] = [(k, 0.0, [], True) for k in exact]
         hits += [
             (k, score, matched, False)
-            for k, score, matched in index.search(terms, limit, object_key)
+            for k, score, matched in index.search(scored, limit, object_key)
             if k not in exact and content.intersection(matched)  # "в" alone is no evidence
         ]
         return hits
@@ -274,7 +275,7 @@ class HybridSearch:
                 code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
                 location=Location(file=str(self.snapshot.path)),
             )
-        terms = query_terms(query)
+        terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         if mode is not SearchMode.DENSE:
