@@ -33,7 +33,7 @@ from apiatlas.security.limits import CallLimits
 from apiatlas.security.metrics import CONTENT_TYPE, ToolMetrics
 from apiatlas.security.roles import RolePolicy, RoleView, role_for
 from apiatlas.security.secrets import read_secret
-from apiatlas.server.app import build_server
+from apiatlas.server.app import build_server, settle_heap
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot
@@ -240,6 +240,7 @@ def serve_secured(
     """Serve the authenticated gateway with uvicorn until interrupted."""
     gateway = SecureGateway(snapshot, executor, config, security, write_executor=write_executor)
     gateway.warm()
+    settle_heap()
     print(f"serving (authenticated) on {gateway.security.auth.resource_url}", file=sys.stderr)
     app = gateway.asgi()
     uvicorn.run(
