@@ -228,3 +228,22 @@ def test_why_names_the_words_as_the_query_wrote_them(snap: Snapshot, provider: N
     assert hit.api_key == "API_Card_Block" and "карт" in hit.matched  # the data keeps the stems
     assert hit.why.startswith("words: ") and "карту" in hit.why and "карт," not in hit.why
     assert " в," not in hit.why  # a function word explains nothing
+
+
+def test_two_words_the_catalog_writes_as_one_find_that_word(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of, http_get
+
+    apis = [
+        http_get("GET /payouts", "limit", "payouts", "id", "amount", title="List all payouts"),
+        http_get("GET /invoices/{invoice}/pay", "invoice", "invoice", "id", title="Pay an invoice"),
+        http_get("GET /transfers", "limit", "transfers", "id", "amount", title="List all transfers out"),
+    ]
+    path = tmp_path / "pay.atlas"
+    index_and_write(catalog_of(apis), path, options={"source": "test"}, index=IndexPass(None, cache=None))
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        found = search.search("how much did we pay out last week", mode=SearchMode.LEXICAL)
+        assert found.hits[0].api_key == "GET /payouts"
+        assert {"pay", "out"} <= set(found.hits[0].matched)  # the one word stands for both
+        apart = search.search("pay the invoice", mode=SearchMode.LEXICAL)  # no "payinvoice": as before
+        assert apart.hits[0].api_key == "GET /invoices/{invoice}/pay"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import threading
 from enum import StrEnum
@@ -207,6 +208,22 @@ class HybridSearch:
         ]
         return hits
 
+    def _compounds(self, query: str) -> dict[str, tuple[str, list[str]]]:
+        """Stems of two adjacent query words that the catalog has as one word ("pay out": payout, "log
+        in": login, "web hook": webhook), each with that word and the stems of the two it joins."""
+        index = self.lexical_index()
+        if index is None:
+            return {}
+        found: dict[str, tuple[str, list[str]]] = {}
+        said = [w.lower() for w in words(query)]
+        for first, second in itertools.pairwise(said):
+            if not (first.isalpha() and second.isalpha()):
+                continue
+            whole, parts = stem(first + second), [stem(first), stem(second)]
+            if whole in index.vocab and whole not in parts:
+                found[whole] = (first + second, parts)
+        return found
+
     def dropped_fits(self, terms: list[str], object_key: str | None = None) -> list[tuple[str, str, float]]:
         """``(key, funnel stage, rarity-weighted coverage)`` of the dropped APIs best fitting ``terms``."""
         self.lexical_index()
@@ -284,11 +301,18 @@ class HybridSearch:
             alias = {stem(c): stem(w) for w, close in fixes.items() for c in close}
             corrected = set(alias.values())
             extra = [c for close in fixes.values() for c in close]
+            # two words the catalog writes as one ("pay out": payout) stand for both of them
+            joined = self._compounds(query)
+            extra += [word for word, _ in joined.values()]
             text = query + (" " + " ".join(extra) if extra else "")
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key
             ):
-                matched = list(dict.fromkeys(alias.get(m, m) for m in found))
+                matched = list(
+                    dict.fromkeys(
+                        x for m in found for x in (joined[m][1] if m in joined else [alias.get(m, m)])
+                    )
+                )
                 lexical[key] = (score, matched, is_exact)
         view = SearchView(
             terms=terms,
