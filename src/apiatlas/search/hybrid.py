@@ -297,22 +297,19 @@ class HybridSearch:
         corrected: set[str] = set()
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
-            # a corrected word stands for the query word it corrects
-            alias = {stem(c): stem(w) for w, close in fixes.items() for c in close}
-            corrected = set(alias.values())
+            # a corrected word stands for the query word it corrects, and a word the catalog writes as
+            # one ("pay out": payout) for both query words it joins
+            stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}
+            corrected = {w for parts in stands_for.values() for w in parts}
             extra = [c for close in fixes.values() for c in close]
-            # two words the catalog writes as one ("pay out": payout) stand for both of them
-            joined = self._compounds(query)
-            extra += [word for word, _ in joined.values()]
+            for whole, (word, parts) in self._compounds(query).items():
+                stands_for[whole] = parts
+                extra.append(word)
             text = query + (" " + " ".join(extra) if extra else "")
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key
             ):
-                matched = list(
-                    dict.fromkeys(
-                        x for m in found for x in (joined[m][1] if m in joined else [alias.get(m, m)])
-                    )
-                )
+                matched = list(dict.fromkeys(w for m in found for w in stands_for.get(m, [m])))
                 lexical[key] = (score, matched, is_exact)
         view = SearchView(
             terms=terms,
