@@ -46,6 +46,8 @@ TARGET_SEARCH_P99_MS = 250.0  # issue 7: zero errors and search p99 under 250 ms
 def build_report(outcome: dict[str, Any], sessions: int, server_alive: bool, fault: bool) -> dict[str, Any]:
     """Whole-run figures first; the connect phase, the rest of the run and the server's own times
     apart and labelled; the target judged on the whole run."""
+    from apiatlas.security.load import percentiles
+
     run, marks = outcome["run"], outcome["marks"]
     report: dict[str, Any] = {"sessions": sessions, "seconds": round(run.seconds, 1), **run.figures()}
     report["session_failures"] = run.session_failures
@@ -58,17 +60,19 @@ def build_report(outcome: dict[str, Any], sessions: int, server_alive: bool, fau
     report["first_call_at_s"] = round(min((s.started for s in run.samples), default=0.0), 2)
     report["server_side"] = _server_side(outcome["audit"], run, connected)
     # where in the run the slow calls are: search p50/p99 per window of WINDOW_S seconds
-    report["search_by_window"] = [
-        {"from_s": start, **run.figures(start, min(start + WINDOW_S, run.seconds))["search"]}
+    windows = [
+        (start, min(start + WINDOW_S, run.seconds))
         for start in range(0, int(run.seconds), WINDOW_S)
         if run.seconds - start >= 1
+    ]
+    report["search_by_window"] = [
+        {"from_s": start, **run.figures(start, until)["search"]} for start, until in windows
     ]
     # how late the load generator's own event loop was (its 50 sessions share one loop and the cores):
     # an answer that arrived then waited that long before its call was timed as done
     report["generator_lag_by_window"] = [
-        _lag(run.lags, start, min(start + WINDOW_S, run.seconds))
-        for start in range(0, int(run.seconds), WINDOW_S)
-        if run.seconds - start >= 1
+        {"from_s": start, **percentiles([ms for at, ms in run.lags if start <= at < until])}
+        for start, until in windows
     ]
     report["reference"] = outcome["reference"]
     report["cpu"] = outcome["cpu"]
@@ -104,15 +108,6 @@ def build_report(outcome: dict[str, Any], sessions: int, server_alive: bool, fau
             "executes_after_restart": sum(1 for s in run.samples if s.kind == "execute" and s.started >= up),
         }
     return report
-
-
-def _lag(lags: list[tuple[float, float]], since: float, until: float) -> dict[str, Any]:
-    late = sorted(ms for at, ms in lags if since <= at < until)
-    return {
-        "from_s": since,
-        "p99_ms": round(late[min(len(late) - 1, int(len(late) * 0.99))], 1) if late else None,
-        "max_ms": round(late[-1], 1) if late else None,
-    }
 
 
 def _kinds(figures: dict[str, Any]) -> None:

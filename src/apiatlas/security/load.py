@@ -30,6 +30,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 from mcp_types import Tool
 
+from apiatlas.errors import ReasonCode
+
 
 def search_queries() -> tuple[str, ...]:
     """The bank analysts' requests of examples/bank/eval (198 distinct), else a short built-in list."""
@@ -88,8 +90,7 @@ class Connect:
 
 
 # Answers that say "nothing fits" are results the server gave on purpose, not failures of the server.
-ANSWERED_EMPTY = frozenset({"NO_MATCH", "NO_CONFIDENT_MATCH"})
-WORDS_ONLY = "WORDS_ONLY"
+ANSWERED_EMPTY = frozenset({ReasonCode.NO_MATCH, ReasonCode.NO_CONFIDENT_MATCH})
 
 
 def _failed(sample: Sample) -> bool:
@@ -145,7 +146,7 @@ class LoadRun:
             "error_reasons": dict(Counter(s.reason for s in chosen if _failed(s))),
             "answered_nothing_fits": sum(1 for s in chosen if s.reason in ANSWERED_EMPTY),
             # searches ranked by words alone: their vector would have waited too long (WORDS_ONLY)
-            "searches_by_words_only": sum(1 for s in chosen if s.reason == WORDS_ONLY),
+            "searches_by_words_only": sum(1 for s in chosen if s.reason == ReasonCode.WORDS_ONLY),
         }
         for kind in ("search", "execute"):
             ms = [s.ms for s in chosen if s.kind == kind]

@@ -58,24 +58,15 @@ class ToolMetrics:
                     f'apiatlas_tool_calls_total{{tool="{_label(tool)}",role="{_label(role)}",'
                     f'status="{_label(status)}"}} {n}'
                 )
-            out += [
-                "# HELP apiatlas_tool_errors_total Tool calls that ended in error, by reason code.",
-                "# TYPE apiatlas_tool_errors_total counter",
-            ]
-            for (tool, reason), n in sorted(self.errors.items()):
-                out.append(
-                    f'apiatlas_tool_errors_total{{tool="{_label(tool)}",reason="{_label(reason)}"}} {n}'
-                )
-            out += [
-                "# HELP apiatlas_tool_reasons_total Tool calls answered with a reason code but not an error "
-                "(TRUNCATED: rows kept server-side; WORDS_ONLY: a search ranked by words, the embedding "
-                "model busy).",
-                "# TYPE apiatlas_tool_reasons_total counter",
-            ]
-            for (tool, reason), n in sorted(self.noted.items()):
-                out.append(
-                    f'apiatlas_tool_reasons_total{{tool="{_label(tool)}",reason="{_label(reason)}"}} {n}'
-                )
+            out += _by_tool_and_reason(
+                "apiatlas_tool_errors_total", "Tool calls that ended in error, by reason code.", self.errors
+            )
+            out += _by_tool_and_reason(
+                "apiatlas_tool_reasons_total",
+                "Tool calls answered with a reason code but not an error (TRUNCATED: rows kept "
+                "server-side; WORDS_ONLY: a search ranked by words, the embedding model busy).",
+                self.noted,
+            )
             out += [
                 "# HELP apiatlas_http_rejected_total Requests refused before reaching a tool, by reason.",
                 "# TYPE apiatlas_http_rejected_total counter",
@@ -100,3 +91,11 @@ class ToolMetrics:
                     f'apiatlas_tool_duration_seconds_count{{tool="{_label(tool)}"}} {self.counts[tool]}'
                 )
         return "\n".join(out) + "\n"
+
+
+def _by_tool_and_reason(name: str, help_text: str, counts: dict[tuple[str, str], int]) -> list[str]:
+    """A counter family labelled by tool and reason code, in the text exposition format."""
+    out = [f"# HELP {name} {help_text}", f"# TYPE {name} counter"]
+    for (tool, reason), n in sorted(counts.items()):
+        out.append(f'{name}{{tool="{_label(tool)}",reason="{_label(reason)}"}} {n}')
+    return out
