@@ -14,9 +14,11 @@ from typer.testing import CliRunner
 import apiatlas.commands.eval_retrieval  # noqa: F401  (registers `eval retrieval`)
 from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli_app import app
+from apiatlas.errors import SourceError
 from apiatlas.evals.calibrate import best_threshold, fit_model, logistic_regression
 from apiatlas.evals.dataset import EvalQuery, EvalSet
 from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
+from apiatlas.evals.openapi_requests import load_openapi_requests
 from apiatlas.evals.restbench import load_restbench, normalise_endpoint
 from apiatlas.evals.runner import QueryRun, Runs, build_eval_snapshot, removed_for
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
@@ -216,3 +218,44 @@ def test_out_of_catalog_pool_deletes_the_gold_and_its_copies(tmp_path: Path) -> 
     with Snapshot.open(path) as snap:
         # deleted, not dropped by the funnel: no search signal (documented-but-dropped) can see them
         assert snap.all_api_keys(include_dropped=True) == ["Shop.List"]
+
+
+def test_openapi_requests_map_solutions_onto_the_specs_operations(tmp_path: Path) -> None:
+    spec = tmp_path / "pets.yaml"
+    spec.write_text(
+        "openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths:\n"
+        "  /pets:\n    get: {summary: List pets, responses: {'200': {description: ok}}}\n"
+        "    post: {summary: Add a pet, responses: {'201': {description: ok}}}\n"
+        "  /pets/{id}:\n    get: {summary: Show a pet, parameters: [{name: id, in: path, required: true,"
+        " schema: {type: integer}}], responses: {'200': {description: ok}}}\n",
+        encoding="utf-8",
+    )
+    requests = tmp_path / "requests.json"
+    requests.write_text(
+        json.dumps(
+            [
+                {"query": "all pets", "solution": ["GET /pets"]},
+                {"query": "pet 7", "solution": ["get /pets/{pet}"]},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    evalset = load_openapi_requests(spec, requests)
+    assert sorted(evalset.catalog.apis) == ["GET /pets", "GET /pets/{id}", "POST /pets"]
+    assert [sorted(q.gold) for q in evalset.queries] == [["GET /pets"], ["GET /pets/{id}"]]
+    requests.write_text(json.dumps([{"query": "delete a pet", "solution": ["DELETE /pets/{id}"]}]), "utf-8")
+    with pytest.raises(
+        SourceError, match=r"request 0 \('delete a pet'\): the spec has no operation DELETE /pets/\{id\}"
+    ):
+        load_openapi_requests(spec, requests)
+    requests.write_text(json.dumps({"query": "x"}), "utf-8")
+    with pytest.raises(SourceError, match="expected a JSON list"):
+        load_openapi_requests(spec, requests)
+
+
+def test_eval_retrieval_openapi_needs_a_spec_and_requests(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["eval", "retrieval", "--dataset", "openapi", str(tmp_path / "spec.yaml")]
+    )
+    assert result.exit_code == 2
+    assert "openapi takes two files: SPEC REQUESTS" in result.output

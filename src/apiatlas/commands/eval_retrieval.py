@@ -39,6 +39,10 @@ class DatasetKind(StrEnum):
     STABLETOOLBENCH = "stabletoolbench"
     RESTBENCH = "restbench"
     BANK = "bank"
+    OPENAPI = "openapi"  # SPEC REQUESTS: any OpenAPI spec, requests in RestBench's format
+
+
+CALIBRATION_SETS = (DatasetKind.STABLETOOLBENCH, DatasetKind.RESTBENCH, DatasetKind.BANK)
 
 
 def _shared_data() -> Path:
@@ -62,6 +66,15 @@ def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
         spec, queries = files if files else (None, None)
         root = _shared_data() / "restbench"
         return load_restbench(spec or root / "tmdb_oas.json", queries or root / "tmdb_queries.json")
+    if kind is DatasetKind.OPENAPI:
+        from apiatlas.evals.openapi_requests import load_openapi_requests
+
+        if len(files) != 2:
+            raise typer.BadParameter(
+                "openapi takes two files: SPEC REQUESTS (e.g. "
+                "../shared/data/openapi/stripe-2023-09.spec3.yaml examples/stripe/eval/stripe_requests.json)"
+            )
+        return load_openapi_requests(files[0], files[1])
     from apiatlas.evals.bank import load_bank
 
     return load_bank(files[0] if files else Path(__file__).resolve().parents[3] / "examples" / "bank")
@@ -71,7 +84,10 @@ def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
 def eval_retrieval(
     files: Annotated[
         list[Path] | None,
-        typer.Argument(help="Dataset files (StableToolBench JSONs; RestBench SPEC QUERIES; bank folder)."),
+        typer.Argument(
+            help="Dataset files (StableToolBench JSONs; RestBench SPEC QUERIES; bank folder; "
+            "openapi SPEC REQUESTS)."
+        ),
     ] = None,
     dataset: Annotated[
         DatasetKind, typer.Option("--dataset", help="Which dataset format FILES are.")
@@ -155,7 +171,7 @@ def eval_calibrate(
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
 
-    evalsets = [load_dataset(kind, []) for kind in DatasetKind]
+    evalsets = [load_dataset(kind, []) for kind in CALIBRATION_SETS]
     provider = provider_from_spec(embedding)
     with tempfile.TemporaryDirectory(prefix="apiatlas-calibrate-") as tmp:
         settings, reports = fit_default(evalsets, provider, CALIBRATED, Path(tmp))
