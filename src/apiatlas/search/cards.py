@@ -7,6 +7,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
+from apiatlas.catalog.actions import HTTP_METHODS, http_action
 from apiatlas.catalog.model import Api
 from apiatlas.text import split_identifier
 
@@ -29,8 +30,13 @@ def readable_name(identifier: str) -> str:
 
 
 def card_text(api: Api, object_title: str = "") -> str:
-    """One short passage: readable name, business object, title, description start, when to use."""
-    parts = [readable_name(api.key)]
+    """One short passage: readable name (its HTTP method said as the action, ``list v1 customers``),
+    business object, title, description start, when to use."""
+    name = readable_name(api.key)
+    action = http_action(api)
+    if action and name.split(" ", 1)[0].upper() in HTTP_METHODS:
+        name = " ".join([action, *name.split(" ")[1:]])
+    parts = [name]
     if object_title:
         parts.append(object_title)
     if api.title:

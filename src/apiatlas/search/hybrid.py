@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
+from apiatlas.catalog.actions import action_of, requested_actions
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.confidence import (
@@ -154,6 +155,7 @@ class HybridSearch:
         self._exact: dict[str, str] = {}
         self._dropped: LexicalIndex | None = None
         self._object_stems: dict[str, list[str]] = {}
+        self._catalog_actions: frozenset[str] | None = None  # the HTTP actions its operations do
 
     @property
     def has_vectors(self) -> bool:
@@ -223,6 +225,16 @@ class HybridSearch:
             if whole in index.vocab and whole not in parts:
                 found[whole] = (first + second, parts)
         return found
+
+    def _actions(self, query: str) -> dict[str, str]:
+        """The HTTP actions the request's words ask for (``catalog.actions.requested_actions``) that some
+        operation of the catalog does (none for the bank's procedures; no "create" on a read-only API)."""
+        index = self.lexical_index()
+        if index is None:
+            return {}
+        if self._catalog_actions is None:
+            self._catalog_actions = frozenset(action_of(k) for k in index.keys) - {""}
+        return {a: w for a, w in requested_actions(words(query)).items() if a in self._catalog_actions}
 
     def dropped_fits(self, terms: list[str], object_key: str | None = None) -> list[tuple[str, str, float]]:
         """``(key, funnel stage, rarity-weighted coverage)`` of the dropped APIs best fitting ``terms``."""
@@ -305,6 +317,9 @@ class HybridSearch:
             for whole, (word, parts) in self._compounds(query).items():
                 stands_for[whole] = parts
                 extra.append(word)
+            for action, said in self._actions(query).items():  # "show": list, retrieve
+                stands_for.setdefault(stem(action), [stem(said)])
+                extra.append(action)
             text = query + (" " + " ".join(extra) if extra else "")
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from apiatlas.catalog.actions import http_action
 from apiatlas.catalog.model import Api
 from apiatlas.snapshot.writer import api_body_parts
 from apiatlas.text import stems
@@ -19,8 +20,9 @@ K1, B = 1.2, 0.75
 
 
 def card_fields(api: Api, object_name: str) -> tuple[list[str], list[str], list[str]]:
-    """The stems of an API's name (key, object key and name), title and body (as the FTS5 index)."""
-    name = [s for part in (api.key, api.object_key, object_name) for s in stems(part)]
+    """The stems of an API's name (key, object key and name, and an HTTP operation's action: list,
+    retrieve, create, update, replace, delete), title and body (as the FTS5 index)."""
+    name = [s for part in (api.key, api.object_key, object_name, http_action(api)) for s in stems(part)]
     body = [s for part in api_body_parts(api) for s in stems(part)]
     return name, stems(api.title), body
 
@@ -42,7 +44,10 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, cards: Iterable[tuple[str, str, tuple[list[str], list[str], list[str]]]]) -> LexicalIndex:
-        """Per-column bm25 summed with the column weights, as SQLite FTS5 ``bm25()`` computes it."""
+        """Per-column bm25 summed with the column weights, as SQLite FTS5 ``bm25()`` computes it, but for
+        the idf: Lucene's ``ln(1 + (N - df + 0.5) / (df + 0.5))``, where FTS5's is 0 (1e-6) for a word
+        in more than half the cards. Stripe's cards nearly all mention "customer" in their parameters, so
+        "list all my customers" found every card but ``GET /v1/customers`` by that word."""
         keys: list[str] = []
         objects: list[str] = []
         columns: list[tuple[dict[str, int], ...]] = []
@@ -73,7 +78,7 @@ class LexicalIndex:
         weights: list[float] = []
         for term in sorted(postings):
             plist = postings[term]
-            idf = max(math.log((n - len(plist) + 0.5) / (len(plist) + 0.5)), 1e-6)
+            idf = math.log1p((n - len(plist) + 0.5) / (len(plist) + 0.5))
             docs.extend(d for d, _ in plist)
             weights.extend(w * idf for _, w in plist)
             indptr.append(len(docs))

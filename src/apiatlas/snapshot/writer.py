@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from apiatlas.catalog.actions import http_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
@@ -186,7 +187,7 @@ def _diagnostic_order(d: Diagnostic) -> tuple[int, str, str, int, str, str]:
 
 def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tuple[str, str, str, str, str]]:
     for a in apis:
-        name_text = index_text([a.key, a.object_key, object_names.get(a.object_key, "")])
+        name_text = index_text([a.key, a.object_key, object_names.get(a.object_key, ""), http_action(a)])
         yield a.key, a.object_key, name_text, index_text([a.title]), index_text(api_body_parts(a))
 
 

@@ -1,0 +1,150 @@
+"""HTTP operations are searchable by what they do (list, retrieve, create, update, delete), and a word
+most cards mention still counts for the API it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiatlas.catalog.actions import http_action, requested_actions
+from apiatlas.catalog.model import Api, ExecutorBinding, Param
+from apiatlas.passes.index import IndexPass, index_and_write
+from apiatlas.search.cards import card_text
+from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.tuning import FusionSettings
+from apiatlas.snapshot.reader import Snapshot
+
+
+def op(key: str, title: str, body: str = "") -> Api:
+    path = key.split(" ", 1)[1]
+    return Api(
+        key=key,
+        object_key=path.strip("/").split("/")[0],
+        title=title,
+        description=body,
+        params=[Param(name="customer", description="The customer's ID.")],
+        executor=ExecutorBinding(kind="http", target=key),
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "action"),
+    [
+        ("GET /v1/customers", "list"),
+        ("GET /v1/customers/{customer}", "retrieve"),
+        ("GET /v1/balance", "retrieve"),
+        ("POST /v1/customers", "create"),
+        ("POST /v1/customers/{customer}", "update"),
+        ("POST /v1/invoices/{invoice}/finalize", ""),  # the path names its own action
+        ("PUT /pets/{id}", "replace"),
+        ("PATCH /pets/{id}", "update"),
+        ("DELETE /v1/customers/{customer}", "delete"),
+        ("GET /movie/{movie_id}/credits?language=en", "list"),
+    ],
+)
+def test_the_action_of_an_http_operation_comes_from_its_method_and_path(key: str, action: str) -> None:
+    assert http_action(op(key, "t")) == action
+
+
+@pytest.mark.parametrize(
+    ("request_text", "actions"),
+    [
+        ("fetch all my customers", {"retrieve": "fetch"}),
+        ("show all my customers", {}),  # "show": list or retrieve? the words alone don't say
+        ("can you please remove the coupon", {"delete": "remove"}),
+        ("I want to add a card and then change its name", {"create": "add", "update": "change"}),
+        ("list the invoices", {}),  # says its action itself
+        ("When was the TV show created?", {}),  # a noun and a participle: no action
+        ("получи счета клиента", {"retrieve": "получи"}),
+    ],
+)
+def test_the_words_a_request_says_an_action_with(request_text: str, actions: dict[str, str]) -> None:
+    assert requested_actions(request_text.replace("?", "").split()) == actions
+
+
+def test_an_api_that_is_not_an_http_operation_has_no_action() -> None:
+    proc = Api(key="API_Acc_GetRest", object_key="Acc", title="Остаток")
+    assert http_action(proc) == ""
+    assert card_text(proc).startswith("Acc Get Rest")
+
+
+def test_the_card_says_the_action_instead_of_the_method() -> None:
+    assert card_text(op("GET /v1/customers", "Returns a list of your customers")).startswith(
+        "list v 1 customers. Returns a list of your customers"
+    )
+    assert card_text(op("POST /v1/invoices/{invoice}/finalize", "Finalize")).startswith("POST v 1 invoices")
+
+
+STRIPE_LIKE = [
+    op("GET /customers", "Returns a list of your customers", "Sorted by creation date."),
+    op("POST /customers", "Creates a new customer object", "Creates a customer."),
+    op("GET /customers/{customer}", "Retrieves a Customer object", "The customer's details."),
+    op("POST /customers/{customer}", "Updates the specified customer", "Changes the customer."),
+    op("DELETE /customers/{customer}", "Permanently deletes a customer", "Also cancels subscriptions."),
+    op("GET /invoices", "Returns a list of invoices", "Invoices of a customer, newest first."),
+    op("POST /invoices", "Creates a draft invoice", "A draft invoice for a customer."),
+    op("GET /charges", "Returns a list of charges", "Charges of a customer, newest first."),
+    op(
+        "POST /terminal/readers/{reader}/set_reader_display",
+        "Sets reader display to show cart details",
+        "The customer sees the cart.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def stripe_like(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path_factory.mktemp("actions") / "stripe-like.atlas"
+    index = IndexPass(None, cache=None)
+    index_and_write(catalog_of(STRIPE_LIKE), path, options={"source": "test"}, index=index)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("list all my customers", "GET /customers"),  # "customer" is in every card
+        ("create a customer", "POST /customers"),
+        ("update a customer", "POST /customers/{customer}"),
+        ("list the invoices", "GET /invoices"),
+        ("create an invoice", "POST /invoices"),
+    ],
+)
+def test_words_alone_find_the_operation_that_does_what_the_request_asks(
+    stripe_like: Path, query: str, first: str
+) -> None:
+    with Snapshot.open(stripe_like) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(query, mode=SearchMode.LEXICAL)
+    assert found.ranked[0].api_key == first, [h.api_key for h in found.ranked[:3]]
+
+
+TERSE = [  # titles that do not say what the operation does, as many specs write them
+    op("GET /customers", "Customers"),
+    op("POST /customers", "Customers"),
+    op("GET /customers/{customer}", "Customer"),
+    op("POST /customers/{customer}", "Customer"),
+    op("DELETE /customers/{customer}", "Customer"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("list customers", "GET /customers"),
+        ("create a customer", "POST /customers"),
+        ("retrieve a customer", "GET /customers/{customer}"),
+        ("update a customer", "POST /customers/{customer}"),
+        ("delete a customer", "DELETE /customers/{customer}"),
+    ],
+)
+def test_the_action_tells_apart_operations_on_one_resource(tmp_path: Path, query: str, first: str) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "terse.atlas"
+    index_and_write(catalog_of(TERSE), path, options={"source": "test"}, index=IndexPass(None, cache=None))
+    with Snapshot.open(path) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(query, mode=SearchMode.LEXICAL)
+    assert found.ranked[0].api_key == first, [h.api_key for h in found.ranked[:3]]
