@@ -37,6 +37,7 @@ def op(key: str, title: str, body: str = "") -> Api:
         ("POST /v1/customers", "create"),
         ("POST /v1/customers/{customer}", "update"),
         ("POST /v1/invoices/{invoice}/finalize", ""),  # the path names its own action
+        ("GET /conversations.list", ""),  # an RPC method: so does its name
         ("PUT /pets/{id}", "replace"),
         ("PATCH /pets/{id}", "update"),
         ("DELETE /v1/customers/{customer}", "delete"),

@@ -18,13 +18,16 @@ def action_of(operation: str) -> str:
     the path's shape (REST conventions): ``GET /v1/customers`` list, ``GET /v1/customers/{id}`` retrieve,
     ``POST /v1/customers`` create, ``POST /v1/customers/{id}`` update, ``PUT`` replace, ``PATCH`` update,
     ``DELETE`` delete. A collection is a path whose last segment is a literal ending in "s"; a ``POST`` to
-    another literal (``/invoices/{invoice}/finalize``, ``/secrets/delete``) names its own action: "".
+    another literal (``/invoices/{invoice}/finalize``, ``/secrets/delete``) names its own action: "", as
+    does an RPC method's path (``/chat.postMessage``).
     "" for anything else (``API_Acc_GetRest``)."""
     method, _, path = operation.partition(" ")
     method = method.upper()
     segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
     if method not in HTTP_METHODS or not segments:
         return ""
+    if "." in segments[-1] and not segments[-1].startswith("{"):
+        return ""  # an RPC method (Slack's ``/chat.postMessage``, ``/conversations.list``) says it itself
     item = segments[-1].startswith("{")
     collection = not item and segments[-1].lower().endswith("s")
     if method == "GET":
