@@ -49,3 +49,19 @@ def test_among_many_apis_filtered_by_an_id_the_one_it_names_is_planned(tmp_path:
     with Snapshot.open(path) as snap:
         plan = Planner(snap, allow=reads_only).plan("Show the customer cus_NffrFeUfNV2Hib")
     assert plan.chains[0].api_keys == ["GET /records/{customer}"] and not plan.chains[0].missing
+
+
+def test_an_id_named_by_its_noun_fills_a_path_input_of_that_type(tmp_path: Path) -> None:
+    # Stripe's GET /v1/events/{id}: the input is called "id", its type is the resource, "event"
+    apis = [
+        http_get("GET /events/{id}", "id", "out", "type", "created", title="Retrieves an event",
+                 ptype="event"),
+        http_get("GET /events", "limit", "out", "data[].id", "data[].type", title="List events"),
+    ]  # fmt: skip
+    apis[1].params[0].required = False
+    path = tmp_path / "events.atlas"
+    write_snapshot(catalog_of(apis), path, options={"source": "test"})
+    with Snapshot.open(path) as snap:
+        plan = Planner(snap, allow=reads_only).plan("Show the event evt_1NG8Du2eZvKYlo2CUI79vXWy")
+    assert plan.chains[0].api_keys == ["GET /events/{id}"] and not plan.chains[0].missing
+    assert plan.chains[0].chain_steps({})[0].args == {"id": "evt_1NG8Du2eZvKYlo2CUI79vXWy"}

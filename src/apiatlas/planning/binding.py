@@ -88,8 +88,9 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         # any scalar type: a path's id often has a type of its own ("customer")
         if slot.table is not None or dtype in ("array", "object", "boolean", "number") or "date" in dtype:
             return False
-        if hint:
-            return name in (hint, hint + "id", hint.removesuffix("s"), hint.removesuffix("s") + "id")
+        if hint:  # by the input's name, or by its type: ``GET /v1/events/{id}``'s id is of type "event"
+            nouns = (hint, hint.removesuffix("s"))
+            return name in (*nouns, *(n + "id" for n in nouns)) or _norm(dtype) in nouns
         return name.endswith("id")
     if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
         return (
