@@ -137,8 +137,8 @@ def test_eval_retrieval_bad_file_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app, ["eval", "retrieval", "--dataset", "stabletoolbench", str(bad), "--embedding", "none"]
     )
-    assert result.exit_code != 0
-    assert "bad.json" in str(result.exception) or "bad.json" in result.output
+    assert result.exit_code == 1  # said, not a traceback
+    assert "error: " in result.output and "bad.json" in result.output
 
 
 def _run(qid: str, gold: set[str], top: str, confidence: float) -> QueryRun:
@@ -259,3 +259,18 @@ def test_eval_retrieval_openapi_needs_a_spec_and_requests(tmp_path: Path) -> Non
     )
     assert result.exit_code == 2
     assert "openapi takes two files: SPEC REQUESTS" in result.output
+
+
+def test_eval_retrieval_openapi_requests_naming_no_operation_is_a_clear_error(tmp_path: Path) -> None:
+    spec = tmp_path / "pets.yaml"
+    spec.write_text(
+        "openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths:\n"
+        "  /pets:\n    get: {summary: List pets, responses: {'200': {description: ok}}}\n",
+        encoding="utf-8",
+    )
+    requests = tmp_path / "requests.json"
+    requests.write_text(json.dumps([{"query": "adopt a pet", "solution": ["POST /pets"]}]), "utf-8")
+    args = ["eval", "retrieval", "--dataset", "openapi", str(spec), str(requests), "--embedding", "none"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert "request 0 ('adopt a pet'): the spec has no operation POST /pets" in result.output

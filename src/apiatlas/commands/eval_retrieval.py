@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from apiatlas.cli_app import app
+from apiatlas.errors import ApiatlasError
 
 eval_app = typer.Typer(
     help="Quality evaluations that print figures side by side with baselines.", no_args_is_help=True
@@ -114,11 +115,15 @@ def eval_retrieval(
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
 
-    evalset = load_dataset(dataset, list(files or []))
-    provider = provider_from_spec(embedding)
-    with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
-        ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
-        report = run_eval(evalset, ctx, fit=fit)
+    try:
+        evalset = load_dataset(dataset, list(files or []))
+        provider = provider_from_spec(embedding)
+        with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
+            ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
+            report = run_eval(evalset, ctx, fit=fit)
+    except ApiatlasError as exc:  # a missing or malformed dataset file: said, no traceback
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
     if save_settings is not None:
         save_settings.write_text(json.dumps(report["settings"], ensure_ascii=False, indent=2) + "\n", "utf-8")
     if as_json:
@@ -171,10 +176,14 @@ def eval_calibrate(
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
 
-    evalsets = [load_dataset(kind, []) for kind in CALIBRATION_SETS]
-    provider = provider_from_spec(embedding)
-    with tempfile.TemporaryDirectory(prefix="apiatlas-calibrate-") as tmp:
-        settings, reports = fit_default(evalsets, provider, CALIBRATED, Path(tmp))
+    try:
+        evalsets = [load_dataset(kind, []) for kind in CALIBRATION_SETS]
+        provider = provider_from_spec(embedding)
+        with tempfile.TemporaryDirectory(prefix="apiatlas-calibrate-") as tmp:
+            settings, reports = fit_default(evalsets, provider, CALIBRATED, Path(tmp))
+    except ApiatlasError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
     if as_json:
         payload = {"settings": settings.model_dump(mode="json"), "reports": reports}
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True))
