@@ -55,10 +55,11 @@ _BEFORE_A_VERB = frozenset(
 
 
 def requested_actions(query_words: list[str]) -> dict[str, str]:
-    """``{action: the query word}`` for the actions a request's words ask for ("show all my customers":
-    list and retrieve, said by "show"). A word says an action when it is a verb: the request's first
-    word, or after "please", "you", "to", "and", "then", "also" ("TV show" asks for nothing). An action
-    the request already names is left out ("list the invoices" needs no help)."""
+    """``{action: the query word}`` for the actions a request's words ask for ("remove the coupon":
+    delete, said by "remove"). A word says an action when it is a verb: the request's first word, or
+    after "please", "you", "to", "and", "then", "also" ("I want to add a card"; "the new add-on" asks
+    for nothing). An action the request already names is left out ("list the invoices" needs no help).
+    "show" is no such word: it asks for a list as often as for one thing."""
     said = [w.lower() for w in query_words]
     verbs = [w for n, w in enumerate(said) if n == 0 or said[n - 1] in _BEFORE_A_VERB]
     found: dict[str, str] = {}

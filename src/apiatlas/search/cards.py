@@ -30,7 +30,7 @@ def readable_name(identifier: str) -> str:
 
 
 def card_text(api: Api, object_title: str = "") -> str:
-    """One short passage: readable name (its HTTP method said as the action, ``list v1 customers``),
+    """One short passage: readable name (its HTTP method said as the action, ``list v 1 customers``),
     business object, title, description start, when to use."""
     name = readable_name(api.key)
     action = http_action(api)

@@ -317,7 +317,7 @@ class HybridSearch:
             for whole, (word, parts) in self._compounds(query).items():
                 stands_for[whole] = parts
                 extra.append(word)
-            for action, said in self._actions(query).items():  # "show": list, retrieve
+            for action, said in self._actions(query).items():  # "remove": delete
                 stands_for.setdefault(stem(action), [stem(said)])
                 extra.append(action)
             text = query + (" " + " ".join(extra) if extra else "")
