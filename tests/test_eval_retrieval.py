@@ -220,8 +220,9 @@ def test_out_of_catalog_pool_deletes_the_gold_and_its_copies(tmp_path: Path) -> 
         assert snap.all_api_keys(include_dropped=True) == ["Shop.List"]
 
 
-def test_openapi_requests_map_solutions_onto_the_specs_operations(tmp_path: Path) -> None:
-    spec = tmp_path / "pets.yaml"
+def _pets_spec(folder: Path) -> Path:
+    """A three-operation OpenAPI spec: GET and POST /pets, GET /pets/{id}."""
+    spec = folder / "pets.yaml"
     spec.write_text(
         "openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths:\n"
         "  /pets:\n    get: {summary: List pets, responses: {'200': {description: ok}}}\n"
@@ -230,6 +231,11 @@ def test_openapi_requests_map_solutions_onto_the_specs_operations(tmp_path: Path
         " schema: {type: integer}}], responses: {'200': {description: ok}}}\n",
         encoding="utf-8",
     )
+    return spec
+
+
+def test_openapi_requests_map_solutions_onto_the_specs_operations(tmp_path: Path) -> None:
+    spec = _pets_spec(tmp_path)
     requests = tmp_path / "requests.json"
     requests.write_text(
         json.dumps(
@@ -262,15 +268,10 @@ def test_eval_retrieval_openapi_needs_a_spec_and_requests(tmp_path: Path) -> Non
 
 
 def test_eval_retrieval_openapi_requests_naming_no_operation_is_a_clear_error(tmp_path: Path) -> None:
-    spec = tmp_path / "pets.yaml"
-    spec.write_text(
-        "openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths:\n"
-        "  /pets:\n    get: {summary: List pets, responses: {'200': {description: ok}}}\n",
-        encoding="utf-8",
-    )
+    spec = _pets_spec(tmp_path)
     requests = tmp_path / "requests.json"
-    requests.write_text(json.dumps([{"query": "adopt a pet", "solution": ["POST /pets"]}]), "utf-8")
+    requests.write_text(json.dumps([{"query": "adopt a pet", "solution": ["DELETE /pets"]}]), "utf-8")
     args = ["eval", "retrieval", "--dataset", "openapi", str(spec), str(requests), "--embedding", "none"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1
-    assert "request 0 ('adopt a pet'): the spec has no operation POST /pets" in result.output
+    assert "request 0 ('adopt a pet'): the spec has no operation DELETE /pets" in result.output
