@@ -10,9 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from apiatlas.catalog.actions import http_action
 from apiatlas.catalog.model import Api
-from apiatlas.snapshot.writer import api_body_parts
+from apiatlas.snapshot.writer import api_body_parts, api_name_parts
 from apiatlas.text import stems
 
 FIELD_WEIGHTS = (4.0, 2.0, 1.0)  # name, title, body -- the same weights as the snapshot's FTS5 bm25
@@ -20,9 +19,8 @@ K1, B = 1.2, 0.75
 
 
 def card_fields(api: Api, object_name: str) -> tuple[list[str], list[str], list[str]]:
-    """The stems of an API's name (key, object key and name, and an HTTP operation's action: list,
-    retrieve, create, update, replace, delete), title and body (as the FTS5 index)."""
-    name = [s for part in (api.key, api.object_key, object_name, http_action(api)) for s in stems(part)]
+    """The stems of an API's name (``api_name_parts``), title and body (as the FTS5 index)."""
+    name = [s for part in api_name_parts(api, object_name) for s in stems(part)]
     body = [s for part in api_body_parts(api) for s in stems(part)]
     return name, stems(api.title), body
 

@@ -187,8 +187,14 @@ def _diagnostic_order(d: Diagnostic) -> tuple[int, str, str, int, str, str]:
 
 def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tuple[str, str, str, str, str]]:
     for a in apis:
-        name_text = index_text([a.key, a.object_key, object_names.get(a.object_key, ""), http_action(a)])
+        name_text = index_text(api_name_parts(a, object_names.get(a.object_key, "")))
         yield a.key, a.object_key, name_text, index_text([a.title]), index_text(api_body_parts(a))
+
+
+def api_name_parts(api: Api, object_name: str) -> list[str]:
+    """The texts of an API's name column: its key, its object's key and name, and an HTTP operation's
+    action (list, retrieve, create, update, replace, delete)."""
+    return [api.key, api.object_key, object_name, http_action(api)]
 
 
 def api_body_parts(api: Api) -> list[str]:
