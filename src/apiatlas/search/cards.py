@@ -34,8 +34,9 @@ def card_text(api: Api, object_title: str = "") -> str:
     business object, title, description start, when to use."""
     name = readable_name(api.key)
     action = http_action(api)
-    if action and name.split(" ", 1)[0].upper() in HTTP_METHODS:
-        name = " ".join([action, *name.split(" ")[1:]])
+    method, _, rest = name.partition(" ")
+    if action and method.upper() in HTTP_METHODS:
+        name = f"{action} {rest}"
     parts = [name]
     if object_title:
         parts.append(object_title)

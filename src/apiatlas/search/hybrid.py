@@ -210,14 +210,14 @@ class HybridSearch:
         ]
         return hits
 
-    def _compounds(self, query: str) -> dict[str, tuple[str, list[str]]]:
-        """Stems of two adjacent query words that the catalog has as one word ("pay out": payout, "log
-        in": login, "web hook": webhook), each with that word and the stems of the two it joins."""
+    def _compounds(self, said: list[str]) -> dict[str, tuple[str, list[str]]]:
+        """Stems of two adjacent query words (``said``, as ``text.words`` gives them) that the catalog has
+        as one word ("pay out": payout, "log in": login, "web hook": webhook), each with that word and
+        the stems of the two it joins."""
         index = self.lexical_index()
         if index is None:
             return {}
         found: dict[str, tuple[str, list[str]]] = {}
-        said = [w.lower() for w in words(query)]
         for first, second in itertools.pairwise(said):
             if not (first.isalpha() and second.isalpha()):
                 continue
@@ -226,15 +226,16 @@ class HybridSearch:
                 found[whole] = (first + second, parts)
         return found
 
-    def _actions(self, query: str) -> dict[str, str]:
+    def _actions(self, said: list[str]) -> dict[str, str]:
         """The HTTP actions the request's words ask for (``catalog.actions.requested_actions``) that some
-        operation of the catalog does (none for the bank's procedures; no "create" on a read-only API)."""
+        operation of the catalog does (none for the bank's procedures; no "create" on a read-only API).
+        What an operation does is read off its key (``METHOD /path``): the search has no API records."""
         index = self.lexical_index()
         if index is None:
             return {}
         if self._catalog_actions is None:
             self._catalog_actions = frozenset(action_of(k) for k in index.keys) - {""}
-        return {a: w for a, w in requested_actions(words(query)).items() if a in self._catalog_actions}
+        return {a: w for a, w in requested_actions(said).items() if a in self._catalog_actions}
 
     def dropped_fits(self, terms: list[str], object_key: str | None = None) -> list[tuple[str, str, float]]:
         """``(key, funnel stage, rarity-weighted coverage)`` of the dropped APIs best fitting ``terms``."""
@@ -304,6 +305,7 @@ class HybridSearch:
                 code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
                 location=Location(file=str(self.snapshot.path)),
             )
+        said = words(query)
         terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
@@ -314,11 +316,11 @@ class HybridSearch:
             stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}
             corrected = {w for parts in stands_for.values() for w in parts}
             extra = [c for close in fixes.values() for c in close]
-            for whole, (word, parts) in self._compounds(query).items():
+            for whole, (word, parts) in self._compounds(said).items():
                 stands_for[whole] = parts
                 extra.append(word)
-            for action, said in self._actions(query).items():  # "remove": delete
-                stands_for.setdefault(stem(action), [stem(said)])
+            for action, word in self._actions(said).items():  # "remove": delete
+                stands_for.setdefault(stem(action), [stem(word)])
                 extra.append(action)
             text = query + (" " + " ".join(extra) if extra else "")
             for key, score, found, is_exact in self._lexical_hits(
@@ -340,7 +342,7 @@ class HybridSearch:
             fused={},
             order=[],
             objects={},
-            surface={stem(w): w for w in reversed(words(query))},  # the first spelling of each stem
+            surface={stem(w): w for w in reversed(said)},  # the first spelling of each stem
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector
