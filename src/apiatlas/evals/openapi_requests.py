@@ -3,12 +3,11 @@ reads from that spec (the product's own OpenAPI source, so the cards are the one
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from apiatlas.errors import Location, ReasonCode, SourceError
 from apiatlas.evals.dataset import EvalQuery, EvalSet
-from apiatlas.evals.restbench import normalise_endpoint
+from apiatlas.evals.restbench import normalise_endpoint, read_json
 from apiatlas.sources.openapi.loader import load_openapi
 
 
@@ -20,12 +19,7 @@ def load_openapi_requests(spec_path: Path, queries_path: Path) -> EvalSet:
     where = Location(file=str(queries_path))
     catalog = load_openapi(Path(spec_path))
     by_norm = {normalise_endpoint(key): key for key in catalog.apis}
-    try:
-        data = json.loads(Path(queries_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SourceError(
-            f"cannot read the requests: {exc}", code=ReasonCode.MALFORMED_PAGE, location=where
-        ) from exc
+    data = read_json(queries_path, "the requests")
     if not isinstance(data, list):
         raise SourceError(
             f"expected a JSON list of {{query, solution}}, got {type(data).__name__}",

@@ -22,12 +22,14 @@ def normalise_endpoint(text: str) -> str:
     return f"{method.upper()} {path}"
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path, what: str = "RestBench file") -> Any:
+    """The JSON document at ``path``; a SourceError located in it ("cannot read {what}: ...") if it
+    cannot be read or parsed."""
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise SourceError(
-            f"cannot read RestBench file: {exc}",
+            f"cannot read {what}: {exc}",
             code=ReasonCode.MALFORMED_PAGE,
             location=Location(file=str(path)),
         ) from exc
@@ -35,7 +37,7 @@ def _read_json(path: Path) -> Any:
 
 def load_restbench(spec_path: Path, queries_path: Path) -> EvalSet:
     """The operations of ``spec_path`` (method, path, summary, description, parameters) and the queries."""
-    spec = _read_json(spec_path)
+    spec = read_json(spec_path)
     catalog = Catalog(source_kind="openapi")
     by_norm: dict[str, str] = {}
     for path, item in sorted((spec.get("paths") or {}).items()):
@@ -67,7 +69,7 @@ def load_restbench(spec_path: Path, queries_path: Path) -> EvalSet:
             )
             catalog.objects.setdefault(tag, BusinessObject(key=tag, name=tag, title=tag)).api_keys.append(key)
             by_norm[normalise_endpoint(key)] = key
-    data = _read_json(queries_path)
+    data = read_json(queries_path)
     queries: list[EvalQuery] = []
     for n, item in enumerate(data):
         gold = frozenset(
