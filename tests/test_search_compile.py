@@ -120,3 +120,27 @@ def test_server_search_is_hybrid_and_abstains(bank_atlas: Path) -> None:
     # documented, but the funnel's name rule drops it: the answer says so instead of a least-bad hit
     assert dropped["reason"] == "NO_CONFIDENT_MATCH" and dropped["hits"] == []
     assert "API_Emp_Del: documented, but dropped by the funnel at stage 'name'" in dropped["message"]
+
+
+def test_an_order_to_do_what_only_a_dropped_api_does_abstains_and_names_it(bank_atlas: Path) -> None:
+    """The sample bank keeps only reads: an order to open, close, lock, change or delete something is
+    answered with the documented API that does it (dropped by the funnel's name rule), never with a
+    kept read that merely shares its words; a question about closing is still served."""
+    from apiatlas.commands.search import query_provider
+    from apiatlas.search.hybrid import HybridSearch
+
+    orders = {
+        "закрой счёт 40817810100012000031": "API_Acc_Close",
+        "заблокируй карту клиента, он её потерял": "API_Card_Lock",
+        "block the customer's card": "API_Card_Lock",
+        "поменяй клиенту адрес регистрации": "API_Addr_Upd",
+        "open a new deposit for the customer": "API_Dep_Open",
+    }
+    with Snapshot.open(bank_atlas) as snap:
+        search = HybridSearch(snap, query_provider(snap, None))
+        for text, dropped in orders.items():
+            outcome = search.search(text)
+            assert outcome.abstained and outcome.undone, text
+            assert f"{dropped}: documented, but dropped by the funnel at stage 'name'" in outcome.not_callable
+        question = search.search("можно ли закрыть счёт клиента")
+        assert not question.abstained and question.hits[0].api_key == "API_Acc_CheckCanClose"

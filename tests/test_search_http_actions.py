@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from apiatlas.catalog.actions import http_action, requested_actions
+from apiatlas.catalog.actions import http_action, procedure_action, requested_actions
 from apiatlas.catalog.model import Api, ExecutorBinding, Param
 from apiatlas.passes.index import IndexPass, index_and_write
 from apiatlas.search.cards import card_text
@@ -55,7 +55,9 @@ def test_the_action_of_an_http_operation_comes_from_its_method_and_path(key: str
         ("show all my customers", {}),  # "show": list or retrieve? the words alone don't say
         ("can you please remove the coupon", {"delete": "remove"}),
         ("I want to add a card and then change its name", {"create": "add", "update": "change"}),
-        ("list the invoices", {}),  # says its action itself
+        ("list the invoices", {"list": "list"}),  # says its action itself
+        ("закрой счёт клиента", {"close": "закрой"}),
+        ("можно ли закрыть счёт", {}),  # a question about closing, not an order to close
         ("When was the TV show created?", {}),  # a noun and a participle: no action
         ("получи счета клиента", {"retrieve": "получи"}),
     ],
@@ -149,3 +151,21 @@ def test_the_action_tells_apart_operations_on_one_resource(tmp_path: Path, query
     with Snapshot.open(path) as snapshot:
         found = HybridSearch(snapshot, None, FusionSettings()).search(query, mode=SearchMode.LEXICAL)
     assert found.ranked[0].api_key == first, [h.api_key for h in found.ranked[:3]]
+
+
+@pytest.mark.parametrize(
+    ("key", "object_key", "action"),
+    [
+        ("API_Acc_Close", "Acc", "close"),
+        ("API_Pmt_Add", "Pmt", "create"),
+        ("API_Addr_Upd", "Addr", "update"),
+        ("API_Card_Unlock", "Card", "unlock"),
+        ("usp_Customer_Insert", "", "create"),
+        ("API_Acc_FindByID", "Acc", ""),  # a read
+        ("API_Acc_CheckCanClose", "Acc", ""),  # a read about closing: its first verb is "check"
+        ("API_Lock_Add", "Lock", "create"),  # the object's name is no verb of its own
+        ("GET /v1/customers", "", ""),  # an HTTP operation's action comes from its method
+    ],
+)
+def test_a_procedure_does_the_first_verb_of_its_name(key: str, object_key: str, action: str) -> None:
+    assert procedure_action(key, object_key) == action

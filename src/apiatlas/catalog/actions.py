@@ -1,10 +1,22 @@
-"""What an HTTP operation does to its resource, said as a request would say it (list, create, ...)."""
+"""What an operation does, said as a request would say it: an HTTP operation's action on its resource
+(list, create, ...) and a stored procedure's, read off the verb of its name (open, close, lock, ...)."""
 
 from __future__ import annotations
 
+import re
+
 from apiatlas.catalog.model import Api
+from apiatlas.text import split_identifier
 
 HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
+
+
+def api_action(api: Api) -> str:
+    """What an API does: an HTTP operation's ``action_of`` its method and path, a procedure's
+    ``procedure_action`` of its name; "" when neither says (a read, an RPC method, another verb)."""
+    if api.executor.kind == "http":
+        return action_of(api.executor.target)
+    return procedure_action(api.key, api.object_key)
 
 
 def http_action(api: Api) -> str:
@@ -37,14 +49,94 @@ def action_of(operation: str) -> str:
     return {"PUT": "replace", "PATCH": "update", "DELETE": "delete"}[method]
 
 
+# a procedure name's verb and the action it does (the request's word for it): the writes and the
+# other named actions of a procedure catalog; reads (Find, Get, Check, Brows, List) say none
+PROCEDURE_VERBS: dict[str, str] = {
+    "add": "create",
+    "create": "create",
+    "insert": "create",
+    "new": "create",
+    "register": "create",
+    "upd": "update",
+    "update": "update",
+    "edit": "update",
+    "modify": "update",
+    "change": "update",
+    "del": "delete",
+    "delete": "delete",
+    "remove": "delete",
+    "open": "open",
+    "close": "close",
+    "lock": "lock",
+    "block": "lock",
+    "unlock": "unlock",
+    "unblock": "unlock",
+    "cancel": "cancel",
+    "revoke": "cancel",
+    "print": "print",
+    "export": "export",
+    "import": "import",
+    "load": "import",
+    "confirm": "confirm",
+    "approve": "confirm",
+}
+# the verbs a read opens its name with: the action of ``API_Acc_CheckCanClose`` is not "close"
+_READ_VERBS = frozenset(
+    ("find", "get", "check", "brows", "browse", "list", "search", "select", "read", "fetch", "show", "calc")
+)
+_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def procedure_action(key: str, object_key: str = "") -> str:
+    """The action a procedure's name says with its first verb, past its object's words:
+    ``API_Acc_Close`` close, ``API_Pmt_Add`` create, ``usp_Customer_Update`` update; "" for a read
+    (``API_Acc_FindByID``, ``API_Acc_CheckCanClose``: the first verb is a read) and for a name with no
+    verb of ``PROCEDURE_VERBS``. An HTTP operation's key (``GET /v1/customers``) has none either."""
+    if " " in key.strip():
+        return ""
+    skip = {w.lower() for raw in _NAME_WORD.findall(object_key) for w in split_identifier(raw)}
+    for raw in _NAME_WORD.findall(key):
+        for word in (w.lower() for w in split_identifier(raw)):
+            if word in skip:
+                continue
+            if word in _READ_VERBS:
+                return ""
+            if word in PROCEDURE_VERBS:
+                return PROCEDURE_VERBS[word]
+    return ""
+
+
 # the words a request says an action with, as written (base forms: imperative, infinitive), English
 # and Russian: "shows" in "TV shows" and "created" in "when was it created" ask for nothing
 REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "list": ("list", "enumerate", "перечисли", "перечислить"),
     "retrieve": ("retrieve", "get", "fetch", "получи", "получить"),
     "create": ("create", "add", "make", "register", "создай", "создать", "добавь", "добавить", "заведи"),
-    "update": ("update", "change", "edit", "modify", "rename", "измени", "изменить", "обнови", "обновить"),
+    "update": (
+        "update",
+        "change",
+        "edit",
+        "modify",
+        "rename",
+        "измени",
+        "изменить",
+        "обнови",
+        "обновить",
+        "поменяй",
+        "поменять",
+        "исправь",
+        "исправить",
+    ),
     "delete": ("delete", "remove", "erase", "удали", "удалить"),
+    "open": ("open", "открой", "открыть", "откройте"),
+    "close": ("close", "закрой", "закрыть", "закройте"),
+    "lock": ("lock", "block", "freeze", "заблокируй", "заблокировать", "заморозь", "заморозить"),
+    "unlock": ("unlock", "unblock", "unfreeze", "разблокируй", "разблокировать", "разморозь"),
+    "cancel": ("cancel", "revoke", "отмени", "отменить", "отзови", "отозвать", "аннулируй"),
+    "print": ("print", "распечатай", "распечатать", "напечатай", "напечатать"),
+    "export": ("export", "экспортируй", "экспортировать"),  # "выгрузи список": a list as often as a file
+    "import": ("import", "загрузи", "загрузить", "импортируй"),
+    "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }
 
 
@@ -56,16 +148,14 @@ _BEFORE_A_VERB = frozenset(
 
 def requested_actions(query_words: list[str]) -> dict[str, str]:
     """``{action: the query word}`` for the actions a request's words ask for ("remove the coupon":
-    delete, said by "remove"). A word says an action when it is a verb: the request's first word, or
-    after "please", "you", "to", "and", "then", "also" ("I want to add a card"; "the new add-on" asks
-    for nothing). An action the request already names is left out ("list the invoices" needs no help).
-    "show" is no such word: it asks for a list as often as for one thing."""
+    delete, said by "remove"; "close the account": close, said by "close"). A word says an action when
+    it is a verb: the request's first word, or after "please", "you", "to", "and", "then", "also" ("I
+    want to add a card"; "the new add-on" asks for nothing). "show" is no such word: it asks for a list
+    as often as for one thing."""
     said = [w.lower() for w in query_words]
     verbs = [w for n, w in enumerate(said) if n == 0 or said[n - 1] in _BEFORE_A_VERB]
     found: dict[str, str] = {}
     for action, forms in REQUEST_WORDS.items():
-        if action in said:
-            continue
         word = next((w for w in verbs if w in forms), None)
         if word is not None:
             found[action] = word

@@ -251,7 +251,9 @@ def abstained(run: QueryRun, settings: FusionSettings, threshold: float | None =
     if threshold is not None:
         model = model.model_copy(update={"threshold": threshold})
     top_exact = bool(o.ranked) and o.ranked[0].exact
-    return abstains(model, o.signals, hits=bool(o.ranked), exact=top_exact, dropped_cover=o.dropped_cover)
+    return abstains(
+        model, o.signals, hits=bool(o.ranked), exact=top_exact, dropped_cover=o.dropped_cover, undone=o.undone
+    )
 
 
 def ranking_figures(runs: list[QueryRun]) -> dict[str, float]:

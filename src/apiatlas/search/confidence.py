@@ -132,6 +132,7 @@ class SearchView:
     title_stems: list[str] = field(default_factory=list)  # of the top hit
     object_stems: list[str] = field(default_factory=list)  # of the top hit's business object
     surface: Mapping[str, str] = field(default_factory=dict)  # query stem -> the word as the query wrote it
+    asked: Mapping[str, str] = field(default_factory=dict)  # action -> the query word that asks for it
 
 
 def signals_of(view: SearchView) -> dict[str, float]:
@@ -188,14 +189,23 @@ DROPPED_MARGIN = 0.3  # ... and, when a kept API fits too, this much more of the
 
 
 def abstains(
-    model: AbstentionModel, signals: Mapping[str, float], *, hits: bool, exact: bool, dropped_cover: float
+    model: AbstentionModel,
+    signals: Mapping[str, float],
+    *,
+    hits: bool,
+    exact: bool,
+    dropped_cover: float,
+    undone: bool = False,
 ) -> bool:
     """The decision of a search: no hits, or (no exact name and) the model is not sure, or a documented
-    API the funnel dropped fits the request clearly better than the best kept hit."""
+    API the funnel dropped fits the request clearly better than the best kept hit, or (``undone``) the
+    request asks for an action that only a dropped API that fits it does."""
     if not hits:
         return True
     if exact:
         return False
+    if undone:
+        return True
     if model.probability(signals) < model.threshold:
         return True
     return dropped_cover >= max(DROPPED_COVERAGE, signals.get("coverage", 0.0) + DROPPED_MARGIN)

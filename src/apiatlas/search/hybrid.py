@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import threading
+from collections.abc import Mapping
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
@@ -13,12 +14,11 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.catalog.actions import action_of, requested_actions
+from apiatlas.catalog.actions import action_of, procedure_action, requested_actions
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
-    DROPPED_MARGIN,
     SearchView,
     abstains,
     coverage,
@@ -69,6 +69,7 @@ class SearchOutcome(BaseModel):
     # kept so that evals can calibrate and replay the decision (``confidence.abstains``)
     signals: dict[str, float] = Field(default_factory=dict, exclude=True)
     dropped_cover: float = Field(default=0.0, exclude=True)
+    undone: bool = Field(default=False, exclude=True)  # the action asked for is only a dropped API's
     # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
     not_callable: list[str] = Field(default_factory=list)
     # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
@@ -155,7 +156,7 @@ class HybridSearch:
         self._exact: dict[str, str] = {}
         self._dropped: LexicalIndex | None = None
         self._object_stems: dict[str, list[str]] = {}
-        self._catalog_actions: frozenset[str] | None = None  # the HTTP actions its operations do
+        self._key_action: dict[str, str] | None = None  # what each API does, when its key says it
 
     @property
     def has_vectors(self) -> bool:
@@ -226,44 +227,50 @@ class HybridSearch:
                 found[whole] = (first + second, parts)
         return found
 
-    def _actions(self, said: list[str]) -> dict[str, str]:
-        """The HTTP actions the request's words ask for (``catalog.actions.requested_actions``) that some
-        operation of the catalog does (none for the bank's procedures; no "create" on a read-only API).
-        What an operation does is read off its key (``METHOD /path``): the search has no API records."""
-        index = self.lexical_index()
-        if index is None:
-            return {}
-        if self._catalog_actions is None:
-            self._catalog_actions = frozenset(action_of(k) for k in index.keys) - {""}
-        return {a: w for a, w in requested_actions(said).items() if a in self._catalog_actions}
+    def _key_actions(self) -> dict[str, str]:
+        """What each kept and each dropped API does, when its key says it (``catalog.actions``: an HTTP
+        operation's list, create, ...; a procedure's open, close, create, ...), read off the keys."""
+        if self._key_action is None:
+            index = self.lexical_index()
+            found: dict[str, str] = {}
+            if index is not None:
+                for key, obj in zip(index.keys, index.objects, strict=True):
+                    found[key] = action_of(key) or procedure_action(key, str(obj))
+            if self._dropped is not None:
+                objects = self.snapshot.api_titles(self._dropped.keys)
+                for key in self._dropped.keys:
+                    found[key] = action_of(key) or procedure_action(key, objects.get(key, ("", ""))[0])
+            self._key_action = {k: a for k, a in found.items() if a}
+        return self._key_action
 
-    def dropped_fits(self, terms: list[str], object_key: str | None = None) -> list[tuple[str, str, float]]:
-        """``(key, funnel stage, rarity-weighted coverage)`` of the dropped APIs best fitting ``terms``."""
+    def _actions(self, said: list[str]) -> dict[str, str]:
+        """The actions the request's words ask for (``catalog.actions.requested_actions``) that some API
+        of the catalog, kept or dropped, does (no "create" on a read-only API)."""
+        done = set(self._key_actions().values())
+        return {a: w for a, w in requested_actions(said).items() if a in done}
+
+    def dropped_fits(
+        self, terms: list[str], object_key: str | None = None, asked: Mapping[str, str] | None = None
+    ) -> list[tuple[str, str, float, str]]:
+        """``(key, funnel stage, rarity-weighted coverage, action)`` of the dropped APIs best fitting
+        ``terms``; an action of ``asked`` (``{action: query word}``) covers its query word when the API
+        does it ("закрой": ``API_Acc_Close``, "создай": ``API_Pmt_Add``)."""
         self.lexical_index()
         dropped = self._dropped
         if dropped is None or not terms:
             return []
+        asked = asked or {}
+        stands_for = {stem(a): stem(w) for a, w in asked.items()}
         rarity = {t: dropped.idf(t) for t in terms}
-        found: list[tuple[str, str, float]] = []
-        for key, _, matched in dropped.search(terms, 3):
+        actions = self._key_actions()
+        found: list[tuple[str, str, float, str]] = []
+        for key, _, matched in dropped.search([*terms, *stands_for], 3):
             if object_key is not None and self.snapshot.api_object(key) != object_key:
                 continue
             stage = str(dropped.objects[dropped.keys.index(key)])
-            found.append((key, stage, coverage(matched, terms, rarity)))
+            said = [stands_for.get(m, m) for m in matched]
+            found.append((key, stage, coverage(said, terms, rarity), actions.get(key, "")))
         return found
-
-    def not_callable(
-        self, terms: list[str], object_key: str | None = None, beat: float | None = None
-    ) -> list[str]:
-        """Documented APIs the funnel dropped whose cards hold most of the request's words
-        (rarity-weighted coverage >= ``DROPPED_COVERAGE``, and ``DROPPED_MARGIN`` above ``beat``,
-        the best kept hit's coverage, when given), as ``KEY: documented, but dropped ... 'S'``."""
-        floor = DROPPED_COVERAGE if beat is None else max(DROPPED_COVERAGE, beat + DROPPED_MARGIN)
-        return [
-            f"{key}: documented, but dropped by the funnel at stage '{stage}'"
-            for key, stage, cover in self.dropped_fits(terms, object_key)
-            if cover >= floor
-        ][:2]
 
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
@@ -307,6 +314,7 @@ class HybridSearch:
             )
         said = words(query)
         terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
+        asked = self._actions(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         if mode is not SearchMode.DENSE:
@@ -319,9 +327,10 @@ class HybridSearch:
             for whole, (word, parts) in self._compounds(said).items():
                 stands_for[whole] = parts
                 extra.append(word)
-            for action, word in self._actions(said).items():  # "remove": delete
-                stands_for.setdefault(stem(action), [stem(word)])
-                extra.append(action)
+            for action, word in asked.items():  # "remove": delete ("list the invoices" needs no help)
+                if stem(word) != stem(action):
+                    stands_for.setdefault(stem(action), [stem(word)])
+                    extra.append(action)
             text = query + (" " + " ".join(extra) if extra else "")
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key
@@ -343,6 +352,7 @@ class HybridSearch:
             order=[],
             objects={},
             surface={stem(w): w for w in reversed(said)},  # the first spelling of each stem
+            asked=asked,
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector
@@ -414,9 +424,21 @@ class HybridSearch:
         signals = signals_of(view)
         model = s.model_for(mode.value)
         top_exact = bool(hits) and hits[0].exact
-        dropped = [] if mode is SearchMode.DENSE or top_exact else self.dropped_fits(view.terms, object_key)
-        dropped_cover = max((c for _, _, c in dropped), default=0.0)
-        abstain = abstains(model, signals, hits=bool(hits), exact=top_exact, dropped_cover=dropped_cover)
+        skip = mode is SearchMode.DENSE or top_exact
+        dropped = [] if skip else self.dropped_fits(view.terms, object_key, view.asked)
+        dropped_cover = max((c for _, _, c, _ in dropped), default=0.0)
+        # an action the request asks for that only a dropped API does ("закрой счёт": API_Acc_Close)
+        done = {self._key_actions().get(k, "") for k in order[:5]}
+        undone = [
+            (key, stage)
+            for key, stage, _, action in dropped
+            if action in view.asked
+            and action not in done
+            and set(self._stems_of_object(self.snapshot.api_object(key) or "")) & set(view.terms)
+        ]
+        abstain = abstains(
+            model, signals, hits=bool(hits), exact=top_exact, dropped_cover=dropped_cover, undone=bool(undone)
+        )
         confidence = 1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0
         common: dict[str, Any] = {
             "query": query,
@@ -425,6 +447,7 @@ class HybridSearch:
             "confidence": confidence,
             "signals": signals,
             "dropped_cover": dropped_cover,
+            "undone": bool(undone),
         }
         if not abstain:
             return SearchOutcome(hits=hits, **common)
@@ -433,10 +456,10 @@ class HybridSearch:
             obj = names.get(key, ("", ""))[0]
             if obj:
                 objects[obj] = objects.get(obj, 0.0) + max(fused.get(key, 0.0), 0.0)
+        covering = [(key, stage) for key, stage, cover, _ in dropped if cover >= DROPPED_COVERAGE]
         named = [
             f"{key}: documented, but dropped by the funnel at stage '{stage}'"
-            for key, stage, cover in dropped
-            if cover >= DROPPED_COVERAGE
+            for key, stage in dict.fromkeys([*undone, *covering])
         ][:2]
         return SearchOutcome(
             abstained=True,

@@ -10,12 +10,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from apiatlas.catalog.actions import http_action
+from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
 from apiatlas.snapshot.schema import DDL, PAGE_SIZE
-from apiatlas.text import index_text
+from apiatlas.text import index_text, words
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -192,9 +192,13 @@ def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tup
 
 
 def api_name_parts(api: Api, object_name: str) -> list[str]:
-    """The texts of an API's name column: its key, its object's key and name, and an HTTP operation's
-    action (list, retrieve, create, update, replace, delete)."""
-    return [api.key, api.object_key, object_name, http_action(api)]
+    """The texts of an API's name column: its key, its object's key and name, and what it does when its
+    key does not say it in that word (``catalog.actions.api_action``: an HTTP operation's list, create,
+    ...; ``API_Pmt_Add``'s create; ``API_Acc_Close`` says close itself)."""
+    action = api_action(api)
+    if api.executor.kind != "http" and action in words(api.key):
+        action = ""
+    return [api.key, api.object_key, object_name, action]
 
 
 def api_body_parts(api: Api) -> list[str]:
