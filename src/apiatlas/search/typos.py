@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from apiatlas.text import words
 
@@ -16,9 +17,12 @@ def _trigrams(word: str) -> set[str]:
 
 
 class TypoFallback:
-    """A trigram index over the words of API names and titles."""
+    """A trigram index over the words of API names and titles. ``lexicon`` (called at the first word to
+    correct) gives words of the language that are no typos, however close to a catalog word: "taxi" is
+    not "tax"."""
 
-    def __init__(self, texts: list[str]) -> None:
+    def __init__(self, texts: list[str], lexicon: Callable[[], frozenset[str]] | None = None) -> None:
+        self._lexicon = lexicon
         vocabulary: set[str] = set()
         for text in texts:
             vocabulary.update(w for w in words(text) if len(w) >= 2)
@@ -34,6 +38,8 @@ class TypoFallback:
         out: dict[str, list[str]] = {}
         for word in dict.fromkeys(words(query)):
             if len(word) < MIN_WORD or word in self.vocabulary or word.isdigit():
+                continue
+            if self._lexicon is not None and word in self._lexicon():
                 continue
             grams = _trigrams(word)
             shared: dict[str, int] = defaultdict(int)
