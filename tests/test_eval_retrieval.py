@@ -16,7 +16,7 @@ from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli_app import app
 from apiatlas.errors import SourceError
 from apiatlas.evals.calibrate import best_threshold, fit_model, logistic_regression
-from apiatlas.evals.dataset import EvalQuery, EvalSet
+from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
 from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.openapi_requests import load_openapi_requests
 from apiatlas.evals.restbench import load_restbench, normalise_endpoint
@@ -114,6 +114,15 @@ def test_eval_retrieval_cli_prints_three_modes_side_by_side(
     )
     assert table.exit_code == 0 and "bm25" in table.output and "recall@5" in table.output
     assert "abstention trade-off" in table.output and "gold_removed" in table.output
+    assert report["out_of_catalog"] == "gold"
+    whole = CliRunner().invoke(
+        app,
+        ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
+        + ["--out-of-catalog", "object", "--json"],
+    )
+    assert whole.exit_code == 0, whole.output
+    objects = json.loads(whole.output)
+    assert objects["out_of_catalog"] == "object" and objects["held_out_apis"] > report["held_out_apis"]
 
 
 def test_eval_retrieval_fit_records_abstention_models(
@@ -213,6 +222,8 @@ def test_out_of_catalog_pool_deletes_the_gold_and_its_copies(tmp_path: Path) -> 
     query = EvalQuery(qid="q", text="order details", gold=frozenset({"Shop.Get Order"}))
     removed = removed_for(catalog, [query])
     assert removed == {"Shop.Get Order", "Shop copy.Get Order"}
+    # a whole service absent: its siblings go too, so none of them looks like the request's answer
+    assert removed_for(catalog, [query], OutOfCatalog.OBJECT) == set(catalog.apis)
     evalset = EvalSet(name="t", catalog=catalog, queries=[query])
     path = build_eval_snapshot(evalset, tmp_path / "t.atlas", None, FusionSettings(), removed, cache=None)
     with Snapshot.open(path) as snap:
