@@ -115,11 +115,8 @@ def test_eval_retrieval_cli_prints_three_modes_side_by_side(
     assert table.exit_code == 0 and "bm25" in table.output and "recall@5" in table.output
     assert "abstention trade-off" in table.output and "gold_removed" in table.output
     assert report["out_of_catalog"] == "gold"
-    whole = CliRunner().invoke(
-        app,
-        ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
-        + ["--out-of-catalog", "object", "--json"],
-    )
+    args = ["eval", "retrieval", "--dataset", "stabletoolbench", str(stb_subset), "--embedding", "none"]
+    whole = CliRunner().invoke(app, [*args, "--out-of-catalog", "object", "--json"])
     assert whole.exit_code == 0, whole.output
     objects = json.loads(whole.output)
     assert objects["out_of_catalog"] == "object" and objects["held_out_apis"] > report["held_out_apis"]
