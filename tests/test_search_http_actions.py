@@ -169,3 +169,38 @@ def test_the_action_tells_apart_operations_on_one_resource(tmp_path: Path, query
 )
 def test_a_procedure_does_the_first_verb_of_its_name(key: str, object_key: str, action: str) -> None:
     assert procedure_action(key, object_key) == action
+
+
+WORDY_LIST = [  # the list says the request's words more often than the operation the request orders
+    op(
+        "GET /checkout/sessions",
+        "List the Checkout Sessions created in checkout",
+        "Checkout sessions of the checkout, newest first.",
+    ),
+    op("POST /checkout/sessions", "New session", ""),
+]
+
+
+@pytest.mark.parametrize(
+    ("factor", "first"), [(1.0, "GET /checkout/sessions"), (0.9, "POST /checkout/sessions")]
+)
+def test_an_operation_doing_another_kind_of_thing_than_ordered_is_demoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factor: float, first: str
+) -> None:
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    assert hybrid.ACTION_MISMATCH == 0.9  # the shipped factor; 1.0 shows what it changes
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", factor)
+    path = tmp_path / "wordy.atlas"
+    index_and_write(
+        catalog_of(WORDY_LIST), path, options={"source": "test"}, index=IndexPass(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        found = search.search("create a checkout session", mode=SearchMode.LEXICAL)
+        assert found.ranked[0].api_key == first, [(h.api_key, h.score) for h in found.ranked]
+        # a read is a read: "get all sessions" does not demote the list in favour of nothing
+        assert search.search("get all checkout sessions", mode=SearchMode.LEXICAL).ranked[0].api_key == (
+            "GET /checkout/sessions"
+        )

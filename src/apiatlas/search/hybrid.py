@@ -32,6 +32,9 @@ from apiatlas.search.typos import TypoFallback
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.text import content_terms, query_terms, stem, stems, words
 
+ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
+ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
+
 
 class SearchMode(StrEnum):
     HYBRID = "hybrid"
@@ -408,6 +411,8 @@ class HybridSearch:
                 fused[key] = cosines.get(key, -1.0)
             else:
                 fused[key] = s.lexical_weight * lex + s.dense_weight * dense
+        if view.asked and mode is not SearchMode.DENSE:
+            self._demote_other_actions(fused, view.asked)
         order = sorted(fused, key=lambda k: (-fused[k], k))
         order = [*exact, *[k for k in order if k not in exact]]
         names = self.snapshot.api_titles(order[: max(limit, 20)])
@@ -469,6 +474,17 @@ class HybridSearch:
             not_callable=named,
             **common,
         )
+
+    def _demote_other_actions(self, fused: dict[str, float], asked: Mapping[str, str]) -> None:
+        """Scale down (``ACTION_MISMATCH``) the APIs that do another kind of thing than the request
+        orders: "create a checkout session" wants the ``POST``, not the list beside it. Reads are one
+        kind ("get all customers" is a list as often as one customer), so are update and replace."""
+        kinds = {ACTION_KIND.get(a, a) for a in asked}
+        actions = self._key_actions()
+        for key in fused:
+            done = actions.get(key)
+            if done and ACTION_KIND.get(done, done) not in kinds:
+                fused[key] *= ACTION_MISMATCH
 
     def _stems_of_object(self, object_key: str) -> list[str]:
         """Stems of a business object's key, name and title (cached)."""
