@@ -42,6 +42,10 @@ def op(key: str, title: str, body: str = "") -> Api:
         ("PATCH /pets/{id}", "update"),
         ("DELETE /v1/customers/{customer}", "delete"),
         ("GET /movie/{movie_id}/credits?language=en", "list"),
+        ("GET /v1/tax/settings", "retrieve"),  # one thing, though it ends in "s"
+        ("POST /v1/tax/settings", ""),  # updates it: not a create
+        ("GET /api/v1/nodes/{name}/status", "retrieve"),
+        ("GET /v1/checkout/sessions/{session}/line_items", "list"),
     ],
 )
 def test_the_action_of_an_http_operation_comes_from_its_method_and_path(key: str, action: str) -> None:

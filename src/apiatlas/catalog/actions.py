@@ -29,9 +29,10 @@ def action_of(operation: str) -> str:
     """What ``METHOD /path`` does to its resource, in the word a request uses for it, from the method and
     the path's shape (REST conventions): ``GET /v1/customers`` list, ``GET /v1/customers/{id}`` retrieve,
     ``POST /v1/customers`` create, ``POST /v1/customers/{id}`` update, ``PUT`` replace, ``PATCH`` update,
-    ``DELETE`` delete. A collection is a path whose last segment is a literal ending in "s"; a ``POST`` to
-    another literal (``/invoices/{invoice}/finalize``, ``/secrets/delete``) names its own action: "", as
-    does an RPC method's path (``/chat.postMessage``).
+    ``DELETE`` delete. A collection is a path whose last segment is a literal plural (``_plural``: not
+    "status", "settings"); a ``POST`` to another literal (``/invoices/{invoice}/finalize``,
+    ``/secrets/delete``, ``/tax/settings``) names its own action or updates one thing: "", as does an
+    RPC method's path (``/chat.postMessage``).
     "" for anything else (``API_Acc_GetRest``)."""
     method, _, path = operation.partition(" ")
     method = method.upper()
@@ -41,12 +42,23 @@ def action_of(operation: str) -> str:
     if "." in segments[-1] and not segments[-1].startswith("{"):
         return ""  # an RPC method (Slack's ``/chat.postMessage``, ``/conversations.list``) says it itself
     item = segments[-1].startswith("{")
-    collection = not item and segments[-1].lower().endswith("s")
+    collection = not item and _plural(segments[-1].lower())
     if method == "GET":
         return "list" if collection else "retrieve"
     if method == "POST":
         return "update" if item else "create" if collection else ""
     return {"PUT": "replace", "PATCH": "update", "DELETE": "delete"}[method]
+
+
+# nouns ending in "s" that name one thing: a settings or status resource is updated, not added to
+_ONE_THING = frozenset(("settings", "news", "series", "species", "analytics", "statistics", "metadata"))
+
+
+def _plural(segment: str) -> bool:
+    """A path segment that names a collection: an English plural ("customers", "line_items"), not a
+    word whose "s" is no plural ("status", "address", "analysis") nor a plural-only noun ("settings")."""
+    word = segment.replace("-", "_").rsplit("_", 1)[-1]
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _ONE_THING
 
 
 # a procedure name's verb and the action it does (the request's word for it): the writes and the
