@@ -27,6 +27,7 @@ from apiatlas import __version__
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import Executor
 from apiatlas.executors.http import HttpExecutor, caller_headers
+from apiatlas.search.e5_file import whole_words
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
@@ -201,7 +202,12 @@ def build_server(
         log_level="WARNING",
     )
     server.navigator = navigator
-    server.warm_up = lambda: navigator.search(WARM_UP_QUERY, None, 1)
+
+    def warm_up() -> None:
+        navigator.search(WARM_UP_QUERY, None, 1)
+        whole_words()  # the typo fallback's lexicon, read from the model file at the first typo otherwise
+
+    server.warm_up = warm_up
     return server
 
 
