@@ -262,7 +262,12 @@ def abstained(run: QueryRun, settings: FusionSettings, threshold: float | None =
         model = model.model_copy(update={"threshold": threshold})
     top_exact = bool(o.ranked) and o.ranked[0].exact
     return abstains(
-        model, o.signals, hits=bool(o.ranked), exact=top_exact, dropped_cover=o.dropped_cover, undone=o.undone
+        model,
+        o.signals,
+        hits=bool(o.ranked),
+        exact=top_exact,
+        dropped_cover=o.dropped_cover,
+        undone=bool(o.undone),
     )
 
 

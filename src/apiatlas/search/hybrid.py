@@ -73,7 +73,8 @@ class SearchOutcome(BaseModel):
     # kept so that evals can calibrate and replay the decision (``confidence.abstains``)
     signals: dict[str, float] = Field(default_factory=dict, exclude=True)
     dropped_cover: float = Field(default=0.0, exclude=True)
-    undone: bool = Field(default=False, exclude=True)  # the action asked for is only a dropped API's
+    # the action the request orders ('close ("закрой")') when only a dropped API does it, else ""
+    undone: str = Field(default="", exclude=True)
     # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
     not_callable: list[str] = Field(default_factory=list)
     # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
@@ -436,14 +437,20 @@ class HybridSearch:
         # an action the request asks for that only a dropped API does ("закрой счёт": API_Acc_Close)
         done = {self._key_actions().get(k, "") for k in order[:5]}
         undone = [
-            (key, stage)
+            (key, stage, action)
             for key, stage, _, action in dropped
             if action in view.asked
             and action not in done
             and set(self._stems_of_object(self.snapshot.api_object(key) or "")) & set(view.terms)
         ]
+        ordered = f'{undone[0][2]} ("{view.asked[undone[0][2]]}")' if undone else ""
         abstain = abstains(
-            model, signals, hits=bool(hits), exact=top_exact, dropped_cover=dropped_cover, undone=bool(undone)
+            model,
+            signals,
+            hits=bool(hits),
+            exact=top_exact,
+            dropped_cover=dropped_cover,
+            undone=bool(ordered),
         )
         confidence = 1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0
         common: dict[str, Any] = {
@@ -453,7 +460,7 @@ class HybridSearch:
             "confidence": confidence,
             "signals": signals,
             "dropped_cover": dropped_cover,
-            "undone": bool(undone),
+            "undone": ordered,
         }
         if not abstain:
             return SearchOutcome(hits=hits, **common)
@@ -465,7 +472,7 @@ class HybridSearch:
         covering = [(key, stage) for key, stage, cover, _ in dropped if cover >= DROPPED_COVERAGE]
         named = [
             f"{key}: documented, but dropped by the funnel at stage '{stage}'"
-            for key, stage in dict.fromkeys([*undone, *covering])
+            for key, stage in dict.fromkeys([*((k, st) for k, st, _ in undone), *covering])
         ][:2]
         return SearchOutcome(
             abstained=True,
