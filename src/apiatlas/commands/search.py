@@ -110,12 +110,7 @@ def print_outcome(console: Console, outcome: SearchOutcome, elapsed_ms: float) -
     """The hits as a table, or the abstention with its closest objects and the hits it did not trust."""
     head = f"{outcome.mode.value}, confidence {outcome.confidence:.2f}, {elapsed_ms:.0f} ms"
     if outcome.abstained:
-        why = (
-            f"the request orders {outcome.undone}, which no callable API does"
-            if outcome.undone
-            else "no API fits this request confidently"
-        )
-        console.print(f"[yellow]{outcome.reason}[/yellow]: {escape(why)} ({head})")
+        console.print(f"[yellow]{outcome.reason}[/yellow]: {escape(outcome.doubt)} ({head})")
         if outcome.closest_objects:
             console.print("closest business objects: " + escape(", ".join(outcome.closest_objects)))
         for line in outcome.not_callable:

@@ -80,6 +80,13 @@ class SearchOutcome(BaseModel):
     # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
     words_only: bool = False
 
+    @property
+    def doubt(self) -> str:
+        """Why the search abstained, in the words the MCP tool and the CLI both say."""
+        if self.undone:
+            return f"the request orders {self.undone}, which no callable API does"
+        return "no API fits this request confidently"
+
 
 def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
     stats = snapshot.manifest().get("pass_stats", {}).get("search")

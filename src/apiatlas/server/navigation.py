@@ -284,11 +284,7 @@ class Navigator:
                 status="error",
                 reason=ReasonCode.NO_CONFIDENT_MATCH,
                 query=query,
-                message=(
-                    f"the request orders {outcome.undone}, which no callable API does"
-                    if outcome.undone
-                    else "no API fits this request confidently"
-                )
+                message=outcome.doubt
                 + (f" in {object_key}" if object_key else "")
                 + f" (confidence {outcome.confidence:.2f})"
                 + busy
