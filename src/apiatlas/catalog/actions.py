@@ -14,9 +14,13 @@ HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
 def api_action(api: Api) -> str:
     """What an API does: an HTTP operation's ``action_of`` its method and path, a procedure's
     ``procedure_action`` of its name; "" when neither says (a read, an RPC method, another verb)."""
-    if api.executor.kind == "http":
-        return action_of(api.executor.target)
-    return procedure_action(api.key, api.object_key)
+    return http_action(api) if api.executor.kind == "http" else procedure_action(api.key, api.object_key)
+
+
+def key_action(key: str, object_key: str = "") -> str:
+    """``api_action`` read off an API's key alone, as search has it: ``METHOD /path`` (the OpenAPI
+    source's key is its target) or a procedure's name."""
+    return action_of(key) or procedure_action(key, object_key)
 
 
 def http_action(api: Api) -> str:

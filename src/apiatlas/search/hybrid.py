@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.catalog.actions import action_of, procedure_action, requested_actions
+from apiatlas.catalog.actions import key_action, requested_actions
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.confidence import (
@@ -244,14 +244,13 @@ class HybridSearch:
         operation's list, create, ...; a procedure's open, close, create, ...), read off the keys."""
         if self._key_action is None:
             index = self.lexical_index()
-            found: dict[str, str] = {}
+            owners: dict[str, str] = {}
             if index is not None:
-                for key, obj in zip(index.keys, index.objects, strict=True):
-                    found[key] = action_of(key) or procedure_action(key, str(obj))
+                owners.update(zip(index.keys, map(str, index.objects), strict=True))
             if self._dropped is not None:
-                objects = self.snapshot.api_titles(self._dropped.keys)
-                for key in self._dropped.keys:
-                    found[key] = action_of(key) or procedure_action(key, objects.get(key, ("", ""))[0])
+                titles = self.snapshot.api_titles(self._dropped.keys)
+                owners.update((k, titles.get(k, ("", ""))[0]) for k in self._dropped.keys)
+            found = {key: key_action(key, obj) for key, obj in owners.items()}
             self._key_action = {k: a for k, a in found.items() if a}
         return self._key_action
 
