@@ -13,7 +13,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.security.config import RateLimits

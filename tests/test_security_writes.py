@@ -11,7 +11,8 @@ from mcp_types import ElicitRequestParams, ElicitResult
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param, SideEffect
 from apiatlas.embedded_pg import EmbeddedPostgres
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.security.config import RoleSettings

@@ -13,7 +13,8 @@ import typer
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError, ConfigError
-from apiatlas.executors.base import ExecutionLimits, Executor, executor_for_url
+from apiatlas.executors.base import ExecutionLimits, Executor
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 
