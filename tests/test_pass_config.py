@@ -11,8 +11,14 @@ from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.passes.config import BuildConfig
 
 
-def test_defaults_are_the_four_stage_funnel() -> None:
+def test_neutral_defaults_keep_every_api_and_alias_nothing() -> None:
     config = BuildConfig.load(None)
+    assert config.funnel == [] and config.aliases == [] and not config.description_aliases
+    assert BuildConfig.for_source("a_kind_nobody_registered") == config
+
+
+def test_the_bank_format_brings_the_four_stage_funnel() -> None:
+    config = BuildConfig.load(None, source_kind="bank_html")
     assert [(r.field, r.operator) for r in config.funnel] == [
         ("key", "matches"),
         ("approved", "equals"),

@@ -9,7 +9,7 @@ from apiatlas.errors import Location, ReasonCode
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
-from apiatlas.passes.types import TypesPass, input_schema, merge_types, output_schema
+from apiatlas.passes.types import input_schema, merge_types, output_schema, types
 
 
 def test_builtin_map_is_large_and_well_formed() -> None:
@@ -106,7 +106,7 @@ def _api() -> Api:
 
 def _typed_catalog() -> Catalog:
     catalog = Catalog(apis={"API_Acc_FindListByListOwnerID": _api()})
-    TypesPass().run(catalog, BuildConfig(), PassContext())
+    types(catalog, BuildConfig(), PassContext())
     return catalog
 
 

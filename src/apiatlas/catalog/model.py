@@ -200,7 +200,7 @@ class Catalog(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_kind: str = "bank_html"
+    source_kind: str = ""  # the SourceFormat.kind that read it; "": neutral build defaults
     objects: dict[str, BusinessObject] = Field(default_factory=dict)
     apis: dict[str, Api] = Field(default_factory=dict)
     types: dict[str, DomainType] = Field(default_factory=dict)
