@@ -65,7 +65,7 @@ def _catalog() -> Catalog:
             approved=False,
         ),
     ]
-    return run_passes(Catalog(apis={a.key: a for a in apis}), bank_config())
+    return run_passes(Catalog(source_kind="bank_html", apis={a.key: a for a in apis}), bank_config())
 
 
 def test_entry_points_are_callable_from_user_values() -> None:
@@ -95,6 +95,6 @@ def test_user_value_types_come_from_the_config() -> None:
     apis = _catalog().apis
     for api in apis.values():
         api.entry_point = False
-    catalog = run_passes(Catalog(apis=apis), config)
+    catalog = run_passes(Catalog(source_kind="bank_html", apis=apis), config)
     assert catalog.apis["API_Prs_FindByID"].entry_point
     assert not catalog.apis["API_Prs_FindListByFIO"].entry_point  # DSVARFULLNAME no longer a user value

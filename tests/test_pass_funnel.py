@@ -49,7 +49,7 @@ def _catalog() -> Catalog:
         _api("sp_internal_Find", "Sys"),  # name stage (not an API_ name)
     ]
     objects = {k: BusinessObject(key=k, approved=True) for k in ("Prs", "Acc", "Dep", "Sys", "Empty")}
-    return Catalog(apis={a.key: a for a in apis}, objects=objects)
+    return Catalog(source_kind="bank_html", apis={a.key: a for a in apis}, objects=objects)
 
 
 def test_default_stages_count_in_and_out() -> None:

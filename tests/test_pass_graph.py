@@ -177,7 +177,7 @@ REST_OVERLAY = Overlay(
 
 def _build(config: BuildConfig | None = None, apis: list[Api] | None = None) -> Catalog:
     listed = apis if apis is not None else sample_bank()
-    catalog = Catalog(apis={a.key: a for a in listed})
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in listed})
     return run_passes(catalog, config or bank_config(), overlays={"API_Acc_GetRest": REST_OVERLAY})
 
 
@@ -311,19 +311,24 @@ def test_per_field_limit_keeps_own_object_then_producers_needing_fewer_inputs() 
 
     def producers(limit: int | None) -> list[str]:
         config = bank_config(max_edges_per_consumer_field=limit)
-        catalog = run_passes(Catalog(apis={a.key: a.model_copy(deep=True) for a in apis}), config)
+        catalog = run_passes(
+            Catalog(source_kind="bank_html", apis={a.key: a.model_copy(deep=True) for a in apis}), config
+        )
         return sorted(e.producer for e in catalog.edges if e.consumer == "API_Zed_FindByXID")
 
     assert producers(None) == ["API_A_FindAll", "API_B_FindByCode", "API_Zed_FindByPair"]
     assert producers(1) == ["API_Zed_FindByPair"]
     assert producers(2) == ["API_A_FindAll", "API_Zed_FindByPair"]
-    catalog = run_passes(Catalog(apis={a.key: a for a in apis}), bank_config(max_edges_per_consumer_field=1))
+    catalog = run_passes(
+        Catalog(source_kind="bank_html", apis={a.key: a for a in apis}),
+        bank_config(max_edges_per_consumer_field=1),
+    )
     assert catalog.stats["graph"]["capped_fields"]["name_type"] == 1
 
 
 def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -> None:
     apis = sample_bank()
-    catalog = Catalog(apis={a.key: a for a in apis})
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in apis})
     catalog.add_diagnostic(
         Diagnostic(
             severity=Severity.WARNING,
@@ -340,7 +345,7 @@ def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -
 
 def test_run_passes_reports_progress_per_pass() -> None:
     lines: list[str] = []
-    catalog = Catalog(apis={a.key: a for a in sample_bank()})
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in sample_bank()})
     run_passes(catalog, bank_config(), progress=lines.append)
     assert [line for line in lines if line.startswith("pass ")] == [f"pass {p.__name__}" for p in PASSES]
     assert any(line.startswith("funnel: 12 of 14 APIs kept") for line in lines)

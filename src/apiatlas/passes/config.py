@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -12,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from apiatlas.catalog.model import SideEffect
 from apiatlas.config_file import read_config_text
 from apiatlas.errors import ConfigError, Location, ReasonCode
-from apiatlas.passes.type_map import BUILTIN_TYPES
 
 FunnelField = Literal["key", "approved", "implemented", "forbidden", "side_effect", "object_key"]
 FunnelOperator = Literal["matches", "equals", "not_equals", "in"]
@@ -61,14 +61,6 @@ class AliasRule(BaseModel):
     producer_field: str = Field(min_length=1)
 
 
-def _default_generic() -> list[str]:
-    return sorted(t.name for t in BUILTIN_TYPES.values() if t.generic)
-
-
-def _default_user_value() -> list[str]:
-    return sorted(t.name for t in BUILTIN_TYPES.values() if t.user_value)
-
-
 class BuildConfig(BaseModel):
     """Everything the passes may be told; dumped into the manifest as the created-from options.
 
@@ -80,11 +72,11 @@ class BuildConfig(BaseModel):
 
     funnel: list[FunnelRule] = Field(default_factory=list)  # no stage: every API is kept
     # too common to link APIs by type alone (ids, money, dates, flags, free text)
-    generic_types: list[str] = Field(default_factory=_default_generic)
+    generic_types: list[str] = Field(default_factory=list)
     # types outside the built-in map that may still link APIs by type alone
     specific_types: list[str] = Field(default_factory=list)
     # values a person can say: names, dates, account numbers, INN, ISIN, codes, phone, e-mail
-    user_value_types: list[str] = Field(default_factory=_default_user_value)
+    user_value_types: list[str] = Field(default_factory=list)
     aliases: list[AliasRule] = Field(default_factory=list)
     # a consumer field whose description names a producer field (e.g. "..., AuthorKey)") is an alias
     description_aliases: bool = False
@@ -148,11 +140,12 @@ class BuildConfig(BaseModel):
         """The JSON-able, stable form recorded in the manifest."""
         return self.model_dump(mode="json")
 
-    def is_generic(self, type_name: str) -> bool:
-        """Generic types never link APIs by type alone; unknown types are generic unless listed specific."""
+    def is_generic(self, type_name: str, builtin: Collection[str] = ()) -> bool:
+        """Generic types never link APIs by type alone; a type the source format builds in (``builtin``) is
+        specific unless listed generic; any other type is generic unless listed specific."""
         if type_name in self.generic_types:
             return True
-        return type_name not in BUILTIN_TYPES and type_name not in self.specific_types
+        return type_name not in builtin and type_name not in self.specific_types
 
     def is_user_value(self, type_name: str) -> bool:
         return type_name in self.user_value_types

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from apiatlas.catalog.model import Api, Catalog, Column, DomainType, SessionTable
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
-from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
+from apiatlas.passes.type_map import schema_from_base_type
 
 FALLBACK_SCHEMA: dict[str, Any] = {"type": "string"}
 
@@ -41,13 +42,17 @@ def _merge_one(builtin: DomainType | None, documented: DomainType | None) -> Dom
     )
 
 
-def merge_types(documented: dict[str, DomainType], config: BuildConfig) -> dict[str, DomainType]:
-    """Built-in types overlaid with the documented ones; class flags (generic, user value) from config."""
+def merge_types(
+    documented: dict[str, DomainType], config: BuildConfig, builtin: Mapping[str, DomainType] | None = None
+) -> dict[str, DomainType]:
+    """The source format's built-in types overlaid with the documented ones; class flags (generic, user
+    value) from config."""
+    known = builtin or {}
     merged: dict[str, DomainType] = {}
-    for name in sorted(set(BUILTIN_TYPES) | set(documented)):
-        one = _merge_one(BUILTIN_TYPES.get(name), documented.get(name))
+    for name in sorted(set(known) | set(documented)):
+        one = _merge_one(known.get(name), documented.get(name))
         merged[name] = one.model_copy(
-            update={"generic": config.is_generic(name), "user_value": config.is_user_value(name)}
+            update={"generic": config.is_generic(name, known), "user_value": config.is_user_value(name)}
         )
     return merged
 
@@ -190,14 +195,15 @@ def output_schema(api: Api) -> dict[str, Any]:
 def types(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs before the graph: edges compare the merged types, entry points read their user-value class."""
     documented = len(catalog.types)
-    catalog.types = merge_types(catalog.types, config)
+    builtin = context.source_of(catalog).builtin_types()
+    catalog.types = merge_types(catalog.types, config, builtin)
     before = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE)
     fields = assign_schemas(
         catalog, catalog.types, source_schemas_win=context.source_of(catalog).source_schemas_win
     )
     unknown = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE) - before
     catalog.stats["types"] = {
-        "builtin": len(BUILTIN_TYPES),
+        "builtin": len(builtin),
         "documented": documented,
         "merged": len(catalog.types),
         "fields_typed": fields,

@@ -1,10 +1,11 @@
 """What a source format is: every fact apiatlas knows about one kind of source, with neutral defaults.
 
 A format (one folder under ``sources/``) subclasses ``SourceFormat`` and overrides only what differs:
-how to detect and load its sources, its build defaults (funnel, aliases, type classes, edge caps),
-whether the REST passes apply, whether its own JSON Schemas win, its tool prefix, which executor kind
-serves it and what the compile summary says about it. The base class keeps every API, has no aliases,
-no REST passes, prefix ``atlas_`` and no executor: what an unknown kind gets.
+how to detect and load its sources, its build defaults (funnel, aliases, type classes, edge caps), its
+built-in domain types, whether the REST passes apply, whether its own JSON Schemas win, its tool prefix,
+which executor kind serves it and what the compile summary says about it. The base class keeps every
+API, has no aliases, no built-in types, no REST passes, prefix ``atlas_`` and no executor: what an
+unknown kind gets.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from apiatlas.catalog.model import Catalog
+from apiatlas.catalog.model import Catalog, DomainType
 from apiatlas.errors import ConfigError, Location
 from apiatlas.snapshot.manifest import ExecutorKind, Serving
 
@@ -43,6 +44,10 @@ class SourceFormat:
 
     def build_defaults(self) -> dict[str, Any]:
         """BuildConfig fields this format sets over the neutral defaults (a build config file wins)."""
+        return {}
+
+    def builtin_types(self) -> dict[str, DomainType]:
+        """Domain types the format's sources use without defining them (the types pass merges them in)."""
         return {}
 
     def compile_notes(self, catalog: Catalog) -> list[str]:

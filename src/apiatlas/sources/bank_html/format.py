@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from apiatlas.catalog.model import Catalog
+from apiatlas.catalog.model import Catalog, DomainType
 from apiatlas.sources.format import Progress, SourceFormat
 
 # the bank publishes read APIs by name (API_<Object>_Find…/Get…/Check…/Brows…) and flags each API's
@@ -47,5 +47,18 @@ class BankHtmlFormat(SourceFormat):
         return load_bank_docs(path, progress=progress)
 
     def build_defaults(self) -> dict[str, Any]:
+        from apiatlas.sources.bank_html.domain_types import generic_names, user_value_names
+
         # a consumer field whose description names a producer field ("..., PersonID)") is an alias
-        return {"funnel": BANK_FUNNEL, "aliases": BANK_ALIASES, "description_aliases": True}
+        return {
+            "funnel": BANK_FUNNEL,
+            "aliases": BANK_ALIASES,
+            "description_aliases": True,
+            "generic_types": generic_names(),
+            "user_value_types": user_value_names(),
+        }
+
+    def builtin_types(self) -> dict[str, DomainType]:
+        from apiatlas.sources.bank_html.domain_types import BANK_TYPES
+
+        return dict(BANK_TYPES)
