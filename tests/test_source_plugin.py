@@ -3,6 +3,7 @@ apiatlas; an unknown kind gets the neutral defaults; serving reads the manifest,
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -253,3 +254,15 @@ def test_an_executor_registered_for_a_scheme_serves_its_urls() -> None:
         EXECUTORS.pop("proxy", None)
     with pytest.raises(Exception, match="no executor for URL scheme 'proxy'"):
         executor_for_url("proxy://gateway/api")
+
+
+def test_the_executor_interface_imports_no_backend() -> None:
+    """``executors/base.py`` names no backend, not even in a function: the registry maps schemes to them."""
+    base = Path(__file__).resolve().parents[1] / "src" / "apiatlas" / "executors" / "base.py"
+    imported = {
+        node.module or ""
+        for node in ast.walk(ast.parse(base.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+    }
+    backends = {f"apiatlas.executors.{m}" for m in ("postgres", "sqlserver", "http", "registry")}
+    assert not imported & backends, imported & backends
