@@ -14,7 +14,8 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.security.config import AuditSettings, RateLimits, RoleSettings
 from apiatlas.snapshot import Snapshot
 from local_server import free_port

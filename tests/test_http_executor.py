@@ -16,8 +16,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from apiatlas.commands.serve import make_executor
 from apiatlas.errors import ConfigError
-from apiatlas.executors.base import executor_for_url
 from apiatlas.executors.http import HttpExecutor
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig, ServerLimits
 from apiatlas.server.upstream import UpstreamAuth, UpstreamConfig

@@ -13,12 +13,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.security.config import RateLimits
 from apiatlas.security.guard import RETRY_AFTER_META
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.sources.bank_html.domain_types import BANK_TYPES
 from local_server import free_port
 from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured, write_server_snapshot
@@ -124,7 +126,7 @@ def sleep_snapshot(path: Path) -> Path:
             entry_point=True,
         )
     }
-    cat.types = merge_types({}, BuildConfig())
+    cat.types = merge_types({}, BuildConfig.for_source("bank_html"), BANK_TYPES)
     assign_schemas(cat, cat.types)
     write_snapshot(cat, path, options={"source": "tests/test_limits_http.py"})
     return path

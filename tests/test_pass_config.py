@@ -9,10 +9,17 @@ import pytest
 
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.passes.config import BuildConfig
+from apiatlas.sources.bank_html.domain_types import BANK_TYPES
 
 
-def test_defaults_are_the_four_stage_funnel() -> None:
+def test_neutral_defaults_keep_every_api_and_alias_nothing() -> None:
     config = BuildConfig.load(None)
+    assert config.funnel == [] and config.aliases == [] and not config.description_aliases
+    assert BuildConfig.for_source("a_kind_nobody_registered") == config
+
+
+def test_the_bank_format_brings_the_four_stage_funnel() -> None:
+    config = BuildConfig.load(None, source_kind="bank_html")
     assert [(r.field, r.operator) for r in config.funnel] == [
         ("key", "matches"),
         ("approved", "equals"),
@@ -21,8 +28,8 @@ def test_defaults_are_the_four_stage_funnel() -> None:
     ]
     assert "DSIDENTIFIER" in config.generic_types and "DSACCNUMBER" not in config.generic_types
     assert "DSVARFULLNAME" in config.user_value_types and "DSIDENTIFIER" not in config.user_value_types
-    assert config.is_generic("DSMONEY") and not config.is_generic("DSISIN")
-    assert config.is_generic("DSNEVERHEARDOF")  # unknown meaning: never linked by type alone
+    assert config.is_generic("DSMONEY", BANK_TYPES) and not config.is_generic("DSISIN", BANK_TYPES)
+    assert config.is_generic("DSNEVERHEARDOF", BANK_TYPES)  # unknown meaning: never linked by type alone
 
 
 def test_yaml_overrides_and_dump_is_stable_json(tmp_path: Path) -> None:

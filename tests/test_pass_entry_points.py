@@ -8,6 +8,11 @@ from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.entry_points import blocking_inputs
 
 
+def bank_config(**changes: object) -> BuildConfig:
+    """The sample bank's build defaults (its format's), with ``changes``."""
+    return BuildConfig.for_source("bank_html").model_copy(update=changes)
+
+
 def _api(key: str, params: list[Param], tables: list[SessionTable] | None = None, **flags: bool) -> Api:
     return Api(
         key=key,
@@ -60,7 +65,7 @@ def _catalog() -> Catalog:
             approved=False,
         ),
     ]
-    return run_passes(Catalog(apis={a.key: a for a in apis}), BuildConfig())
+    return run_passes(Catalog(source_kind="bank_html", apis={a.key: a for a in apis}), bank_config())
 
 
 def test_entry_points_are_callable_from_user_values() -> None:
@@ -79,17 +84,17 @@ def test_entry_points_are_callable_from_user_values() -> None:
 
 def test_blocking_inputs_name_what_must_come_from_another_api() -> None:
     catalog = _catalog()
-    config = BuildConfig()
+    config = bank_config()
     assert blocking_inputs(catalog.apis["API_Prs_FindByID"], catalog, config) == ["PersonID"]
     owner = catalog.apis["API_Acc_FindListByListOwnerID"]
     assert blocking_inputs(owner, catalog, config) == ["pAPI_Account_OwnerID.OwnerID"]
 
 
 def test_user_value_types_come_from_the_config() -> None:
-    config = BuildConfig(user_value_types=["DSIDENTIFIER"])
+    config = bank_config(user_value_types=["DSIDENTIFIER"])
     apis = _catalog().apis
     for api in apis.values():
         api.entry_point = False
-    catalog = run_passes(Catalog(apis=apis), config)
+    catalog = run_passes(Catalog(source_kind="bank_html", apis=apis), config)
     assert catalog.apis["API_Prs_FindByID"].entry_point
     assert not catalog.apis["API_Prs_FindListByFIO"].entry_point  # DSVARFULLNAME no longer a user value

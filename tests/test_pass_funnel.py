@@ -9,6 +9,11 @@ from apiatlas.passes.config import BuildConfig, FunnelRule
 from apiatlas.passes.funnel import apply_funnel
 
 
+def bank_config(**changes: object) -> BuildConfig:
+    """The sample bank's build defaults (its format's), with ``changes``."""
+    return BuildConfig.for_source("bank_html").model_copy(update=changes)
+
+
 def _api(
     key: str,
     obj: str,
@@ -44,12 +49,12 @@ def _catalog() -> Catalog:
         _api("sp_internal_Find", "Sys"),  # name stage (not an API_ name)
     ]
     objects = {k: BusinessObject(key=k, approved=True) for k in ("Prs", "Acc", "Dep", "Sys", "Empty")}
-    return Catalog(apis={a.key: a for a in apis}, objects=objects)
+    return Catalog(source_kind="bank_html", apis={a.key: a for a in apis}, objects=objects)
 
 
 def test_default_stages_count_in_and_out() -> None:
     catalog = _catalog()
-    apply_funnel(catalog, BuildConfig())
+    apply_funnel(catalog, bank_config())
     stages = catalog.stats["funnel"]
     assert [s["stage"] for s in stages] == ["name", "approved", "implemented", "forbidden"]
     assert [(s["in"], s["out"]) for s in stages] == [(12, 9), (9, 7), (7, 6), (6, 5)]
@@ -70,7 +75,7 @@ def test_default_stages_count_in_and_out() -> None:
 
 def test_verdicts_name_the_stage_and_reason() -> None:
     catalog = _catalog()
-    apply_funnel(catalog, BuildConfig())
+    apply_funnel(catalog, bank_config())
     draft = catalog.apis["API_Acc_FindDraft"].funnel
     assert not draft.kept and draft.dropped_at == "approved"
     assert draft.reason is not None and "unknown" in draft.reason
@@ -81,7 +86,7 @@ def test_verdicts_name_the_stage_and_reason() -> None:
 
 def test_objects_without_kept_apis_are_counted() -> None:
     catalog = _catalog()
-    apply_funnel(catalog, BuildConfig())
+    apply_funnel(catalog, bank_config())
     objects = catalog.stats["funnel_objects"]
     # Sys has only a dropped API, Empty has none at all
     assert objects == {"total": 5, "approved": 5, "with_kept_apis": 3, "without_kept_apis": 2}
@@ -89,7 +94,7 @@ def test_objects_without_kept_apis_are_counted() -> None:
 
 def test_rules_come_from_the_config_not_from_the_code() -> None:
     catalog = _catalog()
-    config = BuildConfig(
+    config = bank_config(
         funnel=[
             FunnelRule(name="writes", field="side_effect", operator="in", value=["write", "destructive"]),
             FunnelRule(name="not_insert", field="key", operator="not_equals", value="API_Acc_Insert"),
@@ -104,9 +109,9 @@ def test_rules_come_from_the_config_not_from_the_code() -> None:
 def test_rerun_resets_earlier_verdicts() -> None:
     catalog = _catalog()
     apply_funnel(
-        catalog, BuildConfig(funnel=[FunnelRule(name="none", field="key", operator="equals", value="")])
+        catalog, bank_config(funnel=[FunnelRule(name="none", field="key", operator="equals", value="")])
     )
     assert catalog.kept_apis() == []
-    apply_funnel(catalog, BuildConfig(funnel=[]))
+    apply_funnel(catalog, bank_config(funnel=[]))
     assert len(catalog.kept_apis()) == 12
     assert catalog.stats["funnel"] == []

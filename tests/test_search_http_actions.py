@@ -9,7 +9,7 @@ import pytest
 
 from apiatlas.catalog.actions import http_action, procedure_action, requested_actions
 from apiatlas.catalog.model import Api, ExecutorBinding, Param
-from apiatlas.passes.index import IndexPass, index_and_write
+from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.cards import card_text
 from apiatlas.search.hybrid import HybridSearch, SearchMode
 from apiatlas.search.tuning import FusionSettings
@@ -105,7 +105,7 @@ def stripe_like(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from plan_catalogs import catalog_of
 
     path = tmp_path_factory.mktemp("actions") / "stripe-like.atlas"
-    index = IndexPass(None, cache=None)
+    index = SearchIndexing(None, cache=None)
     index_and_write(catalog_of(STRIPE_LIKE), path, options={"source": "test"}, index=index)
     return path
 
@@ -151,7 +151,9 @@ def test_the_action_tells_apart_operations_on_one_resource(tmp_path: Path, query
     from plan_catalogs import catalog_of
 
     path = tmp_path / "terse.atlas"
-    index_and_write(catalog_of(TERSE), path, options={"source": "test"}, index=IndexPass(None, cache=None))
+    index_and_write(
+        catalog_of(TERSE), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
     with Snapshot.open(path) as snapshot:
         found = HybridSearch(snapshot, None, FusionSettings()).search(query, mode=SearchMode.LEXICAL)
     assert found.ranked[0].api_key == first, [h.api_key for h in found.ranked[:3]]
@@ -198,7 +200,7 @@ def test_an_operation_doing_another_kind_of_thing_than_ordered_is_demoted(
     monkeypatch.setattr(hybrid, "ACTION_MISMATCH", factor)
     path = tmp_path / "wordy.atlas"
     index_and_write(
-        catalog_of(WORDY_LIST), path, options={"source": "test"}, index=IndexPass(None, cache=None)
+        catalog_of(WORDY_LIST), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
     )
     with Snapshot.open(path) as snapshot:
         search = HybridSearch(snapshot, None, FusionSettings())

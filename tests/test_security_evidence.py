@@ -7,7 +7,8 @@ from typing import Any
 
 import anyio
 
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.security.config import RoleSettings
 from apiatlas.snapshot import Snapshot
 from local_server import free_port

@@ -11,11 +11,13 @@ from mcp_types import ElicitRequestParams, ElicitResult
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param, SideEffect
 from apiatlas.embedded_pg import EmbeddedPostgres
-from apiatlas.executors.base import ExecutionLimits, executor_for_url
+from apiatlas.executors.base import ExecutionLimits
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.security.config import RoleSettings
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.sources.bank_html.domain_types import BANK_TYPES
 from local_server import free_port
 from test_security_http import PREFIX, gateway, mcp_client, security_config, write_keys
 from test_server_catalog import structured
@@ -49,7 +51,7 @@ def write_catalog_snapshot(path: Path) -> Path:
             entry_point=True,
         )
     }
-    cat.types = merge_types({}, BuildConfig())
+    cat.types = merge_types({}, BuildConfig.for_source("bank_html"), BANK_TYPES)
     assign_schemas(cat, cat.types)
     write_snapshot(cat, path, options={"source": "tests/test_security_writes.py"})
     return path

@@ -33,6 +33,7 @@ from apiatlas.passes.types import assign_schemas, merge_types
 from apiatlas.server.app import AtlasServer, http_app
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import write_snapshot
+from apiatlas.sources.bank_html.domain_types import BANK_TYPES
 from local_server import serve_asgi
 
 PERSON = [
@@ -218,7 +219,7 @@ def server_catalog() -> Catalog:
         ),
     ]
     cat.apis = {a.key: a for a in apis}
-    cat.types = merge_types({}, BuildConfig())
+    cat.types = merge_types({}, BuildConfig.for_source("bank_html"), BANK_TYPES)
     assign_schemas(cat, cat.types)
 
     def edge(p: str, pt: str | None, pf: str, c: str, ct: str | None, cf: str, level: EdgeLevel) -> Edge:

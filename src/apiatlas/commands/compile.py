@@ -12,6 +12,7 @@ from rich.table import Table
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError, Severity
+from apiatlas.sources import source_format
 
 if TYPE_CHECKING:
     from apiatlas.build import CompileResult
@@ -154,11 +155,8 @@ def print_summary(console: Console, result: CompileResult) -> None:
     )
     if result.report is not None:
         console.print(f"[green]Report[/green] {result.report}")
-    spec = result.catalog.stats.get("openapi")
-    if spec:
-        found, written = spec["operations"], spec["operations_in_spec"]
-        verdict = "[green]all present[/green]" if found == written else "[red]MISSING[/red]"
-        console.print(f"Operations: {found} APIs from {written} operations in the spec ({verdict}).")
+    for line in source_format(result.catalog.source_kind).compile_notes(result.catalog):
+        console.print(line)
     search = manifest.pass_stats.get("search") or {}
     model = search.get("embedding_model")
     console.print(

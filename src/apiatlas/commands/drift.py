@@ -36,11 +36,12 @@ def drift_command(
         report.docs_source, report.catalog_source = str(docs), catalog.split("#")[0]
         markdown, as_json = write_drift_report(report, out)
         if snapshot is not None:
-            from apiatlas.passes import run_passes
+            from apiatlas.passes import PASSES, run_passes
             from apiatlas.passes.config import BuildConfig
             from apiatlas.snapshot import write_snapshot
 
-            run_passes(merged, BuildConfig())
+            # every pass but the index: the writer builds the lexical index the drift snapshot has
+            run_passes(merged, BuildConfig.for_source(merged.source_kind), passes=PASSES[:-1])
             write_snapshot(merged, snapshot, options={"source": str(docs), "catalog": report.catalog_source})
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)

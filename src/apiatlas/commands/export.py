@@ -21,7 +21,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 def file_name(key: str) -> str:
     """A stable, portable file name for an entity key.
 
-    Safe keys are kept (``API_Prs_FindByID.json``); others are cleaned and get a short hash of the
+    Safe keys are kept (``Orders_FindByID.json``); others are cleaned and get a short hash of the
     key so two keys never share a file (``GET /person/{id}`` -> ``GET_person_id-1a2b3c4d.json``).
     """
     safe = _UNSAFE.sub("_", key).strip("_")

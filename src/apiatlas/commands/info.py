@@ -12,6 +12,7 @@ from rich.table import Table
 
 from apiatlas.cli_app import app
 from apiatlas.errors import SnapshotError
+from apiatlas.snapshot.manifest import serving_of
 from apiatlas.snapshot.reader import Snapshot
 
 
@@ -40,6 +41,13 @@ def info_command(
         console.print(table)
 
 
+def _served_as(manifest: dict[str, Any]) -> str:
+    """``bank_* tools, executes on --db URL``: the manifest's serving facts (older ones: the registry's)."""
+    serving = serving_of(manifest)
+    runs = {"sql": "executes on --db URL", "http": "executes on --upstream URL"}.get(serving.executor or "")
+    return f"{serving.tool_prefix}* tools, " + (runs or "navigation and search only")
+
+
 def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | None = None) -> list[Table]:
     """The manifest as rich tables: snapshot, counts, funnel, graph (and ``source_files`` when given)."""
     files_summary = manifest.get("source_files", {})
@@ -50,6 +58,7 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
             ("format version", manifest.get("format_version")),
             ("apiatlas version", manifest.get("apiatlas_version")),
             ("source kind", manifest.get("source_kind")),
+            ("served as", _served_as(manifest)),
             ("source root", manifest.get("source_root")),
             ("overlays", options.get("overlays")),
             ("config", options.get("config")),

@@ -19,7 +19,7 @@ from apiatlas.snapshot.reader import Snapshot
 
 
 def parse_known(pairs: list[str]) -> dict[str, Any]:
-    """``["SurName=Михалов", "OnlyOpenFlag=1"]`` -> ``{"SurName": "Михалов", "OnlyOpenFlag": "1"}``."""
+    """``["LastName=Smith", "OnlyOpen=1"]`` -> ``{"LastName": "Smith", "OnlyOpen": "1"}``."""
     out: dict[str, Any] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
@@ -32,9 +32,7 @@ def parse_known(pairs: list[str]) -> dict[str, Any]:
 @app.command("plan")
 def plan_command(
     snapshot: Annotated[Path, typer.Argument(help="The snapshot file (*.atlas).")],
-    request: Annotated[
-        str, typer.Argument(help='The request, e.g. "сделки клиента Михалова по ценным бумагам".')
-    ],
+    request: Annotated[str, typer.Argument(help="The request in the user's own words (Russian or English).")],
     known: Annotated[
         list[str] | None, typer.Option("--known", help="A value you know, NAME=VALUE (repeatable).")
     ] = None,
@@ -70,7 +68,7 @@ def plan_command(
 
 
 def describe_input(source: InputSource) -> str:
-    """One line: ``OwnerID (pAPI_Account_OwnerID) ← step 0 pAPI_Person_FindList.PersonID [alias 0.75]``."""
+    """One line: ``AuthorKey (Filter) ← step 0 Authors.Key [alias 0.75]`` (field, table, origin)."""
     name = f"{source.name} ({source.table})" if source.table else source.name
     if source.origin == "step":
         return (

@@ -57,7 +57,7 @@ def _unknown_object(snap: Snapshot, key: str) -> str:
 def search_command(
     snapshot: Annotated[Path, typer.Argument(help="The snapshot file (*.atlas).")],
     query: Annotated[
-        str, typer.Argument(help='Words (Russian or English) or an API name, e.g. "остаток на счёте".')
+        str, typer.Argument(help="Words (Russian or English) or an API name as list_apis shows it.")
     ],
     object_key: Annotated[
         str | None, typer.Option("--object", help="Only APIs of this business object (its key).")

@@ -13,9 +13,11 @@ import typer
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError, ConfigError
-from apiatlas.executors.base import ExecutionLimits, Executor, executor_for_url
+from apiatlas.executors.base import ExecutionLimits, Executor
+from apiatlas.executors.registry import executor_for_url
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot.manifest import ExecutorKind, serving_of
 
 DB_URL_ENV = "APIATLAS_DB_URL"
 log = logging.getLogger("apiatlas.serve")
@@ -37,16 +39,12 @@ def make_executor(
     upstream: str | None = None,
     max_concurrent_executions: int | None = None,
 ) -> Executor | None:
-    """The executor for the snapshot's kind: SQL snapshots run on ``db_url`` (or $APIATLAS_DB_URL), REST
-    (OpenAPI) snapshots on ``upstream`` (or ``upstream.base_url`` of the config); None when none is set.
+    """The executor the snapshot's manifest names (``serving.executor``): ``sql`` snapshots run on ``db_url``
+    (or $APIATLAS_DB_URL), ``http`` snapshots on ``upstream`` (or ``upstream.base_url`` of the config), a
+    snapshot without an executor on none; None when no URL is set.
     The SQL database pool (PostgreSQL, SQL Server) is sized by the config's ``database_pool``, by default from
     ``max_concurrent_executions`` (the security config's cap)."""
-    rest = str(snapshot.manifest().get("source_kind", "")).startswith(("openapi", "swagger"))
-    if rest and db_url:
-        raise ConfigError("this snapshot is a REST API: point it at its upstream with --upstream, not --db")
-    if not rest and upstream:
-        raise ConfigError("--upstream is for REST (OpenAPI) snapshots; a SQL snapshot runs on --db URL")
-    url = (upstream or config.upstream.base_url) if rest else (db_url or os.environ.get(DB_URL_ENV))
+    url = _executor_url(serving_of(snapshot.manifest()).executor, db_url, upstream, config)
     if not url:
         return None
     limits = ExecutionLimits(
@@ -58,6 +56,29 @@ def make_executor(
     http = config.upstream.http_settings() if url.lower().startswith(("http://", "https://")) else None
     pool = config.database_pool.sized(max_concurrent_executions)
     return executor_for_url(url, limits, types=types, http=http, pool=pool)
+
+
+def _executor_url(
+    kind: ExecutorKind | None, db_url: str | None, upstream: str | None, config: ServerConfig
+) -> str | None:
+    """The URL the snapshot's executor kind runs on; a URL for the other kind is a ConfigError."""
+    if kind == "http":
+        if db_url:
+            raise ConfigError(
+                "this snapshot is served over HTTP: point it at its upstream with --upstream, not --db"
+            )
+        return upstream or config.upstream.base_url
+    if upstream:
+        raise ConfigError(
+            "--upstream is for snapshots served over HTTP (e.g. OpenAPI); this one runs on --db URL"
+            if kind == "sql"
+            else "this snapshot's source has no executor: serve it without --upstream"
+        )
+    if kind is None:
+        if db_url:
+            raise ConfigError("this snapshot's source has no executor: serve it without --db")
+        return None
+    return db_url or os.environ.get(DB_URL_ENV)
 
 
 def check_search(snapshot: Snapshot, config: ServerConfig) -> None:

@@ -16,7 +16,7 @@ from mcp.client.stdio import StdioServerParameters
 from rich.console import Console
 from rich.table import Table
 
-from apiatlas.demo.scenarios import Scenario, scenarios
+from apiatlas.samples.demo_scenarios import Scenario, scenarios
 from apiatlas.server.benchmark import ENCODING, tokens
 
 PREFIX = "bank_"
@@ -173,11 +173,8 @@ def _conclude(console: Console, scenario: Scenario, done: list[dict[str, Any]]) 
     rows = last.get("rows_returned")
     if rows is None and last.get("steps"):
         rows = last["steps"][-1]["rows_returned"]
-    if scenario.request.startswith("Найди клиента") and rows and rows > 1:
-        console.print(
-            f"[yellow]! {rows} clients match: the agent must ask which one (first name, birth date, INN) "
-            "instead of picking one silently."
-        )
+    if scenario.when_several and rows and rows > 1:
+        console.print("[yellow]! " + scenario.when_several.format(rows=rows))
     else:
         console.print(f"[green]✓ answered from {rows} row(s), with evidence ids to cite.")
 

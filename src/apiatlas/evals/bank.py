@@ -22,7 +22,7 @@ def load_bank(root: Path) -> EvalSet:
     overlays: dict[str, Overlay] = {}
     if (root / "overlays").is_dir():
         overlays, _findings = read_overlays(root / "overlays")
-    run_passes(catalog, BuildConfig(), overlays=overlays)
+    run_passes(catalog, BuildConfig.for_source(catalog.source_kind), overlays=overlays)
     queries = [EvalQuery(qid=r.id, text=r.query, gold=frozenset(r.gold)) for r in requests.requests]
     queries += [
         EvalQuery(qid=r.id, text=r.query, gold=frozenset(), kind=r.kind) for r in requests.out_of_catalog

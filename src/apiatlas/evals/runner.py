@@ -25,7 +25,7 @@ import numpy.typing as npt
 from apiatlas.catalog.model import Api, Catalog
 from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
-from apiatlas.passes.index import IndexPass, index_and_write
+from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.confidence import abstains
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome
@@ -82,7 +82,7 @@ def build_eval_snapshot(
     for obj in catalog.objects.values():
         obj.api_keys = [k for k in obj.api_keys if k not in exclude]
     catalog.edges = [e for e in catalog.edges if e.producer not in exclude and e.consumer not in exclude]
-    index = IndexPass(provider, settings, cache=cache)
+    index = SearchIndexing(provider, settings, cache=cache)
     index_and_write(catalog, out, options={"source": evalset.name, "source_kind": "eval"}, index=index)
     return out
 

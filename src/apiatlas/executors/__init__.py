@@ -7,7 +7,6 @@ from apiatlas.executors.base import (
     Executor,
     ExecutorSession,
     TableResult,
-    executor_for_url,
 )
 from apiatlas.executors.chain import (
     ChainResult,
@@ -19,6 +18,7 @@ from apiatlas.executors.chain import (
     validate_chain,
 )
 from apiatlas.executors.errors import ChainProblem, ChainValidationError, ValidationError
+from apiatlas.executors.registry import executor_for_url, register_executor
 from apiatlas.executors.validation import ValidatedCall, validate_call
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "ValidatedCall",
     "ValidationError",
     "executor_for_url",
+    "register_executor",
     "run_chain",
     "validate_call",
     "validate_chain",

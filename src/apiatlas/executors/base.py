@@ -5,23 +5,18 @@ from __future__ import annotations
 import base64
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
 from decimal import Decimal
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import urlsplit
+from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.catalog.model import Api, DomainType
-from apiatlas.errors import ConfigError, ReasonCode
-
-if TYPE_CHECKING:
-    from apiatlas.executors.http import HttpSettings
+from apiatlas.catalog.model import Api
+from apiatlas.errors import ReasonCode
 
 
 class ExecutionLimits(BaseModel):
@@ -181,41 +176,3 @@ class Executor(ABC):
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-
-def executor_for_url(
-    url: str,
-    limits: ExecutionLimits | None = None,
-    *,
-    types: Mapping[str, DomainType] | None = None,
-    http: HttpSettings | None = None,
-    pool: tuple[int, int] | None = None,
-) -> Executor:
-    """The executor for a URL: ``postgresql://`` (or ``postgres://``), ``mssql://``, ``http(s)://`` (REST).
-
-    ``http`` holds the HTTP executor's auth, retries and size cap; the SQL executors ignore it.
-    ``pool`` is the SQL executors' (PostgreSQL and SQL Server) connection pool size as
-    (max_connections, max_idle); the HTTP executor ignores it.
-    """
-    scheme = urlsplit(url).scheme.lower()
-    chosen = limits or ExecutionLimits()
-    if scheme in ("postgresql", "postgres"):
-        from apiatlas.executors.postgres import PostgresExecutor
-
-        if pool is None:
-            return PostgresExecutor(url, chosen, types=types)
-        return PostgresExecutor(url, chosen, types=types, max_connections=pool[0], max_idle=pool[1])
-    if scheme in ("mssql", "sqlserver"):
-        from apiatlas.executors.sqlserver import SqlServerExecutor
-
-        if pool is None:
-            return SqlServerExecutor(url, chosen, types=types)
-        return SqlServerExecutor(url, chosen, types=types, max_connections=pool[0], max_idle=pool[1])
-    if scheme in ("http", "https"):
-        from apiatlas.executors.http import HttpExecutor
-
-        return HttpExecutor(url, chosen, types=types, settings=http)
-    raise ConfigError(
-        f"no executor for URL scheme {scheme!r}: use postgresql://, mssql://, http:// or https://",
-        code=ReasonCode.BAD_CONFIG,
-    )

@@ -1,6 +1,7 @@
 """The build passes, in the order they run, and ``run_passes`` which runs them over a catalog.
 
-Order, and why:
+Each pass is a function named after its module (``passes/funnel.py: funnel(catalog, config, context)``),
+like sqlglot's optimizer rules. Order, and why:
 
 1. overlays     -- operator amendments are facts about the source, merged before any decision is made;
                    an overlay is matched against every documented API, kept or not.
@@ -9,50 +10,53 @@ Order, and why:
 3. types        -- merges the built-in and documented types and types every field (the graph compares
                    types and their generic class; the MCP contract needs each field's JSON Schema).
 4. graph        -- edges between kept APIs, using the declared sources (from docs and overlays) and types.
-   rest_edges   -- HTTP sources only: response fields feed path/query/body parameters (resource ids, shapes).
+   rest_edges   -- formats with ``rest_passes`` only: response fields feed path/query/body parameters.
 5. entry_points -- kept APIs whose required inputs are all values a user can say.
+6. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
+                   everything the others decided.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Catalog, Overlay
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import Pass, PassContext
-from apiatlas.passes.entry_points import EntryPointsPass
-from apiatlas.passes.funnel import FunnelPass
-from apiatlas.passes.graph import GraphPass
-from apiatlas.passes.overlays import OverlaysPass
-from apiatlas.passes.rest_edges import RestEdgesPass
-from apiatlas.passes.side_effects import SideEffectsPass
-from apiatlas.passes.types import TypesPass
+from apiatlas.passes.entry_points import entry_points
+from apiatlas.passes.funnel import funnel
+from apiatlas.passes.graph import graph
+from apiatlas.passes.index import SearchIndexing, index
+from apiatlas.passes.overlays import overlays as overlays_pass
+from apiatlas.passes.rest_edges import rest_edges
+from apiatlas.passes.side_effects import side_effects
+from apiatlas.passes.types import types
 
-PASSES: list[Pass] = [
-    OverlaysPass(),
-    SideEffectsPass(),
-    FunnelPass(),
-    TypesPass(),
-    GraphPass(),
-    RestEdgesPass(),
-    EntryPointsPass(),
-]
+PASSES: list[Pass] = [overlays_pass, side_effects, funnel, types, graph, rest_edges, entry_points, index]
 
-__all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "run_passes"]
+__all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]
 
 
 def run_passes(
     catalog: Catalog,
     config: BuildConfig,
     *,
+    passes: Sequence[Pass] = PASSES,
+    context: PassContext | None = None,
     overlays: dict[str, Overlay] | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> Catalog:
-    """Run every pass of ``PASSES`` in order over ``catalog`` (refined in place) and return it."""
-    context = PassContext(overlays=dict(overlays or {}))
+    """Run ``passes`` (default every pass of ``PASSES``) in order over ``catalog``, refined in place.
+
+    ``context`` carries the source format, overlays, progress and indexing inputs; ``overlays`` and
+    ``progress`` are shorthands that fill a fresh context's fields.
+    """
+    context = context or PassContext()
+    if overlays is not None:
+        context.overlays = dict(overlays)
     if progress is not None:
         context.progress = progress
-    for build_pass in PASSES:
-        context.progress(f"pass {build_pass.name}")
-        build_pass.run(catalog, config, context)
+    for build_pass in passes:
+        context.progress(f"pass {build_pass.__name__}")
+        build_pass(catalog, config, context)
     return catalog

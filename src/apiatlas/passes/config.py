@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Literal
 
@@ -12,7 +13,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from apiatlas.catalog.model import SideEffect
 from apiatlas.config_file import read_config_text
 from apiatlas.errors import ConfigError, Location, ReasonCode
-from apiatlas.passes.type_map import BUILTIN_TYPES
 
 FunnelField = Literal["key", "approved", "implemented", "forbidden", "side_effect", "object_key"]
 FunnelOperator = Literal["matches", "equals", "not_equals", "in"]
@@ -61,72 +61,25 @@ class AliasRule(BaseModel):
     producer_field: str = Field(min_length=1)
 
 
-DEFAULT_FUNNEL: tuple[FunnelRule, ...] = (
-    FunnelRule(
-        name="name",
-        field="key",
-        operator="matches",
-        value=r"^API_[A-Za-z0-9]+_(Find|Get|Check|Brows)",
-    ),
-    FunnelRule(name="approved", field="approved", operator="equals", value=True),
-    FunnelRule(name="implemented", field="implemented", operator="equals", value=True),
-    FunnelRule(name="forbidden", field="forbidden", operator="not_equals", value=True),
-)
-
-DEFAULT_ALIASES: tuple[AliasRule, ...] = (
-    AliasRule(consumer_field="OwnerID", producer_field="PersonID"),
-    AliasRule(consumer_field="ClientID", producer_field="PersonID"),
-    AliasRule(consumer_field="PersonID", producer_field="OwnerID"),
-    AliasRule(consumer_field="ClientID", producer_field="OwnerID"),
-)
-
-
-# build defaults that differ by source kind (the bank defaults above are the class defaults);
-# OpenAPI: no name rule, deprecated operations (approved false) dropped, no bank alias rules,
-# plain JSON types are values a user can say, identifiers (``integer:id``, schema names) are not
-SOURCE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "openapi": {
-        "funnel": [
-            {"name": "not deprecated", "field": "approved", "operator": "not_equals", "value": False},
-        ],
-        "aliases": [],
-        "description_aliases": False,
-        "max_edges_per_consumer_field": 10,
-        "user_value_types": [
-            "boolean", "integer", "number", "string", "string:date", "string:date-time", "string:email",
-            "string:uri", "string:url", "string:hostname", "string:ipv4", "string:ipv6",
-        ],
-    },
-    # database catalogs (issue 8): every routine the database has is kept; no bank name rule or aliases
-    "postgresql": {"funnel": [], "aliases": [], "description_aliases": False},
-    "mssql_ddl": {"funnel": [], "aliases": [], "description_aliases": False},
-    "mssql_catalog": {"funnel": [], "aliases": [], "description_aliases": False},
-}  # fmt: skip
-
-
-def _default_generic() -> list[str]:
-    return sorted(t.name for t in BUILTIN_TYPES.values() if t.generic)
-
-
-def _default_user_value() -> list[str]:
-    return sorted(t.name for t in BUILTIN_TYPES.values() if t.user_value)
-
-
 class BuildConfig(BaseModel):
-    """Everything the passes may be told; dumped into the manifest as the created-from options."""
+    """Everything the passes may be told; dumped into the manifest as the created-from options.
+
+    The class defaults are neutral (every API kept, no alias rules); a source format's
+    ``build_defaults`` (``sources/<kind>/format.py``) sets what differs for its kind.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    funnel: list[FunnelRule] = Field(default_factory=lambda: list(DEFAULT_FUNNEL))
+    funnel: list[FunnelRule] = Field(default_factory=list)  # no stage: every API is kept
     # too common to link APIs by type alone (ids, money, dates, flags, free text)
-    generic_types: list[str] = Field(default_factory=_default_generic)
+    generic_types: list[str] = Field(default_factory=list)
     # types outside the built-in map that may still link APIs by type alone
     specific_types: list[str] = Field(default_factory=list)
     # values a person can say: names, dates, account numbers, INN, ISIN, codes, phone, e-mail
-    user_value_types: list[str] = Field(default_factory=_default_user_value)
-    aliases: list[AliasRule] = Field(default_factory=lambda: list(DEFAULT_ALIASES))
-    # a consumer field whose description names a producer field (e.g. "..., PersonID)") is an alias
-    description_aliases: bool = True
+    user_value_types: list[str] = Field(default_factory=list)
+    aliases: list[AliasRule] = Field(default_factory=list)
+    # a consumer field whose description names a producer field (e.g. "..., AuthorKey)") is an alias
+    description_aliases: bool = False
     # at most this many name+type and alias edges into one consumer field per level (None: no limit);
     # producers of the consumer's own business object and those needing fewer inputs are kept first
     max_edges_per_consumer_field: int | None = Field(default=100, ge=1)
@@ -142,8 +95,8 @@ class BuildConfig(BaseModel):
 
     @classmethod
     def for_source(cls, source_kind: str | None) -> BuildConfig:
-        """The defaults for a kind of source (``SOURCE_DEFAULTS``; the bank defaults otherwise)."""
-        return cls.model_validate(SOURCE_DEFAULTS.get(source_kind or "", {}))
+        """The defaults of a kind of source: its format's ``build_defaults`` (neutral for an unknown kind)."""
+        return cls.model_validate(_format_defaults(source_kind))
 
     @classmethod
     def load(cls, path: Path | None, source_kind: str | None = None) -> BuildConfig:
@@ -151,7 +104,7 @@ class BuildConfig(BaseModel):
 
         Raises ConfigError with the location.
         """
-        defaults = SOURCE_DEFAULTS.get(source_kind or "", {})
+        defaults = _format_defaults(source_kind)
         if path is None:
             return cls.for_source(source_kind)
         where = Location(file=str(path))
@@ -187,11 +140,18 @@ class BuildConfig(BaseModel):
         """The JSON-able, stable form recorded in the manifest."""
         return self.model_dump(mode="json")
 
-    def is_generic(self, type_name: str) -> bool:
-        """Generic types never link APIs by type alone; unknown types are generic unless listed specific."""
+    def is_generic(self, type_name: str, builtin: Collection[str] = ()) -> bool:
+        """Generic types never link APIs by type alone; a type the source format builds in (``builtin``) is
+        specific unless listed generic; any other type is generic unless listed specific."""
         if type_name in self.generic_types:
             return True
-        return type_name not in BUILTIN_TYPES and type_name not in self.specific_types
+        return type_name not in builtin and type_name not in self.specific_types
 
     def is_user_value(self, type_name: str) -> bool:
         return type_name in self.user_value_types
+
+
+def _format_defaults(source_kind: str | None) -> dict[str, Any]:
+    from apiatlas.sources import source_format  # the registry imports formats lazily; no cycle at import
+
+    return source_format(source_kind).build_defaults()

@@ -37,11 +37,7 @@ def mark_entry_points(catalog: Catalog, config: BuildConfig) -> None:
     }
 
 
-class EntryPointsPass:
+def entry_points(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs after types: a field's user-value class comes from the merged type map."""
-
-    name = "entry_points"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        mark_entry_points(catalog, config)
-        context.progress(f"entry points: {catalog.stats['entry_points']['entry_points']} APIs")
+    mark_entry_points(catalog, config)
+    context.progress(f"entry points: {catalog.stats['entry_points']['entry_points']} APIs")

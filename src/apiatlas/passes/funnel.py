@@ -72,13 +72,9 @@ def _object_counts(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-class FunnelPass:
+def funnel(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Keeps read-only, approved, implemented, allowed APIs (the stages come from the config)."""
-
-    name = "funnel"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        apply_funnel(catalog, config)
-        stages = catalog.stats["funnel"]
-        kept = stages[-1]["out"] if stages else len(catalog.apis)
-        context.progress(f"funnel: {kept} of {len(catalog.apis)} APIs kept after {len(stages)} stage(s)")
+    apply_funnel(catalog, config)
+    stages = catalog.stats["funnel"]
+    kept = stages[-1]["out"] if stages else len(catalog.apis)
+    context.progress(f"funnel: {kept} of {len(catalog.apis)} APIs kept after {len(stages)} stage(s)")

@@ -335,14 +335,10 @@ def build_graph(catalog: Catalog, config: BuildConfig) -> None:
     catalog.stats["graph"] = builder.stats
 
 
-class GraphPass:
+def graph(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs after overlays (declared sources), the funnel (kept APIs only) and types (generic classes)."""
-
-    name = "graph"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        build_graph(catalog, config)
-        by_level = catalog.stats["graph"]["by_level"]
-        context.progress(
-            f"graph: {len(catalog.edges)} edges (" + ", ".join(f"{k} {v}" for k, v in by_level.items()) + ")"
-        )
+    build_graph(catalog, config)
+    by_level = catalog.stats["graph"]["by_level"]
+    context.progress(
+        f"graph: {len(catalog.edges)} edges (" + ", ".join(f"{k} {v}" for k, v in by_level.items()) + ")"
+    )

@@ -48,12 +48,8 @@ def merge_overlays(catalog: Catalog, overlays: dict[str, Overlay]) -> None:
     }
 
 
-class OverlaysPass:
+def overlays(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs first so every later pass sees each API as the operator amended it."""
-
-    name = "overlays"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        merge_overlays(catalog, context.overlays)
-        stats = catalog.stats["overlays"]
-        context.progress(f"overlays: {stats['merged']} merged, {stats['unmatched']} unmatched")
+    merge_overlays(catalog, context.overlays)
+    stats = catalog.stats["overlays"]
+    context.progress(f"overlays: {stats['merged']} merged, {stats['unmatched']} unmatched")

@@ -1,17 +1,19 @@
 """The REST edges pass: which response field of one operation feeds a parameter of another (HTTP sources).
 
-Runs after the graph pass on catalogs of ``REST_SOURCES`` and adds, at the graph's confidence levels:
+Runs after the graph pass on catalogs whose source format says ``rest_passes`` and adds, at the
+graph's confidence levels:
 
 - ``name_type`` -- exact names: a response field's last name equals the parameter's name
-  (``seasons[].season_number`` → ``{season_number}``), base JSON types agree;
+  (``chapters[].chapter_number`` → ``{chapter_number}``), base JSON types agree;
 - ``alias``     -- resource name + ``id``: the ``id`` of a resource feeds that resource's parameter
-  (``results[].id`` of ``GET /search/person`` → ``{person_id}``; ``production_companies[].id`` →
-  ``{company_id}``); path hierarchy (the collection ``GET /pets`` feeds ``/pets/{pet_id}``);
-  schema ``$ref`` identity (both fields typed by the same schema name, e.g. Stripe's ``customer``);
+  (``results[].id`` of ``GET /search/author`` → ``{author_id}``; ``publishers[].id`` →
+  ``{publisher_id}``); path hierarchy (the collection ``GET /pets`` feeds ``/pets/{pet_id}``);
+  schema ``$ref`` identity (both fields typed by the same schema name, e.g. ``customer``);
 - ``type_only`` -- shape: the ``id`` of list items whose fields mostly match a resource's own
-  representation (``cast[]`` items look like ``GET /person/{person_id}``) feeds that resource's parameter.
+  representation (``authors[]`` items look like ``GET /author/{author_id}``) feeds that resource's
+  parameter.
 
-A resource is named by a path parameter (``person_id`` → ``person``, ``/customers/{customer}`` →
+A resource is named by a path parameter (``author_id`` → ``author``, ``/customers/{customer}`` →
 ``customer``); its representation is the top-level fields of ``GET .../{that parameter}``.
 """
 
@@ -37,7 +39,6 @@ from apiatlas.passes.rest_names import (
     words,
 )
 
-REST_SOURCES = frozenset({"openapi"})
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
 # lists whose name says nothing about their items: the operation's path says what they hold
 GENERIC_CONTAINERS = frozenset(
@@ -184,7 +185,7 @@ class _RestGraph:
         return True
 
     def _circular(self, producer: Api, param: Param, resource: str | None) -> bool:
-        """The producer itself needs the value it would feed (``GET /tv/{tv_id}/images`` for ``tv_id``)."""
+        """The producer itself needs the value it feeds (``GET /books/{book_id}/images`` for ``book_id``)."""
         key = (producer.key, param.name, resource)
         if key not in self._circulars:
             self._circulars[key] = any(
@@ -237,14 +238,14 @@ class _RestGraph:
             for o in self.candidates(name, consumer)
             if self.compatible(o.domain_type, param.domain_type)
         ]
-        # producers about the same resource first (GET .../pods for .../pods/{name})
+        # producers about the same resource first (GET .../shelves for .../shelves/{name})
         self._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
 
     def path_resource(self, api: Api, *, listed: bool = False) -> str | None:
         """The last known resource named by a literal segment of the API's path.
 
-        ``listed``: what the API's list holds, so a sub-collection of an item (``/tv/{tv_id}/keywords``)
-        names no resource unless its own segment does, while a qualifier (``/tv/popular``) is skipped.
+        ``listed``: what the API's list holds, so a sub-collection of an item (``/books/{book_id}/keywords``)
+        names no resource unless its own segment does, while a qualifier (``/books/popular``) is skipped.
         """
         key = (api.key, listed)
         if key not in self._path_resources:
@@ -334,7 +335,7 @@ class _RestGraph:
                         self.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
 
     def _enumerated_kinds(self, o: _Out, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
-        """A parameter whose enum names resources (``media_type``: movie, tv, person) says what ids are."""
+        """A parameter whose enum names resources (``item_type``: book, album, author) says what ids are."""
         if o.container.rsplit(".", 1)[-1].replace("[]", "").casefold() not in GENERIC_CONTAINERS:
             return
         for p in o.api.params:
@@ -390,13 +391,9 @@ def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
     return len(catalog.edges) - before
 
 
-class RestEdgesPass:
+def rest_edges(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs after the graph pass (its edges are kept, a stronger level wins), before entry points."""
-
-    name = "rest_edges"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        if catalog.source_kind not in REST_SOURCES:
-            return
-        added = build_rest_edges(catalog, config)
-        context.progress(f"rest edges: {added} added, {len(catalog.edges)} in all")
+    if not context.source_of(catalog).rest_passes:
+        return
+    added = build_rest_edges(catalog, config)
+    context.progress(f"rest edges: {added} added, {len(catalog.edges)} in all")

@@ -29,7 +29,7 @@ def singular(word: str) -> str:
 
 
 def id_resource(name: str) -> str | None:
-    """``person_id`` / ``personId`` -> ``person``; None when the name does not end in an id."""
+    """``author_id`` / ``authorId`` -> ``author``; None when the name does not end in an id."""
     for suffix in ("_id", "-id", "Id", "ID"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return singular(name[: -len(suffix)].rstrip("_-"))
@@ -70,7 +70,7 @@ def nesting(field: str) -> tuple[bool, int, int]:
 
 
 def words(segment: str) -> list[str]:
-    """``movie_credits`` -> [``movie``, ``credit``]; ``tvSeries`` -> [``tv``, ``series``]."""
+    """``book_reviews`` -> [``book``, ``review``]; ``bookSeries`` -> [``book``, ``series``]."""
     return [singular(w) for w in _WORD.findall(segment)]
 
 

@@ -35,12 +35,8 @@ def apply_side_effects(catalog: Catalog, config: BuildConfig) -> int:
     return changed
 
 
-class SideEffectsPass:
+def side_effects(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs before the funnel, so a funnel rule on ``side_effect`` sees the operator's word."""
-
-    name = "side_effects"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        changed = apply_side_effects(catalog, config)
-        if config.side_effects:
-            context.progress(f"side effects: {changed} API(s) reclassified by the config")
+    changed = apply_side_effects(catalog, config)
+    if config.side_effects:
+        context.progress(f"side effects: {changed} API(s) reclassified by the config")

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from apiatlas.catalog.model import Api, Catalog, Column, DomainType, SessionTable
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
-from apiatlas.passes.type_map import BUILTIN_TYPES, schema_from_base_type
+from apiatlas.passes.type_map import schema_from_base_type
 
 FALLBACK_SCHEMA: dict[str, Any] = {"type": "string"}
-# source kinds whose parameters arrive with their own JSON Schema (enums, formats, nested bodies)
-SCHEMA_SOURCES = frozenset({"openapi"})
 
 
 def _merge_one(builtin: DomainType | None, documented: DomainType | None) -> DomainType:
@@ -43,13 +42,17 @@ def _merge_one(builtin: DomainType | None, documented: DomainType | None) -> Dom
     )
 
 
-def merge_types(documented: dict[str, DomainType], config: BuildConfig) -> dict[str, DomainType]:
-    """Built-in types overlaid with the documented ones; class flags (generic, user value) from config."""
+def merge_types(
+    documented: dict[str, DomainType], config: BuildConfig, builtin: Mapping[str, DomainType] | None = None
+) -> dict[str, DomainType]:
+    """The source format's built-in types overlaid with the documented ones; class flags (generic, user
+    value) from config."""
+    known = builtin or {}
     merged: dict[str, DomainType] = {}
-    for name in sorted(set(BUILTIN_TYPES) | set(documented)):
-        one = _merge_one(BUILTIN_TYPES.get(name), documented.get(name))
+    for name in sorted(set(known) | set(documented)):
+        one = _merge_one(known.get(name), documented.get(name))
         merged[name] = one.model_copy(
-            update={"generic": config.is_generic(name), "user_value": config.is_user_value(name)}
+            update={"generic": config.is_generic(name, known), "user_value": config.is_user_value(name)}
         )
     return merged
 
@@ -94,16 +97,26 @@ def _column_schema(column: Column, types: dict[str, DomainType]) -> dict[str, An
     return field_schema(column.domain_type, column.description, types)
 
 
-def assign_schemas(catalog: Catalog, types: dict[str, DomainType]) -> int:
-    """Fill Param.json_schema and Column.json_schema of every API; returns the number of fields typed."""
+def assign_schemas(
+    catalog: Catalog, types: dict[str, DomainType], *, source_schemas_win: bool | None = None
+) -> int:
+    """Fill Param.json_schema and Column.json_schema of every API; returns the number of fields typed.
+
+    A parameter that arrived with its own JSON Schema keeps it when it has no domain type, or always when
+    ``source_schemas_win`` (None: as the catalog's source format says, e.g. OpenAPI's enums and bodies).
+    """
+    if source_schemas_win is None:
+        from apiatlas.sources import source_format
+
+        source_schemas_win = source_format(catalog.source_kind).source_schemas_win
     unknown_seen: set[str] = set()
     fields = 0
     for key in sorted(catalog.apis):
         api = catalog.apis[key]
         for param in api.params:
             fields += 1
-            if param.json_schema and (not param.domain_type or catalog.source_kind in SCHEMA_SOURCES):
-                continue  # a source that already knows the schema (OpenAPI) keeps it
+            if param.json_schema and (not param.domain_type or source_schemas_win):
+                continue  # a source that already knows the schema keeps it
             _check_known(catalog, api, param.domain_type, param.name, types, unknown_seen)
             param.json_schema = field_schema(
                 param.domain_type, param.description, types, example=param.example, default=param.default
@@ -179,22 +192,21 @@ def output_schema(api: Api) -> dict[str, Any]:
     return {"type": "object", "properties": properties}
 
 
-class TypesPass:
+def types(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     """Runs before the graph: edges compare the merged types, entry points read their user-value class."""
-
-    name = "types"
-
-    def run(self, catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
-        documented = len(catalog.types)
-        catalog.types = merge_types(catalog.types, config)
-        before = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE)
-        fields = assign_schemas(catalog, catalog.types)
-        unknown = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE) - before
-        catalog.stats["types"] = {
-            "builtin": len(BUILTIN_TYPES),
-            "documented": documented,
-            "merged": len(catalog.types),
-            "fields_typed": fields,
-            "unknown": unknown,
-        }
-        context.progress(f"types: {len(catalog.types)} types, {fields} fields typed, {unknown} unknown")
+    documented = len(catalog.types)
+    builtin = context.source_of(catalog).builtin_types()
+    catalog.types = merge_types(catalog.types, config, builtin)
+    before = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE)
+    fields = assign_schemas(
+        catalog, catalog.types, source_schemas_win=context.source_of(catalog).source_schemas_win
+    )
+    unknown = sum(1 for d in catalog.diagnostics if d.code is ReasonCode.UNKNOWN_DOMAIN_TYPE) - before
+    catalog.stats["types"] = {
+        "builtin": len(builtin),
+        "documented": documented,
+        "merged": len(catalog.types),
+        "fields_typed": fields,
+        "unknown": unknown,
+    }
+    context.progress(f"types: {len(catalog.types)} types, {fields} fields typed, {unknown} unknown")

@@ -11,8 +11,6 @@ from apiatlas.errors import Diagnostic
 from apiatlas.report.chains import CHAIN_MAX_RANK, Chain, DependencyGraph, Link, chains_to, deepest_chains
 from apiatlas.snapshot.reader import Snapshot
 
-# The API whose chain the bank demo relies on; drawn when present.
-FEATURED_TARGET = "API_DealSecurity_FindListByID"
 MAX_LOCATIONS_PER_CODE = 15
 MAX_ENTRY_POINTS_LISTED = 40
 TOP_OBJECTS = 15
@@ -25,9 +23,19 @@ LEVEL_MEANING = {
 }
 
 
-def render_report(snap: Snapshot, *, timings: dict[str, float] | None = None) -> str:
-    """The whole report for ``snap`` (``timings``: seconds per compile stage, when known)."""
+def render_report(
+    snap: Snapshot, *, timings: dict[str, float] | None = None, featured: str | None = None
+) -> str:
+    """The whole report for ``snap`` (``timings``: seconds per compile stage, when known).
+
+    ``featured``: the API whose chains are drawn first (None: the ``featured_api`` of the format
+    registered for the snapshot's source kind, if any).
+    """
     manifest = snap.manifest()
+    if featured is None:
+        from apiatlas.sources import source_format
+
+        featured = source_format(str(manifest.get("source_kind") or "")).featured_api
     graph = DependencyGraph.from_links(Link(*row) for row in snap.edge_links(CHAIN_MAX_RANK))
     entry_points = set(snap.entry_points())
     sections = [
@@ -36,7 +44,7 @@ def render_report(snap: Snapshot, *, timings: dict[str, float] | None = None) ->
         _edges(manifest.get("graph", {})),
         _entry_points(snap, sorted(entry_points), graph),
         _top_objects(snap, graph),
-        _chains(snap, graph, entry_points),
+        _chains(snap, graph, entry_points, featured),
         _diagnostics(snap.diagnostics()),
     ]
     return "\n\n".join(s.rstrip() for s in sections) + "\n"
@@ -148,21 +156,21 @@ def _top_objects(snap: Snapshot, graph: DependencyGraph) -> str:
     )
 
 
-def _chains(snap: Snapshot, graph: DependencyGraph, entry_points: set[str]) -> str:
+def _chains(snap: Snapshot, graph: DependencyGraph, entry_points: set[str], featured: str | None) -> str:
     out = ["## Main chains"]
-    target = snap.get_api(FEATURED_TARGET)
+    target = snap.get_api(featured) if featured else None
     if target is not None and target.funnel.kept:
         objects = {key: snap.api_object(key) for key in entry_points}
-        featured = chains_to(graph, target.key, entry_points, object_of=objects)
+        drawn = chains_to(graph, target.key, entry_points, object_of=objects)
         out.append(f"### Chains to `{target.key}`")
         out.append(
             "The shortest chain from the nearest entry point of each business object that reaches it."
-            if featured
+            if drawn
             else "No chain from an entry point reaches it."
         )
-        if featured:
-            out.append(_mermaid(featured))
-            out.append("\n".join("- " + " → ".join(f"`{a}`" for a in c.apis) for c in featured))
+        if drawn:
+            out.append(_mermaid(drawn))
+            out.append("\n".join("- " + " → ".join(f"`{a}`" for a in c.apis) for c in drawn))
     deepest = deepest_chains(graph, entry_points)
     out.append("### Deepest chains from the most-connected entry points")
     out.append(_mermaid(deepest) if deepest else "No chains: no entry point feeds another API.")

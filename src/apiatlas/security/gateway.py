@@ -95,7 +95,7 @@ class SecureGateway:
         self.metrics = ToolMetrics()
         self.limits = CallLimits(security.limits)
         self.guard = CallGuard(self.limits, AuditLog(security.audit), self.metrics)
-        prefix = config.prefix_for(str(snapshot.manifest().get("source_kind", "")))
+        prefix = config.prefix_for(snapshot.manifest())
         self.servers: dict[str, GuardedServer] = {}
         self.apps: dict[str, ASGIApp] = {}
         for role, settings in security.roles.items():

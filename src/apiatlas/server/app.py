@@ -168,7 +168,7 @@ def build_server(
     ``server_class`` lets the security layer build a role's guarded subclass (apiatlas.security).
     """
     manifest = snapshot.manifest()
-    prefix = config.prefix_for(str(manifest.get("source_kind", "")))
+    prefix = config.prefix_for(manifest)
     navigator = Navigator(snapshot, config, prefix)
     execution = Execution(navigator, executor, config)
     tools = AtlasTools(

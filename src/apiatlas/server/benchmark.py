@@ -181,7 +181,7 @@ async def measure(
     encoder = tiktoken.get_encoding(ENCODING)
     config = config or ServerConfig()
     with Snapshot.open(snapshot_path) as snap:
-        prefix = config.prefix_for(str(snap.manifest().get("source_kind", "")))
+        prefix = config.prefix_for(snap.manifest())
         kept = [a for k in snap.all_api_keys() if (a := snap.get_api(k)) is not None]
         server = build_server(snap, executor, config)
         async with Client(server) as client:

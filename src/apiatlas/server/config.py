@@ -3,15 +3,16 @@ HTTP binding."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.config_file import load_yaml_model
 from apiatlas.server.upstream import UpstreamConfig
+from apiatlas.snapshot.manifest import serving_of
 
-# Default tool-name prefix per snapshot source kind.
-DEFAULT_PREFIXES: dict[str, str] = {"bank_html": "bank_", "openapi": "api_"}
 # Executions one process runs at once: the security config's default ``max_concurrent_executions``,
 # and the database pool's size when neither is set.
 DEFAULT_CONCURRENT_EXECUTIONS = 16
@@ -69,7 +70,7 @@ class ServerConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    tool_prefix: str | None = None  # None: chosen from the snapshot's source kind
+    tool_prefix: str | None = None  # None: the snapshot's (its manifest's serving.tool_prefix)
     page_size: int = Field(default=50, ge=1, le=500)
     search_limit: int = Field(default=10, ge=1, le=100)
     preview_rows: int = Field(default=10, ge=0, le=500)
@@ -88,10 +89,13 @@ class ServerConfig(BaseModel):
     # time per query) before it is ranked by words alone (reason WORDS_ONLY); None: always wait
     embedding_wait_ms: float | None = Field(default=100.0, ge=0)
 
-    def prefix_for(self, source_kind: str) -> str:
+    def prefix_for(self, manifest: Mapping[str, Any] | str) -> str:
+        """The tool-name prefix: the config's, else the snapshot's ``manifest`` says (``serving``; a bare
+        source kind or an older manifest: its registered format's, else neutral)."""
         if self.tool_prefix is not None:
             return self.tool_prefix
-        return DEFAULT_PREFIXES.get(source_kind, "atlas_")
+        recorded = {"source_kind": manifest} if isinstance(manifest, str) else manifest
+        return serving_of(recorded).tool_prefix
 
     @classmethod
     def load(cls, path: Path) -> ServerConfig:

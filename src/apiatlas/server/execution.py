@@ -17,6 +17,7 @@ from apiatlas.server.results import (
     FetchEvidenceResult,
     TablePreview,
 )
+from apiatlas.snapshot.manifest import serving_of
 
 NO_DATABASE = (
     "no database is configured for this server, so APIs cannot be executed; "
@@ -79,7 +80,7 @@ class Execution:
             return found
         why_not = not_executable_reason(found, self.navigator.writes_enabled(found.key))
         if why_not is None and self.executor is None:
-            why_not = NO_DATABASE
+            why_not = serving_of(self.navigator.snapshot.manifest()).no_executor_reason()
         if why_not is not None:
             return DescribeApiResult(
                 status="error",

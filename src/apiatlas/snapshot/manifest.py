@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,6 +16,35 @@ from apiatlas.snapshot.schema import FORMAT_VERSION
 
 # Funnel stages in the order the bank funnel applies them; stages a pass names otherwise follow.
 KNOWN_STAGE_ORDER = ("kind", "name", "prefix", "visa", "approved", "implemented", "forbidden", "side_effect")
+# how a snapshot's APIs are executed: "sql" on the operator's database (--db URL), "http" on the
+# upstream API (--upstream URL); a format with neither is served for navigation and search only
+ExecutorKind = Literal["sql", "http"]
+NEUTRAL_PREFIX = "atlas_"
+
+
+class Serving(BaseModel):
+    """What serving a snapshot needs to know about its source, written at compile time by its format,
+    so that run time never imports the source's code."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tool_prefix: str = NEUTRAL_PREFIX
+    executor: ExecutorKind | None = None
+    display_name: str = "catalog"
+
+    def no_executor_reason(self) -> str:
+        """Why an API cannot be executed when the server was started without an executor."""
+        if self.executor == "http":
+            return (
+                "no upstream API is configured for this server, so APIs cannot be executed; "
+                "the operator starts it with --upstream URL (or upstream.base_url in the server config)"
+            )
+        if self.executor == "sql":
+            return (
+                "no database is configured for this server, so APIs cannot be executed; "
+                "the operator starts it with --db URL (or APIATLAS_DB_URL)"
+            )
+        return "this snapshot's source has no executor: its APIs can be navigated and searched, not called"
 
 
 class Manifest(BaseModel):
@@ -32,6 +62,18 @@ class Manifest(BaseModel):
     graph: dict[str, Any] = Field(default_factory=dict)
     counts: dict[str, int] = Field(default_factory=dict)
     pass_stats: dict[str, Any] = Field(default_factory=dict)  # what each pass recorded (catalog.stats)
+    serving: Serving | None = None  # None in snapshots written before issue 17: see serving_of
+
+
+def serving_of(manifest: Mapping[str, Any]) -> Serving:
+    """The serving facts of a snapshot: its manifest's, else (older snapshots) those of the registered
+    format of its ``source_kind``, else neutral."""
+    recorded = manifest.get("serving")
+    if isinstance(recorded, Mapping):
+        return Serving.model_validate(dict(recorded))
+    from apiatlas.sources import source_format  # only for snapshots that predate the serving section
+
+    return source_format(str(manifest.get("source_kind") or "")).serving()
 
 
 def kept_edges(catalog: Catalog) -> list[Edge]:
@@ -147,7 +189,10 @@ def source_files_summary(files: dict[str, str]) -> dict[str, Any]:
 
 
 def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
-    """The manifest of ``catalog`` built with ``options`` (``source_root`` is taken from them, as given)."""
+    """The manifest of ``catalog`` built with ``options`` (``source_root`` is taken from them, as given);
+    its ``serving`` section comes from the format registered for ``catalog.source_kind`` (compile time)."""
+    from apiatlas.sources import source_format
+
     source_root = options.get("source_root", options.get("source", ""))
     return Manifest(
         source_kind=catalog.source_kind,
@@ -158,4 +203,5 @@ def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
         graph=graph_summary(catalog),
         counts=count_summary(catalog),
         pass_stats=dict(sorted(catalog.stats.items())),
+        serving=source_format(catalog.source_kind).serving(),
     )

@@ -1,83 +1,41 @@
 """The registry of source formats: detect which one a path holds and load it into a Catalog.
 
-One module (or folder) per source format, like sqlglot's dialects; adding a format is one
-``SourceFormat`` entry below. Loaders are imported lazily so a command pays only for what it uses.
+One folder per source format, like sqlglot's dialects, each a ``SourceFormat`` subclass
+(``sources/format.py``) that overrides only what differs from the neutral base. Adding a format is its
+folder plus one ``SOURCES`` line, or ``register_source(MyFormat())`` from outside the package.
+Formats are imported lazily (``"module:attribute"``) so a command pays only for what it uses.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import ConfigError, Location
+from apiatlas.sources.format import NEUTRAL, Progress, SourceFormat
 
-Progress = Callable[[int, int], None]
+__all__ = [
+    "NEUTRAL",
+    "SOURCES",
+    "Progress",
+    "SourceFormat",
+    "detect_source",
+    "is_url_source",
+    "load_source",
+    "register_source",
+    "source_format",
+    "source_kinds",
+]
 
-
-class SourceLoader(Protocol):
-    def __call__(self, root: Path, *, progress: Progress | None = None) -> Catalog: ...
-
-
-@dataclass(frozen=True, slots=True)
-class SourceFormat:
-    """A source format: its kind name, the module and functions that detect and load it."""
-
-    kind: str
-    module: str
-    detect: str  # name of ``(path: Path) -> bool`` in ``module``
-    load: str  # name of a SourceLoader in ``module``
-    description: str = ""
-
-    def detects(self, path: Path) -> bool:
-        check: Callable[[Path], bool] = getattr(importlib.import_module(self.module), self.detect)
-        return check(path)
-
-    def loader(self) -> SourceLoader:
-        load: SourceLoader = getattr(importlib.import_module(self.module), self.load)
-        return load
-
-
-SOURCES: dict[str, SourceFormat] = {
-    "bank_html": SourceFormat(
-        kind="bank_html",
-        module="apiatlas.sources.bank_html.loader",
-        detect="is_bank_docs",
-        load="load_bank_docs",
-        description="bank core HTML documentation, windows-1251 (docs/formats/bank-html.md)",
-    ),
-    "openapi": SourceFormat(
-        kind="openapi",
-        module="apiatlas.sources.openapi.loader",
-        detect="is_openapi_spec",
-        load="load_openapi",
-        description="an OpenAPI 3.0/3.1 or Swagger 2.0 spec file, JSON or YAML (relative $refs followed)",
-    ),
-    "postgresql": SourceFormat(
-        kind="postgresql",
-        module="apiatlas.sources.postgres",
-        detect="is_postgres_url",
-        load="load_pg_catalog",
-        description="a live PostgreSQL catalog: postgresql://user@host/db (password from PGPASSWORD)",
-    ),
-    "mssql_ddl": SourceFormat(
-        kind="mssql_ddl",
-        module="apiatlas.sources.mssql_ddl.loader",
-        detect="is_sql_project",
-        load="load_sql_project",
-        description="a SQL Server DDL project: a folder of .sql files (CREATE PROCEDURE/FUNCTION/TYPE)",
-    ),
-    "mssql_catalog": SourceFormat(
-        kind="mssql_catalog",
-        module="apiatlas.sources.mssql_catalog",
-        detect="is_mssql_url",
-        load="load_mssql_catalog",
-        description="a live SQL Server catalog: mssql://user@host:1433/db (pymssql; untested: no server)",
-    ),
+# kind -> the format, or where to import it from; detect_source tries them in this order
+SOURCES: dict[str, SourceFormat | str] = {
+    "bank_html": "apiatlas.sources.bank_html.format:BankHtmlFormat",
+    "openapi": "apiatlas.sources.openapi.format:OpenApiFormat",
+    "postgresql": "apiatlas.sources.postgres.format:PostgresFormat",
+    "mssql_ddl": "apiatlas.sources.mssql_ddl.format:MssqlDdlFormat",
+    "mssql_catalog": "apiatlas.sources.mssql_catalog.format:MssqlCatalogFormat",
 }
 
 
@@ -87,7 +45,7 @@ def is_url_source(path: Path | str) -> bool:
 
 
 def register_source(source: SourceFormat) -> None:
-    """Add (or replace) a source format; later formats are tried after earlier ones by detect_source."""
+    """Add (or replace) a source format; new formats are tried after the others by detect_source."""
     SOURCES[source.kind] = source
 
 
@@ -96,10 +54,23 @@ def source_kinds() -> list[str]:
     return list(SOURCES)
 
 
+def source_format(kind: str | None) -> SourceFormat:
+    """The format of ``kind``; the neutral format for a kind nobody registered (or none)."""
+    entry = SOURCES.get(kind or "")
+    if entry is None:
+        return NEUTRAL
+    if isinstance(entry, str):
+        module, _, attribute = entry.partition(":")
+        entry = getattr(importlib.import_module(module), attribute)()
+        assert isinstance(entry, SourceFormat)
+        SOURCES[kind or ""] = entry
+    return entry
+
+
 def detect_source(path: Path) -> str:
     """The kind of source at ``path``; ConfigError when no format recognises it."""
-    for kind, source in SOURCES.items():
-        if source.detects(Path(path)):
+    for kind in list(SOURCES):
+        if source_format(kind).detects(Path(path)):
             return kind
     raise ConfigError(
         f"{path} is not a source apiatlas recognises (known kinds: {', '.join(SOURCES)})",
@@ -110,10 +81,9 @@ def detect_source(path: Path) -> str:
 def load_source(path: Path, kind: str | None = None, progress: Progress | None = None) -> Catalog:
     """Load the source at ``path`` (of ``kind``, detected when None) into a Catalog."""
     chosen = kind or detect_source(path)
-    source = SOURCES.get(chosen)
-    if source is None:
+    if chosen not in SOURCES:
         raise ConfigError(
             f"unknown source kind '{chosen}' (known kinds: {', '.join(SOURCES)})",
             location=Location(file=str(path)),
         )
-    return source.loader()(Path(path), progress=progress)
+    return source_format(chosen).load(Path(path), progress=progress)

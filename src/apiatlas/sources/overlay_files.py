@@ -1,4 +1,4 @@
-"""Read operator overlays (``overlays/API_*.md``, UTF-8 Markdown) into catalog Overlay objects."""
+"""Read operator overlays (``overlays/<API key>.md``, UTF-8 Markdown) into catalog Overlay objects."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ WHEN_TO_USE = "когда использовать"
 IMPORTANT = "важно"
 DEPENDS_ON = "зависимости"
 _SECTIONS = (WHEN_TO_USE, IMPORTANT, DEPENDS_ON)
-_FILE = re.compile(r"^API_.+\.md$", re.IGNORECASE)
+# an overlay file is named after the API key it amends; README.md describes the folder
+_FILE = re.compile(r"^(?!readme\.md$)[^.].*\.md$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 # consumer_field ← PRODUCER_API[.TABLE].FIELD, optionally followed by a comment
 _DEPENDENCY = re.compile(
@@ -22,7 +23,7 @@ _DEPENDENCY = re.compile(
 
 
 def read_overlays(dir: Path) -> tuple[dict[str, Overlay], list[Diagnostic]]:
-    """Every ``API_*.md`` in ``dir`` by API key (the file name), with located findings.
+    """Every ``<API key>.md`` in ``dir`` (not README.md) by API key (the file name), with located findings.
 
     A missing folder means no overlays. Files are read in name order; a file that is not UTF-8
     is an ``UNDECODABLE_FILE`` error and skipped; a malformed dependency line is a warning.

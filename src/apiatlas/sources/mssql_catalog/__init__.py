@@ -62,7 +62,7 @@ JOIN sys.types t ON t.user_type_id = c.user_type_id
 ORDER BY 1, 2, c.column_id
 """
 PROPERTIES_SQL = """
-SELECT ep.name, CAST(ep.value AS nvarchar(max)) AS value, ep.class,
+SELECT ep.name, CONVERT(nvarchar(max), ep.value) AS value, ep.class,
        CASE ep.class WHEN 3 THEN SCHEMA_NAME(ep.major_id) WHEN 6 THEN SCHEMA_NAME(ty.schema_id)
             WHEN 8 THEN SCHEMA_NAME(tt.schema_id) ELSE SCHEMA_NAME(o.schema_id) END AS schema_name,
        CASE ep.class WHEN 6 THEN ty.name WHEN 8 THEN tt.name ELSE o.name END AS object_name,

@@ -1,4 +1,5 @@
-"""The demo's scenarios: what a back-office analyst asks, and the tool calls an agent makes to answer."""
+"""The sample bank demo's scenarios: what a back-office analyst asks, and the tool calls an agent makes to
+answer; and the call ``apiatlas bench server`` times on the sample bank."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ class Step:
 class Scenario:
     request: str  # the user's words
     steps: list[Step] = field(default_factory=list)
+    # when several rows may match: what the agent must do instead of picking one ({rows}: how many)
+    when_several: str = ""
+
+
+# The API and arguments of `apiatlas bench server`'s execute figures when the snapshot has them.
+BENCH_CALL: tuple[str, dict[str, Any]] = ("API_Prs_FindListByFIO", {"SurName": "Михалов"})
 
 
 MIKHALOV_REQUEST = "сделки клиента Михалова по ценным бумагам"
@@ -71,6 +78,8 @@ def scenarios() -> list[Scenario]:
                     "search by surname: several people may match",
                 ),
             ],
+            when_several="{rows} clients match: the agent must ask which one (first name, birth date, INN) "
+            "instead of picking one silently.",
         ),
         Scenario(
             "А какой остаток на его счёте? (первый Иванов из списка)",
