@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field
 
 from apiatlas.catalog.model import Api
 from apiatlas.executors.base import CallRequest, Executor
-from apiatlas.passes.types import input_schema, output_schema
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
@@ -87,16 +86,17 @@ def wire_tools(tools: list[Tool]) -> list[dict[str, Any]]:
     return [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
 
 
-def per_api_tools(apis: list[Api]) -> list[dict[str, Any]]:
-    """The baseline: one MCP tool per kept API (name, description, input and output schema, annotations)."""
+def per_api_tools(snap: Snapshot, apis: list[Api]) -> list[dict[str, Any]]:
+    """The baseline: one MCP tool per kept API (name, description, the compiled input and output schema,
+    annotations)."""
     out = []
     for api in apis:
         description = ". ".join(part for part in (api.title, api.description) if part)
         tool = Tool(
             name=_TOOL_NAME.sub("_", api.key)[:128],
             description=description or api.key,
-            input_schema=input_schema(api),
-            output_schema=output_schema(api),
+            input_schema=snap.api_input_schema(api.key) or {},
+            output_schema=snap.api_output_schema(api.key) or {},
             annotations=ToolAnnotations.model_validate(api.annotations()),
         )
         out.append(tool.model_dump(mode="json", by_alias=True, exclude_none=True))
@@ -186,7 +186,7 @@ async def measure(
         server = build_server(snap, executor, config)
         async with Client(server) as client:
             tools = wire_tools((await client.list_tools()).tools)
-            baseline = per_api_tools(kept)
+            baseline = per_api_tools(snap, kept)
             meta_tokens, api_tokens = tokens(encoder, tools), tokens(encoder, baseline)
             report = ServerBench(
                 snapshot=str(snapshot_path),

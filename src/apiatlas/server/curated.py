@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from apiatlas.config_file import load_yaml_model
 from apiatlas.curation import default_description, default_tool_name, suggested_annotations
 from apiatlas.errors import ConfigError, Location
-from apiatlas.passes.types import input_schema
 from apiatlas.server.navigation import not_executable_reason
 from apiatlas.server.results import ExecuteApiResult
 from apiatlas.server.tools import AtlasTools, answer, compact_schema, session_store
@@ -171,7 +170,7 @@ def curated_tools(
             description=(entry.description or default_description(api)).strip(),
             annotations=_annotations(entry, defaults, where),
         )
-        tool.parameters = compact_schema(portable_schema(input_schema(api)))
+        tool.parameters = compact_schema(portable_schema(snapshot.api_input_schema(api.key) or {}))
         tool.fn_metadata.arg_model = _Arguments
         tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
         out.append(tool)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Literal
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.passes.types import input_schema
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.edges_view import edge_to_dependency, strongest
@@ -192,7 +191,7 @@ class Navigator:
             side_effect=api.side_effect.value,
             executable=why_not is None,
             not_executable_reason=why_not,
-            input_schema=input_schema(api),
+            input_schema=self.snapshot.api_input_schema(api.key) or {},
             output_tables=[
                 TableInfo(
                     name=t.name,

@@ -90,6 +90,9 @@ def _write(
 
 
 def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) -> None:
+    # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
+    from apiatlas.passes.types import input_schema, output_schema
+
     conn.executemany(
         "INSERT INTO manifest(key, value) VALUES (?, ?)",
         sorted((k, to_json(v)) for k, v in manifest.model_dump(mode="json").items()),
@@ -121,6 +124,10 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
             )
             for a in apis
         ),
+    )
+    conn.executemany(
+        "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
+        ((a.key, to_json(input_schema(a)), to_json(output_schema(a))) for a in apis),
     )
     conn.executemany(
         "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
@@ -194,7 +201,7 @@ def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tup
 def api_name_parts(api: Api, object_name: str) -> list[str]:
     """The texts of an API's name column: its key, its object's key and name, and what it does when its
     key does not say it in that word (``catalog.actions.api_action``: an HTTP operation's list, create,
-    ...; ``API_Pmt_Add``'s create; ``API_Acc_Close`` says close itself)."""
+    ...; a procedure key ending in ``Add`` gets create; one ending in ``Close`` says close itself)."""
     action = api_action(api)
     if api.executor.kind != "http" and action in words(api.key):
         action = ""
