@@ -31,7 +31,8 @@ from apiatlas.security.metrics import ToolMetrics
 from apiatlas.security.roles import RoleView
 from apiatlas.server.app import AtlasServer
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import render
+from apiatlas.server.tools import apis_run_by
+from apiatlas.server.tools.common import render
 
 log = logging.getLogger("apiatlas.security")
 RETRY_AFTER_META = "apiatlas/retry_after_s"
@@ -103,14 +104,9 @@ class GuardedServer(AtlasServer):
 
     def write_apis_in(self, tool: str, arguments: dict[str, Any]) -> list[str]:
         """The write/destructive APIs this call would run (only granted ones are visible at all)."""
-        names: list[Any] = []
-        if tool == "execute_api":
-            names = [arguments.get("api")]
-        elif tool == "execute_chain" and isinstance(arguments.get("steps"), list):
-            names = [s.get("api") for s in arguments["steps"] if isinstance(s, dict)]
         out = []
-        for name in names:
-            api = self.view.get_api(name) if isinstance(name, str) and name.strip() else None
+        for name in apis_run_by(tool, arguments):
+            api = self.view.get_api(name)
             if api is not None and api.side_effect is not SideEffect.READ:
                 out.append(api.key)
         return out

@@ -35,28 +35,13 @@ from apiatlas.server.curated import CuratedConfig, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
+from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import AtlasTools, atlas_tools, render
+from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions
+from apiatlas.server.tools.common import render
 from apiatlas.snapshot import Snapshot
 
 log = logging.getLogger("apiatlas.server")
-
-
-def instructions(prefix: str, executable: bool) -> str:
-    """How to navigate, in the order that works, in a few lines."""
-    p = prefix
-    lines = [
-        "This server exposes a large API catalog through a few meta-tools. Work in this order:",
-        f"1. {p}search (or {p}list_business_objects -> {p}list_apis) to find candidate APIs.",
-        f"2. {p}describe_api for the contract: inputs, output tables, when to use it.",
-        f"3. {p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it.",
-        f"4. {p}execute_api for one call, or {p}execute_chain for the whole path in one round trip.",
-        f"5. {p}fetch_evidence to page the full rows of an evidence_id; cite evidence ids in answers.",
-        "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
-    ]
-    if not executable:
-        lines.append("No database is configured: execution tools answer NOT_EXECUTABLE; navigation works.")
-    return "\n".join(lines)
 
 
 def _argument_problem(exc: ValidationError) -> tuple[ReasonCode, str]:
@@ -173,19 +158,22 @@ def build_server(
     execution = Execution(navigator, executor, config)
     tools = AtlasTools(
         navigator=navigator,
+        planning=ChainPlanning(navigator),
         execution=execution,
         chains=ChainRunner(execution),
         evidence=EvidenceRegistry(config.evidence),
         config=config,
     )
-    read_only = executor is None or executor.limits.read_only
-    open_world = isinstance(executor, HttpExecutor)  # SQL executors reach only the operator's own database
-    served = atlas_tools(tools, prefix, read_only=read_only, open_world=open_world)
+    traits = ExecutorTraits(
+        read_only=executor is None or executor.limits.read_only,
+        open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
+    )
+    served = atlas_tools(tools, prefix, traits)
     guide = instructions(prefix, executor is not None)
     if config.curated is not None:  # curated mode: direct tools next to navigation
         reserved = {t.name for t in served}
         direct = curated_tools(
-            CuratedConfig.load(config.curated), tools, open_world=open_world, reserved=reserved
+            CuratedConfig.load(config.curated), tools, open_world=traits.open_world, reserved=reserved
         )
         served += direct
         guide += (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -137,8 +138,10 @@ def typical_calls(snap: Snapshot, prefix: str) -> dict[str, dict[str, Any]]:
 
 async def cold_start(snapshot_path: Path, runs: int) -> list[float]:
     """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio."""
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "apiatlas.entry", "serve", str(snapshot_path)]
+    params = StdioServerParameters(  # this process's environment: the server runs the same apiatlas
+        command=sys.executable,
+        args=["-m", "apiatlas.entry", "serve", str(snapshot_path)],
+        env=dict(os.environ),
     )
     out = []
     for _ in range(runs):

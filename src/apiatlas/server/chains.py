@@ -6,7 +6,8 @@ from apiatlas.errors import ReasonCode
 from apiatlas.executors.chain import ChainResult, ChainStep, run_chain
 from apiatlas.server.evidence import EvidenceStore
 from apiatlas.server.execution import Execution, evidence_tables, next_actions_for, previews
-from apiatlas.server.results import ChainStepOutcome, DescribeApiResult, ExecuteChainResult
+from apiatlas.server.tools.describe_api import DescribeApiResult
+from apiatlas.server.tools.execute_chain import ChainStepOutcome, ExecuteChainResult
 
 
 class ChainRunner:

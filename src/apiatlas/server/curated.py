@@ -22,8 +22,8 @@ from apiatlas.config_file import load_yaml_model
 from apiatlas.curation import default_description, default_tool_name, suggested_annotations
 from apiatlas.errors import ConfigError, Location
 from apiatlas.server.navigation import not_executable_reason
-from apiatlas.server.results import ExecuteApiResult
-from apiatlas.server.tools import AtlasTools, answer, compact_schema, session_store
+from apiatlas.server.tools.common import AtlasTools, answer, compact_schema, session_store
+from apiatlas.server.tools.execute_api import ExecuteApiResult
 
 log = logging.getLogger("apiatlas.server")
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")

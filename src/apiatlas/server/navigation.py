@@ -11,27 +11,23 @@ from apiatlas.errors import ReasonCode
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.edges_view import edge_to_dependency, strongest
-from apiatlas.server.results import (
+from apiatlas.server.results import ApiSummary, Dependency
+from apiatlas.server.tools.dependency_chain import Confidence, DependencyChainResult
+from apiatlas.server.tools.describe_api import (
     ApiContract,
-    ApiSummary,
     ColumnInfo,
-    Dependency,
-    DependencyChainResult,
     DescribeApiResult,
     ErrorInfo,
-    ListApisResult,
-    ListObjectsResult,
-    ObjectSummary,
-    SearchHitInfo,
-    SearchResult,
     TableInfo,
 )
+from apiatlas.server.tools.list_apis import ListApisResult
+from apiatlas.server.tools.list_business_objects import ListObjectsResult, ObjectSummary
+from apiatlas.server.tools.search import SearchHitInfo, SearchResult
 from apiatlas.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from apiatlas.search.hybrid import HybridSearch
 
-Confidence = Literal["declared", "name_type", "alias", "type_only"]
 MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
 
 
