@@ -39,7 +39,7 @@ from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.results import ToolResult
 from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions
 from apiatlas.server.tools.common import render
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 
 log = logging.getLogger("apiatlas.server")
 
@@ -143,7 +143,7 @@ class AtlasServer(MCPServer[Any]):
 
 
 def build_server(
-    snapshot: Snapshot,
+    snapshot: CatalogReader,
     executor: Executor | None,
     config: ServerConfig,
     server_class: type[AtlasServer] = AtlasServer,

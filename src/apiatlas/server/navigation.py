@@ -23,7 +23,7 @@ from apiatlas.server.tools.describe_api import (
 from apiatlas.server.tools.list_apis import ListApisResult
 from apiatlas.server.tools.list_business_objects import ListObjectsResult, ObjectSummary
 from apiatlas.server.tools.search import SearchHitInfo, SearchResult
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 
 if TYPE_CHECKING:
     from apiatlas.search.hybrid import HybridSearch
@@ -50,7 +50,7 @@ def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
 class Navigator:
     """Answers the navigation tools from one open snapshot."""
 
-    def __init__(self, snapshot: Snapshot, config: ServerConfig, prefix: str) -> None:
+    def __init__(self, snapshot: CatalogReader, config: ServerConfig, prefix: str) -> None:
         self.snapshot = snapshot
         self.config = config
         self.prefix = prefix
@@ -86,8 +86,7 @@ class Navigator:
 
     def writes_enabled(self, api_key: str) -> bool:
         """Whether the snapshot view (a role's, apiatlas.security) enables this write API; never otherwise."""
-        enabled = getattr(self.snapshot, "writes_enabled", None)
-        return bool(enabled(api_key)) if callable(enabled) else False
+        return self.snapshot.writes_enabled(api_key)
 
     def resolve_api(self, name: str) -> Api | DescribeApiResult:
         """The API named ``name``, or an UNKNOWN_API result with close names."""
