@@ -36,6 +36,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     fetch_evidence.TOOL,
 )
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS)
+EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)
 _BY_NAME = {spec.name: spec for spec in TOOLS}
 
 
@@ -79,4 +80,14 @@ def apis_run_by(tool: str, arguments: dict[str, Any]) -> list[str]:
     return spec.runs_apis(arguments) if spec is not None and spec.runs_apis is not None else []
 
 
-__all__ = ["TOOLS", "TOOL_NAMES", "AtlasTools", "ExecutorTraits", "ToolSpec", "atlas_tools", "instructions"]
+__all__ = [
+    "EXECUTING_TOOL_NAMES",
+    "TOOLS",
+    "TOOL_NAMES",
+    "AtlasTools",
+    "ExecutorTraits",
+    "ToolSpec",
+    "apis_run_by",
+    "atlas_tools",
+    "instructions",
+]
