@@ -25,6 +25,12 @@ def to_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def ordered_json(value: Any) -> str:
+    """Compact JSON in the value's own key order (a schema's properties in parameter order); as
+    deterministic as ``to_json`` for a value built deterministically."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def write_snapshot(
     catalog: Catalog,
     path: Path,
@@ -90,9 +96,6 @@ def _write(
 
 
 def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) -> None:
-    # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
-    from apiatlas.passes.types import input_schema, output_schema
-
     conn.executemany(
         "INSERT INTO manifest(key, value) VALUES (?, ?)",
         sorted((k, to_json(v)) for k, v in manifest.model_dump(mode="json").items()),
@@ -109,6 +112,7 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
         ),
     )
     apis = [a for _, a in sorted(catalog.apis.items())]
+    bodies = {a.key: to_json(a.model_dump(mode="json")) for a in apis}
     conn.executemany(
         "INSERT INTO apis(key, object_key, title, kept, side_effect, entry_point, body)"
         " VALUES (?,?,?,?,?,?,?)",
@@ -120,14 +124,14 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
                 int(a.funnel.kept),
                 a.side_effect.value,
                 int(a.entry_point),
-                to_json(a.model_dump(mode="json")),
+                bodies[a.key],
             )
             for a in apis
         ),
     )
     conn.executemany(
         "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
-        ((a.key, to_json(input_schema(a)), to_json(output_schema(a))) for a in apis),
+        (_contract_row(Api.model_validate_json(bodies[a.key])) for a in apis),
     )
     conn.executemany(
         "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
@@ -174,6 +178,15 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
         "INSERT INTO api_fts(key, object_key, name_text, title, body_text) VALUES (?, ?, ?, ?, ?)",
         _fts_rows((a for a in apis if a.funnel.kept), names),
     )
+
+
+def _contract_row(api: Api) -> tuple[str, str, str]:
+    """An API's input and output JSON Schema, built by the compiler from the API as the snapshot holds it
+    (what ``describe_api`` built from the stored API before the contracts were stored)."""
+    # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
+    from apiatlas.passes.types import input_schema, output_schema
+
+    return api.key, ordered_json(input_schema(api)), ordered_json(output_schema(api))
 
 
 def _name(p: Any) -> str:
