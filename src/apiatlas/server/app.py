@@ -142,6 +142,31 @@ class AtlasServer(MCPServer[Any]):
             )
 
 
+def atlas_core(
+    snapshot: CatalogReader, executor: Executor | None, config: ServerConfig, prefix: str
+) -> AtlasTools:
+    """What the tool handlers call for one snapshot: navigation, planning, execution, chains, evidence."""
+    navigator = Navigator(snapshot, config, prefix)
+    execution = Execution(navigator, executor, config)
+    return AtlasTools(
+        navigator=navigator,
+        planning=ChainPlanning(navigator),
+        execution=execution,
+        chains=ChainRunner(execution),
+        evidence=EvidenceRegistry(config.evidence),
+        config=config,
+    )
+
+
+def curated_guide(prefix: str, direct: list[Tool]) -> str:
+    """The instructions' line naming the curated direct tools."""
+    return (
+        f"\nDirect tools call one API each and answer like {prefix}execute_api (evidence ids included): "
+        + ", ".join(t.name for t in direct)
+        + ". For anything else, navigate as above."
+    )
+
+
 def build_server(
     snapshot: CatalogReader,
     executor: Executor | None,
@@ -154,16 +179,8 @@ def build_server(
     """
     manifest = snapshot.manifest()
     prefix = config.prefix_for(str(manifest.get("source_kind", "")))
-    navigator = Navigator(snapshot, config, prefix)
-    execution = Execution(navigator, executor, config)
-    tools = AtlasTools(
-        navigator=navigator,
-        planning=ChainPlanning(navigator),
-        execution=execution,
-        chains=ChainRunner(execution),
-        evidence=EvidenceRegistry(config.evidence),
-        config=config,
-    )
+    tools = atlas_core(snapshot, executor, config, prefix)
+    navigator = tools.navigator
     traits = ExecutorTraits(
         read_only=executor is None or executor.limits.read_only,
         open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
@@ -171,16 +188,14 @@ def build_server(
     served = atlas_tools(tools, prefix, traits)
     guide = instructions(prefix, executor is not None)
     if config.curated is not None:  # curated mode: direct tools next to navigation
-        reserved = {t.name for t in served}
         direct = curated_tools(
-            CuratedConfig.load(config.curated), tools, open_world=traits.open_world, reserved=reserved
+            CuratedConfig.load(config.curated),
+            tools,
+            open_world=traits.open_world,
+            reserved={t.name for t in served},
         )
         served += direct
-        guide += (
-            f"\nDirect tools call one API each and answer like {prefix}execute_api (evidence ids included): "
-            + ", ".join(t.name for t in direct)
-            + ". For anything else, navigate as above."
-        )
+        guide += curated_guide(prefix, direct)
     server = server_class(
         tools=served,
         name="apiatlas",
