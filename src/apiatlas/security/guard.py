@@ -158,26 +158,7 @@ class GuardedServer(AtlasServer):
         tool = name.removeprefix(self.prefix)
         result: CallToolResult | InputRequiredResult
         try:
-            self.guard.limits.check_request_size(len(json.dumps(arguments, default=str).encode("utf-8")))
-            await self.guard.limits.admit(principal, tool)
-            async with self.guard.limits.execution_slot(tool):
-                writes = self.write_apis_in(tool, arguments) if name in self.accepted else []
-                why_not = await self.confirmed(writes, tool, arguments, context) if writes else None
-                if isinstance(why_not, InputRequiredResult):
-                    result = why_not
-                elif why_not is not None:
-                    result = refusal(
-                        ReasonCode.NOT_CONFIRMED,
-                        f"{', '.join(writes)} changes data and was not run: {why_not}",
-                        ["tell the user what the call would do and ask them to confirm it"],
-                        None,
-                    )
-                else:
-                    with anyio.fail_after(self.timeout_s):
-                        result = await super().call_tool(name, arguments, context)
-            if isinstance(result, CallToolResult) and result.structured_content is not None:
-                size = len(json.dumps(result.structured_content, default=str).encode("utf-8"))
-                self.guard.limits.check_response_size(size)
+            result = await self.limited_call(principal, name, tool, arguments, context)
         except LimitBreach as breach:
             wait = breach.retry_after_s
             result = refusal(
@@ -207,6 +188,39 @@ class GuardedServer(AtlasServer):
             )
         elapsed = time.perf_counter() - started
         self.account(principal, session, tool, arguments, result, elapsed)
+        return result
+
+    async def limited_call(
+        self,
+        principal: str,
+        name: str,
+        tool: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None,
+    ) -> CallToolResult | InputRequiredResult:
+        """The call within the limits (sizes, rate, an execution slot), confirmed when it writes, timed out;
+        a ``LimitBreach`` or ``TimeoutError`` is left to ``call_tool`` to answer."""
+        self.guard.limits.check_request_size(len(json.dumps(arguments, default=str).encode("utf-8")))
+        await self.guard.limits.admit(principal, tool)
+        result: CallToolResult | InputRequiredResult
+        async with self.guard.limits.execution_slot(tool):
+            writes = self.write_apis_in(tool, arguments) if name in self.accepted else []
+            why_not = await self.confirmed(writes, tool, arguments, context) if writes else None
+            if isinstance(why_not, InputRequiredResult):
+                result = why_not
+            elif why_not is not None:
+                result = refusal(
+                    ReasonCode.NOT_CONFIRMED,
+                    f"{', '.join(writes)} changes data and was not run: {why_not}",
+                    ["tell the user what the call would do and ask them to confirm it"],
+                    None,
+                )
+            else:
+                with anyio.fail_after(self.timeout_s):
+                    result = await super().call_tool(name, arguments, context)
+        if isinstance(result, CallToolResult) and result.structured_content is not None:
+            size = len(json.dumps(result.structured_content, default=str).encode("utf-8"))
+            self.guard.limits.check_response_size(size)
         return result
 
     def account(
