@@ -1,20 +1,27 @@
-"""Tool schemas carry examples from the snapshot being served: the bank's own on the bank, none of its
-names on an OpenAPI catalog (tools/list through the official MCP client)."""
+"""The tool registry through the official MCP client: tools/list is the registry in order, a tool added
+to it is served, and tool schemas carry examples from the snapshot being served (the bank's own on the
+bank, none of its names on an OpenAPI catalog)."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import pytest
 from mcp.client import Client
+from mcp_types import CallToolResult
 
 from apiatlas.build import compile_docs
+from apiatlas.server import tools as tools_package
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.results import ToolResult
+from apiatlas.server.tools import TOOL_NAMES
+from apiatlas.server.tools.common import AtlasTools, GuideLine, Handler, ToolSpec, answer
+from apiatlas.server.tools.examples import CatalogExamples
 from apiatlas.snapshot import Snapshot
 from test_openapi_source import PETSTORE, write
 
@@ -115,3 +122,50 @@ def test_on_the_bank_the_examples_are_the_banks_own(bank: Path) -> None:
         example(by_suffix(tools, "plan_chain")["inputSchema"]["properties"]["known"]["description"])
     )
     assert set(known) <= inputs and len(known) == 1
+
+
+def test_tools_list_is_the_registry_in_order(pets: Path) -> None:
+    names = list(tools_list(pets))
+    prefix = names[0].removesuffix(TOOL_NAMES[0])
+    assert names == [prefix + n for n in TOOL_NAMES]
+
+
+class CountResult(ToolResult):
+    kept_apis: int = 0
+
+
+def count_handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
+    async def count_apis() -> Annotated[CallToolResult, CountResult]:
+        return await answer(
+            CountResult, lambda: CountResult(kept_apis=len(core.navigator.snapshot.all_api_keys()))
+        )
+
+    return count_apis
+
+
+def test_a_tool_added_to_the_registry_is_served_with_its_guide_line(
+    pets: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One ToolSpec and one registry entry: listed, callable, in the instructions (nothing else touched)."""
+    spec = ToolSpec(
+        name="count_apis",
+        description="Counts the callable APIs. Use when you need the size of the catalog.",
+        handler=count_handler,
+        guide=GuideLine(99, "{p}count_apis to know how large the catalog is."),
+    )
+    monkeypatch.setattr(tools_package, "TOOLS", (*tools_package.TOOLS, spec))
+
+    async def main() -> None:
+        with Snapshot.open(pets) as snap:
+            server = build_server(snap, None, ServerConfig())
+            async with Client(server) as client:
+                listed = {t.name: t for t in (await client.list_tools()).tools}
+                name = next(n for n in listed if n.endswith("count_apis"))
+                assert listed[name].annotations is not None and listed[name].annotations.read_only_hint
+                result = await client.call_tool(name, {})
+                assert result.structured_content == {
+                    "status": "ok", "message": "", "next_actions": [], "kept_apis": len(snap.all_api_keys())
+                }  # fmt: skip
+                assert f"{name} to know how large the catalog is." in (server.instructions or "")
+
+    anyio.run(main)
