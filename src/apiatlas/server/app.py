@@ -61,7 +61,11 @@ def _request_headers(context: Context[Any, Any] | None) -> dict[str, str] | None
     return dict(headers) if headers else None
 
 
-WARM_UP_QUERY = "account balance"  # any words: what matters is that the first search has run
+def warm_up_query(snapshot: CatalogReader) -> str:
+    """Words of the served catalog (its first kept API's title): what matters is that a search has run."""
+    keys = snapshot.all_api_keys()
+    api = snapshot.get_api(keys[0]) if keys else None
+    return (api.title or api.key) if api is not None else "warm up"
 
 
 class AtlasServer(MCPServer[Any]):
@@ -207,7 +211,7 @@ def build_server(
     server.navigator = navigator
 
     def warm_up() -> None:
-        navigator.search(WARM_UP_QUERY, None, 1)
+        navigator.search(warm_up_query(snapshot), None, 1)
         whole_words()  # the typo fallback's lexicon, read from the model file at the first typo otherwise
 
     server.warm_up = warm_up
