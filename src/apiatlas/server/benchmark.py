@@ -188,31 +188,12 @@ async def measure(
         kept = [a for k in snap.all_api_keys() if (a := snap.get_api(k)) is not None]
         server = build_server(snap, executor, config)
         async with Client(server) as client:
-            tools = wire_tools((await client.list_tools()).tools)
-            baseline = per_api_tools(snap, kept)
-            meta_tokens, api_tokens = tokens(encoder, tools), tokens(encoder, baseline)
-            report = ServerBench(
-                snapshot=str(snapshot_path),
-                kept_apis=len(kept),
-                meta_tools=len(tools),
-                meta_manifest_tokens=meta_tokens,
-                per_api_tools=len(baseline),
-                per_api_manifest_tokens=api_tokens,
-                manifest_ratio=round(api_tokens / meta_tokens, 2) if meta_tokens else 0.0,
-            )
+            report = await _manifest_figures(client, encoder, snap, snapshot_path, kept)
             calls = typical_calls(snap, prefix)
             api = snap.get_api(call[0]) if call[0] else None
             if executor is not None and api is not None:
                 calls[f"{prefix}execute_api"] = {"api": api.key, "args": call[1]}
-            for name, args in calls.items():
-                result = await client.call_tool(name, args)
-                report.responses[name] = _response(encoder, args, result)
-                if name.endswith("execute_api") and isinstance(result.structured_content, dict):
-                    evidence = result.structured_content.get("evidence_id")
-                    if evidence:
-                        fetch = {"evidence_id": evidence}
-                        fetched = await client.call_tool(f"{prefix}fetch_evidence", fetch)
-                        report.responses[f"{prefix}fetch_evidence"] = _response(encoder, fetch, fetched)
+            await _response_figures(client, encoder, calls, prefix, report)
             for name, args in calls.items():
                 if not name.endswith("execute_api"):
                     report.latency[name] = await timed(repeat, partial(client.call_tool, name, args))
@@ -227,6 +208,43 @@ async def measure(
     report.cold_start_ms = await cold_start(snapshot_path, cold_runs)
     report.cold_start_median_ms = round(statistics.median(report.cold_start_ms), 1)
     return report
+
+
+async def _manifest_figures(
+    client: Client, encoder: tiktoken.Encoding, snap: Snapshot, snapshot_path: Path, kept: list[Api]
+) -> ServerBench:
+    """The meta-tools' tools/list in tokens against one tool per kept API (its compiled contract)."""
+    tools = wire_tools((await client.list_tools()).tools)
+    baseline = per_api_tools(snap, kept)
+    meta_tokens, api_tokens = tokens(encoder, tools), tokens(encoder, baseline)
+    return ServerBench(
+        snapshot=str(snapshot_path),
+        kept_apis=len(kept),
+        meta_tools=len(tools),
+        meta_manifest_tokens=meta_tokens,
+        per_api_tools=len(baseline),
+        per_api_manifest_tokens=api_tokens,
+        manifest_ratio=round(api_tokens / meta_tokens, 2) if meta_tokens else 0.0,
+    )
+
+
+async def _response_figures(
+    client: Client,
+    encoder: tiktoken.Encoding,
+    calls: dict[str, dict[str, Any]],
+    prefix: str,
+    report: ServerBench,
+) -> None:
+    """Each typical call's answer in tokens; an execute's evidence fetched once too."""
+    for name, args in calls.items():
+        result = await client.call_tool(name, args)
+        report.responses[name] = _response(encoder, args, result)
+        if name.endswith("execute_api") and isinstance(result.structured_content, dict):
+            evidence = result.structured_content.get("evidence_id")
+            if evidence:
+                fetch = {"evidence_id": evidence}
+                fetched = await client.call_tool(f"{prefix}fetch_evidence", fetch)
+                report.responses[f"{prefix}fetch_evidence"] = _response(encoder, fetch, fetched)
 
 
 def _response(encoder: tiktoken.Encoding, args: dict[str, Any], result: CallToolResult) -> ToolResponse:
