@@ -6,12 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from apiatlas.errors import ReasonCode
 from apiatlas.search.lexical import LexicalIndex, card_fields
 from apiatlas.security.config import RoleSettings
-from apiatlas.security.roles import RolePolicy, RoleView
+from apiatlas.security.roles import RolePolicy, RoleView, RoleViewRefusal
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.navigation import Navigator
-from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.snapshot import CatalogReader, Snapshot, write_snapshot
 from test_server_catalog import server_catalog
 
 DSEC = {"API_DSec_FindListIDByAccID", "API_DealSecurity_FindListByID"}
@@ -55,3 +56,36 @@ def test_search_of_a_role_view_never_returns_a_hidden_api(indexed: Snapshot) -> 
     assert index is not None and not set(index.keys) & DSEC and set(index.keys) == set(view.all_api_keys())
     assert all(index.indptr[i] < index.indptr[i + 1] for i in range(len(index.vocab)))  # no empty term
     assert [k for k, _ in view.kept_api_names()] == view.all_api_keys()
+
+
+def test_a_reader_method_the_view_does_not_filter_is_refused(
+    indexed: Snapshot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method added to Snapshot later (here: by the test) is not inherited by a role's view."""
+
+    def all_api_titles(self: Snapshot) -> list[str]:
+        return [title for _key, title in self.kept_api_names()]
+
+    monkeypatch.setattr(Snapshot, "all_api_titles", all_api_titles, raising=False)
+    assert len(indexed.all_api_titles()) == len(indexed.all_api_keys())  # type: ignore[attr-defined]
+    view = RoleView(indexed, RolePolicy("retail", RoleSettings(objects=["Prs", "Acc"])))
+    with pytest.raises(RoleViewRefusal) as refused:
+        view.all_api_titles  # noqa: B018 - reading the attribute is what is refused
+    assert refused.value.code is ReasonCode.TOOL_EXECUTION_ERROR
+    assert refused.value.location.anchor == "RoleView.all_api_titles"
+    assert not hasattr(view, "_rows") and not hasattr(view, "_conn")  # no raw SQL through a view
+    assert not isinstance(view, Snapshot)
+    # what it does filter still answers, filtered
+    hidden = next(iter(DSEC))
+    assert indexed.api_input_schema(hidden) is not None
+    assert view.get_api(hidden) is None and view.api_input_schema(hidden) is None
+    assert view.writes_enabled(hidden) is False and indexed.writes_enabled(hidden) is False
+
+
+def test_snapshot_and_role_view_both_satisfy_the_catalog_reader_protocol(indexed: Snapshot) -> None:
+    """Every method of CatalogReader is defined on both (so the server serves either unchanged)."""
+    view = RoleView(indexed, RolePolicy("retail", RoleSettings(objects=["Prs", "Acc"])))
+    members = [n for n in vars(CatalogReader) if not n.startswith("_")] + ["path"]
+    for name in members:
+        assert callable(getattr(view, name)) or name == "path", name
+        assert hasattr(indexed, name), name

@@ -110,6 +110,29 @@ def test_edges_in_and_out_with_rank_filter(snap: Snapshot) -> None:
     )
 
 
+def test_contracts_are_stored_as_the_compiler_built_them(snap: Snapshot) -> None:
+    from apiatlas.passes.types import input_schema, output_schema
+
+    catalog = mini_catalog()
+    for key, api in catalog.apis.items():
+        assert snap.api_input_schema(key) == input_schema(api)
+        assert snap.api_output_schema(key) == output_schema(api)
+    assert snap.api_input_schema("NO_SUCH_API") is None
+
+
+def test_the_server_reads_contracts_without_loading_compiler_code() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, apiatlas.server.app, apiatlas.security.gateway;"
+        "print(sorted(m for m in sys.modules if m.startswith(('apiatlas.passes', 'apiatlas.sources', "
+        "'apiatlas.build'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout
+
+
 def test_snapshot_is_opened_read_only(snap: Snapshot) -> None:
     with pytest.raises(sqlite3.OperationalError):
         snap._conn.execute("DELETE FROM apis")

@@ -121,7 +121,10 @@ async def _run(
     server_pid: int,
 ) -> dict[str, Any]:
     from apiatlas.embedded_pg import EmbeddedPostgres
+    from apiatlas.samples.bank_load import sample_bank_workload
     from apiatlas.security.load import generate_load, reference
+
+    workload = sample_bank_workload()  # the bench serves the sample bank (see _prepare)
 
     marks: dict[str, float] = {}
     result: dict[str, Any] = {"load_average_start": _load_average()}
@@ -129,7 +132,7 @@ async def _run(
     t0 = time.perf_counter()
 
     async def load() -> None:
-        result["run"] = await generate_load(url, key, sessions, seconds, *think)
+        result["run"] = await generate_load(url, key, sessions, seconds, *think, workload=workload)
 
     async def outage() -> None:
         await anyio.sleep(seconds / 3)
@@ -156,7 +159,7 @@ async def _run(
         "load_generator_s": round(time.process_time() - cpu[1], 1),
     }
     result["load_average_end"] = _load_average()
-    result["reference"] = await reference(url, key)
+    result["reference"] = await reference(url, key, workload)
     return {**result, "marks": marks, "pg": result.get("pg", pg)}
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import time
 from typing import Any, Literal
 
+from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import (
     CallRequest,
     CallResult,
     ExecutionLimits,
     Executor,
+    ExecutorSession,
     TableResult,
     elapsed_ms,
 )
@@ -67,6 +69,22 @@ def _prepare(
 ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]], bool]:
     """The step's argument sets (several when it fans out) and input rows after mapping, and whether a
     mapped source was truncated."""
+    args, fan_out, args_cut = _mapped_args(index, step, results)
+    tables, tables_cut = _mapped_tables(index, step, results)
+    truncated = args_cut or tables_cut
+    sets = [args]
+    for name, values in fan_out.items():
+        sets = [{**done, name: value} for done in sets for value in values]
+    if len(sets) > MAX_FAN_OUT:
+        sets, truncated = sets[:MAX_FAN_OUT], True
+    return sets, tables, truncated
+
+
+def _mapped_args(
+    index: int, step: ChainStep, results: list[StepResult]
+) -> tuple[dict[str, Any], dict[str, list[Any]], bool]:
+    """Literal arguments plus one value per mapped argument; the mapped arguments that fan out (several
+    values, on_many='each') with their values; whether a source was truncated."""
     truncated = False
     args = dict(step.args)
     fan_out: dict[str, list[Any]] = {}
@@ -89,6 +107,14 @@ def _prepare(
                 "or map the column into an input table",
             )
         args[name] = values[0]
+    return args, fan_out, truncated
+
+
+def _mapped_tables(
+    index: int, step: ChainStep, results: list[StepResult]
+) -> tuple[dict[str, list[dict[str, Any]]], bool]:
+    """Literal input rows plus the distinct rows mapped from earlier outputs; whether a source was cut."""
+    truncated = False
     tables = {name: list(rows) for name, rows in step.input_tables.items()}
     for name, mapping in step.input_table_mapping.items():
         rows, cut = _rows_of(results, mapping.source_step, mapping.source_table)
@@ -103,12 +129,7 @@ def _prepare(
                 f"step {mapping.source_step} {mapping.source_table} has no rows",
             )
         tables.setdefault(name, []).extend(unique)
-    sets = [args]
-    for name, values in fan_out.items():
-        sets = [{**done, name: value} for done in sets for value in values]
-    if len(sets) > MAX_FAN_OUT:
-        sets, truncated = sets[:MAX_FAN_OUT], True
-    return sets, tables, truncated
+    return tables, truncated
 
 
 def merge_results(api_key: str, results: list[CallResult]) -> CallResult:
@@ -141,6 +162,31 @@ def merge_results(api_key: str, results: list[CallResult]) -> CallResult:
         rows_returned=rows,
         truncated=truncated,
         duration_ms=round(sum(r.duration_ms for r in results), 3),
+    )
+
+
+async def _call_step(
+    session: ExecutorSession,
+    index: int,
+    step: ChainStep,
+    api: Api,
+    arg_sets: list[dict[str, Any]],
+    tables: dict[str, list[dict[str, Any]]],
+) -> StepResult:
+    """Call the step's API once per argument set (the first error stops the fan-out), results merged; a
+    fanned-out argument is recorded as the list of its values."""
+    calls = []
+    for args in arg_sets:
+        calls.append(await session.call(CallRequest(api=api, args=args, input_tables=tables)))
+        if calls[-1].status == "error":
+            break
+    fanned = {k for k in step.param_mapping if len({str(a.get(k)) for a in arg_sets}) > 1}
+    return StepResult(
+        index=index,
+        api_key=api.key,
+        args={k: ([a.get(k) for a in arg_sets] if k in fanned else v) for k, v in arg_sets[0].items()},
+        input_rows={name: len(rows) for name, rows in tables.items()},
+        result=merge_results(api.key, calls),
     )
 
 
@@ -179,23 +225,9 @@ async def run_chain(
                     duration_ms=elapsed_ms(started),
                 )
             truncated = truncated or cut
-            calls = []
-            for args in arg_sets:
-                calls.append(await session.call(CallRequest(api=api, args=args, input_tables=tables)))
-                if calls[-1].status == "error":
-                    break
-            result = merge_results(api.key, calls)
-            fanned = {k for k in step.param_mapping if len({str(a.get(k)) for a in arg_sets}) > 1}
-            args = {k: ([a.get(k) for a in arg_sets] if k in fanned else v) for k, v in arg_sets[0].items()}
-            results.append(
-                StepResult(
-                    index=index,
-                    api_key=api.key,
-                    args=args,
-                    input_rows={name: len(rows) for name, rows in tables.items()},
-                    result=result,
-                )
-            )
+            ran = await _call_step(session, index, step, api, arg_sets, tables)
+            results.append(ran)
+            result = ran.result
             if result.status == "error" or result.reason is ReasonCode.NO_MATCH:
                 failed = result.status == "error"
                 return ChainResult(

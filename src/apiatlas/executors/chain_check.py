@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from apiatlas.catalog.model import Api, SessionTable
+from dataclasses import dataclass
+from functools import cached_property
+
+from apiatlas.catalog.model import Api, Param, SessionTable
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import ExecutionLimits
 from apiatlas.executors.chain_model import MAX_STEPS, ApiResolver, ChainStep
@@ -68,100 +71,120 @@ def _source_table(
     return table, []
 
 
+@dataclass(frozen=True)
+class StepUnderCheck:
+    """One step of a chain being checked: the call, its API, every API of the chain, the limits."""
+
+    index: int
+    step: ChainStep
+    api: Api
+    apis: list[Api | None]
+    limits: ExecutionLimits
+
+    @cached_property
+    def params(self) -> dict[str, Param]:
+        """The API's scalar parameters by normalized name."""
+        return {normalize_name(p.name): p for p in self.api.params}
+
+    def problem(self, message: str, code: ReasonCode = ReasonCode.INVALID_ARGUMENT) -> ChainProblem:
+        return ChainProblem(self.index, code, message)
+
+    def source_table(
+        self, ref_step: int, ref_table: str, what: str
+    ) -> tuple[SessionTable | None, list[ChainProblem]]:
+        return _source_table(self.index, ref_step, ref_table, self.apis, what)
+
+
 def _step_problems(
     index: int, step: ChainStep, api: Api, apis: list[Api | None], limits: ExecutionLimits
 ) -> list[ChainProblem]:
+    """Every problem of one step, check by check (a step is fine when the list is empty)."""
+    check = StepUnderCheck(index, step, api, apis, limits)
+    return [
+        *_literal_argument_problems(check),
+        *_param_mapping_problems(check),
+        *_table_mapping_problems(check),
+        *_missing_input_problems(check),
+    ]
+
+
+def _literal_argument_problems(check: StepUnderCheck) -> list[ChainProblem]:
+    """A literal argument the API does not take, or a value its type does not accept."""
     problems: list[ChainProblem] = []
-    params = {normalize_name(p.name): p for p in api.params}
-    accepted = ", ".join(p.name for p in api.params) or "none"
-    for name, value in step.args.items():
-        param = params.get(normalize_name(name))
+    accepted = ", ".join(p.name for p in check.api.params) or "none"
+    for name, value in check.step.args.items():
+        param = check.params.get(normalize_name(name))
         if param is None:
-            problems.append(
-                ChainProblem(
-                    index,
-                    ReasonCode.INVALID_ARGUMENT,
-                    f"{api.key} has no argument {name!r}; accepted: {accepted}",
-                )
-            )
+            problems.append(check.problem(f"{check.api.key} has no argument {name!r}; accepted: {accepted}"))
             continue
         try:
-            coerce(value, param_spec(param), limits.max_value_bytes)
+            coerce(value, param_spec(param), check.limits.max_value_bytes)
         except CoercionError as exc:
-            problems.append(
-                ChainProblem(index, ReasonCode.INVALID_ARGUMENT, f"argument {param.name!r}: {exc}")
-            )
-    for name, ref in step.param_mapping.items():
+            problems.append(check.problem(f"argument {param.name!r}: {exc}"))
+    return problems
+
+
+def _param_mapping_problems(check: StepUnderCheck) -> list[ChainProblem]:
+    """An argument mapped from an earlier step: the argument, the source table and its column must exist."""
+    problems: list[ChainProblem] = []
+    for name, ref in check.step.param_mapping.items():
         what = f"param_mapping {name!r}"
-        if normalize_name(name) not in params:
-            problems.append(
-                ChainProblem(
-                    index, ReasonCode.INVALID_ARGUMENT, f"{what}: {api.key} has no argument {name!r}"
-                )
-            )
-        table, found = _source_table(index, ref.source_step, ref.source_table, apis, what)
+        if normalize_name(name) not in check.params:
+            problems.append(check.problem(f"{what}: {check.api.key} has no argument {name!r}"))
+        table, found = check.source_table(ref.source_step, ref.source_table, what)
         problems.extend(found)
         if table is not None and not _has_column(table, ref.column):
-            problems.append(
-                ChainProblem(
-                    index, ReasonCode.INVALID_ARGUMENT, f"{what}: {table.name} has no column {ref.column!r}"
-                )
-            )
-    for target_name, mapping in step.input_table_mapping.items():
+            problems.append(check.problem(f"{what}: {table.name} has no column {ref.column!r}"))
+    return problems
+
+
+def _table_mapping_problems(check: StepUnderCheck) -> list[ChainProblem]:
+    """An input table filled from an earlier step's output table: both tables and every mapped column."""
+    problems: list[ChainProblem] = []
+    for target_name, mapping in check.step.input_table_mapping.items():
         what = f"input_table_mapping {target_name!r}"
-        target = _find_table(api.input_tables, target_name)
+        target = _find_table(check.api.input_tables, target_name)
         if target is None:
-            inputs = ", ".join(t.name for t in api.input_tables) or "none"
+            inputs = ", ".join(t.name for t in check.api.input_tables) or "none"
             problems.append(
-                ChainProblem(
-                    index,
-                    ReasonCode.INVALID_ARGUMENT,
-                    f"{what}: {api.key} has no input table {target_name!r}; input tables: {inputs}",
+                check.problem(
+                    f"{what}: {check.api.key} has no input table {target_name!r}; input tables: {inputs}"
                 )
             )
-        source, found = _source_table(index, mapping.source_step, mapping.source_table, apis, what)
+        source, found = check.source_table(mapping.source_step, mapping.source_table, what)
         problems.extend(found)
         if not mapping.column_mapping:
-            problems.append(
-                ChainProblem(index, ReasonCode.INVALID_ARGUMENT, f"{what}: column_mapping is empty")
-            )
+            problems.append(check.problem(f"{what}: column_mapping is empty"))
         for target_col, source_col in mapping.column_mapping.items():
             if target is not None and not _has_column(target, target_col):
-                problems.append(
-                    ChainProblem(
-                        index,
-                        ReasonCode.INVALID_ARGUMENT,
-                        f"{what}: {target.name} has no column {target_col!r}",
-                    )
-                )
+                problems.append(check.problem(f"{what}: {target.name} has no column {target_col!r}"))
             if source is not None and not _has_column(source, source_col):
-                problems.append(
-                    ChainProblem(
-                        index,
-                        ReasonCode.INVALID_ARGUMENT,
-                        f"{what}: {source.name} has no column {source_col!r}",
-                    )
-                )
+                problems.append(check.problem(f"{what}: {source.name} has no column {source_col!r}"))
+    return problems
+
+
+def _missing_input_problems(check: StepUnderCheck) -> list[ChainProblem]:
+    """A required argument or an input table that neither a literal nor a mapping gives."""
+    problems: list[ChainProblem] = []
+    step, api = check.step, check.api
     covered = {normalize_name(n) for n in [*step.args, *step.param_mapping]}
     for param in api.params:
         if param.required and param.default is None and normalize_name(param.name) not in covered:
             problems.append(
-                ChainProblem(
-                    index,
-                    ReasonCode.MISSING_REQUIRED_INPUT,
+                check.problem(
                     f"{api.key} requires argument {param.name!r}: "
                     "give it in args or map it with param_mapping",
+                    ReasonCode.MISSING_REQUIRED_INPUT,
                 )
             )
     tables_covered = {normalize_name(n) for n in [*step.input_tables, *step.input_table_mapping]}
     for table in api.input_tables:
         if normalize_name(table.name) not in tables_covered:
             problems.append(
-                ChainProblem(
-                    index,
-                    ReasonCode.MISSING_REQUIRED_INPUT,
+                check.problem(
                     f"{api.key} requires input table {table.name!r}: "
                     "give rows or map it with input_table_mapping",
+                    ReasonCode.MISSING_REQUIRED_INPUT,
                 )
             )
     return problems

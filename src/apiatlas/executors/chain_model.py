@@ -23,8 +23,8 @@ class FieldRef(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
-    source_table: str = Field(description="output table of that step, e.g. pAPI_Person_FindList")
-    column: str = Field(description="column of that table, e.g. PersonID")
+    source_table: str = Field(description="output table of that step")
+    column: str = Field(description="column of that table")
 
 
 class TableMapping(BaseModel):
@@ -35,8 +35,7 @@ class TableMapping(BaseModel):
     source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
     source_table: str = Field(description="output table of that step whose rows are copied")
     column_mapping: dict[str, str] = Field(
-        description="input-table column of this step -> output column of the source step, e.g. "
-        '{"OwnerID": "PersonID"}'
+        description="input-table column of this step -> output column of the source step"
     )
 
 
@@ -45,7 +44,7 @@ class ChainStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    api: str = Field(description="API key, e.g. API_Acc_FindListByListOwnerID")
+    api: str = Field(description="API key, as search and list_apis name it")
     args: dict[str, Any] = Field(default_factory=dict, description="literal scalar arguments")
     input_tables: dict[str, list[dict[str, Any]]] = Field(
         default_factory=dict, description="literal rows of input tables: table -> list of {column: value}"

@@ -57,7 +57,7 @@ def _row_arrays(data: Any, hints: list[str] | None) -> list[str]:
 
     ``hints`` are the top-level arrays the documented output table has columns for (``results`` for
     ``results[].id``), in column order; None when nothing is documented (then common names decide).
-    An object with many fields of its own is one record (a movie with its genres), not a list envelope.
+    An object with many fields of its own is one record (an item with its tags), not a list envelope.
     """
     if not isinstance(data, dict):
         return []
@@ -135,7 +135,7 @@ def _cell(value: Any, max_bytes: int) -> tuple[Any, bool]:
 
 def tables_of(api: Api, data: Any, limits: ExecutionLimits, cut: bool) -> list[TableResult]:
     """The output tables of a parsed JSON document: the documented table (its name and column spelling)
-    holds the main rows; another array of records becomes ``<table>.<key>`` (e.g. ``response.crew``)."""
+    holds the main rows; another array of records becomes ``<table>.<key>`` (e.g. ``response.members``)."""
     documented = api.output_tables[0] if api.output_tables else None
     name = documented.name if documented else "response"
     hints = row_hints([c.name for c in documented.columns]) if documented else None

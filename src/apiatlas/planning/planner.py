@@ -38,7 +38,7 @@ from apiatlas.planning.relevance import (
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.spelling import Spelling
 from apiatlas.planning.weights import PlanLimits, Weights
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
@@ -56,7 +56,7 @@ class Planner:
 
     def __init__(
         self,
-        snapshot: Snapshot,
+        snapshot: CatalogReader,
         limits: PlanLimits | None = None,
         weights: Weights | None = None,
         allow: Callable[[Api], bool] | None = None,

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 from apiatlas.text import query_terms
 
 _STOP_WORDS = (
@@ -232,7 +232,7 @@ def same_stem(a: str, b: str) -> bool:
 class TitleStats:
     """How common each title stem is among the snapshot's kept APIs (rare words tell APIs apart)."""
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: CatalogReader) -> None:
         self.titles: dict[str, list[str]] = {}
         counts: dict[str, int] = {}
         for key, title in snapshot.kept_api_names():
@@ -272,7 +272,7 @@ class Relevance:
 
     def __init__(
         self,
-        snapshot: Snapshot,
+        snapshot: CatalogReader,
         words: list[RequestWord],
         stats: TitleStats,
         limit: int = 40,

@@ -7,7 +7,7 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
 from apiatlas.planning.draft import is_identifier
 from apiatlas.planning.intent import own_kind
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 
 
 class SnapshotCache:
@@ -15,7 +15,7 @@ class SnapshotCache:
 
     MAX_ITEMS = 50_000
 
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: CatalogReader) -> None:
         self.snapshot = snapshot
         self.apis: dict[str, Api | None] = {}
         self.edges: dict[str, list[Edge]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot import CatalogReader
 from apiatlas.text import words
 
 MIN_LENGTH = 5  # shorter words are too ambiguous to correct
@@ -31,7 +31,7 @@ def one_edit(a: str, b: str) -> bool:
 class Spelling:
     """The words of the snapshot's API names and titles plus ``known``, by first letter and length."""
 
-    def __init__(self, snapshot: Snapshot, known: list[str]) -> None:
+    def __init__(self, snapshot: CatalogReader, known: list[str]) -> None:
         vocabulary: set[str] = set(known)
         for key, title in snapshot.kept_api_names():
             vocabulary.update(words(f"{key} {title}"))

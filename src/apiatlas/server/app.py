@@ -35,28 +35,13 @@ from apiatlas.server.curated import CuratedConfig, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
+from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import AtlasTools, atlas_tools, render
-from apiatlas.snapshot import Snapshot
+from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions
+from apiatlas.server.tools.common import render
+from apiatlas.snapshot import CatalogReader
 
 log = logging.getLogger("apiatlas.server")
-
-
-def instructions(prefix: str, executable: bool) -> str:
-    """How to navigate, in the order that works, in a few lines."""
-    p = prefix
-    lines = [
-        "This server exposes a large API catalog through a few meta-tools. Work in this order:",
-        f"1. {p}search (or {p}list_business_objects -> {p}list_apis) to find candidate APIs.",
-        f"2. {p}describe_api for the contract: inputs, output tables, when to use it.",
-        f"3. {p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it.",
-        f"4. {p}execute_api for one call, or {p}execute_chain for the whole path in one round trip.",
-        f"5. {p}fetch_evidence to page the full rows of an evidence_id; cite evidence ids in answers.",
-        "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
-    ]
-    if not executable:
-        lines.append("No database is configured: execution tools answer NOT_EXECUTABLE; navigation works.")
-    return "\n".join(lines)
 
 
 def _argument_problem(exc: ValidationError) -> tuple[ReasonCode, str]:
@@ -76,7 +61,11 @@ def _request_headers(context: Context[Any, Any] | None) -> dict[str, str] | None
     return dict(headers) if headers else None
 
 
-WARM_UP_QUERY = "account balance"  # any words: what matters is that the first search has run
+def warm_up_query(snapshot: CatalogReader) -> str:
+    """Words of the served catalog (its first kept API's title): what matters is that a search has run."""
+    keys = snapshot.all_api_keys()
+    api = snapshot.get_api(keys[0]) if keys else None
+    return (api.title or api.key) if api is not None else "warm up"
 
 
 class AtlasServer(MCPServer[Any]):
@@ -157,8 +146,33 @@ class AtlasServer(MCPServer[Any]):
             )
 
 
+def atlas_core(
+    snapshot: CatalogReader, executor: Executor | None, config: ServerConfig, prefix: str
+) -> AtlasTools:
+    """What the tool handlers call for one snapshot: navigation, planning, execution, chains, evidence."""
+    navigator = Navigator(snapshot, config, prefix)
+    execution = Execution(navigator, executor, config)
+    return AtlasTools(
+        navigator=navigator,
+        planning=ChainPlanning(navigator),
+        execution=execution,
+        chains=ChainRunner(execution),
+        evidence=EvidenceRegistry(config.evidence),
+        config=config,
+    )
+
+
+def curated_guide(prefix: str, direct: list[Tool]) -> str:
+    """The instructions' line naming the curated direct tools."""
+    return (
+        f"\nDirect tools call one API each and answer like {prefix}execute_api (evidence ids included): "
+        + ", ".join(t.name for t in direct)
+        + ". For anything else, navigate as above."
+    )
+
+
 def build_server(
-    snapshot: Snapshot,
+    snapshot: CatalogReader,
     executor: Executor | None,
     config: ServerConfig,
     server_class: type[AtlasServer] = AtlasServer,
@@ -169,30 +183,23 @@ def build_server(
     """
     manifest = snapshot.manifest()
     prefix = config.prefix_for(manifest)
-    navigator = Navigator(snapshot, config, prefix)
-    execution = Execution(navigator, executor, config)
-    tools = AtlasTools(
-        navigator=navigator,
-        execution=execution,
-        chains=ChainRunner(execution),
-        evidence=EvidenceRegistry(config.evidence),
-        config=config,
+    tools = atlas_core(snapshot, executor, config, prefix)
+    navigator = tools.navigator
+    traits = ExecutorTraits(
+        read_only=executor is None or executor.limits.read_only,
+        open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
     )
-    read_only = executor is None or executor.limits.read_only
-    open_world = isinstance(executor, HttpExecutor)  # SQL executors reach only the operator's own database
-    served = atlas_tools(tools, prefix, read_only=read_only, open_world=open_world)
+    served = atlas_tools(tools, prefix, traits)
     guide = instructions(prefix, executor is not None)
     if config.curated is not None:  # curated mode: direct tools next to navigation
-        reserved = {t.name for t in served}
         direct = curated_tools(
-            CuratedConfig.load(config.curated), tools, open_world=open_world, reserved=reserved
+            CuratedConfig.load(config.curated),
+            tools,
+            open_world=traits.open_world,
+            reserved={t.name for t in served},
         )
         served += direct
-        guide += (
-            f"\nDirect tools call one API each and answer like {prefix}execute_api (evidence ids included): "
-            + ", ".join(t.name for t in direct)
-            + ". For anything else, navigate as above."
-        )
+        guide += curated_guide(prefix, direct)
     server = server_class(
         tools=served,
         name="apiatlas",
@@ -204,7 +211,7 @@ def build_server(
     server.navigator = navigator
 
     def warm_up() -> None:
-        navigator.search(WARM_UP_QUERY, None, 1)
+        navigator.search(warm_up_query(snapshot), None, 1)
         whole_words()  # the typo fallback's lexicon, read from the model file at the first typo otherwise
 
     server.warm_up = warm_up

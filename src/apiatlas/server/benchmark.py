@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -23,7 +24,6 @@ from pydantic import BaseModel, Field
 
 from apiatlas.catalog.model import Api
 from apiatlas.executors.base import CallRequest, Executor
-from apiatlas.passes.types import input_schema, output_schema
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
@@ -87,16 +87,17 @@ def wire_tools(tools: list[Tool]) -> list[dict[str, Any]]:
     return [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
 
 
-def per_api_tools(apis: list[Api]) -> list[dict[str, Any]]:
-    """The baseline: one MCP tool per kept API (name, description, input and output schema, annotations)."""
+def per_api_tools(snap: Snapshot, apis: list[Api]) -> list[dict[str, Any]]:
+    """The baseline: one MCP tool per kept API (name, description, the compiled input and output schema,
+    annotations)."""
     out = []
     for api in apis:
         description = ". ".join(part for part in (api.title, api.description) if part)
         tool = Tool(
             name=_TOOL_NAME.sub("_", api.key)[:128],
             description=description or api.key,
-            input_schema=input_schema(api),
-            output_schema=output_schema(api),
+            input_schema=snap.api_input_schema(api.key) or {},
+            output_schema=snap.api_output_schema(api.key) or {},
             annotations=ToolAnnotations.model_validate(api.annotations()),
         )
         out.append(tool.model_dump(mode="json", by_alias=True, exclude_none=True))
@@ -137,8 +138,10 @@ def typical_calls(snap: Snapshot, prefix: str) -> dict[str, dict[str, Any]]:
 
 async def cold_start(snapshot_path: Path, runs: int) -> list[float]:
     """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio."""
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "apiatlas.entry", "serve", str(snapshot_path)]
+    params = StdioServerParameters(  # this process's environment: the server runs the same apiatlas
+        command=sys.executable,
+        args=["-m", "apiatlas.entry", "serve", str(snapshot_path)],
+        env=dict(os.environ),
     )
     out = []
     for _ in range(runs):
@@ -185,31 +188,12 @@ async def measure(
         kept = [a for k in snap.all_api_keys() if (a := snap.get_api(k)) is not None]
         server = build_server(snap, executor, config)
         async with Client(server) as client:
-            tools = wire_tools((await client.list_tools()).tools)
-            baseline = per_api_tools(kept)
-            meta_tokens, api_tokens = tokens(encoder, tools), tokens(encoder, baseline)
-            report = ServerBench(
-                snapshot=str(snapshot_path),
-                kept_apis=len(kept),
-                meta_tools=len(tools),
-                meta_manifest_tokens=meta_tokens,
-                per_api_tools=len(baseline),
-                per_api_manifest_tokens=api_tokens,
-                manifest_ratio=round(api_tokens / meta_tokens, 2) if meta_tokens else 0.0,
-            )
+            report = await _manifest_figures(client, encoder, snap, snapshot_path, kept)
             calls = typical_calls(snap, prefix)
             api = snap.get_api(call[0]) if call[0] else None
             if executor is not None and api is not None:
                 calls[f"{prefix}execute_api"] = {"api": api.key, "args": call[1]}
-            for name, args in calls.items():
-                result = await client.call_tool(name, args)
-                report.responses[name] = _response(encoder, args, result)
-                if name.endswith("execute_api") and isinstance(result.structured_content, dict):
-                    evidence = result.structured_content.get("evidence_id")
-                    if evidence:
-                        fetch = {"evidence_id": evidence}
-                        fetched = await client.call_tool(f"{prefix}fetch_evidence", fetch)
-                        report.responses[f"{prefix}fetch_evidence"] = _response(encoder, fetch, fetched)
+            await _response_figures(client, encoder, calls, prefix, report)
             for name, args in calls.items():
                 if not name.endswith("execute_api"):
                     report.latency[name] = await timed(repeat, partial(client.call_tool, name, args))
@@ -224,6 +208,43 @@ async def measure(
     report.cold_start_ms = await cold_start(snapshot_path, cold_runs)
     report.cold_start_median_ms = round(statistics.median(report.cold_start_ms), 1)
     return report
+
+
+async def _manifest_figures(
+    client: Client, encoder: tiktoken.Encoding, snap: Snapshot, snapshot_path: Path, kept: list[Api]
+) -> ServerBench:
+    """The meta-tools' tools/list in tokens against one tool per kept API (its compiled contract)."""
+    tools = wire_tools((await client.list_tools()).tools)
+    baseline = per_api_tools(snap, kept)
+    meta_tokens, api_tokens = tokens(encoder, tools), tokens(encoder, baseline)
+    return ServerBench(
+        snapshot=str(snapshot_path),
+        kept_apis=len(kept),
+        meta_tools=len(tools),
+        meta_manifest_tokens=meta_tokens,
+        per_api_tools=len(baseline),
+        per_api_manifest_tokens=api_tokens,
+        manifest_ratio=round(api_tokens / meta_tokens, 2) if meta_tokens else 0.0,
+    )
+
+
+async def _response_figures(
+    client: Client,
+    encoder: tiktoken.Encoding,
+    calls: dict[str, dict[str, Any]],
+    prefix: str,
+    report: ServerBench,
+) -> None:
+    """Each typical call's answer in tokens; an execute's evidence fetched once too."""
+    for name, args in calls.items():
+        result = await client.call_tool(name, args)
+        report.responses[name] = _response(encoder, args, result)
+        if name.endswith("execute_api") and isinstance(result.structured_content, dict):
+            evidence = result.structured_content.get("evidence_id")
+            if evidence:
+                fetch = {"evidence_id": evidence}
+                fetched = await client.call_tool(f"{prefix}fetch_evidence", fetch)
+                report.responses[f"{prefix}fetch_evidence"] = _response(encoder, fetch, fetched)
 
 
 def _response(encoder: tiktoken.Encoding, args: dict[str, Any], result: CallToolResult) -> ToolResponse:

@@ -18,13 +18,13 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
+from apiatlas.catalog.model import Api
 from apiatlas.config_file import load_yaml_model
 from apiatlas.curation import default_description, default_tool_name, suggested_annotations
 from apiatlas.errors import ConfigError, Location
-from apiatlas.passes.types import input_schema
 from apiatlas.server.navigation import not_executable_reason
-from apiatlas.server.results import ExecuteApiResult
-from apiatlas.server.tools import AtlasTools, answer, compact_schema, session_store
+from apiatlas.server.tools.common import AtlasTools, answer, compact_schema, session_store
+from apiatlas.server.tools.execute_api import ExecuteApiResult
 
 log = logging.getLogger("apiatlas.server")
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -138,44 +138,64 @@ def curated_tools(
     """One direct tool per entry; a located ConfigError for an unknown, uncallable or clashing one."""
     out: list[Tool] = []
     names = set(reserved)
-    snapshot = tools.navigator.snapshot
     for index, entry in enumerate(config.tools):
         where = Location(file=str(config.source) if config.source else None, anchor=f"tools[{index}]")
-        api = snapshot.get_api(entry.api)
-        if api is None and callable(getattr(snapshot, "visible", None)):
-            log.info("curated tool for %s left out: the role's view of the snapshot hides it", entry.api)
-            continue  # a role view (apiatlas.security): tools for APIs the role cannot see do not exist
+        api = _callable_api(entry, tools, where)
         if api is None:
-            close = tools.navigator.suggest_apis(entry.api, 3)
-            raise ConfigError(
-                f"no API {entry.api!r} in this snapshot"
-                + (f"; did you mean {', '.join(close)}?" if close else ""),
-                location=where,
-            )
-        why_not = not_executable_reason(api)
-        if why_not is not None:
-            raise ConfigError(f"{api.key} cannot be a direct tool: {why_not}", location=where)
-        name = entry.name or default_tool_name(api)
-        if not TOOL_NAME.match(name):
-            raise ConfigError(
-                f"tool name {name!r} must be 1-64 letters, digits, '_', '-' or '.'", location=where
-            )
-        if name in names:
-            raise ConfigError(f"tool name {name!r} is used twice (or by a navigation tool)", location=where)
+            continue
+        name = _tool_name(entry, api, names, where)
         names.add(name)
-        defaults = {**suggested_annotations(api), "openWorldHint": open_world}
-        tool = Tool.from_function(
-            _handler(api.key, tools),
-            name=name,
-            title=entry.title or api.title or None,
-            description=(entry.description or default_description(api)).strip(),
-            annotations=_annotations(entry, defaults, where),
-        )
-        tool.parameters = compact_schema(portable_schema(input_schema(api)))
-        tool.fn_metadata.arg_model = _Arguments
-        tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
-        out.append(tool)
+        out.append(_direct_tool(entry, api, name, tools, open_world, where))
     return out
+
+
+def _callable_api(entry: CuratedTool, tools: AtlasTools, where: Location) -> Api | None:
+    """The entry's API, None when a role's view hides it; a ConfigError when it is unknown or not callable."""
+    snapshot = tools.navigator.snapshot
+    api = snapshot.get_api(entry.api)
+    if api is None and callable(getattr(snapshot, "visible", None)):
+        log.info("curated tool for %s left out: the role's view of the snapshot hides it", entry.api)
+        return None  # a role view (apiatlas.security): tools for APIs the role cannot see do not exist
+    if api is None:
+        close = tools.navigator.suggest_apis(entry.api, 3)
+        raise ConfigError(
+            f"no API {entry.api!r} in this snapshot"
+            + (f"; did you mean {', '.join(close)}?" if close else ""),
+            location=where,
+        )
+    why_not = not_executable_reason(api)
+    if why_not is not None:
+        raise ConfigError(f"{api.key} cannot be a direct tool: {why_not}", location=where)
+    return api
+
+
+def _tool_name(entry: CuratedTool, api: Api, taken: set[str], where: Location) -> str:
+    name = entry.name or default_tool_name(api)
+    if not TOOL_NAME.match(name):
+        raise ConfigError(f"tool name {name!r} must be 1-64 letters, digits, '_', '-' or '.'", location=where)
+    if name in taken:
+        raise ConfigError(f"tool name {name!r} is used twice (or by a navigation tool)", location=where)
+    return name
+
+
+def _direct_tool(
+    entry: CuratedTool, api: Api, name: str, tools: AtlasTools, open_world: bool, where: Location
+) -> Tool:
+    """The SDK tool: the API's compiled input schema (portable), execute_api's answer and output schema."""
+    defaults = {**suggested_annotations(api), "openWorldHint": open_world}
+    tool = Tool.from_function(
+        _handler(api.key, tools),
+        name=name,
+        title=entry.title or api.title or None,
+        description=(entry.description or default_description(api)).strip(),
+        annotations=_annotations(entry, defaults, where),
+    )
+    tool.parameters = compact_schema(
+        portable_schema(tools.navigator.snapshot.api_input_schema(api.key) or {})
+    )
+    tool.fn_metadata.arg_model = _Arguments
+    tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
+    return tool
 
 
 def _handler(api_key: str, tools: AtlasTools) -> Any:

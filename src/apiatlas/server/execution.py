@@ -11,12 +11,10 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.evidence import Evidence, EvidenceStore, EvidenceTable
 from apiatlas.server.navigation import Navigator, not_executable_reason
-from apiatlas.server.results import (
-    DescribeApiResult,
-    ExecuteApiResult,
-    FetchEvidenceResult,
-    TablePreview,
-)
+from apiatlas.server.results import TablePreview
+from apiatlas.server.tools.describe_api import DescribeApiResult
+from apiatlas.server.tools.execute_api import ExecuteApiResult
+from apiatlas.server.tools.fetch_evidence import FetchEvidenceResult
 from apiatlas.snapshot.manifest import serving_of
 
 NO_DATABASE = (

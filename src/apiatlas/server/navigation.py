@@ -4,36 +4,31 @@ from __future__ import annotations
 
 import difflib
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.passes.types import input_schema
+from apiatlas.server import search_answers
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
+from apiatlas.server.dependency_walk import Direction, chain_answer, walk
 from apiatlas.server.edges_view import edge_to_dependency, strongest
-from apiatlas.server.results import (
+from apiatlas.server.results import ApiSummary, Dependency
+from apiatlas.server.tools.dependency_chain import Confidence, DependencyChainResult
+from apiatlas.server.tools.describe_api import (
     ApiContract,
-    ApiSummary,
     ColumnInfo,
-    Dependency,
-    DependencyChainResult,
     DescribeApiResult,
     ErrorInfo,
-    ListApisResult,
-    ListObjectsResult,
-    ObjectSummary,
-    SearchHitInfo,
-    SearchResult,
     TableInfo,
 )
-from apiatlas.snapshot import Snapshot
+from apiatlas.server.tools.list_apis import ListApisResult
+from apiatlas.server.tools.list_business_objects import ListObjectsResult, ObjectSummary
+from apiatlas.server.tools.search import SearchResult
+from apiatlas.snapshot import CatalogReader
 
 if TYPE_CHECKING:
     from apiatlas.search.hybrid import HybridSearch
-
-Confidence = Literal["declared", "name_type", "alias", "type_only"]
-MAX_CHAIN_LINKS = 40  # field mappings in one dependency_chain answer
 
 
 def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
@@ -55,7 +50,7 @@ def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
 class Navigator:
     """Answers the navigation tools from one open snapshot."""
 
-    def __init__(self, snapshot: Snapshot, config: ServerConfig, prefix: str) -> None:
+    def __init__(self, snapshot: CatalogReader, config: ServerConfig, prefix: str) -> None:
         self.snapshot = snapshot
         self.config = config
         self.prefix = prefix
@@ -91,8 +86,7 @@ class Navigator:
 
     def writes_enabled(self, api_key: str) -> bool:
         """Whether the snapshot view (a role's, apiatlas.security) enables this write API; never otherwise."""
-        enabled = getattr(self.snapshot, "writes_enabled", None)
-        return bool(enabled(api_key)) if callable(enabled) else False
+        return self.snapshot.writes_enabled(api_key)
 
     def resolve_api(self, name: str) -> Api | DescribeApiResult:
         """The API named ``name``, or an UNKNOWN_API result with close names."""
@@ -183,8 +177,23 @@ class Navigator:
         api = found
         why_not = not_executable_reason(api, self.writes_enabled(api.key))
         edges, omitted = strongest(self.snapshot.edges_into(api.key, min_rank=4), "upstream")
+        contract = self._contract(api, why_not, [edge_to_dependency(e) for e in edges])
+        return DescribeApiResult(
+            api=contract,
+            message=f"{api.key}: {api.title}"
+            + (
+                f" ({omitted} weaker candidate producers not shown; {self.prefix}dependency_chain lists them)"
+                if omitted
+                else ""
+            ),
+            reason=ReasonCode.NOT_EXECUTABLE if why_not else None,
+            next_actions=[self._next_after_describe(api, contract, why_not)],
+        )
+
+    def _contract(self, api: Api, why_not: str | None, depends_on: list[Dependency]) -> ApiContract:
+        """What describe_api shows: the compiled input schema, typed output tables, errors, overlay."""
         overlay = api.overlay
-        contract = ApiContract(
+        return ApiContract(
             key=api.key,
             object_key=api.object_key,
             title=api.title,
@@ -192,7 +201,7 @@ class Navigator:
             side_effect=api.side_effect.value,
             executable=why_not is None,
             not_executable_reason=why_not,
-            input_schema=input_schema(api),
+            input_schema=self.snapshot.api_input_schema(api.key) or {},
             output_tables=[
                 TableInfo(
                     name=t.name,
@@ -212,117 +221,38 @@ class Navigator:
             errors=[ErrorInfo(code=e.code, description=e.description or None) for e in api.errors],
             when_to_use=list(overlay.when_to_use) if overlay else [],
             important=list(overlay.important) if overlay else [],
-            depends_on=[edge_to_dependency(e) for e in edges],
+            depends_on=depends_on,
         )
-        actions = []
+
+    def _next_after_describe(self, api: Api, contract: ApiContract, why_not: str | None) -> str:
         if why_not is not None:
-            actions.append(
-                f"this API is not executable ({why_not}); look for a sibling with {self.prefix}list_apis"
-            )
-        elif contract.depends_on and not api.entry_point:
-            actions.append(
+            return f"this API is not executable ({why_not}); look for a sibling with {self.prefix}list_apis"
+        if contract.depends_on and not api.entry_point:
+            return (
                 f"inputs come from other APIs: call {self.prefix}dependency_chain to plan, "
                 f"then {self.prefix}execute_chain"
             )
-        else:
-            actions.append(f"call {self.prefix}execute_api with arguments matching input_schema")
-        return DescribeApiResult(
-            api=contract,
-            message=f"{api.key}: {api.title}"
-            + (
-                f" ({omitted} weaker candidate producers not shown; {self.prefix}dependency_chain lists them)"
-                if omitted
-                else ""
-            ),
-            reason=ReasonCode.NOT_EXECUTABLE if why_not else None,
-            next_actions=actions,
-        )
+        return f"call {self.prefix}execute_api with arguments matching input_schema"
 
     def search(self, query: str, object_key: str | None, limit: int | None) -> SearchResult:
         """Exact API names first (the snapshot's search puts them there), then full-text rank."""
         limit = max(1, min(limit or self.config.search_limit, 100))
         if not query.strip():
-            return SearchResult(
-                status="error",
-                reason=ReasonCode.INVALID_ARGUMENT,
-                query=query,
-                message="the query is empty",
-                next_actions=["pass words describing what you need, or an API name"],
-            )
+            return search_answers.empty_query(query)
         obj = self.snapshot.get_object(object_key) if object_key else None
         if object_key and obj is None:
-            return SearchResult(
-                status="error",
-                reason=ReasonCode.UNKNOWN_OBJECT,
-                query=query,
-                message=f"no business object with key '{object_key}'",
-                next_actions=[f"call {self.prefix}list_business_objects, or search without object_key"],
-            )
+            return search_answers.unknown_object(query, object_key, self.prefix)
         outcome = self._search_index.search(
             query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms
         )
-        busy = (
-            " (ranked by words alone: the embedding model was busy with other new queries)"
-            if outcome.words_only
-            else ""
-        )
-        hits = [
-            SearchHitInfo(
-                api_key=h.api_key,
-                object_key=h.object_key,
-                title=h.title,
-                score=round(h.score, 4),
-                exact=h.exact,
-                matched=list(h.matched),
-                why=h.why,
-            )
-            for h in outcome.hits
-        ]
         if outcome.reason is ReasonCode.NO_CONFIDENT_MATCH:
-            closest = [self.snapshot.get_object(k) for k in outcome.closest_objects]
-            return SearchResult(
-                status="error",
-                reason=ReasonCode.NO_CONFIDENT_MATCH,
-                query=query,
-                message=outcome.doubt
-                + (f" in {object_key}" if object_key else "")
-                + f" (confidence {outcome.confidence:.2f})"
-                + busy
-                + "".join(f"; {line}" for line in outcome.not_callable),
-                closest_objects=[f"{o.key}: {o.title or o.name}" for o in closest if o is not None],
-                next_actions=[
-                    f"call {self.prefix}list_apis with object_key {k}" for k in outcome.closest_objects
-                ]
-                + ["rephrase the request with the business terms of the catalog"]
-                + (
-                    ["tell the user the documented API for this is not callable here (see message)"]
-                    if outcome.not_callable
-                    else []
-                ),
-            )
-        if not hits:
-            return SearchResult(
-                status="error",
-                reason=ReasonCode.NO_MATCH,
-                query=query,
-                message="no API matches this query" + (f" in {object_key}" if object_key else ""),
-                next_actions=[
-                    "retry with fewer or other words (Russian or English), or an API name",
-                    f"browse with {self.prefix}list_business_objects",
-                ]
-                + (["search again without object_key"] if object_key else []),
-            )
-        return SearchResult(
-            query=query,
-            hits=hits,
-            reason=ReasonCode.WORDS_ONLY if outcome.words_only else None,
-            message=f"{len(hits)} APIs found, best first{busy}",
-            next_actions=[f"call {self.prefix}describe_api with the best hit"]
-            + (["if none fits, search again in a moment: then meaning is weighed too"] if busy else []),
-        )
+            return search_answers.abstained(query, object_key, outcome, self.snapshot, self.prefix)
+        if not outcome.hits:
+            return search_answers.nothing_found(query, object_key, self.prefix)
+        return search_answers.found(query, outcome, self.prefix)
 
     def dependency_chain(
-        self, name: str, direction: Literal["upstream", "downstream"], depth: int, min_confidence: Confidence
+        self, name: str, direction: Direction, depth: int, min_confidence: Confidence
     ) -> DependencyChainResult:
         found = self.resolve_api(name)
         if isinstance(found, DescribeApiResult):
@@ -337,61 +267,8 @@ class Navigator:
             )
         depth = max(1, min(depth, self.config.max_chain_depth))
         min_rank = EDGE_LEVEL_RANK[EdgeLevel(min_confidence)]
-        levels: list[list[str]] = [[found.key]]
-        seen = {found.key}
-        links: list[Dependency] = []
-        omitted = 0
-        for _ in range(depth):
-            nxt: list[str] = []
-            for key in levels[-1]:
-                edges, weaker = strongest(
-                    self.snapshot.edges_into(key, min_rank=min_rank)
-                    if direction == "upstream"
-                    else self.snapshot.edges_out_of(key, min_rank=min_rank),
-                    direction,
-                )
-                omitted += weaker
-                for edge in edges:
-                    if len(links) >= MAX_CHAIN_LINKS:
-                        omitted += 1
-                        continue
-                    links.append(edge_to_dependency(edge))
-                    other = edge.producer if direction == "upstream" else edge.consumer
-                    if other not in seen:
-                        seen.add(other)
-                        nxt.append(other)
-            if not nxt:
-                break
-            levels.append(nxt)
-        result = DependencyChainResult(
-            api=found.key,
-            direction=direction,
-            depth=len(levels) - 1,
-            levels=levels,
-            links=links,
-            message=f"{len(links)} field mappings over {len(levels) - 1} level(s) {direction} of {found.key}",
-            next_actions=[
-                f"call {self.prefix}execute_chain with steps ordered from the entry point to {found.key}"
-                if direction == "upstream"
-                else f"call {self.prefix}describe_api on a consumer to see what it returns"
-            ],
-        )
-        if omitted:
-            result.status, result.reason = "partial", ReasonCode.TRUNCATED
-            result.message += f"; {omitted} weaker or further mappings left out"
-            result.next_actions.insert(0, "raise min_confidence or lower depth to see every mapping")
-        elif not links:
-            result.reason = ReasonCode.NO_MATCH
-            result.message = (
-                f"{found.key} needs no input from another API at confidence ≥ {min_confidence}"
-                if direction == "upstream"
-                else f"no API consumes the outputs of {found.key} at confidence ≥ {min_confidence}"
-            )
-            result.next_actions = [
-                "retry with min_confidence='type_only' for weaker links",
-                f"call {self.prefix}execute_api directly",
-            ]
-        return result
+        found_walk = walk(self.snapshot, found.key, direction, depth, min_rank)
+        return chain_answer(found.key, direction, found_walk, min_confidence, self.prefix)
 
     def _json_type(self, domain_type: str) -> str:
         if domain_type not in self._json_types:

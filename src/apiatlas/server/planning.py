@@ -4,52 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
-from apiatlas.executors.chain import ChainStep
-from apiatlas.planning.model import CandidateChain, PlanValue
+from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.planner import Planner
 from apiatlas.server.navigation import Navigator, not_executable_reason
-from apiatlas.server.results import DescribeApiResult, ToolResult
+from apiatlas.server.tools.describe_api import DescribeApiResult
+from apiatlas.server.tools.plan_chain import AskUser, PlanChainResult, PlannedChain
 
 MAX_CHAINS = 5
-
-
-class AskUser(BaseModel):
-    """An input no stated value or earlier step fills: ask the user, put the value where ``fill`` says."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    step: int
-    api: str
-    input: str
-    table: str | None = None
-    domain_type: str = ""
-    fill: str = Field(description="where the value goes in steps, e.g. steps[0].args.SurName")
-
-
-class PlannedChain(BaseModel):
-    """One candidate chain: the calls in order, where each input comes from, what to ask the user."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    rank: int
-    score: float
-    confidence: float = Field(description="product of the confidences of the field mappings it uses")
-    apis: list[str]
-    entry_point: str
-    target: str
-    inputs: list[str] = Field(description="per step, where every input comes from")
-    ask_user: list[AskUser] = Field(default_factory=list)
-    steps: list[ChainStep] = Field(description="pass to execute_chain (after filling ask_user values)")
-
-
-class PlanChainResult(ToolResult):
-    request: str = ""
-    values: list[PlanValue] = Field(default_factory=list, description="values read from the request")
-    chains: list[PlannedChain] = Field(default_factory=list)
 
 
 def _source_text(chain: CandidateChain) -> list[str]:

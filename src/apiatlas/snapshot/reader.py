@@ -151,6 +151,20 @@ class Snapshot:
         rows = self._rows("SELECT object_key FROM apis WHERE key = ?", (key,))
         return str(rows[0][0] or "") if rows else ""
 
+    def api_input_schema(self, key: str) -> dict[str, Any] | None:
+        """The API's input as one JSON Schema object, as the compiler built it (None when unknown)."""
+        rows = self._rows("SELECT input_schema FROM api_contracts WHERE key = ?", (key,))
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def api_output_schema(self, key: str) -> dict[str, Any] | None:
+        """The API's output tables as one JSON Schema object, as the compiler built it (None when unknown)."""
+        rows = self._rows("SELECT output_schema FROM api_contracts WHERE key = ?", (key,))
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def writes_enabled(self, key: str) -> bool:
+        """Whether a write API may run: never through the snapshot itself (a role's view may enable one)."""
+        return False
+
     def get_type(self, name: str) -> DomainType | None:
         rows = self._rows("SELECT body FROM types WHERE name = ?", (name,)) or self._rows(
             "SELECT body FROM types WHERE upper(name) = upper(?) ORDER BY name LIMIT 1", (name,)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: api_contracts (input and output JSON Schema of every API, built at compile time)
 PAGE_SIZE = 4096
 
 # bm25 column weights of api_fts, in column order (UNINDEXED columns get 0).
@@ -35,4 +35,8 @@ DDL: tuple[str, ...] = (
     "CREATE TABLE api_vectors(key TEXT PRIMARY KEY, object_key TEXT, vector BLOB NOT NULL) WITHOUT ROWID",
     # precomputed search arrays (the lexical BM25F postings of apiatlas.search.lexical), by name
     "CREATE TABLE search_index(name TEXT PRIMARY KEY, data BLOB NOT NULL) WITHOUT ROWID",
+    # every API's contract as the compiler built it (the server reads it, never rebuilds it)
+    "CREATE TABLE api_contracts(key TEXT PRIMARY KEY, input_schema TEXT NOT NULL, "
+    "output_schema TEXT NOT NULL)"
+    " WITHOUT ROWID",
 )

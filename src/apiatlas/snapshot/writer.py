@@ -25,6 +25,12 @@ def to_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def ordered_json(value: Any) -> str:
+    """Compact JSON in the value's own key order (a schema's properties in parameter order); as
+    deterministic as ``to_json`` for a value built deterministically."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def write_snapshot(
     catalog: Catalog,
     path: Path,
@@ -106,6 +112,7 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
         ),
     )
     apis = [a for _, a in sorted(catalog.apis.items())]
+    bodies = {a.key: to_json(a.model_dump(mode="json")) for a in apis}
     conn.executemany(
         "INSERT INTO apis(key, object_key, title, kept, side_effect, entry_point, body)"
         " VALUES (?,?,?,?,?,?,?)",
@@ -117,10 +124,14 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
                 int(a.funnel.kept),
                 a.side_effect.value,
                 int(a.entry_point),
-                to_json(a.model_dump(mode="json")),
+                bodies[a.key],
             )
             for a in apis
         ),
+    )
+    conn.executemany(
+        "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
+        (_contract_row(Api.model_validate_json(bodies[a.key])) for a in apis),
     )
     conn.executemany(
         "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
@@ -169,6 +180,15 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
     )
 
 
+def _contract_row(api: Api) -> tuple[str, str, str]:
+    """An API's input and output JSON Schema, built by the compiler from the API as the snapshot holds it
+    (what ``describe_api`` built from the stored API before the contracts were stored)."""
+    # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
+    from apiatlas.passes.types import input_schema, output_schema
+
+    return api.key, ordered_json(input_schema(api)), ordered_json(output_schema(api))
+
+
 def _name(p: Any) -> str:
     return str(p.name)
 
@@ -194,7 +214,7 @@ def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tup
 def api_name_parts(api: Api, object_name: str) -> list[str]:
     """The texts of an API's name column: its key, its object's key and name, and what it does when its
     key does not say it in that word (``catalog.actions.api_action``: an HTTP operation's list, create,
-    ...; ``API_Pmt_Add``'s create; ``API_Acc_Close`` says close itself)."""
+    ...; a procedure key ending in ``Add`` gets create; one ending in ``Close`` says close itself)."""
     action = api_action(api)
     if api.executor.kind != "http" and action in words(api.key):
         action = ""

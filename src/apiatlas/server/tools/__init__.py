@@ -1,0 +1,93 @@
+"""The MCP tools, one module each; ``TOOLS`` names them in the order a client lists them.
+
+Adding a tool = a module here (result model, ``TOOL = ToolSpec(...)`` with a thin handler over the core)
+and one line in ``TOOLS``; the server, its instructions and the security layer read this list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.mcpserver.tools import Tool
+
+from apiatlas.server.tools import (
+    dependency_chain,
+    describe_api,
+    execute_api,
+    execute_chain,
+    fetch_evidence,
+    list_apis,
+    list_business_objects,
+    plan_chain,
+    search,
+)
+from apiatlas.server.tools.common import AtlasTools, ExecutorTraits, ToolSpec, compact_schema
+from apiatlas.server.tools.examples import CatalogExamples
+
+TOOLS: tuple[ToolSpec, ...] = (
+    list_business_objects.TOOL,
+    list_apis.TOOL,
+    describe_api.TOOL,
+    search.TOOL,
+    dependency_chain.TOOL,
+    plan_chain.TOOL,
+    execute_api.TOOL,
+    execute_chain.TOOL,
+    fetch_evidence.TOOL,
+)
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS)
+EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)
+_BY_NAME = {spec.name: spec for spec in TOOLS}
+
+
+def mcp_tool(
+    spec: ToolSpec, core: AtlasTools, prefix: str, traits: ExecutorTraits, examples: CatalogExamples
+) -> Tool:
+    """One spec as the SDK's tool under ``prefix``, with compact input and output schemas."""
+    tool = Tool.from_function(
+        spec.handler(core, examples),
+        name=f"{prefix}{spec.name}",
+        description=spec.description.format_map(examples.fields()),
+        annotations=spec.annotations(traits),
+    )
+    tool.parameters = {**compact_schema(tool.parameters), "additionalProperties": False}
+    tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
+    return tool
+
+
+def atlas_tools(core: AtlasTools, prefix: str, traits: ExecutorTraits) -> list[Tool]:
+    """Every tool of ``TOOLS`` under ``prefix``, its examples read from the snapshot being served."""
+    examples = CatalogExamples.of(core.navigator.snapshot)
+    return [mcp_tool(spec, core, prefix, traits, examples) for spec in TOOLS]
+
+
+def instructions(prefix: str, executable: bool) -> str:
+    """How to navigate, in the order that works: the tools' guide lines, numbered, in a few lines."""
+    guided = sorted((spec.guide for spec in TOOLS if spec.guide is not None), key=lambda g: g.order)
+    lines = [
+        "This server exposes a large API catalog through a few meta-tools. Work in this order:",
+        *(f"{n}. {g.text.format(p=prefix)}" for n, g in enumerate(guided, 1)),
+        "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
+    ]
+    if not executable:
+        lines.append("No database is configured: execution tools answer NOT_EXECUTABLE; navigation works.")
+    return "\n".join(lines)
+
+
+def apis_run_by(tool: str, arguments: dict[str, Any]) -> list[str]:
+    """The API keys a call of ``tool`` (its name without prefix) would run; [] for a tool that runs none."""
+    spec = _BY_NAME.get(tool)
+    return spec.runs_apis(arguments) if spec is not None and spec.runs_apis is not None else []
+
+
+__all__ = [
+    "EXECUTING_TOOL_NAMES",
+    "TOOLS",
+    "TOOL_NAMES",
+    "AtlasTools",
+    "ExecutorTraits",
+    "ToolSpec",
+    "apis_run_by",
+    "atlas_tools",
+    "instructions",
+]
