@@ -47,6 +47,8 @@ def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
         return f"dropped by the funnel at stage '{stage}'" + (
             f": {api.funnel.reason}" if api.funnel.reason else ""
         )
+    if api.incomplete_contract:
+        return f"INCOMPLETE_CONTRACT: {api.incomplete_contract}"
     if api.side_effect is not SideEffect.READ and not writes_enabled:
         return f"side effect '{api.side_effect.value}': only read APIs are callable on this server"
     return None
