@@ -156,6 +156,9 @@ def serve(
             serve_http(server, config)
     except KeyboardInterrupt:
         pass
+    except ApiatlasError as exc:  # a problem found only when serving starts: one line, no traceback
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     finally:
         for running in (executor, write_executor):
             if running is not None:

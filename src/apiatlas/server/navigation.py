@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.passes.types import input_schema
+from apiatlas.server import bounds
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.edges_view import edge_to_dependency, strongest
@@ -243,6 +244,9 @@ class Navigator:
     def search(self, query: str, object_key: str | None, limit: int | None) -> SearchResult:
         """Exact API names first (the snapshot's search puts them there), then full-text rank."""
         limit = max(1, min(limit or self.config.search_limit, 100))
+        refused = bounds.refused_search(query)  # before any search work, with a bounded echo
+        if refused is not None:
+            return refused
         if not query.strip():
             return SearchResult(
                 status="error",

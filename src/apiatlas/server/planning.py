@@ -11,6 +11,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.executors.chain import ChainStep
 from apiatlas.planning.model import CandidateChain, PlanValue
 from apiatlas.planning.planner import Planner
+from apiatlas.server import bounds
 from apiatlas.server.navigation import Navigator, not_executable_reason
 from apiatlas.server.results import DescribeApiResult, ToolResult
 
@@ -113,6 +114,9 @@ class ChainPlanning:
     def plan_chain(
         self, request: str, target: str | None, known: dict[str, Any], limit: int = 3
     ) -> PlanChainResult:
+        refused = bounds.refused_plan(request, known)  # before any planning, with a bounded echo
+        if refused is not None:
+            return refused
         if target is not None:
             found = self.navigator.resolve_api(target)
             if isinstance(found, DescribeApiResult):
