@@ -150,7 +150,9 @@ def serve(
 
             serve_secured(snapshot, executor, config, security, write_executor)
         elif mode == "stdio":
-            anyio.run(server.run_stdio_async)
+            from apiatlas.server.stdio_guard import serve_stdio_guarded
+
+            anyio.run(serve_stdio_guarded, server)  # every request answered, also an unreadable one
         else:
             typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
             serve_http(server, config)
