@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "plan",
     ),
     "eval": ("eval_retrieval", "eval_chains"),
+    "db": ("db_reader_role",),
 }
 
 # Every command module, in help order.
