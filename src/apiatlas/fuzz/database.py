@@ -13,10 +13,10 @@ WHERE c.relkind IN ('r', 'p', 'm') AND (c.relkind <> 'm' OR c.relispopulated)
 ORDER BY 1, 2
 """
 _ROUTINES = """
-SELECT md5(coalesce(string_agg(p.oid::regprocedure::text || ':' || md5(coalesce(p.prosrc, '')), ','
-                               ORDER BY 1), '')) || ':' || count(*)
-FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+SELECT md5(coalesce(string_agg(sig || ':' || body, ',' ORDER BY sig), '')) || ':' || count(*)
+FROM (SELECT p.oid::regprocedure::text AS sig, md5(coalesce(p.prosrc, '')) AS body
+      FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')) AS routines
 """
 _ROLES = "SELECT md5(string_agg(rolname || rolsuper::text, ',' ORDER BY rolname)) FROM pg_roles"
 

@@ -1,7 +1,7 @@
 """Check a security config when it is loaded, so every mistake is one located line before serving.
 
-Rate limits must parse, and every file the config names (keys, JWKS, TLS certificates, the audit
-log's folder) must be readable; each problem is a ConfigError with the file and the setting's path.
+Rate limits must parse, and every file the config names (keys, JWKS, TLS certificates) must be
+readable; each problem is a ConfigError with the file and the setting's path.
 """
 
 from __future__ import annotations
@@ -40,9 +40,6 @@ def check_security(config: SecurityConfig, path: Path) -> None:
             raise _error(path, anchor, f"file not found: {named}")
     if config.auth.keys_file is not None:
         _check_keys_file(config.auth.keys_file, path)
-    audit = config.audit.file
-    if audit is not None and not audit.parent.is_dir():
-        raise _error(path, "audit.file", f"folder not found: {audit.parent}")
 
 
 def _error(path: Path, anchor: str, message: str) -> ConfigError:
