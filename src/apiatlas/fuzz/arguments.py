@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from apiatlas.fuzz.corpus import boundary_integer, hostile_string, hostile_value, nested
@@ -17,9 +18,14 @@ from apiatlas.fuzz.corpus import boundary_integer, hostile_string, hostile_value
 
 def schema_examples(schema: dict[str, Any], count: int, seed: int) -> list[dict[str, Any]]:
     """Up to ``count`` argument objects valid for ``schema``, the same ones for the same seed."""
+    import tempfile
+
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fixed_seed
+    from hypothesis.configuration import set_hypothesis_home_dir
     from hypothesis_jsonschema import from_schema
+
+    set_hypothesis_home_dir(str(Path(tempfile.gettempdir()) / "apiatlas-hypothesis"))  # not the cwd
 
     found: list[dict[str, Any]] = []
     if count <= 0:
