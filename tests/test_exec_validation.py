@@ -45,7 +45,7 @@ def check(args: dict[str, Any], tables: dict[str, Any] | None = None, **limits: 
 def test_valid_call_is_coerced_for_binding() -> None:
     call = validate_call(
         API,
-        {"restdate": "2024-03-01", "@MinRest": "100.50", "OnlyOpenFlag": True, "Currency": "810"},
+        {"restdate": "2024-03-01", "@MinRest": "100.50", "OnlyOpenFlag": 1, "Currency": "810"},
         {"papi_account_ownerid": [{"ownerid": "42"}, {"OwnerID": 43.0}]},
     )
     assert call.args == {

@@ -90,6 +90,9 @@ def test_security_config_and_keys_file_errors_are_located(tmp_path: Path) -> Non
     assert caught.value.location.file == str(bad)
     good = tmp_path / "ok.yaml"
     good.write_text("auth: {keys_file: keys.yaml}\naudit: {file: logs/audit.jsonl}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"auth\.keys_file: file not found"):  # checked at load time
+        SecurityConfig.load(good)
+    (tmp_path / "keys.yaml").write_text("keys: []\n", encoding="utf-8")
     loaded = SecurityConfig.load(good)
     assert (
         loaded.auth.keys_file == tmp_path / "keys.yaml" and loaded.audit.file == tmp_path / "logs/audit.jsonl"

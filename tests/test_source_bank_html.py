@@ -486,10 +486,13 @@ def test_dangling_references_in_every_direction_are_reported(tmp_path: Path) -> 
     )
     assert len(card) == 2
     assert "'Бизнес-объект' names Card" in card[0] and "API_Acc_Gone" in card[1]
-    assert len(catalog.diagnostics) == 5
-    # the dangling table stays on the API, without columns
+    [incomplete] = codes_at(catalog, ReasonCode.INCOMPLETE_CONTRACT)  # and the API cannot work
+    assert incomplete.severity is Severity.ERROR
+    assert len(catalog.diagnostics) == 6
+    # the dangling table stays on the API, without columns, and the API is not callable
     owners = catalog.apis["API_Acc_FindListByListOwnerID"]
     assert [(t.name, t.columns) for t in owners.output_tables] == [("pAPI_Account_List", [])]
+    assert owners.incomplete_contract and "pAPI_Account_List" in owners.incomplete_contract
     assert catalog.apis["API_Card_FindList"].object_key == ""
 
 

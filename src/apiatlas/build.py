@@ -265,8 +265,10 @@ def _options(
     source: Path, overlays_dir: Path | None, config_path: Path | None, config: BuildConfig, kind: str | None
 ) -> dict[str, Any]:
     """The created-from options recorded in the manifest (paths exactly as given)."""
+    from apiatlas.sources.shown import shown_source
+
     return {
-        "source": str(source),
+        "source": shown_source(source),  # a connection URL well-formed, its password redacted
         "source_kind": kind,
         "overlays": str(overlays_dir) if overlays_dir is not None else None,
         "config": str(config_path) if config_path is not None else None,

@@ -218,10 +218,13 @@ def render_drift_markdown(report: DriftReport) -> str:
 
 def write_drift_report(report: DriftReport, out: Path) -> tuple[Path, Path]:
     """``out`` (Markdown) and ``out`` with ``.json``; returns both paths."""
+    from apiatlas.atomic import staged_outputs
+
     out.parent.mkdir(parents=True, exist_ok=True)
     markdown = out if out.suffix == ".md" else out.with_suffix(".md")
-    markdown.write_text(render_drift_markdown(report), encoding="utf-8")
     as_json = markdown.with_suffix(".json")
-    as_json.write_text(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n",
-                       encoding="utf-8")  # fmt: skip
+    with staged_outputs() as staging:  # both renamed into place only when both are written
+        staging.path_for(markdown).write_text(render_drift_markdown(report), encoding="utf-8")
+        as_text = json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+        staging.path_for(as_json).write_text(as_text, encoding="utf-8")
     return markdown, as_json

@@ -45,6 +45,8 @@ class ReasonCode(StrEnum):
     UNKNOWN_DOMAIN_TYPE = "UNKNOWN_DOMAIN_TYPE"
     OVERLAY_UNMATCHED = "OVERLAY_UNMATCHED"
     BAD_CONFIG = "BAD_CONFIG"
+    REF_OUTSIDE_SOURCE = "REF_OUTSIDE_SOURCE"  # a $ref, overlay or other named path leads outside the source
+    INCOMPLETE_CONTRACT = "INCOMPLETE_CONTRACT"  # an API's input or output tables are missing or unparsable
     # snapshot files
     SNAPSHOT_NOT_FOUND = "SNAPSHOT_NOT_FOUND"
     SNAPSHOT_CORRUPT = "SNAPSHOT_CORRUPT"

@@ -152,6 +152,9 @@ class Api(_Entity):
     executor: ExecutorBinding = Field(default_factory=ExecutorBinding)
     source: Location | None = None
     extra: dict[str, Any] = Field(default_factory=dict)  # source-specific facts (operationId, ...)
+    # why the source's contract cannot work (a table missing, truncated or without columns): such an
+    # API is kept for navigation but not callable; None when the contract is complete
+    incomplete_contract: str | None = None
 
     def annotations(self) -> dict[str, bool]:
         """MCP tool annotations implied by the side-effect class."""

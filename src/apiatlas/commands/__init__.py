@@ -17,8 +17,17 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "audit": ("audit",),
     "plan": ("plan",),
     "search": ("search",),
-    "bench": ("bench_compile", "bench_server", "bench_openapi", "bench_search", "bench_load", "plan"),
+    "bench": (
+        "bench_compile",
+        "bench_server",
+        "bench_openapi",
+        "bench_search",
+        "bench_load",
+        "bench_fuzz",
+        "plan",
+    ),
     "eval": ("eval_retrieval", "eval_chains"),
+    "db": ("db_reader_role",),
 }
 
 # Every command module, in help order.

@@ -119,10 +119,12 @@ async def _run(
     fault: bool,
     think: tuple[float, float],
     server_pid: int,
+    sample_s: float = 60.0,
 ) -> dict[str, Any]:
     from apiatlas.embedded_pg import EmbeddedPostgres
     from apiatlas.samples.bank_load import sample_bank_workload
     from apiatlas.security.load import generate_load, reference
+    from apiatlas.soak import growth, sample_resources
 
     workload = sample_bank_workload()  # the bench serves the sample bank (see _prepare)
 
@@ -146,10 +148,13 @@ async def _run(
         marks["up"] = time.perf_counter() - t0
         result["pg"] = restarted
 
+    resources: list[dict[str, Any]] = []  # the server's RSS and open fds every sample_s (soak)
     async with anyio.create_task_group() as group:
         group.start_soon(load)
+        group.start_soon(sample_resources, server_pid, sample_s, t0 + seconds, resources)
         if fault:
             group.start_soon(outage)
+    result["resources"] = growth(resources, warm_up_s=min(300.0, seconds / 5))
     wall = time.perf_counter() - t0
     server_cpu = _cpu_seconds(server_pid)
     result["cpu"] = {
@@ -188,6 +193,9 @@ def bench_load(
         typer.Option(min=1, help="the server's database pool (default: 4 per CPU core, at most sessions)"),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
+    sample_s: Annotated[
+        float, typer.Option("--sample-s", min=1, help="seconds between samples of the server's RSS and fds")
+    ] = 60.0,
 ) -> None:
     """Load an authenticated `apiatlas serve` with many MCP sessions calling search and execute."""
     workdir = workdir.resolve()
@@ -214,13 +222,14 @@ def bench_load(
         _wait_listening(server, port, log)
         url = f"http://127.0.0.1:{port}/mcp"
         think = (think_ms / 1000, think_jitter)
-        outcome = anyio.run(_run, url, key, sessions, seconds, pg, fault, think, server.pid)
+        outcome = anyio.run(_run, url, key, sessions, seconds, pg, fault, think, server.pid, sample_s)
         outcome["audit"] = workdir / AUDIT_FILE
         pg = outcome["pg"]
         report = build_report(outcome, sessions, server.poll() is None, fault)
         report["think_ms"] = think_ms
         report["think_jitter"] = think_jitter
         report["database_pool"] = pool
+        report["resources"] = outcome["resources"]  # soak: RSS and fds per sample, growth after warm-up
     finally:
         server.terminate()
         try:
@@ -232,3 +241,12 @@ def bench_load(
         typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
         print_report(report)
+        soak = report["resources"]
+        typer.echo(
+            f"server after {soak['warm_up_s']:g} s warm-up: RSS growth {soak['rss_growth_pct']} %, "
+            f"open fds growth {soak['fd_growth_pct']} % (samples: "
+            + ", ".join(
+                f"{s['at_s']:g}s {s['rss_kib'] // 1024} MiB/{s['open_fds']} fds" for s in soak["samples"]
+            )
+            + ")"
+        )

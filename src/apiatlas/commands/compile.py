@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -87,7 +88,8 @@ def compile_command(
     ] = None,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
-    from apiatlas.build import compile_docs, default_overlays_dir
+    from apiatlas.atomic import Terminated, signals_raise, staged_outputs
+    from apiatlas.build import compile_docs, default_overlays_dir, default_report_path
 
     console = Console()
     err = Console(stderr=True)
@@ -101,33 +103,44 @@ def compile_command(
         typer.secho(f"error: overlay folder not found: {overlays}", fg="red", err=True)
         raise typer.Exit(1)
     columns = (TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    report_out = report or default_report_path(out)
     try:
-        with Progress(*columns, console=err, transient=False) as bar:
-            sink = RichProgress(bar)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            result = compile_docs(
-                docs_dir,
-                kind=kind,
-                overlays_dir=overlays,
-                config_path=config,
-                out=out,
-                progress=sink,
-                report_path=report,
-                embeddings=embeddings,
-                search_settings=search_settings,
-            )
-            sink.close()
+        # snapshot and report are built beside their targets and renamed into place only when the
+        # build is complete and accepted: a failure, --fail-on-error or SIGTERM leaves the old files
+        with signals_raise(), staged_outputs() as staging:
+            with Progress(*columns, console=err, transient=False) as bar:
+                sink = RichProgress(bar)
+                result = compile_docs(
+                    docs_dir,
+                    kind=kind,
+                    overlays_dir=overlays,
+                    config_path=config,
+                    out=staging.path_for(out),
+                    progress=sink,
+                    report_path=staging.path_for(report_out),
+                    embeddings=embeddings,
+                    search_settings=search_settings,
+                )
+                sink.close()
+            errors = result.manifest.counts.get("diagnostics_error", 0)
+            if fail_on_error and errors:
+                print_summary(console, result, wrote=False)
+                typer.secho(
+                    f"{errors} error(s) found; failing because of --fail-on-error ({out} left as it was)",
+                    fg="red",
+                    err=True,
+                )
+                raise typer.Exit(1)
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
-    print_summary(console, result)
-    errors = result.manifest.counts.get("diagnostics_error", 0)
-    if fail_on_error and errors:
-        typer.secho(f"{errors} error(s) found; failing because of --fail-on-error", fg="red", err=True)
-        raise typer.Exit(1)
+    except (KeyboardInterrupt, Terminated) as exc:
+        typer.secho(f"error: compile interrupted; {out} left as it was", fg="red", err=True)
+        raise typer.Exit(130) from exc
+    print_summary(console, replace(result, snapshot=out, report=report_out))
 
 
-def print_summary(console: Console, result: CompileResult) -> None:
+def print_summary(console: Console, result: CompileResult, *, wrote: bool = True) -> None:
     """Funnel, edges by level, entry points, diagnostics by severity with the first few, output paths."""
     manifest = result.manifest
     funnel = Table(title="Funnel", show_edge=False)
@@ -147,6 +160,8 @@ def print_summary(console: Console, result: CompileResult) -> None:
     console.print(graph)
 
     console.print(_diagnostics_table(result))
+    if not wrote:
+        return
     counts = manifest.counts
     console.print(
         f"[green]Wrote[/green] {result.snapshot} ({_size(result.snapshot)}): "

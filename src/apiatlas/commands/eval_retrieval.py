@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from apiatlas import atomic
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
 from apiatlas.evals.dataset import OutOfCatalog
@@ -136,7 +137,7 @@ def eval_retrieval(
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
     if save_settings is not None:
-        save_settings.write_text(json.dumps(report["settings"], ensure_ascii=False, indent=2) + "\n", "utf-8")
+        atomic.write_text(save_settings, json.dumps(report["settings"], ensure_ascii=False, indent=2) + "\n")
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False, indent=2, sort_keys=True))
         return

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from apiatlas import atomic
 from apiatlas.cli_app import app
 from apiatlas.errors import SnapshotError
 from apiatlas.snapshot.reader import Snapshot
@@ -57,7 +58,7 @@ def export_snapshot(snap: Snapshot, out: Path) -> dict[str, int]:
 
 def _write(path: Path, data: Any) -> None:
     text = json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-    path.write_text(text, encoding="utf-8", newline="\n")
+    atomic.write_text(path, text, encoding="utf-8", newline="\n")
 
 
 @app.command("export")

@@ -171,12 +171,17 @@ def serve(
 
             serve_secured(snapshot, executor, config, security, write_executor)
         elif mode == "stdio":
-            anyio.run(server.run_stdio_async)
+            from apiatlas.server.stdio_guard import serve_stdio_guarded
+
+            anyio.run(serve_stdio_guarded, server)  # every request answered, also an unreadable one
         else:
             typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
             serve_http(server, config)
     except KeyboardInterrupt:
         pass
+    except ApiatlasError as exc:  # a problem found only when serving starts: one line, no traceback
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     finally:
         for running in (executor, write_executor):
             if running is not None:

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from apiatlas import atomic
 from apiatlas.cli_app import app
 from apiatlas.curation import curated_yaml, suggest_curated
 from apiatlas.errors import SnapshotError
@@ -40,7 +41,7 @@ def suggest_curated_command(
             "Edit names and descriptions freely; serve with: apiatlas serve SNAP --curated THIS_FILE"
         )
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(curated_yaml(suggestions, header), encoding="utf-8")
+        atomic.write_text(out, curated_yaml(suggestions, header))
         typer.echo(f"wrote {len(suggestions)} curated tools to {out}", err=True)
     if as_json:
         typer.echo(json.dumps([s.model_dump() for s in suggestions], ensure_ascii=False, indent=2))

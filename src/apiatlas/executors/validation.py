@@ -23,6 +23,16 @@ class ValidatedCall:
     table_kinds: dict[str, list[tuple[str, ValueKind]]] = field(default_factory=dict)  # in and out tables
 
 
+SHOWN_NAMES = 5  # unknown names an error message repeats
+SHOWN_NAME_CHARS = 60
+
+
+def shown_name(name: object) -> str:
+    """A caller's name as an error message repeats it: quoted and cut to SHOWN_NAME_CHARS."""
+    text = repr(str(name))
+    return text if len(text) <= SHOWN_NAME_CHARS else text[: SHOWN_NAME_CHARS - 3] + "..."
+
+
 def normalize_name(name: str) -> str:
     """How argument, table and column names are matched: without '@', case-insensitive."""
     return name.strip().lstrip("@").lower()
@@ -86,11 +96,12 @@ def given_arguments(api: Api, args: Mapping[str, Any]) -> dict[str, Any]:
             given[param.name] = value
     if unknown:
         accepted = ", ".join(p.name for p in api.params) or "none"
+        more = f" and {len(unknown) - SHOWN_NAMES} more" if len(unknown) > SHOWN_NAMES else ""
         raise ValidationError(
-            f"{api.key} has no argument {', '.join(repr(u) for u in unknown)}; "
+            f"{api.key} has no argument {', '.join(shown_name(u) for u in unknown[:SHOWN_NAMES])}{more}; "
             f"accepted arguments: {accepted}",
             api_key=api.key,
-            field=unknown[0],
+            field=unknown[0][:SHOWN_NAME_CHARS],
         )
     return given
 
@@ -138,9 +149,9 @@ def _validate_tables(
         if table is None:
             accepted = ", ".join(t.name for t in api.input_tables) or "none"
             raise ValidationError(
-                f"{api.key} has no input table {raw_name!r}; accepted input tables: {accepted}",
+                f"{api.key} has no input table {shown_name(raw_name)}; accepted input tables: {accepted}",
                 api_key=api.key,
-                field=str(raw_name),
+                field=str(raw_name)[:SHOWN_NAME_CHARS],
             )
         given[table.name] = rows
     bound: dict[str, list[dict[str, Any]]] = {}
@@ -191,9 +202,9 @@ def _validate_row(
         if column is None:
             accepted = ", ".join(c.name for c in table.columns)
             raise ValidationError(
-                f"{where} has no column {raw_name!r}; accepted columns: {accepted}",
+                f"{where} has no column {shown_name(raw_name)}; accepted columns: {accepted}",
                 api_key=api.key,
-                field=f"{table.name}.{raw_name}",
+                field=f"{table.name}.{str(raw_name)[:SHOWN_NAME_CHARS]}",
             )
         values[column.name] = value
     if all(v is None for v in values.values()):

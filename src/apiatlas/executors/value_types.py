@@ -144,16 +144,47 @@ def value_spec(
         schema = known.json_schema if known is not None else {}
     kind = kind_of_schema(schema) or kind_of_domain_type(domain_type, types)
     enum = schema.get("enum")
+    minimum, maximum = _num_or_none(schema.get("minimum")), _num_or_none(schema.get("maximum"))
+    if kind is ValueKind.INTEGER:  # the storage width bounds what the database can take
+        width = integer_range(domain_type, types)
+        if width is not None:
+            minimum = width[0] if minimum is None else max(minimum, width[0])
+            maximum = width[1] if maximum is None else min(maximum, width[1])
     return ValueSpec(
         kind=kind,
         domain_type=domain_type,
         max_length=_int_or_none(schema.get("maxLength")),
         min_length=_int_or_none(schema.get("minLength")),
         pattern=schema.get("pattern") if isinstance(schema.get("pattern"), str) else None,
-        minimum=_num_or_none(schema.get("minimum")),
-        maximum=_num_or_none(schema.get("maximum")),
+        minimum=minimum,
+        maximum=maximum,
         enum=tuple(enum) if isinstance(enum, list) else None,
     )
+
+
+_INTEGER_WIDTHS: list[tuple[re.Pattern[str], tuple[int, int]]] = [
+    (re.compile(r"^(?:tinyint)$"), (0, 255)),
+    (re.compile(r"^(?:smallint|int2|smallserial|serial2)$"), (-(2**15), 2**15 - 1)),
+    (re.compile(r"^(?:int|integer|int4|serial|serial4|mediumint)$"), (-(2**31), 2**31 - 1)),
+    (re.compile(r"^(?:bigint|int8|bigserial|serial8)$"), (-(2**63), 2**63 - 1)),
+]
+_DECIMAL_DIGITS = re.compile(r"^(?:numeric|decimal)\(\s*(\d+)\s*(?:,\s*0\s*)?\)$")
+
+
+def integer_range(domain_type: str, types: Mapping[str, DomainType] | None = None) -> tuple[int, int] | None:
+    """The values an integer domain type can store (``integer`` -> int4, ``numeric(15,0)`` -> 15 digits);
+    the base type from the type map when it knows ``domain_type``; None when the width is unknown."""
+    known = (types or {}).get(domain_type) or (types or {}).get(domain_type.upper())
+    for name in (known.base_type if known is not None else "", domain_type):
+        text = re.sub(r"\s+", " ", name.strip().lower())
+        for pattern, width in _INTEGER_WIDTHS:
+            if pattern.match(text):
+                return width
+        digits = _DECIMAL_DIGITS.match(text)
+        if digits:
+            top = 10 ** int(digits.group(1)) - 1
+            return (-top, top)
+    return None
 
 
 class CoercionError(ValueError):
@@ -168,6 +199,8 @@ def coerce(value: Any, spec: ValueSpec, max_string_bytes: int) -> Any:
     """The Python value bound for ``spec`` from a JSON value; CoercionError when it does not fit."""
     if value is None:
         return None
+    if isinstance(value, str):
+        check_text(value)
     coerced = _coerce_kind(value, spec)
     _check_limits(coerced, spec, max_string_bytes)
     return coerced
@@ -177,8 +210,8 @@ def _coerce_kind(value: Any, spec: ValueSpec) -> Any:
     kind = spec.kind
     expected = f"expected {spec.describe()}, got {_show(value)}"
     if kind is ValueKind.INTEGER:
-        if isinstance(value, bool):
-            return int(value)
+        if isinstance(value, bool):  # true is not 1: JSON booleans are not integers
+            raise CoercionError(expected)
         if isinstance(value, int):
             return value
         if isinstance(value, float) and math.isfinite(value) and value.is_integer():
@@ -240,8 +273,19 @@ def _parse_date(value: Any, expected: str) -> date:
     return parsed.date()
 
 
+def check_text(value: str) -> None:
+    """CoercionError for text no database binds: a NUL character or a lone surrogate."""
+    if "\x00" in value:
+        raise CoercionError(f"the text holds a NUL character (at {value.index(chr(0))})")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise CoercionError(f"the text holds a lone surrogate (at {exc.start}): not valid Unicode") from None
+
+
 def _check_limits(value: Any, spec: ValueSpec, max_string_bytes: int) -> None:
     if isinstance(value, str):
+        check_text(value)
         size = len(value.encode("utf-8"))
         if size > max_string_bytes:
             raise CoercionError(f"string of {size} bytes exceeds the limit of {max_string_bytes} bytes")

@@ -107,8 +107,11 @@ class SecurityConfig(BaseModel):
     @classmethod
     def load(cls, path: Path) -> SecurityConfig:
         """Read YAML; relative paths inside are taken relative to the file's folder."""
-        config = load_yaml_model(cls, path, what="security config")
-        return config.relative_to(path.parent)
+        from apiatlas.security.checks import check_security
+
+        config = load_yaml_model(cls, path, what="security config").relative_to(path.parent)
+        check_security(config, path)  # every mistake one located line now, not a traceback when serving
+        return config
 
     def relative_to(self, folder: Path) -> SecurityConfig:
         """File paths resolved against ``folder`` (the config file's folder)."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.server import search_answers
+from apiatlas.server import bounds, search_answers
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.dependency_walk import Direction, chain_answer, walk
@@ -42,6 +42,8 @@ def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
         return f"dropped by the funnel at stage '{stage}'" + (
             f": {api.funnel.reason}" if api.funnel.reason else ""
         )
+    if api.incomplete_contract:
+        return f"INCOMPLETE_CONTRACT: {api.incomplete_contract}"
     if api.side_effect is not SideEffect.READ and not writes_enabled:
         return f"side effect '{api.side_effect.value}': only read APIs are callable on this server"
     return None
@@ -237,6 +239,9 @@ class Navigator:
     def search(self, query: str, object_key: str | None, limit: int | None) -> SearchResult:
         """Exact API names first (the snapshot's search puts them there), then full-text rank."""
         limit = max(1, min(limit or self.config.search_limit, 100))
+        refused = bounds.refused_search(query)  # before any search work, with a bounded echo
+        if refused is not None:
+            return refused
         if not query.strip():
             return search_answers.empty_query(query)
         obj = self.snapshot.get_object(object_key) if object_key else None

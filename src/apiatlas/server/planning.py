@@ -8,6 +8,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
 from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.planner import Planner
+from apiatlas.server import bounds
 from apiatlas.server.navigation import Navigator, not_executable_reason
 from apiatlas.server.tools.describe_api import DescribeApiResult
 from apiatlas.server.tools.plan_chain import AskUser, PlanChainResult, PlannedChain
@@ -76,6 +77,9 @@ class ChainPlanning:
     def plan_chain(
         self, request: str, target: str | None, known: dict[str, Any], limit: int = 3
     ) -> PlanChainResult:
+        refused = bounds.refused_plan(request, known)  # before any planning, with a bounded echo
+        if refused is not None:
+            return refused
         if target is not None:
             found = self.navigator.resolve_api(target)
             if isinstance(found, DescribeApiResult):

@@ -72,6 +72,9 @@ def detect_source(path: Path) -> str:
     for kind in list(SOURCES):
         if source_format(kind).detects(Path(path)):
             return kind
+    from apiatlas.sources.openapi.documents import check_spec_syntax
+
+    check_spec_syntax(Path(path))  # a truncated JSON or YAML spec: say where it broke
     raise ConfigError(
         f"{path} is not a source apiatlas recognises (known kinds: {', '.join(SOURCES)})",
         location=Location(file=str(path)),

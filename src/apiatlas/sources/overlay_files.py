@@ -7,6 +7,7 @@ from pathlib import Path
 
 from apiatlas.catalog.model import DeclaredSource, Overlay
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+from apiatlas.sources.confine import is_inside
 
 WHEN_TO_USE = "когда использовать"
 IMPORTANT = "важно"
@@ -36,6 +37,10 @@ def read_overlays(dir: Path) -> tuple[dict[str, Overlay], list[Diagnostic]]:
     for path in sorted(p for p in folder.iterdir() if p.is_file() and _FILE.match(p.name)):
         file = f"{folder.name}/{path.name}"
         key = path.name[: -len(".md")]
+        if not is_inside(path, [folder]):  # a symlink out of the overlay folder is not read
+            message = "the file is a link to outside the overlay folder; not read"
+            found.append(_finding(Severity.ERROR, ReasonCode.REF_OUTSIDE_SOURCE, message, file, key))
+            continue
         try:
             text = path.read_bytes().decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:

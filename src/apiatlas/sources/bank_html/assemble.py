@@ -13,6 +13,7 @@ from apiatlas.catalog.model import (
     SessionTable,
 )
 from apiatlas.errors import Location, ReasonCode, Severity
+from apiatlas.sources.bank_html.contract import mark_incomplete_contracts
 from apiatlas.sources.bank_html.declared import declared_sources
 from apiatlas.sources.bank_html.labels import parse_visa
 from apiatlas.sources.bank_html.records import (
@@ -57,6 +58,7 @@ def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
             _add_types(page.page, catalog)
     for key in sorted(index.apis):
         catalog.apis[key] = _api(index.apis[key], index, catalog)
+    mark_incomplete_contracts(catalog, index.tables_by_file)
     members: dict[str, set[str]] = {}
     for key, api in catalog.apis.items():
         members.setdefault(api.object_key, set()).add(key)

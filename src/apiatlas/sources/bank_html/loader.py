@@ -14,6 +14,7 @@ from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
 from apiatlas.sources.bank_html.records import ParsedPage, finding
+from apiatlas.sources.confine import is_inside
 
 Progress = Callable[[int, int], None]
 
@@ -97,6 +98,10 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> I
 
 def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
     kind, file, root = job
+    if not is_inside(Path(root) / file, [Path(root)]):  # a symlink out of the documentation folder
+        message = "the page is a link to outside the documentation folder; not read"
+        diagnostic = finding(Severity.ERROR, ReasonCode.REF_OUTSIDE_SOURCE, message, file)
+        return ParsedPage(file=file, sha256="", page=None, diagnostics=[diagnostic])
     try:
         data = (Path(root) / file).read_bytes()
     except OSError as error:

@@ -69,6 +69,7 @@ class TablePage:
     direction: Direction | None = None
     description: str = ""
     columns: list[Column] = field(default_factory=list)
+    gap: str = ""  # why the columns cannot be trusted (truncated page, no 'Колонки' table); '' when whole
 
     @property
     def location(self) -> Location:

@@ -67,6 +67,8 @@ def parse_table_page(file: str, page: HtmlPage) -> tuple[TablePage | None, list[
         api=first_word(attribute_text(attrs, "api", "метод")),
         description=attribute_text(attrs, "описание"),
     )
+    if page.truncated:
+        record.gap = "the table page is truncated (no closing </body> or </html>)"
     direction_text = attribute_text(attrs, "направление")
     record.direction = _DIRECTIONS.get(normalize_label(direction_text))
     if direction_text and record.direction is None:
@@ -86,6 +88,7 @@ def parse_table_page(file: str, page: HtmlPage) -> tuple[TablePage | None, list[
                 Severity.WARNING, ReasonCode.MISSING_SECTION, "no 'Колонки' table: no columns", file, name
             )
         )
+        record.gap = record.gap or "the table page has no 'Колонки' table"
         return record, found
     order = ("name", "type", "description")
     mapping, rows, has_header = body_rows(table, _COLUMN_COLUMNS, order)

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import yaml
 
 from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.sources.confine import confined_path
 
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 
@@ -30,7 +31,8 @@ def parse_spec_text(text: str, where: Location) -> Any:
         except json.JSONDecodeError as exc:
             if not where.file or where.file.endswith(".json"):
                 raise SourceError(
-                    f"invalid JSON: {exc.msg}", location=where.model_copy(update={"line": exc.lineno})
+                    f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}",
+                    location=where.model_copy(update={"line": exc.lineno}),
                 ) from exc
     try:
         return yaml.load(text, Loader=_YamlLoader)
@@ -42,6 +44,19 @@ def parse_spec_text(text: str, where: Location) -> Any:
         ) from exc
     except yaml.YAMLError as exc:
         raise SourceError(f"invalid YAML: {exc}", location=where) from exc
+
+
+def check_spec_syntax(path: Path) -> None:
+    """For a file no source kind recognises: a located SourceError when it is a JSON or YAML file that
+    does not parse (a truncated spec says where it broke instead of "not a source")."""
+    path = Path(path)
+    if not path.is_file() or path.suffix.lower() not in SPEC_SUFFIXES:
+        return
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return
+    parse_spec_text(text, Location(file=path.name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +122,14 @@ class SpecDocuments:
         return self.files[path]
 
     def resolve(self, ref: str, base: Path, where: Location) -> Target:
-        """Follow a ``$ref`` written in ``base``; SourceError(DANGLING_REFERENCE) when it leads nowhere."""
+        """Follow a ``$ref`` written in ``base``; SourceError(DANGLING_REFERENCE) when it leads nowhere.
+
+        Only files inside the root spec's folder are read: a URL, an absolute path, a ``..`` escape or
+        a symlink out is SourceError(REF_OUTSIDE_SOURCE).
+        """
         file_part, _, pointer = ref.partition("#")
-        if file_part.startswith(("http://", "https://")):
-            raise SourceError(
-                f"remote $ref {ref!r} is not followed (offline build)",
-                code=ReasonCode.DANGLING_REFERENCE,
-                location=where,
-            )
-        target_file = (base.parent / unquote(file_part)).resolve() if file_part else base
+        roots = [self.root_file.parent]
+        target_file = confined_path(unquote(file_part), base.parent, roots, where) if file_part else base
         node = self.document(target_file, where)
         for part in pointer.split("/")[1:] if pointer else []:
             key = unquote(part).replace("~1", "/").replace("~0", "~")

@@ -1,0 +1,1 @@
+"""A fuzz campaign against a live server: schema-generated and hostile calls over stdio and HTTP."""
