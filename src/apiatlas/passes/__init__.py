@@ -27,6 +27,7 @@ from apiatlas.passes.overlays import OverlaysPass
 from apiatlas.passes.rest_edges import RestEdgesPass
 from apiatlas.passes.side_effects import SideEffectsPass
 from apiatlas.passes.types import TypesPass
+from apiatlas.passes.vocabulary import VocabularyPass
 
 PASSES: list[Pass] = [
     OverlaysPass(),
@@ -36,6 +37,7 @@ PASSES: list[Pass] = [
     GraphPass(),
     RestEdgesPass(),
     EntryPointsPass(),
+    VocabularyPass(),
 ]
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "run_passes"]

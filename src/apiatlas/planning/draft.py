@@ -47,7 +47,7 @@ def on_many(
     """What a step does when a mapped argument gets several values.
 
     From an entry step's matches for a stated name or number: the first match of a ranked list
-    (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
+    (``results[].id``), else stop and ask the user which one (fifteen people of one surname);
     from any later step: fan out, once per value (the balance of each of his accounts).
     """
     mapped = [i for i in inputs if i.get("origin") == "step" and i.get("table") is None]
@@ -71,8 +71,8 @@ _ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
 def passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]) -> bool:
     """Whether ``source`` reads back a value its producer step was itself given by the step before.
 
-    ``API_Acc_GetStatus`` between an account lookup and the deals of that account only returns the
-    ``AccountID`` it received; ``GET /movie/{movie_id}/keywords`` only hands on the movie's ``id``.
+    A status lookup between a lookup of a thing and the thing's orders only returns the id it
+    received; ``GET /book/{book_id}/keywords`` only hands on the book's ``id``.
     """
     field = str(source.get("from_field") or "")
     if "." in field or "[]" in field:
@@ -86,8 +86,8 @@ def passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]
 
 def nested_list(field: str) -> bool:
     """Whether ``field`` lies in a list inside each row of a list (``results[].known_for[].id``: the
-    movies each matched person is known for): things the rows mention in passing, not ones the request
-    picks; "his latest movie" is read from the API that lists them (``/person/{id}/movie_credits``)."""
+    things each matched person is known for): things the rows mention in passing, not ones the request
+    picks; "his latest book" is read from the API that lists them (``/author/{id}/books``)."""
     return field.count("[]") >= 2
 
 
@@ -112,17 +112,15 @@ def own_key(api: Api, table: str | None, field: str) -> bool:
     return parts[-1] == "id" and field.count("[]") <= 1 and len(parts) <= 2
 
 
-_KINDS = ("movie", "tv", "collection", "company", "network", "person")
-
-
-def hint_fit(hint: str, api: Api) -> float:
-    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
+def hint_fit(hint: str, api: Api, kinds_of_catalog: frozenset[str]) -> float:
+    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not
+    (``kinds_of_catalog``: ``CatalogVocabulary.kind_set``)."""
     if not hint:
         return 0.0
     if hint.startswith(CODE_HINT):
         return code_fit(hint[len(CODE_HINT) :], api)
     words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
-    kinds = {k for k in _KINDS if k in words}
+    kinds = words & kinds_of_catalog
     if hint.startswith("-"):
         return -1.0 if hint[1:] in kinds else 0.0
     if not kinds:

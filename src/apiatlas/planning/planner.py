@@ -10,6 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.words import PERSON
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
@@ -85,7 +86,7 @@ class Planner:
     def spelling(self) -> Spelling:
         """Known words for misspelt request words, built once per planner."""
         if self._spelling is None:
-            self._spelling = Spelling(self.snapshot, known_words())
+            self._spelling = Spelling(self.snapshot, known_words(self.cache.vocabulary))
         return self._spelling
 
     def _catalog_term(self, value: v.ExtractedValue) -> bool:
@@ -102,14 +103,17 @@ class Planner:
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
         started = time.perf_counter()
-        found = [f for f in v.extract_values(request) if not self._catalog_term(f)] if request else []
+        vocabulary = self.cache.vocabulary
+        found = (
+            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
+        )
         stated = [f.text for f in found]
-        text = plain_verbs(self.spelling.corrected(request, stated)) if request else ""
-        words = request_words(text, stated, self.title_stats.aliases) if request else []
+        text = plain_verbs(self.spelling.corrected(request, stated), vocabulary) if request else ""
+        words = request_words(text, stated, vocabulary, self.title_stats.aliases) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
-        kind = asked_kind(text, stated)
+        kind = asked_kind(text, stated, vocabulary)
         ctx = PlanContext(
             self.cache,
             relevance,
@@ -299,7 +303,9 @@ class Planner:
         if api is None:
             return 0.0
         return sum(
-            1.0 + hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
+            1.0 + hint_fit(ctx.found[b.index].hint, api, ctx.cache.vocabulary.kind_set)
+            for b in ctx.bindings(api).values()
+            if b.index >= 0
         )
 
     def _entry_fit(self, ctx: PlanContext, api: Api) -> float:
@@ -308,16 +314,16 @@ class Planner:
 
     def _kind_fit(self, ctx: PlanContext, key: str) -> float:
         """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
-        when the request asks who and the API lists people (a cast: its ``cast[].id`` feeds a person's);
-        less ``Weights.one_counted`` when it takes one of the things the request counts (``season_number``
-        for "how many seasons")."""
+        when the request asks who and the API lists people (its ``members[].id`` feeds a person's);
+        less ``Weights.one_counted`` when it takes one of the things the request counts
+        (``chapter_number`` for "how many chapters")."""
         api = ctx.api(key)
         if api is None:
             return 0.0
         one = self.weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
         if ctx.kind:
-            return (1.0 if own_kind(api) == ctx.kind else 0.0) - one
-        return (self.weights.people if ctx.who and "person" in ctx.cache.listed_kinds(key) else 0.0) - one
+            return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
+        return (self.weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
     def _unasked(self, ctx: PlanContext, api: Api) -> float:
         """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
@@ -363,7 +369,7 @@ class Planner:
                     used_known.add(value.known_as.rsplit(".", 1)[-1])
                 if value.index >= 0:
                     used.add(value.index)
-                    kind_fit += hint_fit(ctx.found[value.index].hint, api)
+                    kind_fit += hint_fit(ctx.found[value.index].hint, api, ctx.cache.vocabulary.kind_set)
             fed = False
             for slot in self._open_inputs(ctx, api):
                 source = self._from_earlier(ctx, chain_apis, index, slot)
@@ -394,7 +400,14 @@ class Planner:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
-        extra = more_entities(ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), used)
+        extra = more_entities(
+            ctx.request,
+            ctx.found,
+            chain_apis[0],
+            ctx.bindings(chain_apis[0]),
+            used,
+            ctx.cache.vocabulary.kind_set,
+        )
         if extra:
             used.update(index for _, index in extra)
             chain_apis, steps = with_entities(ctx.found, chain_apis, steps, extra)

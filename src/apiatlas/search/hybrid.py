@@ -265,7 +265,7 @@ class HybridSearch:
     ) -> list[tuple[str, str, float, str]]:
         """``(key, funnel stage, rarity-weighted coverage, action)`` of the dropped APIs best fitting
         ``terms``; an action of ``asked`` (``{action: query word}``) covers its query word when the API
-        does it ("закрой": ``API_Acc_Close``, "создай": ``API_Pmt_Add``)."""
+        does it ("закрой": ``usp_Order_Close``, "создай": ``usp_Payment_Add``)."""
         self.lexical_index()
         dropped = self._dropped
         if dropped is None or not terms:
