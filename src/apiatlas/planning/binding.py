@@ -9,6 +9,7 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.model import InputOrigin
 
 _ENTITY_PARAM = re.compile(r"^(query|q|search|term|keyword|text|name|title|fullname|shortname)$")
 
@@ -106,7 +107,7 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
 class Bound:
     """A value for one input: given by the caller (``known``) or read from the request (``request``)."""
 
-    origin: str
+    origin: InputOrigin
     value: Any
     index: int = -1  # which extracted value (request) it is
     known_as: str = ""  # the caller's name for a known value

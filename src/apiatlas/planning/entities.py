@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound
-from apiatlas.planning.draft import Draft, hint_fit
+from apiatlas.planning.draft import Draft, StepInputs, hint_fit
 from apiatlas.planning.intent import sub_resource
 from apiatlas.planning.model import CandidateChain
 
@@ -60,21 +60,18 @@ def side_by_side(request: str, one: str, other: str) -> bool:
 def with_entities(
     found: list[v.ExtractedValue],
     apis: list[Api],
-    steps: list[list[dict[str, Any]]],
+    steps: list[StepInputs],
     extra: list[tuple[tuple[str | None, str], int]],
-) -> tuple[list[Api], list[list[dict[str, Any]]]]:
+) -> tuple[list[Api], list[StepInputs]]:
     """The chain with one more entry step per extra name, first (the steps after read the last one)."""
     shift = len(extra)
-    later = [
-        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
-        for inputs in steps
-    ]
+    later = [[i.shifted(shift) for i in inputs] for inputs in steps]
     added = []
     for (table, name), index in extra:
         added.append(
             [
-                {**i, "value": found[index].value}
-                if (i.get("table"), i.get("name")) == (table, name) and i.get("origin") == "request"
+                replace(i, value=found[index].value)
+                if (i.table, i.name) == (table, name) and i.origin == "request"
                 else i
                 for i in steps[0]
             ]
@@ -145,10 +142,7 @@ def _named_first(request: str, found: list[v.ExtractedValue], indexes: frozenset
 
 def _one_after_the_other(first: Draft, second: Draft, score: float) -> Draft:
     shift = len(first.apis)
-    later = [
-        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
-        for inputs in second.inputs
-    ]
+    later = [[i.shifted(shift) for i in inputs] for inputs in second.inputs]
     return Draft(
         apis=[*first.apis, *second.apis],
         inputs=[*first.inputs, *later],

@@ -6,6 +6,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
@@ -17,6 +18,8 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
     FOREIGN_KEY_FACTOR,
     Draft,
+    StepInput,
+    StepInputs,
     hint_fit,
     ids_only,
     is_identifier,
@@ -342,117 +345,114 @@ class Planner:
         return ctx.scores[key]
 
     def _chain(self, ctx: PlanContext, path: tuple[str, ...]) -> Draft | None:
-        """Score one path; the inputs of each step are plain dicts until the chain is kept."""
-        w = self.weights
+        """Score one path: each step's inputs (``_step_inputs``), the names it takes besides, the score's
+        terms (``_terms``); None when a step takes nothing from the chain or only hands an id on."""
         apis = [ctx.api(k) for k in path]
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
-        steps: list[list[dict[str, Any]]] = []
-        missing: list[str] = []
-        used: set[int] = set()
-        used_known: set[str] = set()
-        choice_only = 0  # missing inputs with a closed list of values: the agent picks one
-        choices = 0  # inputs with a closed list of values the request names
-        confidence = 1.0
-        edge_penalty = 0.0
-        kind_fit = 0.0
-        attribute_hops = 0  # hops through a value many things share, rather than the thing's identifier
-        nested_hops = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
-        for index, api in enumerate(chain_apis):
-            inputs: list[dict[str, Any]] = []
-            for (table, name), value in ctx.bindings(api).items():
-                inputs.append({"name": name, "table": table, "origin": value.origin, "value": value.value})
-                if value.choice:
-                    choices += 1
-                if value.known_as:
-                    used_known.add(value.known_as.rsplit(".", 1)[-1])
-                if value.index >= 0:
-                    used.add(value.index)
-                    kind_fit += hint_fit(ctx.found[value.index].hint, api, ctx.cache.vocabulary.kind_set)
-            fed = False
-            for slot in self._open_inputs(ctx, api):
-                source = self._from_earlier(ctx, chain_apis, index, slot)
-                if source is None:
-                    missing.append(f"{api.key}.{slot.name}")
-                    choice_only += 1 if slot.enum else 0
-                    inputs.append(
-                        {
-                            "name": slot.name,
-                            "table": slot.table,
-                            "origin": "user",
-                            "domain_type": slot.domain_type,
-                        }
-                    )
-                    continue
-                fed = True
-                attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
-                nested_hops += 1 if nested_list(source["from_field"]) else 0
-                inputs.append(source)
-                confidence *= source["confidence"]
-                edge_penalty += w.edge * (1.0 - source["confidence"])
-                if source["table"] is not None:
-                    inputs.extend(self._more_columns(ctx, chain_apis, index, source))
-            if index > 0 and not fed:
-                return None  # a step that takes nothing from the chain is not part of it
-            if any(passes_through(steps[i["from_step"]], i) for i in inputs if i.get("origin") == "step"):
+        tally = ChainTally()
+        steps: list[StepInputs] = []
+        for index in range(len(chain_apis)):
+            inputs = self._step_inputs(ctx, chain_apis, index, tally)
+            if inputs is None:
+                return None
+            if any(passes_through(steps[i.from_step or 0], i) for i in inputs if i.origin == "step"):
                 return (
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
         extra = more_entities(
-            ctx.request,
-            ctx.found,
-            chain_apis[0],
-            ctx.bindings(chain_apis[0]),
-            used,
-            ctx.cache.vocabulary.kind_set,
+            ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
         )
         if extra:
-            used.update(index for _, index in extra)
+            tally.used.update(index for _, index in extra)
             chain_apis, steps = with_entities(ctx.found, chain_apis, steps, extra)
-        target = chain_apis[-1]
         covered: dict[int, float] = {}
         for api in chain_apis:
             for index, strength in ctx.relevance.strength(api).items():
                 covered[index] = max(strength, covered.get(index, 0.0))
-        union = ctx.relevance.share(covered)
-        others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
         subjects = {
             i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS or (f.kind == v.NUMBER and f.hint)
         }
-        writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
-        terms = {
+        terms = self._terms(ctx, chain_apis, tally, covered, subjects)
+        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
+        if tally.used:
+            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(tally.used)))
+        return Draft(
+            chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
+            terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
+        )  # fmt: skip
+
+    @staticmethod
+    def _kinds(ctx: PlanContext) -> frozenset[str]:
+        return ctx.cache.vocabulary.kind_set
+
+    def _step_inputs(
+        self, ctx: PlanContext, apis: list[Api], index: int, tally: ChainTally
+    ) -> StepInputs | None:
+        """The inputs of step ``index``: the values bound to it, then each open input fed by an earlier
+        step or missing (asked of the user); None when a later step takes nothing from the chain."""
+        api = apis[index]
+        inputs: StepInputs = []
+        for (table, name), value in ctx.bindings(api).items():
+            inputs.append(StepInput(name=name, table=table, origin=value.origin, value=value.value))
+            tally.choices += 1 if value.choice else 0
+            if value.known_as:
+                tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
+            if value.index >= 0:
+                tally.used.add(value.index)
+                tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+        fed = False
+        for slot in self._open_inputs(ctx, api):
+            source = self._from_earlier(ctx, apis, index, slot)
+            if source is None:
+                tally.missing.append(f"{api.key}.{slot.name}")
+                tally.choice_only += 1 if slot.enum else 0
+                inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
+                continue
+            fed = True
+            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
+            tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
+            inputs.append(source)
+            tally.confidence *= source.confidence
+            tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
+            if source.table is not None:
+                inputs.extend(self._more_columns(ctx, apis, index, source))
+        return inputs if index == 0 or fed else None
+
+    def _terms(
+        self,
+        ctx: PlanContext,
+        apis: list[Api],
+        tally: ChainTally,
+        covered: dict[int, float],
+        subjects: set[int],
+    ) -> dict[str, float]:
+        """The parts of a chain's score by name (``Weights``; kept in the draft for tuning)."""
+        w, target = self.weights, apis[-1]
+        writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
+        unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
+        return {
             "target": w.target * self._rel(ctx, target.key),
             "kind": w.kind * self._kind_fit(ctx, target.key),
             "unasked": -w.unasked * self._unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),
-            "union": w.union * union,
-            "others": w.others * others,
-            "steps": -w.step * (len(chain_apis) - 1),
-            "edges": -edge_penalty,
-            "attribute": -w.attribute * attribute_hops,
-            "nested": -w.nested * nested_hops,
-            "missing": -w.missing * (len(missing) - choice_only) - w.choice * choice_only,
-            "used": w.used_value * (len(used) + choices),
-            "unused": -w.unused_subject * len(subjects - used)
-            - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known),
+            "union": w.union * ctx.relevance.share(covered),
+            "others": w.others * sum(self._rel(ctx, a.key) for a in apis[:-1]),
+            "steps": -w.step * (len(apis) - 1),
+            "edges": -tally.edge_penalty,
+            "attribute": -w.attribute * tally.attribute_hops,
+            "nested": -w.nested * tally.nested_hops,
+            "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
+            "used": w.used_value * (len(tally.used) + tally.choices),
+            "unused": -w.unused_subject * (len(subjects - tally.used) + len(unknown_known)),
             "writes": -w.write * writes,
-            "hint": w.hint * kind_fit,
-            "entry": w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0,
+            "hint": w.hint * tally.kind_fit,
+            "entry": w.entry * self._entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
         }
-        score = sum(terms.values())
-        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
-        if used:
-            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return Draft(
-            chain_apis, steps, round(score, 4), round(confidence, 4), missing, why, terms,
-            used=frozenset(used), unused=frozenset(subjects - used),
-        )  # fmt: skip
 
-    def _from_earlier(
-        self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot
-    ) -> dict[str, Any] | None:
+    def _from_earlier(self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> StepInput | None:
         """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
         best: tuple[int, int, Edge] | None = None
         earlier = {a.key: i for i, a in enumerate(apis[:index])}
@@ -468,27 +468,41 @@ class Planner:
             return None
         edge = best[2]
         own = own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
-        return {
-            "name": slot.name, "table": slot.table, "origin": "step", "from_step": earlier[edge.producer],
-            "from_table": edge.producer_table, "from_field": edge.producer_field, "level": edge.level.value,
-            "confidence": LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
-            "domain_type": slot.domain_type,
-        }  # fmt: skip
+        return StepInput(
+            name=slot.name, table=slot.table, origin="step", from_step=earlier[edge.producer],
+            from_table=edge.producer_table, from_field=edge.producer_field, level=edge.level.value,
+            confidence=LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
+            domain_type=slot.domain_type,
+        )  # fmt: skip
 
-    def _more_columns(
-        self, ctx: PlanContext, apis: list[Api], index: int, first: dict[str, Any]
-    ) -> list[dict[str, Any]]:
+    def _more_columns(self, ctx: PlanContext, apis: list[Api], index: int, first: StepInput) -> StepInputs:
         """Other columns of the same input table fed by the same earlier output table."""
-        table = next(t for t in apis[index].input_tables if t.name == first["table"])
+        table = next(t for t in apis[index].input_tables if t.name == first.table)
         out = []
         for column in table.columns:
-            if column.name == first["name"] or (table.name, column.name) in ctx.bindings(apis[index]):
+            if column.name == first.name or (table.name, column.name) in ctx.bindings(apis[index]):
                 continue
             slot = Slot(column.name, table.name, column.domain_type, False)
             more = self._from_earlier(ctx, apis, index, slot)
-            if more and more["from_step"] == first["from_step"] and more["from_table"] == first["from_table"]:
-                out.append({**more, "required": False})
+            if more and more.from_step == first.from_step and more.from_table == first.from_table:
+                out.append(replace(more, required=False))
         return out
+
+
+@dataclass
+class ChainTally:
+    """What scoring a chain counts over its steps (the values it takes, what it misses, its hops)."""
+
+    missing: list[str] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # the stated values (indexes) the steps take
+    used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
+    choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
+    choices: int = 0  # inputs with a closed list of values the request names
+    confidence: float = 1.0
+    edge_penalty: float = 0.0
+    kind_fit: float = 0.0
+    attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
+    nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
 
 
 def _ms(started: float) -> float:
