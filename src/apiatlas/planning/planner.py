@@ -6,17 +6,14 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.words import PERSON
 from apiatlas.planning import values as v
-from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
-    FOREIGN_KEY_FACTOR,
     Draft,
     StepInput,
     StepInputs,
@@ -24,12 +21,11 @@ from apiatlas.planning.draft import (
     ids_only,
     is_identifier,
     nested_list,
-    own_key,
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
-from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
+from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -41,6 +37,14 @@ from apiatlas.planning.relevance import (
 )
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.spelling import Spelling
+from apiatlas.planning.steps import (
+    ChainTally,
+    from_earlier,
+    more_columns,
+    open_inputs,
+    required_inputs,
+    taking_ids,
+)
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.snapshot import Snapshot
 
@@ -197,61 +201,14 @@ class Planner:
         return result
 
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
-        """APIs a stated opaque id fills a required input of ("Show the customer cus_123": the customer
-        API by id): the thing the request names by id, whatever words its card uses. Only the APIs with
-        a required input an id can fill are bound (``_required_inputs``), not the whole snapshot."""
-        ids = [f for f in ctx.found if f.kind == v.IDENTIFIER]
-        if not ids:
-            return []
-        candidates = sorted(
-            {
-                key
-                for (name, domain_type), keys in self._required_inputs().items()
-                if any(accepts(f, Slot(name, None, domain_type, True)) for f in ids)
-                for key in keys
-            }
-        )
-        out = []
-        for key in candidates:
-            api = ctx.api(key)
-            if api is None or not self._readable(ctx, key):
-                continue
-            required = {(None, p.name) for p in api.params if p.required}
-            bound = ctx.bindings(api)
-            if any(
-                ctx.found[b.index].kind == v.IDENTIFIER
-                for k, b in bound.items()
-                if k in required and b.index >= 0
-            ):
-                out.append(key)
-        return out
-
-    def _required_inputs(self) -> dict[tuple[str, str], list[str]]:
-        """Every API's required parameters, (name, domain type) -> API keys; read once per planner."""
+        """APIs a stated opaque id fills a required input of (``steps.taking_ids``), that a chain may use."""
         if self._inputs is None:
-            self._inputs = {}
-            for key in self.snapshot.all_api_keys():
-                api = self.cache.api(key)
-                for p in api.params if api is not None else []:
-                    if p.required:
-                        self._inputs.setdefault((p.name, p.domain_type), []).append(key)
-        return self._inputs
+            self._inputs = required_inputs(self.cache)
+        return [k for k in taking_ids(ctx, self._inputs) if self._readable(ctx, k)]
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
         return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
-
-    def _open_inputs(self, ctx: PlanContext, api: Api) -> list[Slot]:
-        """Required inputs no stated value fills (an input table needs one filled column)."""
-        if api.key in ctx.open_inputs:
-            return ctx.open_inputs[api.key]
-        bound = ctx.bindings(api)
-        out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
-        for table in api.input_tables:
-            if not any((table.name, c.name) in bound for c in table.columns):
-                out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
-        ctx.open_inputs[api.key] = out
-        return out
 
     def _paths(self, ctx: PlanContext, target: str) -> list[tuple[str, ...]]:
         """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
@@ -284,10 +241,10 @@ class Planner:
         values, search hits, strong edges: reading an API costs more), and each one's strongest edge rank;
         worked out once per plan and API."""
         if head.key not in ctx.shortlists:
-            open_inputs = {(s.table, s.name.lower()) for s in self._open_inputs(ctx, head)}
+            wanted = {(s.table, s.name.lower()) for s in open_inputs(ctx, head)}
             best: dict[str, int] = {}
-            for edge in ctx.edges_into(head.key) if open_inputs else []:
-                if (edge.consumer_table, edge.consumer_field.lower()) not in open_inputs:
+            for edge in ctx.edges_into(head.key) if wanted else []:
+                if (edge.consumer_table, edge.consumer_field.lower()) not in wanted:
                     continue
                 rank = EDGE_LEVEL_RANK[edge.level]
                 if rank < best.get(edge.producer, 99):
@@ -404,8 +361,8 @@ class Planner:
                 tally.used.add(value.index)
                 tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
         fed = False
-        for slot in self._open_inputs(ctx, api):
-            source = self._from_earlier(ctx, apis, index, slot)
+        for slot in open_inputs(ctx, api):
+            source = from_earlier(ctx, apis, index, slot)
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
@@ -418,7 +375,7 @@ class Planner:
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
-                inputs.extend(self._more_columns(ctx, apis, index, source))
+                inputs.extend(more_columns(ctx, apis, index, source))
         return inputs if index == 0 or fed else None
 
     def _terms(
@@ -451,58 +408,6 @@ class Planner:
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * self._entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
         }
-
-    def _from_earlier(self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> StepInput | None:
-        """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
-        best: tuple[int, int, Edge] | None = None
-        earlier = {a.key: i for i, a in enumerate(apis[:index])}
-        strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
-        for producer, at in earlier.items():
-            edge = strongest.get(producer)
-            if edge is None:
-                continue
-            rank = (EDGE_LEVEL_RANK[edge.level], index - at)
-            if best is None or rank < best[:2]:
-                best = (rank[0], rank[1], edge)
-        if best is None:
-            return None
-        edge = best[2]
-        own = own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
-        return StepInput(
-            name=slot.name, table=slot.table, origin="step", from_step=earlier[edge.producer],
-            from_table=edge.producer_table, from_field=edge.producer_field, level=edge.level.value,
-            confidence=LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
-            domain_type=slot.domain_type,
-        )  # fmt: skip
-
-    def _more_columns(self, ctx: PlanContext, apis: list[Api], index: int, first: StepInput) -> StepInputs:
-        """Other columns of the same input table fed by the same earlier output table."""
-        table = next(t for t in apis[index].input_tables if t.name == first.table)
-        out = []
-        for column in table.columns:
-            if column.name == first.name or (table.name, column.name) in ctx.bindings(apis[index]):
-                continue
-            slot = Slot(column.name, table.name, column.domain_type, False)
-            more = self._from_earlier(ctx, apis, index, slot)
-            if more and more.from_step == first.from_step and more.from_table == first.from_table:
-                out.append(replace(more, required=False))
-        return out
-
-
-@dataclass
-class ChainTally:
-    """What scoring a chain counts over its steps (the values it takes, what it misses, its hops)."""
-
-    missing: list[str] = field(default_factory=list)
-    used: set[int] = field(default_factory=set)  # the stated values (indexes) the steps take
-    used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
-    choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
-    choices: int = 0  # inputs with a closed list of values the request names
-    confidence: float = 1.0
-    edge_penalty: float = 0.0
-    kind_fit: float = 0.0
-    attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
-    nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
 
 
 def _ms(started: float) -> float:
