@@ -322,7 +322,7 @@ class HybridSearch:
         object_key: str | None,
     ) -> Verdict:
         """Whether to abstain: the calibrated model over the signals, the dropped APIs fitting the request
-        better, an action only a dropped API does ("закрой счёт": only a dropped close)."""
+        better, an action only a dropped API does ("закрой заказ": only a dropped close)."""
         signals = signals_of(view)
         model = self.settings.model_for(mode.value)
         top_exact = bool(hits) and hits[0].exact
