@@ -198,6 +198,7 @@ def test_pass_list_is_ordered_and_named() -> None:
         "graph",
         "rest_edges",
         "entry_points",
+        "vocabulary",
         "index",
     ]
 

@@ -20,7 +20,9 @@ from apiatlas.planning.draft import code_fit
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
-from plan_catalogs import catalog_of, http_get
+from plan_catalogs import catalog_of, http_get, media_vocabulary, with_vocabulary
+
+MEDIA = media_vocabulary()  # the movie database's words (examples/restbench/apiatlas.yaml)
 
 
 def _lookup(key: str, object_key: str, title: str) -> Api:
@@ -80,16 +82,16 @@ def test_the_deal_kind_the_prefix_names_is_looked_up(deals: Snapshot, number: st
 
 
 def test_the_kind_asked_about_is_the_first_thing_named_outside_the_values() -> None:
-    assert asked_kind("When is the birthday of the lead actor of Heat?", ["Heat"]) == "person"
-    assert asked_kind("What is the homepage of the network that produced Lost?", ["Lost"]) == "network"
-    assert asked_kind("the number of movies directed by Sofia Coppola", ["Sofia Coppola"]) == "movie"
-    assert asked_kind("Who is the lead actor of Heat?", ["Heat"]) == ""  # the name is the answer
-    assert asked_kind("сделки клиента Михалова", ["Михалова"]) == ""
+    assert asked_kind("When is the birthday of the lead actor of Heat?", ["Heat"], MEDIA) == "person"
+    assert asked_kind("What is the homepage of the network that produced Lost?", ["Lost"], MEDIA) == "network"
+    assert asked_kind("the number of movies directed by Sofia Coppola", ["Sofia Coppola"], MEDIA) == "movie"
+    assert asked_kind("Who is the lead actor of Heat?", ["Heat"], MEDIA) == ""  # the name is the answer
+    assert asked_kind("сделки клиента Михалова", ["Михалова"], MEDIA) == ""
 
 
 def test_an_api_returns_the_last_kind_its_key_names() -> None:
     def kind(key: str) -> str:
-        return own_kind(Api(key=key, object_key=""))
+        return own_kind(Api(key=key, object_key=""), MEDIA)
 
     assert kind("GET /person/{person_id}/images") == "person"
     assert kind("GET /person/{person_id}/movie_credits") == "movie"
@@ -187,7 +189,7 @@ def media(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
             )
         )
     path = tmp_path_factory.mktemp("media") / "media.apiatlas"
-    write_snapshot(catalog, path, options={"source": "test"})
+    write_snapshot(with_vocabulary(catalog), path, options={"source": "test"})
     return Snapshot.open(path)
 
 
@@ -205,10 +207,10 @@ def test_a_name_of_unknown_kind_says_the_other_reading(media: Snapshot) -> None:
 
 def test_asking_whose_a_thing_is_asks_about_a_person() -> None:
     number = "40817810600012000023"
-    assert asked_kind(f"кому принадлежит счёт {number} — ФИО и телефон", [number]) == "person"
-    assert asked_kind("whose deal is DS-20251023-00001", ["DS-20251023-00001"]) == "person"
+    assert asked_kind(f"кому принадлежит счёт {number} — ФИО и телефон", [number], MEDIA) == "person"
+    assert asked_kind("whose deal is DS-20251023-00001", ["DS-20251023-00001"], MEDIA) == "person"
     # the owner's address is asked about, not the owner
-    assert asked_kind(f"почтовый адрес владельца счёта {number}", [number]) == ""
+    assert asked_kind(f"почтовый адрес владельца счёта {number}", [number], MEDIA) == ""
 
 
 def test_an_api_whose_output_describes_a_person_returns_a_person() -> None:
@@ -216,8 +218,8 @@ def test_an_api_whose_output_describes_a_person_returns_a_person() -> None:
         table = SessionTable(name="t", direction=Direction.OUT, columns=[Column(name=c) for c in columns])
         return Api(key="API_Prs_FindByID", object_key="Prs", output_tables=[table])
 
-    assert own_kind(api("PersonID", "SurName", "FirstName", "BirthDate")) == "person"
-    assert own_kind(api("PersonID", "DocType", "DocNumber")) == ""  # a person's documents
+    assert own_kind(api("PersonID", "SurName", "FirstName", "BirthDate"), MEDIA) == "person"
+    assert own_kind(api("PersonID", "DocType", "DocNumber"), MEDIA) == ""  # a person's documents
 
 
 @pytest.fixture(scope="module")
@@ -254,11 +256,11 @@ def test_a_chain_that_leaves_the_named_subject_unused_answers_something_else(peo
 def test_a_name_goes_to_the_input_of_the_api_it_is_said_to_be_about() -> None:
     from apiatlas.planning.binding import bind
 
-    found = v.extract_values("the director of film Barbie or the lead actor of television DEATH NOTE")
+    found = v.extract_values("the director of film Barbie or the lead actor of television DEATH NOTE", MEDIA)
     search = _get("GET /search/tv", "query", "string", "results", "results[].id")
-    assert [b.value for b in bind(search, found, {}).values()] == ["DEATH NOTE"]
+    assert [b.value for b in bind(search, found, {}, None, MEDIA.kind_set).values()] == ["DEATH NOTE"]
     movies = _get("GET /search/movie", "query", "string", "results", "results[].id")
-    assert [b.value for b in bind(movies, found, {}).values()] == ["Barbie"]
+    assert [b.value for b in bind(movies, found, {}, None, MEDIA.kind_set).values()] == ["Barbie"]
 
 
 def test_the_same_asked_of_two_names_of_different_kinds_is_two_chains_in_one(media: Snapshot) -> None:

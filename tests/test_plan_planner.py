@@ -18,6 +18,7 @@ from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of
 
 BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
+BANK_CONFIG = BANK_DOCS.parent / "apiatlas.yaml"
 
 
 def _out(name: str, *columns: str) -> Table:
@@ -130,7 +131,11 @@ def test_unknown_target_and_bounded_work(shop: Snapshot) -> None:
 def bank(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     out = tmp_path_factory.mktemp("plan_bank") / "bank.atlas"
     compile_docs(
-        BANK_DOCS, overlays_dir=default_overlays_dir(BANK_DOCS), config_path=None, out=out, write_report=False
+        BANK_DOCS,
+        overlays_dir=default_overlays_dir(BANK_DOCS),
+        config_path=BANK_CONFIG,  # the bank's words for its names ("balance": its Rest)
+        out=out,
+        write_report=False,
     )
     return Snapshot.open(out)
 

@@ -10,6 +10,7 @@ from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.planning.relevance import known_words
 from apiatlas.planning.spelling import Spelling, one_edit
 from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import media_vocabulary
 
 
 def test_one_edit_covers_a_swap_a_change_an_insertion_and_a_deletion() -> None:
@@ -32,7 +33,7 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
 
 
 def test_misspelt_words_are_corrected_but_not_stated_values(people: Snapshot) -> None:
-    spelling = Spelling(people, known_words())
+    spelling = Spelling(people, known_words(media_vocabulary()))
     text = "When is the bitrhday of the lead actor of Imagess?"
     assert spelling.corrected(text, ["Imagess"]) == "When is the birthday of the lead actor of Imagess?"
     assert spelling.corrected("show me the imgaes", []) == "show me the images"

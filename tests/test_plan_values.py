@@ -6,10 +6,13 @@ from apiatlas.catalog.model import Api, Direction, Param, SessionTable
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import bind
 from apiatlas.planning.values import extract_values
+from plan_catalogs import media_vocabulary
+
+MEDIA = media_vocabulary()  # the movie database's words (examples/restbench/apiatlas.yaml)
 
 
 def kinds(text: str) -> dict[str, object]:
-    return {f.kind: f.value for f in extract_values(text)}
+    return {f.kind: f.value for f in extract_values(text, MEDIA)}
 
 
 def test_russian_full_name_in_the_genitive_becomes_the_nominative() -> None:
@@ -23,7 +26,7 @@ def test_russian_full_name_in_the_genitive_becomes_the_nominative() -> None:
 
 
 def test_a_lone_surname_keeps_the_other_reading_as_an_alternative() -> None:
-    [found] = extract_values("сделки клиента Михалова по ценным бумагам")
+    [found] = extract_values("сделки клиента Михалова по ценным бумагам", MEDIA)
     assert (found.kind, found.value, found.alternatives) == (v.SURNAME, "Михалов", ("Михалова",))
 
 
@@ -44,39 +47,47 @@ def test_identifiers_by_shape() -> None:
 
 
 def test_english_names_with_what_they_are() -> None:
-    found = {f.value: f.hint for f in extract_values("Who was the lead actor in the movie The Dark Knight?")}
+    found = {
+        f.value: f.hint for f in extract_values("Who was the lead actor in the movie The Dark Knight?", MEDIA)
+    }
     assert found == {"Dark Knight": "movie"}
     found = {
-        f.value: f.hint for f in extract_values("give me the number of movies directed by Sofia Coppola")
+        f.value: f.hint
+        for f in extract_values("give me the number of movies directed by Sofia Coppola", MEDIA)
     }
     assert found == {"Sofia Coppola": "person"}
-    found = {f.value: f.hint for f in extract_values('Who is the director of the movie "Twilight"?')}
+    found = {f.value: f.hint for f in extract_values('Who is the director of the movie "Twilight"?', MEDIA)}
     assert found == {"Twilight": "movie"}
-    numbers = [(f.value, f.hint) for f in extract_values("the second episode of the first season of Friends")]
+    numbers = [
+        (f.value, f.hint) for f in extract_values("the second episode of the first season of Friends", MEDIA)
+    ]
     assert (2, "episode") in numbers and (1, "season") in numbers
 
 
 def test_a_relative_clause_says_what_a_name_is_not_and_a_pronoun_that_it_is_a_person() -> None:
     hints = {
         f.value: f.hint
-        for f in extract_values("When was the company that produced The Big Bang Theory founded?")
+        for f in extract_values("When was the company that produced The Big Bang Theory founded?", MEDIA)
     }
     assert hints == {"Big Bang Theory": "-company"}
     hints = {
-        f.value: f.hint for f in extract_values("the homepage of the network which aired Game of Thrones")
+        f.value: f.hint
+        for f in extract_values("the homepage of the network which aired Game of Thrones", MEDIA)
     }
     assert hints == {"Game of Thrones": "-network"}
     hints = {
         f.value: f.hint
-        for f in extract_values("Who has worked with Jeremy Clarkson in his most popular show?")
+        for f in extract_values("Who has worked with Jeremy Clarkson in his most popular show?", MEDIA)
     }
     assert hints == {"Jeremy Clarkson": "person"}
-    hints = {f.value: f.hint for f in extract_values("movies of Greta Gerwig and her husband")}
+    hints = {f.value: f.hint for f in extract_values("movies of Greta Gerwig and her husband", MEDIA)}
     assert hints == {"Greta Gerwig": "person"}
     # a pronoun further on refers to someone else; a kind noun before the name still says what it is
-    hints = {f.value: f.hint for f in extract_values("Who directed Titanic and what is his birthday?")}
+    hints = {f.value: f.hint for f in extract_values("Who directed Titanic and what is his birthday?", MEDIA)}
     assert hints == {"Titanic": ""}
-    hints = {f.value: f.hint for f in extract_values("the company that created the collection Star Wars")}
+    hints = {
+        f.value: f.hint for f in extract_values("the company that created the collection Star Wars", MEDIA)
+    }
     assert hints == {"Star Wars": "collection"}
 
 
@@ -91,7 +102,7 @@ def test_values_fill_inputs_by_kind_name_and_type() -> None:
         ],
         output_tables=[SessionTable(name="pAPI_Person_FindList", direction=Direction.OUT)],
     )
-    found = extract_values("Горбуновой Татьяны на 1 марта 2026")
+    found = extract_values("Горбуновой Татьяны на 1 марта 2026", MEDIA)
     bound = {name: b.value for (_, name), b in bind(api, found, {}).items()}
     # a plain date is not a birth date
     assert bound == {"SurName": "Горбунова", "FirstName": "Татьяна"}
@@ -102,10 +113,10 @@ def test_values_fill_inputs_by_kind_name_and_type() -> None:
 def test_verbs_of_asking_are_not_what_is_asked() -> None:
     from apiatlas.planning.relevance import request_words
 
-    words = [w.word for w in request_words("найди клиента по ИНН 784049299117", ["784049299117"])]
+    words = [w.word for w in request_words("найди клиента по ИНН 784049299117", ["784049299117"], MEDIA)]
     assert words == ["клиента", "инн"]
-    assert [w.word for w in request_words("покажи остаток на счёте", [])] == ["остаток", "счёте"]
-    listed = request_words("List movies from the X collection", ["X"])
+    assert [w.word for w in request_words("покажи остаток на счёте", [], MEDIA)] == ["остаток", "счёте"]
+    listed = request_words("List movies from the X collection", ["X"], MEDIA)
     assert [w.word for w in listed] == ["movies", "collection"]
 
 
@@ -118,7 +129,7 @@ def test_an_ordinal_fills_a_number_never_an_id() -> None:
             Param(name="season_number", domain_type="integer", required=True),
         ],
     )
-    found = extract_values("the first tv show of the second season of Friends")
+    found = extract_values("the first tv show of the second season of Friends", MEDIA)
     bound = {name: b.value for (_, name), b in bind(api, found, {}).items()}
     assert bound == {"season_number": 2}
 
@@ -126,18 +137,18 @@ def test_an_ordinal_fills_a_number_never_an_id() -> None:
 def test_a_second_question_joined_by_and_is_asked_too() -> None:
     from apiatlas.planning.relevance import request_words
 
-    words = request_words("What is the most popular movie right now and what is its keywords?", [])
+    words = request_words("What is the most popular movie right now and what is its keywords?", [], MEDIA)
     positions = {w.word: w.position for w in words}
     assert positions["popular"] == 0.0 and positions["keywords"] == 0.0
     assert positions["movie"] > 0.0
     # one question: the last words are what the data belongs to, not what is asked
-    single = {w.word: w.position for w in request_words("the keywords of the most popular movie", [])}
+    single = {w.word: w.position for w in request_words("the keywords of the most popular movie", [], MEDIA)}
     assert single["keywords"] == 0.0 and single["movie"] == 1.0
 
 
 def test_names_offered_as_the_answer_to_who_are_people() -> None:
     def hints(text: str) -> dict[str | int, str]:
-        return {f.value: f.hint for f in extract_values(text)}
+        return {f.value: f.hint for f in extract_values(text, MEDIA)}
 
     assert hints("Who directed more movies, Akira Kurosawa or Spielberg?") == {
         "Akira Kurosawa": "person",
@@ -152,7 +163,7 @@ def test_names_offered_as_the_answer_to_who_are_people() -> None:
 
 def test_a_name_ends_before_a_link_a_common_word_or_a_season_word() -> None:
     def hints(text: str) -> dict[str | int, str]:
-        return {f.value: f.hint for f in extract_values(text) if f.kind == v.ENTITY}
+        return {f.value: f.hint for f in extract_values(text, MEDIA) if f.kind == v.ENTITY}
 
     assert hints("reviews of the film Heat and of the TV show Fargo") == {"Heat": "movie", "Fargo": "tv"}
     # a season word next to a name says it is a TV show; one further away says nothing about it
@@ -177,13 +188,13 @@ def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
     assert aliases == {"show": "tv"}  # not "detail" for the method GET
     assert title_aliases({**names, "GET /banner": ["show", "banner"]}) == {}  # "show" without "tv" too
     assert title_aliases({"GET /search/tv": ["search", "tv", "show"]}) == {}  # one title is not enough
-    [word] = request_words("similar shows", [], aliases)[1:]
+    [word] = request_words("similar shows", [], MEDIA, aliases)[1:]
     assert word.word == "shows" and {"show", "tv"} <= word.stems
 
 
 def test_a_name_that_acts_is_a_person() -> None:
     def hints(text: str) -> dict[object, str]:
-        return {f.value: f.hint for f in extract_values(text)}
+        return {f.value: f.hint for f in extract_values(text, MEDIA)}
 
     assert hints("What TV shows has Bryan Cranston acted in?") == {"Bryan Cranston": "person"}
     assert hints("List the movies Meryl Streep starred in") == {"Meryl Streep": "person"}
@@ -194,7 +205,7 @@ def test_a_name_that_acts_is_a_person() -> None:
 
 def test_opaque_ids_an_api_issued_are_values_with_the_noun_they_follow() -> None:
     def ids(text: str) -> list[tuple[str, str]]:
-        return [(str(f.value), f.hint) for f in extract_values(text) if f.kind == v.IDENTIFIER]
+        return [(str(f.value), f.hint) for f in extract_values(text, MEDIA) if f.kind == v.IDENTIFIER]
 
     assert ids("List the charges of the customer cus_9s6XKzkNRiz8i3") == [("cus_9s6XKzkNRiz8i3", "customer")]
     assert ids("messages of channel C024BE91L from the user with id U01ABCDEF9") == [
@@ -228,13 +239,13 @@ def test_an_id_fills_the_input_named_by_its_noun_a_filter_too() -> None:
             Param(name="limit", domain_type="integer"),
         ],
     )
-    found = extract_values("the refunds of charge ch_3MmlLrLkdIwHu7ix0snN0B15 of customer cus_123")
+    found = extract_values("the refunds of charge ch_3MmlLrLkdIwHu7ix0snN0B15 of customer cus_123", MEDIA)
     assert {n: b.value for (_, n), b in bind(charges, found, {}).items()} == {"customer": "cus_123"}
     assert {n: b.value for (_, n), b in bind(refunds, found, {}).items()} == {
         "charge": "ch_3MmlLrLkdIwHu7ix0snN0B15"
     }
     # an id without a noun fills an input named ...id, nothing else
-    plain = extract_values("show U01ABCDEF9")
+    plain = extract_values("show U01ABCDEF9", MEDIA)
     user = Api(key="GET /users", object_key="u", params=[Param(name="user_id", domain_type="string")])
     assert {n: b.value for (_, n), b in bind(user, plain, {}).items()} == {"user_id": "U01ABCDEF9"}
     assert bind(charges, plain, {}) == {}

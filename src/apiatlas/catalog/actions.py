@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS, REQUEST_WORDS, is_read_verb
 from apiatlas.text import split_identifier
 
 HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
@@ -34,10 +35,10 @@ def action_of(operation: str) -> str:
     the path's shape (REST conventions): ``GET /v1/customers`` list, ``GET /v1/customers/{id}`` retrieve,
     ``POST /v1/customers`` create, ``POST /v1/customers/{id}`` update, ``PUT`` replace, ``PATCH`` update,
     ``DELETE`` delete. A collection is a path whose last segment is a literal plural (``_plural``: not
-    "status", "settings"); a ``POST`` to another literal (``/invoices/{invoice}/finalize``,
+    "status", "settings"); a ``POST`` to another literal (``/orders/{order}/finalize``,
     ``/secrets/delete``, ``/tax/settings``) names its own action or updates one thing: "", as does an
     RPC method's path (``/chat.postMessage``).
-    "" for anything else (``API_Acc_GetRest``)."""
+    "" for anything else (a procedure's name)."""
     method, _, path = operation.partition(" ")
     method = method.upper()
     segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
@@ -65,49 +66,14 @@ def _plural(segment: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _ONE_THING
 
 
-# a procedure name's verb and the action it does (the request's word for it): the writes and the
-# other named actions of a procedure catalog; reads (Find, Get, Check, Brows, List) say none
-PROCEDURE_VERBS: dict[str, str] = {
-    "add": "create",
-    "create": "create",
-    "insert": "create",
-    "new": "create",
-    "register": "create",
-    "upd": "update",
-    "update": "update",
-    "edit": "update",
-    "modify": "update",
-    "change": "update",
-    "del": "delete",
-    "delete": "delete",
-    "remove": "delete",
-    "open": "open",
-    "close": "close",
-    "lock": "lock",
-    "block": "lock",
-    "unlock": "unlock",
-    "unblock": "unlock",
-    "cancel": "cancel",
-    "revoke": "cancel",
-    "print": "print",
-    "export": "export",
-    "import": "import",
-    "load": "import",
-    "confirm": "confirm",
-    "approve": "confirm",
-}
-# the verbs a read opens its name with: the action of ``API_Acc_CheckCanClose`` is not "close"
-_READ_VERBS = frozenset(
-    ("find", "get", "check", "brows", "browse", "list", "search", "select", "read", "fetch", "show", "calc")
-)
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def procedure_action(key: str, object_key: str = "") -> str:
     """The action a procedure's name says with its first verb, past its object's words:
-    ``API_Acc_Close`` close, ``API_Pmt_Add`` create, ``usp_Customer_Update`` update; "" for a read
-    (``API_Acc_FindByID``, ``API_Acc_CheckCanClose``: the first verb is a read) and for a name with no
-    verb of ``PROCEDURE_VERBS``. An HTTP operation's key (``GET /v1/customers``) has none either."""
+    ``usp_Order_Close`` close, ``usp_Payment_Add`` create, ``usp_Customer_Update`` update; "" for a read
+    (``usp_Order_GetByID``, ``usp_Order_CheckCanClose``: the first verb is a read) and for a name with
+    no verb of ``PROCEDURE_VERBS``. An HTTP operation's key (``GET /v1/customers``) has none either."""
     if " " in key.strip():
         return ""
     skip = {w.lower() for raw in _NAME_WORD.findall(object_key) for w in split_identifier(raw)}
@@ -115,51 +81,11 @@ def procedure_action(key: str, object_key: str = "") -> str:
         for word in (w.lower() for w in split_identifier(raw)):
             if word in skip:
                 continue
-            if word in _READ_VERBS:
+            if is_read_verb(word):
                 return ""
             if word in PROCEDURE_VERBS:
                 return PROCEDURE_VERBS[word]
     return ""
-
-
-# the words a request says an action with, as written (base forms: imperative, infinitive), English
-# and Russian: "shows" in "TV shows" and "created" in "when was it created" ask for nothing
-REQUEST_WORDS: dict[str, tuple[str, ...]] = {
-    "list": ("list", "enumerate", "перечисли", "перечислить"),
-    "retrieve": ("retrieve", "get", "fetch", "получи", "получить"),
-    "create": ("create", "add", "make", "register", "создай", "создать", "добавь", "добавить", "заведи"),
-    "update": (
-        "update",
-        "change",
-        "edit",
-        "modify",
-        "rename",
-        "измени",
-        "изменить",
-        "обнови",
-        "обновить",
-        "поменяй",
-        "поменять",
-        "исправь",
-        "исправить",
-    ),
-    "delete": ("delete", "remove", "erase", "удали", "удалить"),
-    "open": ("open", "открой", "открыть", "откройте"),
-    "close": ("close", "закрой", "закрыть", "закройте"),
-    "lock": ("lock", "block", "freeze", "заблокируй", "заблокировать", "заморозь", "заморозить"),
-    "unlock": ("unlock", "unblock", "unfreeze", "разблокируй", "разблокировать", "разморозь"),
-    "cancel": ("cancel", "revoke", "отмени", "отменить", "отзови", "отозвать", "аннулируй"),
-    "print": ("print", "распечатай", "распечатать", "напечатай", "напечатать"),
-    "export": ("export", "экспортируй", "экспортировать"),  # "выгрузи список": a list as often as a file
-    "import": ("import", "загрузи", "загрузить", "импортируй"),
-    "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
-}
-
-
-# the words after which a request word is a verb ("can you show", "please add", "and then delete")
-_BEFORE_A_VERB = frozenset(
-    ("please", "you", "to", "and", "then", "also", "пожалуйста", "и", "затем", "также")
-)
 
 
 def requested_actions(query_words: list[str]) -> dict[str, str]:
@@ -169,7 +95,7 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
     want to add a card"; "the new add-on" asks for nothing). "show" is no such word: it asks for a list
     as often as for one thing."""
     said = [w.lower() for w in query_words]
-    verbs = [w for n, w in enumerate(said) if n == 0 or said[n - 1] in _BEFORE_A_VERB]
+    verbs = [w for n, w in enumerate(said) if n == 0 or said[n - 1] in BEFORE_A_VERB]
     found: dict[str, str] = {}
     for action, forms in REQUEST_WORDS.items():
         word = next((w for w in verbs if w in forms), None)

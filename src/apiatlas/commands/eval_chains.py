@@ -16,7 +16,9 @@ from apiatlas.commands.eval_retrieval import _shared_data, eval_app
 from apiatlas.errors import ApiatlasError
 from apiatlas.planning.evaluation import GoldCase, bank_cases, report, restbench_cases, run_cases
 
-_BANK = Path(__file__).resolve().parents[3] / "examples" / "bank"
+_EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+_BANK = _EXAMPLES / "bank"
+_RESTBENCH_CONFIG = _EXAMPLES / "restbench" / "apiatlas.yaml"  # TMDB's vocabulary, as a user gives it
 
 
 class ChainDataset(StrEnum):
@@ -24,36 +26,44 @@ class ChainDataset(StrEnum):
     BANK = "bank"
 
 
-def _compile(source: Path, out: Path) -> Path:
+def _compile(source: Path, out: Path, config: Path | None) -> Path:
     from apiatlas.build import compile_docs
 
-    compile_docs(source, overlays_dir=None, config_path=None, out=out, write_report=False)
+    compile_docs(source, overlays_dir=None, config_path=config, out=out, write_report=False)
     return out
 
 
-def _bank_snapshot(folder: Path, out: Path) -> Path:
+def _bank_snapshot(folder: Path, out: Path, config: Path | None) -> Path:
     from apiatlas.build import compile_docs, default_overlays_dir
 
     docs = folder / "docs"
-    compile_docs(docs, overlays_dir=default_overlays_dir(docs), config_path=None, out=out, write_report=False)
+    config = config or (folder / "apiatlas.yaml" if (folder / "apiatlas.yaml").is_file() else None)
+    compile_docs(
+        docs, overlays_dir=default_overlays_dir(docs), config_path=config, out=out, write_report=False
+    )
     return out
 
 
-def evaluate(dataset: ChainDataset, files: list[Path], work: Path) -> dict[str, Any]:
-    """Compile the dataset's catalog in ``work``, plan every request and return the figures."""
+def evaluate(
+    dataset: ChainDataset, files: list[Path], work: Path, config: Path | None = None
+) -> dict[str, Any]:
+    """Compile the dataset's catalog in ``work`` (with the build ``config``: RestBench's own files use
+    ``examples/restbench/apiatlas.yaml``, a bank folder its ``apiatlas.yaml``), plan every request and
+    return the figures."""
     from apiatlas.snapshot import Snapshot
 
     cases: list[GoldCase]
     if dataset is ChainDataset.RESTBENCH:
         root = _shared_data() / "restbench"
         spec, queries = files if len(files) == 2 else (root / "tmdb_oas.json", root / "tmdb_queries.json")
-        snapshot_path = _compile(spec, work / "restbench.atlas")
+        config = config or (_RESTBENCH_CONFIG if len(files) != 2 else None)
+        snapshot_path = _compile(spec, work / "restbench.atlas", config)
         with Snapshot.open(snapshot_path) as snap:
             cases = restbench_cases(queries, set(snap.all_api_keys()))
             runs = run_cases(snap, cases)
     else:
         folder = files[0] if files else _BANK
-        snapshot_path = _bank_snapshot(folder, work / "bank.atlas")
+        snapshot_path = _bank_snapshot(folder, work / "bank.atlas", config)
         chains = files[1] if len(files) > 1 else folder / "eval" / "chains.yaml"
         with Snapshot.open(snapshot_path) as snap:
             runs = run_cases(snap, bank_cases(chains))
@@ -71,11 +81,14 @@ def eval_chains(
     ] = ChainDataset.RESTBENCH,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
     misses: Annotated[bool, typer.Option("--misses", help="Also print every request planned wrong.")] = False,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="Build config of the catalog (its vocabulary).")
+    ] = None,
 ) -> None:
     """Plan every request of a dataset from its text alone and compare the top chain with the gold chain."""
     try:
         with tempfile.TemporaryDirectory(prefix="apiatlas-chains-") as tmp:
-            result = evaluate(dataset, list(files or []), Path(tmp))
+            result = evaluate(dataset, list(files or []), Path(tmp), config)
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc

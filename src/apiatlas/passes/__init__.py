@@ -12,7 +12,9 @@ like sqlglot's optimizer rules. Order, and why:
 4. graph        -- edges between kept APIs, using the declared sources (from docs and overlays) and types.
    rest_edges   -- formats with ``rest_passes`` only: response fields feed path/query/body parameters.
 5. entry_points -- kept APIs whose required inputs are all values a user can say.
-6. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
+6. vocabulary   -- the catalog's own words (kinds of things, synonyms) derived from its kept APIs,
+                   amended by the build config's ``vocabulary``; read by the planner.
+7. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
                    everything the others decided.
 """
 
@@ -31,8 +33,11 @@ from apiatlas.passes.overlays import overlays as overlays_pass
 from apiatlas.passes.rest_edges import rest_edges
 from apiatlas.passes.side_effects import side_effects
 from apiatlas.passes.types import types
+from apiatlas.passes.vocabulary import vocabulary
 
-PASSES: list[Pass] = [overlays_pass, side_effects, funnel, types, graph, rest_edges, entry_points, index]
+PASSES: list[Pass] = [
+    overlays_pass, side_effects, funnel, types, graph, rest_edges, entry_points, vocabulary, index,
+]  # fmt: skip
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]
 

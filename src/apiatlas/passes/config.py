@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from apiatlas.catalog.model import SideEffect
 from apiatlas.config_file import read_config_text
 from apiatlas.errors import ConfigError, Location, ReasonCode
+from apiatlas.language.catalog import CatalogVocabulary
 
 FunnelField = Literal["key", "approved", "implemented", "forbidden", "side_effect", "object_key"]
 FunnelOperator = Literal["matches", "equals", "not_equals", "in"]
@@ -92,6 +93,8 @@ class BuildConfig(BaseModel):
     # search settings (a JSON file from `apiatlas eval retrieval --fit --save-settings`), relative to
     # this config file; none: the shipped CALIBRATED settings
     search_settings: str | None = Field(default=None, min_length=1)
+    # the catalog's own words over the derived ones (kinds of things, synonyms): ``CatalogVocabulary``
+    vocabulary: CatalogVocabulary = Field(default_factory=CatalogVocabulary)
 
     @classmethod
     def for_source(cls, source_kind: str | None) -> BuildConfig:

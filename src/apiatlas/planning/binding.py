@@ -9,6 +9,7 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.model import InputOrigin
 
 _ENTITY_PARAM = re.compile(r"^(query|q|search|term|keyword|text|name|title|fullname|shortname)$")
 
@@ -106,7 +107,7 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
 class Bound:
     """A value for one input: given by the caller (``known``) or read from the request (``request``)."""
 
-    origin: str
+    origin: InputOrigin
     value: Any
     index: int = -1  # which extracted value (request) it is
     known_as: str = ""  # the caller's name for a known value
@@ -114,7 +115,8 @@ class Bound:
 
 
 def enum_choice(slot: Slot, words: list[str]) -> str | None:
-    """The value of a closed list the request names ("tv" in "the most popular TV show", "day" in "today")."""
+    """The value of a closed list the request names ("web" in "the most visited web page", "day" in
+    "today")."""
     for word in words:
         for value in slot.enum:
             low = value.lower()
@@ -124,9 +126,14 @@ def enum_choice(slot: Slot, words: list[str]) -> str | None:
 
 
 def bind(
-    api: Api, found: list[v.ExtractedValue], known: dict[str, Any], words: list[str] | None = None
+    api: Api,
+    found: list[v.ExtractedValue],
+    known: dict[str, Any],
+    words: list[str] | None = None,
+    kinds: frozenset[str] = frozenset(),
 ) -> dict[tuple[str | None, str], Bound]:
-    """The inputs of ``api`` that known or stated values fill: (table, name) -> value."""
+    """The inputs of ``api`` that known or stated values fill: (table, name) -> value (``kinds``: the
+    catalog's kinds of things, which a value's hint names)."""
     out: dict[tuple[str | None, str], Bound] = {}
     lowered = {k.lower(): val for k, val in known.items()}
     used: set[int] = set()
@@ -143,8 +150,8 @@ def bind(
             for i, value in enumerate(found)
             if i not in used and accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
         ]
-        if fits:  # the value said to be what the API is about ("television DEATH NOTE" to a TV search)
-            index = max(fits, key=lambda i: (hint_fit(found[i].hint, api), -i))
+        if fits:  # the value said to be what the API is about ("the band X" to a band search)
+            index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
             out[key] = Bound("request", found[index].value, index)
             used.add(index)
         if key not in out and slot.enum and slot.required:

@@ -53,7 +53,8 @@ class PlanContext:
                 if api is None:
                     continue
                 bound = self.bindings(api).values()
-                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0)
+                kinds = self.cache.vocabulary.kind_set
+                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api, kinds) for b in bound if b.index >= 0)
                 if fit > 0.5 or any(b.known_as for b in bound):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:
@@ -63,5 +64,7 @@ class PlanContext:
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
-            self.bound[api.key] = bind(api, self.found, self.known, self.words)
+            self.bound[api.key] = bind(
+                api, self.found, self.known, self.words, self.cache.vocabulary.kind_set
+            )
         return self.bound[api.key]

@@ -3,12 +3,41 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
-from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
+from apiatlas.planning.model import CandidateChain, InputOrigin, InputSource, PlannedStep
 from apiatlas.planning.values import CODE_HINT
+
+
+@dataclass(frozen=True, slots=True)
+class StepInput:
+    """Where one input of a draft's step comes from (an ``InputSource`` once the chain is kept)."""
+
+    name: str
+    table: str | None
+    origin: InputOrigin
+    value: Any = None
+    from_step: int | None = None
+    from_table: str | None = None
+    from_field: str | None = None
+    level: str | None = None
+    confidence: float = 1.0
+    required: bool = True
+    domain_type: str = ""
+
+    def shifted(self, by: int) -> StepInput:
+        """This input with its producer step ``by`` steps later (steps were put before it)."""
+        if self.origin != "step" or self.from_step is None:
+            return self
+        return replace(self, from_step=self.from_step + by)
+
+    def source(self) -> InputSource:
+        return InputSource(**asdict(self))
+
+
+StepInputs = list[StepInput]
 
 
 @dataclass
@@ -16,7 +45,7 @@ class Draft:
     """A scored path before it becomes a ``CandidateChain`` (only the best few are built)."""
 
     apis: list[Api]
-    inputs: list[list[dict[str, Any]]]
+    inputs: list[StepInputs]
     score: float
     confidence: float
     missing: list[str]
@@ -30,7 +59,7 @@ class Draft:
             PlannedStep(
                 api=api.key,
                 title=api.title,
-                inputs=[InputSource(**i) for i in inputs],
+                inputs=[i.source() for i in inputs],
                 on_many=on_many(self.inputs, inputs),
             )
             for api, inputs in zip(self.apis, self.inputs, strict=True)
@@ -41,26 +70,23 @@ class Draft:
         )  # fmt: skip
 
 
-def on_many(
-    chain: list[list[dict[str, Any]]], inputs: list[dict[str, Any]]
-) -> Literal["all", "first", "stop", "each"]:
+def on_many(chain: list[StepInputs], inputs: StepInputs) -> Literal["all", "first", "stop", "each"]:
     """What a step does when a mapped argument gets several values.
 
     From an entry step's matches for a stated name or number: the first match of a ranked list
-    (``results[].id``), else stop and ask the user which one (fifteen clients named Иванов);
+    (``results[].id``), else stop and ask the user which one (fifteen people of one surname);
     from any later step: fan out, once per value (the balance of each of his accounts).
     """
-    mapped = [i for i in inputs if i.get("origin") == "step" and i.get("table") is None]
+    mapped = [i for i in inputs if i.origin == "step" and i.table is None]
     if not mapped:
         return "all"
     source = mapped[0]
-    producer = chain[int(source.get("from_step") or 0)]
-    entry_looks_up = not any(i.get("origin") == "step" for i in producer) and any(
-        i.get("origin") in ("request", "known") and not is_identifier(str(i.get("name")), "")
-        for i in producer
+    producer = chain[source.from_step or 0]
+    entry_looks_up = not any(i.origin == "step" for i in producer) and any(
+        i.origin in ("request", "known") and not is_identifier(i.name, "") for i in producer
     )  # a name, a number or a title: its matches are candidates for one thing, not a list to go through
     if entry_looks_up:
-        return "first" if "[]" in str(source.get("from_field")) else "stop"
+        return "first" if "[]" in str(source.from_field) else "stop"
     return "each"
 
 
@@ -68,26 +94,26 @@ FOREIGN_KEY_FACTOR = 0.8  # a field that is another entity's id (a deposit's Acc
 _ID_NAME = re.compile(r"(^id$|ID$|_id$|Id$|\.id$|\[\]\.id$)")
 
 
-def passes_through(producer_inputs: list[dict[str, Any]], source: dict[str, Any]) -> bool:
+def passes_through(producer_inputs: StepInputs, source: StepInput) -> bool:
     """Whether ``source`` reads back a value its producer step was itself given by the step before.
 
-    ``API_Acc_GetStatus`` between an account lookup and the deals of that account only returns the
-    ``AccountID`` it received; ``GET /movie/{movie_id}/keywords`` only hands on the movie's ``id``.
+    A status lookup between a lookup of a thing and the thing's orders only returns the id it
+    received; ``GET /book/{book_id}/keywords`` only hands on the book's ``id``.
     """
-    field = str(source.get("from_field") or "")
+    field = source.from_field or ""
     if "." in field or "[]" in field:
         return False
-    received = [i for i in producer_inputs if i.get("origin") == "step"]
+    received = [i for i in producer_inputs if i.origin == "step"]
     if not received:
         return False
-    names = {str(i.get("name", "")).lower() for i in received}
+    names = {i.name.lower() for i in received}
     return field.lower() in names or (field.lower() == "id" and len(received) == 1)
 
 
 def nested_list(field: str) -> bool:
     """Whether ``field`` lies in a list inside each row of a list (``results[].known_for[].id``: the
-    movies each matched person is known for): things the rows mention in passing, not ones the request
-    picks; "his latest movie" is read from the API that lists them (``/person/{id}/movie_credits``)."""
+    things each matched person is known for): things the rows mention in passing, not ones the request
+    picks; "his latest book" is read from the API that lists them (``/author/{id}/books``)."""
     return field.count("[]") >= 2
 
 
@@ -112,17 +138,15 @@ def own_key(api: Api, table: str | None, field: str) -> bool:
     return parts[-1] == "id" and field.count("[]") <= 1 and len(parts) <= 2
 
 
-_KINDS = ("movie", "tv", "collection", "company", "network", "person")
-
-
-def hint_fit(hint: str, api: Api) -> float:
-    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not."""
+def hint_fit(hint: str, api: Api, kinds_of_catalog: frozenset[str]) -> float:
+    """+1 when a named value goes to an API about the kind of thing the request says it is, -1 when not
+    (``kinds_of_catalog``: ``CatalogVocabulary.kind_set``)."""
     if not hint:
         return 0.0
     if hint.startswith(CODE_HINT):
         return code_fit(hint[len(CODE_HINT) :], api)
     words = set(re.findall(r"[a-z]+", re.sub(r"\{[^}]*\}", " ", api.key.lower())))
-    kinds = {k for k in _KINDS if k in words}
+    kinds = words & kinds_of_catalog
     if hint.startswith("-"):
         return -1.0 if hint[1:] in kinds else 0.0
     if not kinds:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import replace
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound
-from apiatlas.planning.draft import Draft, hint_fit
+from apiatlas.planning.draft import Draft, StepInputs, hint_fit
 from apiatlas.planning.intent import sub_resource
 from apiatlas.planning.model import CandidateChain
 
@@ -21,10 +21,11 @@ def more_entities(
     entry: Api,
     bound: dict[tuple[str | None, str], Bound],
     used: set[int],
+    kinds: frozenset[str] = frozenset(),
 ) -> list[tuple[tuple[str | None, str], int]]:
     """The other stated names the entry step's search input could take, each with that input, when the
-    request sets them side by side with the one it takes ("Avatar versus Avatar: The Way of Water",
-    "Kurosawa or Spielberg"): both are looked up, not only the first."""
+    request sets them side by side with the one it takes ("Dune versus Dune Messiah", "Tolkien or
+    Lewis"): both are looked up, not only the first."""
     out: list[tuple[tuple[str | None, str], int]] = []
     for slot, value in bound.items():
         if value.origin != "request" or value.index < 0 or found[value.index].kind not in _NAMED:
@@ -37,8 +38,8 @@ def more_entities(
                 continue
             if not side_by_side(request, found[value.index].text, other.text):
                 continue
-            if hint_fit(other.hint, entry) < 0:
-                continue  # said to be another kind of thing ("the TV show X" for a movie search)
+            if hint_fit(other.hint, entry, kinds) < 0:
+                continue  # said to be another kind of thing ("the band X" for a book search)
             out.append((slot, index))
     return out
 
@@ -59,21 +60,18 @@ def side_by_side(request: str, one: str, other: str) -> bool:
 def with_entities(
     found: list[v.ExtractedValue],
     apis: list[Api],
-    steps: list[list[dict[str, Any]]],
+    steps: list[StepInputs],
     extra: list[tuple[tuple[str | None, str], int]],
-) -> tuple[list[Api], list[list[dict[str, Any]]]]:
+) -> tuple[list[Api], list[StepInputs]]:
     """The chain with one more entry step per extra name, first (the steps after read the last one)."""
     shift = len(extra)
-    later = [
-        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
-        for inputs in steps
-    ]
+    later = [[i.shifted(shift) for i in inputs] for inputs in steps]
     added = []
     for (table, name), index in extra:
         added.append(
             [
-                {**i, "value": found[index].value}
-                if (i.get("table"), i.get("name")) == (table, name) and i.get("origin") == "request"
+                replace(i, value=found[index].value)
+                if (i.table, i.name) == (table, name) and i.origin == "request"
                 else i
                 for i in steps[0]
             ]
@@ -87,9 +85,9 @@ NEAR_TIE = 0.01  # two chains' scores closer than this: the request does not tel
 def tie_note(chains: list[CandidateChain]) -> str:
     """When the two best chains score (nearly) the same, say so: the request does not tell.
 
-    The same stated name read through different entry points ("Breaking Bad" through a movie search
-    or a TV search), or two different targets for the same words ("счета": accounts or depository
-    accounts). On RestBench and the sample bank the second kind fires on 4 of 160 requests; in 2 of
+    The same stated name read through different entry points ("Dune" through a book search or an
+    author search), or two different targets for the same words (one word for two kinds of
+    records). On RestBench and the sample bank the second kind fires on 4 of 160 requests; in 2 of
     them the best chain is not the gold one."""
     if len(chains) < 2 or chains[0].score - chains[1].score > NEAR_TIE:
         return ""
@@ -109,11 +107,10 @@ def joined(
     request: str, found: list[v.ExtractedValue], ranked: list[Draft], value_gain: float, step_cost: float
 ) -> Draft | None:
     """The best chain and the best one asking the same about a name it leaves unused, one after the other
-    ("the director of film Barbie or the lead actor of television DEATH NOTE": Barbie's credits, then
-    DEATH NOTE's).
+    ("the author of the book Dune or the singer of the band Queen": Dune's people, then Queen's).
 
     The other chain takes the unused name and none of the best chain's values, has as many steps and ends
-    at an API of the same part (``/movie/{id}/credits`` and ``/tv/{id}/credits``). The two run in the
+    at an API of the same part (``/book/{id}/people`` and ``/band/{id}/people``). The two run in the
     order the request names them; the score is the best chain's, plus ``value_gain`` per name the other
     takes, less ``step_cost`` per step it adds."""
     if not ranked:
@@ -145,10 +142,7 @@ def _named_first(request: str, found: list[v.ExtractedValue], indexes: frozenset
 
 def _one_after_the_other(first: Draft, second: Draft, score: float) -> Draft:
     shift = len(first.apis)
-    later = [
-        [{**i, "from_step": i["from_step"] + shift} if i.get("origin") == "step" else i for i in inputs]
-        for inputs in second.inputs
-    ]
+    later = [[i.shifted(shift) for i in inputs] for inputs in second.inputs]
     return Draft(
         apis=[*first.apis, *second.apis],
         inputs=[*first.inputs, *later],

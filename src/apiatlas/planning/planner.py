@@ -8,24 +8,24 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.words import PERSON
 from apiatlas.planning import values as v
-from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
-    FOREIGN_KEY_FACTOR,
     Draft,
+    StepInput,
+    StepInputs,
     hint_fit,
     ids_only,
     is_identifier,
     nested_list,
-    own_key,
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
-from apiatlas.planning.model import LEVEL_CONFIDENCE, PlanResult, PlanValue
+from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -37,6 +37,14 @@ from apiatlas.planning.relevance import (
 )
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.spelling import Spelling
+from apiatlas.planning.steps import (
+    ChainTally,
+    from_earlier,
+    more_columns,
+    open_inputs,
+    required_inputs,
+    taking_ids,
+)
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.snapshot import CatalogReader
 
@@ -85,7 +93,7 @@ class Planner:
     def spelling(self) -> Spelling:
         """Known words for misspelt request words, built once per planner."""
         if self._spelling is None:
-            self._spelling = Spelling(self.snapshot, known_words())
+            self._spelling = Spelling(self.snapshot, known_words(self.cache.vocabulary))
         return self._spelling
 
     def _catalog_term(self, value: v.ExtractedValue) -> bool:
@@ -102,14 +110,17 @@ class Planner:
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
         started = time.perf_counter()
-        found = [f for f in v.extract_values(request) if not self._catalog_term(f)] if request else []
+        vocabulary = self.cache.vocabulary
+        found = (
+            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
+        )
         stated = [f.text for f in found]
-        text = plain_verbs(self.spelling.corrected(request, stated)) if request else ""
-        words = request_words(text, stated, self.title_stats.aliases) if request else []
+        text = plain_verbs(self.spelling.corrected(request, stated), vocabulary) if request else ""
+        words = request_words(text, stated, vocabulary, self.title_stats.aliases) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
-        kind = asked_kind(text, stated)
+        kind = asked_kind(text, stated, vocabulary)
         ctx = PlanContext(
             self.cache,
             relevance,
@@ -190,61 +201,14 @@ class Planner:
         return result
 
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
-        """APIs a stated opaque id fills a required input of ("Show the customer cus_123": the customer
-        API by id): the thing the request names by id, whatever words its card uses. Only the APIs with
-        a required input an id can fill are bound (``_required_inputs``), not the whole snapshot."""
-        ids = [f for f in ctx.found if f.kind == v.IDENTIFIER]
-        if not ids:
-            return []
-        candidates = sorted(
-            {
-                key
-                for (name, domain_type), keys in self._required_inputs().items()
-                if any(accepts(f, Slot(name, None, domain_type, True)) for f in ids)
-                for key in keys
-            }
-        )
-        out = []
-        for key in candidates:
-            api = ctx.api(key)
-            if api is None or not self._readable(ctx, key):
-                continue
-            required = {(None, p.name) for p in api.params if p.required}
-            bound = ctx.bindings(api)
-            if any(
-                ctx.found[b.index].kind == v.IDENTIFIER
-                for k, b in bound.items()
-                if k in required and b.index >= 0
-            ):
-                out.append(key)
-        return out
-
-    def _required_inputs(self) -> dict[tuple[str, str], list[str]]:
-        """Every API's required parameters, (name, domain type) -> API keys; read once per planner."""
+        """APIs a stated opaque id fills a required input of (``steps.taking_ids``), that a chain may use."""
         if self._inputs is None:
-            self._inputs = {}
-            for key in self.snapshot.all_api_keys():
-                api = self.cache.api(key)
-                for p in api.params if api is not None else []:
-                    if p.required:
-                        self._inputs.setdefault((p.name, p.domain_type), []).append(key)
-        return self._inputs
+            self._inputs = required_inputs(self.cache)
+        return [k for k in taking_ids(ctx, self._inputs) if self._readable(ctx, k)]
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
         return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
-
-    def _open_inputs(self, ctx: PlanContext, api: Api) -> list[Slot]:
-        """Required inputs no stated value fills (an input table needs one filled column)."""
-        if api.key in ctx.open_inputs:
-            return ctx.open_inputs[api.key]
-        bound = ctx.bindings(api)
-        out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
-        for table in api.input_tables:
-            if not any((table.name, c.name) in bound for c in table.columns):
-                out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
-        ctx.open_inputs[api.key] = out
-        return out
 
     def _paths(self, ctx: PlanContext, target: str) -> list[tuple[str, ...]]:
         """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
@@ -277,10 +241,10 @@ class Planner:
         values, search hits, strong edges: reading an API costs more), and each one's strongest edge rank;
         worked out once per plan and API."""
         if head.key not in ctx.shortlists:
-            open_inputs = {(s.table, s.name.lower()) for s in self._open_inputs(ctx, head)}
+            wanted = {(s.table, s.name.lower()) for s in open_inputs(ctx, head)}
             best: dict[str, int] = {}
-            for edge in ctx.edges_into(head.key) if open_inputs else []:
-                if (edge.consumer_table, edge.consumer_field.lower()) not in open_inputs:
+            for edge in ctx.edges_into(head.key) if wanted else []:
+                if (edge.consumer_table, edge.consumer_field.lower()) not in wanted:
                     continue
                 rank = EDGE_LEVEL_RANK[edge.level]
                 if rank < best.get(edge.producer, 99):
@@ -299,7 +263,9 @@ class Planner:
         if api is None:
             return 0.0
         return sum(
-            1.0 + hint_fit(ctx.found[b.index].hint, api) for b in ctx.bindings(api).values() if b.index >= 0
+            1.0 + hint_fit(ctx.found[b.index].hint, api, ctx.cache.vocabulary.kind_set)
+            for b in ctx.bindings(api).values()
+            if b.index >= 0
         )
 
     def _entry_fit(self, ctx: PlanContext, api: Api) -> float:
@@ -308,16 +274,16 @@ class Planner:
 
     def _kind_fit(self, ctx: PlanContext, key: str) -> float:
         """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
-        when the request asks who and the API lists people (a cast: its ``cast[].id`` feeds a person's);
-        less ``Weights.one_counted`` when it takes one of the things the request counts (``season_number``
-        for "how many seasons")."""
+        when the request asks who and the API lists people (its ``members[].id`` feeds a person's);
+        less ``Weights.one_counted`` when it takes one of the things the request counts
+        (``chapter_number`` for "how many chapters")."""
         api = ctx.api(key)
         if api is None:
             return 0.0
         one = self.weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
         if ctx.kind:
-            return (1.0 if own_kind(api) == ctx.kind else 0.0) - one
-        return (self.weights.people if ctx.who and "person" in ctx.cache.listed_kinds(key) else 0.0) - one
+            return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
+        return (self.weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
     def _unasked(self, ctx: PlanContext, api: Api) -> float:
         """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
@@ -336,146 +302,112 @@ class Planner:
         return ctx.scores[key]
 
     def _chain(self, ctx: PlanContext, path: tuple[str, ...]) -> Draft | None:
-        """Score one path; the inputs of each step are plain dicts until the chain is kept."""
-        w = self.weights
+        """Score one path: each step's inputs (``_step_inputs``), the names it takes besides, the score's
+        terms (``_terms``); None when a step takes nothing from the chain or only hands an id on."""
         apis = [ctx.api(k) for k in path]
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
-        steps: list[list[dict[str, Any]]] = []
-        missing: list[str] = []
-        used: set[int] = set()
-        used_known: set[str] = set()
-        choice_only = 0  # missing inputs with a closed list of values: the agent picks one
-        choices = 0  # inputs with a closed list of values the request names
-        confidence = 1.0
-        edge_penalty = 0.0
-        kind_fit = 0.0
-        attribute_hops = 0  # hops through a value many things share, rather than the thing's identifier
-        nested_hops = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
-        for index, api in enumerate(chain_apis):
-            inputs: list[dict[str, Any]] = []
-            for (table, name), value in ctx.bindings(api).items():
-                inputs.append({"name": name, "table": table, "origin": value.origin, "value": value.value})
-                if value.choice:
-                    choices += 1
-                if value.known_as:
-                    used_known.add(value.known_as.rsplit(".", 1)[-1])
-                if value.index >= 0:
-                    used.add(value.index)
-                    kind_fit += hint_fit(ctx.found[value.index].hint, api)
-            fed = False
-            for slot in self._open_inputs(ctx, api):
-                source = self._from_earlier(ctx, chain_apis, index, slot)
-                if source is None:
-                    missing.append(f"{api.key}.{slot.name}")
-                    choice_only += 1 if slot.enum else 0
-                    inputs.append(
-                        {
-                            "name": slot.name,
-                            "table": slot.table,
-                            "origin": "user",
-                            "domain_type": slot.domain_type,
-                        }
-                    )
-                    continue
-                fed = True
-                attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
-                nested_hops += 1 if nested_list(source["from_field"]) else 0
-                inputs.append(source)
-                confidence *= source["confidence"]
-                edge_penalty += w.edge * (1.0 - source["confidence"])
-                if source["table"] is not None:
-                    inputs.extend(self._more_columns(ctx, chain_apis, index, source))
-            if index > 0 and not fed:
-                return None  # a step that takes nothing from the chain is not part of it
-            if any(passes_through(steps[i["from_step"]], i) for i in inputs if i.get("origin") == "step"):
+        tally = ChainTally()
+        steps: list[StepInputs] = []
+        for index in range(len(chain_apis)):
+            inputs = self._step_inputs(ctx, chain_apis, index, tally)
+            if inputs is None:
+                return None
+            if any(passes_through(steps[i.from_step or 0], i) for i in inputs if i.origin == "step"):
                 return (
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
-        extra = more_entities(ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), used)
+        extra = more_entities(
+            ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
+        )
         if extra:
-            used.update(index for _, index in extra)
+            tally.used.update(index for _, index in extra)
             chain_apis, steps = with_entities(ctx.found, chain_apis, steps, extra)
-        target = chain_apis[-1]
         covered: dict[int, float] = {}
         for api in chain_apis:
             for index, strength in ctx.relevance.strength(api).items():
                 covered[index] = max(strength, covered.get(index, 0.0))
-        union = ctx.relevance.share(covered)
-        others = sum(self._rel(ctx, a.key) for a in chain_apis[:-1])
         subjects = {
             i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS or (f.kind == v.NUMBER and f.hint)
         }
-        writes = sum(1 for a in chain_apis if a.side_effect is not SideEffect.READ)
-        terms = {
+        terms = self._terms(ctx, chain_apis, tally, covered, subjects)
+        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
+        if tally.used:
+            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(tally.used)))
+        return Draft(
+            chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
+            terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
+        )  # fmt: skip
+
+    @staticmethod
+    def _kinds(ctx: PlanContext) -> frozenset[str]:
+        return ctx.cache.vocabulary.kind_set
+
+    def _step_inputs(
+        self, ctx: PlanContext, apis: list[Api], index: int, tally: ChainTally
+    ) -> StepInputs | None:
+        """The inputs of step ``index``: the values bound to it, then each open input fed by an earlier
+        step or missing (asked of the user); None when a later step takes nothing from the chain."""
+        api = apis[index]
+        inputs: StepInputs = []
+        for (table, name), value in ctx.bindings(api).items():
+            inputs.append(StepInput(name=name, table=table, origin=value.origin, value=value.value))
+            tally.choices += 1 if value.choice else 0
+            if value.known_as:
+                tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
+            if value.index >= 0:
+                tally.used.add(value.index)
+                tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+        fed = False
+        for slot in open_inputs(ctx, api):
+            source = from_earlier(ctx, apis, index, slot)
+            if source is None:
+                tally.missing.append(f"{api.key}.{slot.name}")
+                tally.choice_only += 1 if slot.enum else 0
+                inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
+                continue
+            fed = True
+            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
+            tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
+            inputs.append(source)
+            tally.confidence *= source.confidence
+            tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
+            if source.table is not None:
+                inputs.extend(more_columns(ctx, apis, index, source))
+        return inputs if index == 0 or fed else None
+
+    def _terms(
+        self,
+        ctx: PlanContext,
+        apis: list[Api],
+        tally: ChainTally,
+        covered: dict[int, float],
+        subjects: set[int],
+    ) -> dict[str, float]:
+        """The parts of a chain's score by name (``Weights``; kept in the draft for tuning)."""
+        w, target = self.weights, apis[-1]
+        writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
+        unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
+        return {
             "target": w.target * self._rel(ctx, target.key),
             "kind": w.kind * self._kind_fit(ctx, target.key),
             "unasked": -w.unasked * self._unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),
-            "union": w.union * union,
-            "others": w.others * others,
-            "steps": -w.step * (len(chain_apis) - 1),
-            "edges": -edge_penalty,
-            "attribute": -w.attribute * attribute_hops,
-            "nested": -w.nested * nested_hops,
-            "missing": -w.missing * (len(missing) - choice_only) - w.choice * choice_only,
-            "used": w.used_value * (len(used) + choices),
-            "unused": -w.unused_subject * len(subjects - used)
-            - w.unused_subject * len({k.rsplit(".", 1)[-1].lower() for k in ctx.known} - used_known),
+            "union": w.union * ctx.relevance.share(covered),
+            "others": w.others * sum(self._rel(ctx, a.key) for a in apis[:-1]),
+            "steps": -w.step * (len(apis) - 1),
+            "edges": -tally.edge_penalty,
+            "attribute": -w.attribute * tally.attribute_hops,
+            "nested": -w.nested * tally.nested_hops,
+            "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
+            "used": w.used_value * (len(tally.used) + tally.choices),
+            "unused": -w.unused_subject * (len(subjects - tally.used) + len(unknown_known)),
             "writes": -w.write * writes,
-            "hint": w.hint * kind_fit,
-            "entry": w.entry * self._entry_fit(ctx, chain_apis[0]) if len(chain_apis) > 1 else 0.0,
+            "hint": w.hint * tally.kind_fit,
+            "entry": w.entry * self._entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
         }
-        score = sum(terms.values())
-        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
-        if used:
-            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(used)))
-        return Draft(
-            chain_apis, steps, round(score, 4), round(confidence, 4), missing, why, terms,
-            used=frozenset(used), unused=frozenset(subjects - used),
-        )  # fmt: skip
-
-    def _from_earlier(
-        self, ctx: PlanContext, apis: list[Api], index: int, slot: Slot
-    ) -> dict[str, Any] | None:
-        """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
-        best: tuple[int, int, Edge] | None = None
-        earlier = {a.key: i for i, a in enumerate(apis[:index])}
-        strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
-        for producer, at in earlier.items():
-            edge = strongest.get(producer)
-            if edge is None:
-                continue
-            rank = (EDGE_LEVEL_RANK[edge.level], index - at)
-            if best is None or rank < best[:2]:
-                best = (rank[0], rank[1], edge)
-        if best is None:
-            return None
-        edge = best[2]
-        own = own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
-        return {
-            "name": slot.name, "table": slot.table, "origin": "step", "from_step": earlier[edge.producer],
-            "from_table": edge.producer_table, "from_field": edge.producer_field, "level": edge.level.value,
-            "confidence": LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
-            "domain_type": slot.domain_type,
-        }  # fmt: skip
-
-    def _more_columns(
-        self, ctx: PlanContext, apis: list[Api], index: int, first: dict[str, Any]
-    ) -> list[dict[str, Any]]:
-        """Other columns of the same input table fed by the same earlier output table."""
-        table = next(t for t in apis[index].input_tables if t.name == first["table"])
-        out = []
-        for column in table.columns:
-            if column.name == first["name"] or (table.name, column.name) in ctx.bindings(apis[index]):
-                continue
-            slot = Slot(column.name, table.name, column.domain_type, False)
-            more = self._from_earlier(ctx, apis, index, slot)
-            if more and more["from_step"] == first["from_step"] and more["from_table"] == first["from_table"]:
-                out.append({**more, "required": False})
-        return out
 
 
 def _ms(started: float) -> float:

@@ -7,32 +7,25 @@ import re
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.snapshot import CatalogReader
 from apiatlas.text import query_terms
 
-_STOP_WORDS = (
-    "the a an of in on at to for by and or is are was were be been do does did dose me my i i'm you your "
-    "give tell find get what who whom which when where how many much some any that this these those "
-    "it its his her their there please want need just about with from than as have has had can could "
-    "would should will one more most no not yet also so right now currently list "
-    "и в во на по с со у о об от до за из к ко для как какие какой какая что кто где когда ли есть был "
-    "была были все его её ее их мне нам это этот эта нет же бы не да "
-    "найди найти найдите покажи покажите показать выведи выведите дай дайте нужен нужна нужны нужно"
-)
-_STOP = set(_STOP_WORDS.split())
+_STOP = PLAIN_WORDS
 
 
 _SHOW_ME = re.compile(r"(\b[\w']+\s+)?\bshow(\s+(?:me|us)\b)", re.IGNORECASE)
-_NOUN_BEFORE = {"the", "a", "an", "tv", "this", "that", "his", "her", "their", "its"}
+_NOUN_BEFORE = frozenset({"the", "a", "an", "this", "that", "his", "her", "their", "its"})
 
 
-def plain_verbs(text: str) -> str:
-    """``text`` with "show me" / "show us" read as the verb of asking it is ("give me"), not as a TV
-    show ("the show Me and You" stays)."""
+def plain_verbs(text: str, vocabulary: CatalogVocabulary) -> str:
+    """``text`` with "show me" / "show us" read as the verb of asking it is ("give me"), not as the noun
+    ("the show Me and You" stays, as does a kind word of the catalog's before it)."""
 
     def verb(match: re.Match[str]) -> str:
         before = match.group(1) or ""
-        if before.strip().lower() in _NOUN_BEFORE:
+        if before.strip().lower() in _NOUN_BEFORE or before.strip().lower() in vocabulary.naming:
             return match.group(0)
         return f"{before}give{match.group(2)}"
 
@@ -44,53 +37,6 @@ def is_stop_word(word: str) -> bool:
     return word in _STOP
 
 
-# request words that name what an API returns in other words (English and Russian); small and explicit
-_EXPANSIONS: dict[str, str] = {
-    "director": "crew credits",
-    "directed": "crew credits",
-    "directors": "crew credits",
-    "directing": "crew credits",
-    "actor": "cast credits",
-    "actors": "cast credits",
-    "actress": "cast credits",
-    "starred": "cast credits",
-    "star": "cast credits",
-    "starring": "cast credits",
-    "co-starring": "cast credits",
-    "worked": "cast credits",
-    "works": "credits",
-    "look": "images profiles",
-    "photo": "images",
-    "picture": "images",
-    "poster": "images posters",
-    "cover": "images posters",
-    "logo": "images logos",
-    "image": "images",
-    "born": "birthday place_of_birth",
-    "older": "birthday",
-    "headquarter": "headquarters",
-    "recommend": "recommendations",
-    "recommendations": "recommendations",
-    "similar": "similar",
-    "released": "release_date release_dates",
-    "release": "release_date release_dates",
-    "trending": "trending",
-    "genre": "genres",
-    "seasons": "number_of_seasons",
-    "episodes": "number_of_episodes",
-    "created": "created_by first_air_date",
-    "founded": "headquarters origin_country",
-    "series": "tv",
-    "film": "movie",
-    "films": "movie",
-    "balance": "rest остаток",
-    "balances": "rest остаток",
-    "сделки": "deal",
-    "паспорт": "документ",
-    "паспорта": "документ",
-    "passport": "document документ",
-    "бумаги": "security",
-}
 _WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _FIELD_SPLIT = re.compile(r"[\[\]._{}/ ]+")
 
@@ -108,12 +54,15 @@ class RequestWord:
     position: float
 
 
-def request_words(text: str, drop: list[str], aliases: dict[str, str] | None = None) -> list[RequestWord]:
+def request_words(
+    text: str, drop: list[str], vocabulary: CatalogVocabulary, aliases: dict[str, str] | None = None
+) -> list[RequestWord]:
     """The request's content words in order (stop words and the stated values removed), with expansions.
 
-    Position 0 is what the request asks for: its first words ("the director of ..."), or in a question
-    the verb after the last stated value ("When is the lead actor of X born?"). ``aliases``: catalog words
-    other words stand for (``TitleStats.aliases``: "show" → tv).
+    Position 0 is what the request asks for: its first words ("the author of ..."), or in a question
+    the verb after the last stated value ("When is the lead of X born?"). ``vocabulary``: the catalog's
+    synonyms (``CatalogVocabulary.expansion``); ``aliases``: catalog words other words stand for
+    (``TitleStats.aliases``: a title's word for a word of the key).
     """
     last_value = max((text.find(piece) + len(piece) for piece in drop if piece and piece in text), default=-1)
     tail = text[last_value:] if last_value >= 0 else ""
@@ -132,37 +81,15 @@ def request_words(text: str, drop: list[str], aliases: dict[str, str] | None = N
         position = index / max(1, len(kept) - 1)
         if (asks_after and word in trailing) or word in second:
             position = 0.0
-        stems = query_terms(" ".join([word, *expansion(word).split()]))
+        stems = query_terms(" ".join([word, *vocabulary.expansion(word).split()]))
         stems += [aliases[t] for t in stems if aliases and t in aliases]
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
     return out
 
 
-def expansion(word: str) -> str:
-    """What a request word names in other words: its own entry, else the entries of the words of its
-    stem ("pictures", "photos" as "picture", "photo"; "directs" as "directed")."""
-    if word in _EXPANSIONS:
-        return _EXPANSIONS[word]
-    return " ".join(_BY_STEM[t] for t in query_terms(word) if t in _BY_STEM)
-
-
-def _by_stem() -> dict[str, str]:
-    """The expansions by the stem of the word they are written for (one word may stand for several)."""
-    out: dict[str, list[str]] = {}
-    for word, names in _EXPANSIONS.items():
-        terms = query_terms(word)
-        if len(terms) == 1:
-            known = out.setdefault(terms[0], [])
-            known.extend(n for n in names.split() if n not in known)
-    return {stem: " ".join(names) for stem, names in out.items()}
-
-
-_BY_STEM = _by_stem()
-
-
 def _second_question(raw: list[str]) -> set[str]:
-    """The content words of a second question joined by "and" ("… the most popular movie and what is its
+    """The content words of a second question joined by "and" ("… the most popular item and what is its
     keywords?"): it asks about what the first one names, so its words are what is asked too."""
     for index in range(1, len(raw) - 1):
         if raw[index] in ("and", "и") and raw[index + 1] in _WH:
@@ -170,9 +97,10 @@ def _second_question(raw: list[str]) -> set[str]:
     return set()
 
 
-def known_words() -> list[str]:
-    """The words the planner itself knows (stop words, expansions): not misspellings of catalog words."""
-    return sorted({*_STOP, *_EXPANSIONS, *(w for e in _EXPANSIONS.values() for w in e.split())})
+def known_words(vocabulary: CatalogVocabulary) -> list[str]:
+    """The words the planner itself knows (plain words, the catalog's vocabulary): not misspellings of
+    catalog words."""
+    return sorted({*_STOP, *vocabulary.known_words()})
 
 
 class Terms:
@@ -247,9 +175,9 @@ class TitleStats:
 
 
 def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str]:
-    """Title words that stand for a word of the API's key: in "Search TV Shows" (``GET /search/tv``) the
-    key's "tv" is followed by "shows", and every title with "shows" has "tv" before it: a request's "show"
-    means tv. ``titles``: key → title stems in order; pairs seen in ``least`` titles or more."""
+    """Title words that stand for a word of the API's key: in "Search Web Pages" (``GET /search/web``) the
+    key's "web" is followed by "pages", and every title with "pages" has "web" before it: a request's
+    "page" means web. ``titles``: key → title stems in order; pairs seen in ``least`` titles or more."""
     after: dict[tuple[str, str], int] = {}
     seen: dict[str, int] = {}
     for key, stems in titles.items():

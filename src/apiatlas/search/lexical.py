@@ -19,7 +19,7 @@ K1, B = 1.2, 0.75
 
 
 def card_fields(api: Api, object_name: str) -> tuple[list[str], list[str], list[str]]:
-    """The stems of an API's name (``api_name_parts``), title and body (as the FTS5 index)."""
+    """The stems of an API's name (its name parts, as the writer's), title and body (as the FTS5 index)."""
     name = [s for part in api_name_parts(api, object_name) for s in stems(part)]
     body = [s for part in api_body_parts(api) for s in stems(part)]
     return name, stems(api.title), body

@@ -15,6 +15,7 @@ import numpy as np
 
 from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, SideEffect
 from apiatlas.errors import ApiatlasError, Location, ReasonCode
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
@@ -93,6 +94,10 @@ class RoleView:
     def manifest(self) -> dict[str, Any]:
         """The snapshot's manifest (build figures, source kind, embedding model): not per API."""
         return self._base.manifest()
+
+    def vocabulary(self) -> CatalogVocabulary:
+        """The catalog's own words (kinds of things, synonyms): shared vocabulary like types, not APIs."""
+        return self._base.vocabulary()
 
     def get_type(self, name: str) -> DomainType | None:
         """A domain type: types are shared vocabulary, not APIs, so every role reads them."""

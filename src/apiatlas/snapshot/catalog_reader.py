@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.snapshot.hits import SearchHit
 
 MAX_RANK = 4  # every edge level (declared = 1 ... type_only = 4)
@@ -18,6 +19,7 @@ class CatalogReader(Protocol):
     path: Path
 
     def manifest(self) -> dict[str, Any]: ...
+    def vocabulary(self) -> CatalogVocabulary: ...
 
     # business objects and APIs
     def list_objects(self, offset: int = 0, limit: int = 50) -> tuple[list[BusinessObject], int]: ...

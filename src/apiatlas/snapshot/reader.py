@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, BusinessObject, DomainType, Edge, EdgeLevel
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.snapshot.hits import SearchHit
 from apiatlas.snapshot.schema import FORMAT_VERSION, FTS_WEIGHTS
 from apiatlas.text import query_terms
@@ -90,6 +91,11 @@ class Snapshot:
                 k: json.loads(v) for k, v in self._rows("SELECT key, value FROM manifest ORDER BY key")
             }
         return dict(self._manifest)
+
+    def vocabulary(self) -> CatalogVocabulary:
+        """The catalog's own words the vocabulary pass recorded (none in a snapshot built before it)."""
+        recorded = self.manifest().get("pass_stats", {}).get("vocabulary") or {}
+        return CatalogVocabulary.model_validate(recorded)
 
     def source_files(self) -> dict[str, str]:
         """Every source file read by the build (path relative to the source root) and its sha256."""

@@ -214,7 +214,7 @@ def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tup
 def api_name_parts(api: Api, object_name: str) -> list[str]:
     """The texts of an API's name column: its key, its object's key and name, and what it does when its
     key does not say it in that word (``catalog.actions.api_action``: an HTTP operation's list, create,
-    ...; a procedure key ending in ``Add`` gets create; one ending in ``Close`` says close itself)."""
+    ...; ``usp_Payment_Add``'s create; ``usp_Order_Close`` says close itself)."""
     action = api_action(api)
     if api.executor.kind != "http" and action in words(api.key):
         action = ""

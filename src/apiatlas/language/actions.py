@@ -1,0 +1,50 @@
+"""The actions a request asks for and an operation's name says (create, update, close, ...), in English
+and Russian: the request's words for each action and a procedure name's verbs."""
+
+from __future__ import annotations
+
+# a procedure name's verb and the action it does (the request's word for it): the writes and the
+# other named actions of a procedure catalog; reads (``READ_VERBS``) say none
+PROCEDURE_VERBS: dict[str, str] = {
+    "add": "create", "create": "create", "insert": "create", "new": "create", "register": "create",
+    "upd": "update", "update": "update", "edit": "update", "modify": "update", "change": "update",
+    "del": "delete", "delete": "delete", "remove": "delete",
+    "open": "open", "close": "close", "lock": "lock", "block": "lock", "unlock": "unlock",
+    "unblock": "unlock", "cancel": "cancel", "revoke": "cancel", "print": "print", "export": "export",
+    "import": "import", "load": "import", "confirm": "confirm", "approve": "confirm",
+}  # fmt: skip
+# the verbs a read opens its name with: a name that checks whether it can close does not close
+READ_VERBS = frozenset(
+    ("find", "get", "check", "browse", "list", "search", "select", "read", "fetch", "show", "calc")
+)
+# the words after which a request word is a verb ("can you show", "please add", "and then delete")
+BEFORE_A_VERB = frozenset(("please", "you", "to", "and", "then", "also", "пожалуйста", "и", "затем", "также"))
+
+
+def is_read_verb(word: str) -> bool:
+    """A (lower-case) read verb of ``READ_VERBS`` or a name's abbreviation of one (four letters or more:
+    "brow" of "browse")."""
+    return word in READ_VERBS or (len(word) >= 4 and any(v.startswith(word) for v in READ_VERBS))
+
+
+# the words a request says an action with, as written (base forms: imperative, infinitive), English
+# and Russian: "shows" in "the shows" and "created" in "when was it created" ask for nothing
+REQUEST_WORDS: dict[str, tuple[str, ...]] = {
+    "list": ("list", "enumerate", "перечисли", "перечислить"),
+    "retrieve": ("retrieve", "get", "fetch", "получи", "получить"),
+    "create": ("create", "add", "make", "register", "создай", "создать", "добавь", "добавить", "заведи"),
+    "update": (
+        "update", "change", "edit", "modify", "rename", "измени", "изменить", "обнови", "обновить",
+        "поменяй", "поменять", "исправь", "исправить",
+    ),
+    "delete": ("delete", "remove", "erase", "удали", "удалить"),
+    "open": ("open", "открой", "открыть", "откройте"),
+    "close": ("close", "закрой", "закрыть", "закройте"),
+    "lock": ("lock", "block", "freeze", "заблокируй", "заблокировать", "заморозь", "заморозить"),
+    "unlock": ("unlock", "unblock", "unfreeze", "разблокируй", "разблокировать", "разморозь"),
+    "cancel": ("cancel", "revoke", "отмени", "отменить", "отзови", "отозвать", "аннулируй"),
+    "print": ("print", "распечатай", "распечатать", "напечатай", "напечатать"),
+    "export": ("export", "экспортируй", "экспортировать"),  # "выгрузи список": a list as often as a file
+    "import": ("import", "загрузи", "загрузить", "импортируй"),
+    "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
+}  # fmt: skip

@@ -1,0 +1,174 @@
+"""A catalog's own words: its kinds of things, the words a request names them with, its numbered parts
+and synonyms. Derived from the catalog at build time (``derive_vocabulary``), amended by the build
+config, stored in the snapshot (``pass_stats["vocabulary"]``) and read by the planner."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from apiatlas.catalog.model import Api
+from apiatlas.language.actions import PROCEDURE_VERBS, READ_VERBS, REQUEST_WORDS
+from apiatlas.language.words import NUMBERED_WORDS, PEOPLE_WORDS, PERSON, PLAIN_WORDS
+from apiatlas.text import query_terms
+
+_PARAM = re.compile(r"\{([^}]*)\}")
+_VERSION = re.compile(r"^v\d+(?:\.\d+)*$|^\d+(?:\.\d+)*$")
+_NOT_A_THING = frozenset(
+    {*PLAIN_WORDS, *READ_VERBS, *PROCEDURE_VERBS, *(w for forms in REQUEST_WORDS.values() for w in forms)}
+)
+
+
+class CatalogVocabulary(BaseModel):
+    """The words a catalog's requests name its things with, beyond the general language.
+
+    ``kinds``: the kinds of things the catalog is about (a REST catalog's resources, singular);
+    ``kind_words``: request words naming a kind (its plural, synonyms, roles of a person);
+    ``parts``: numbered parts of a thing (a path segment before a ``{..._number}`` input) and the kind
+    they belong to; ``expansions``: request words and the catalog words they stand for; ``roles``:
+    words naming a person's part in a thing (a person found as the thing's); ``person_verbs``: verbs
+    saying a person did something to a thing (the name before them is a person's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kinds: list[str] = Field(default_factory=list)
+    kind_words: dict[str, str] = Field(default_factory=dict)
+    parts: dict[str, str] = Field(default_factory=dict)
+    expansions: dict[str, str] = Field(default_factory=dict)
+    roles: list[str] = Field(default_factory=list)
+    person_verbs: list[str] = Field(default_factory=list)
+
+    def amended(self, given: CatalogVocabulary) -> CatalogVocabulary:
+        """This vocabulary with what the build config says: its kinds replace the derived ones when it
+        names any; its words are added (a given word wins)."""
+        kinds = list(given.kinds) or list(self.kinds)
+        return CatalogVocabulary(
+            kinds=kinds,
+            kind_words={
+                **{w: k for w, k in self.kind_words.items() if k in kinds},
+                **given.kind_words,
+            },
+            parts={**self.parts, **given.parts},
+            expansions={**self.expansions, **given.expansions},
+            roles=sorted({*self.roles, *given.roles}),
+            person_verbs=sorted({*self.person_verbs, *given.person_verbs}),
+        )
+
+    @cached_property
+    def kind_set(self) -> frozenset[str]:
+        return frozenset(self.kinds)
+
+    @cached_property
+    def naming(self) -> dict[str, str]:
+        """Every request word naming a kind: the kinds themselves, ``kind_words``, the general words for
+        people."""
+        out = {k: k for k in self.kinds}
+        out.update({w: PERSON for w in PEOPLE_WORDS if PERSON in self.kind_set})
+        out.update(self.kind_words)
+        return out
+
+    @cached_property
+    def part_words(self) -> frozenset[str]:
+        """The numbered parts' words, singular and plural, and the general ones ("page")."""
+        return frozenset({*self.parts, *(p + "s" for p in self.parts), *NUMBERED_WORDS})
+
+    @cached_property
+    def plural_words(self) -> frozenset[str]:
+        """Kind words naming many things ("people", a plural of a kind)."""
+        return frozenset(
+            w for w, k in self.naming.items() if w != k and (w.endswith("s") or w in PEOPLE_WORDS - {PERSON})
+        )
+
+    @cached_property
+    def expansions_by_stem(self) -> dict[str, str]:
+        """The expansions by the stem of the word they are written for (one word may stand for several)."""
+        out: dict[str, list[str]] = {}
+        for word, names in self.expansions.items():
+            terms = query_terms(word)
+            if len(terms) == 1:
+                known = out.setdefault(terms[0], [])
+                known.extend(n for n in names.split() if n not in known)
+        return {stem: " ".join(names) for stem, names in out.items()}
+
+    def expansion(self, word: str) -> str:
+        """What a request word names in other words: its own entry, else the entries of the words of its
+        stem ("pictures", "photos" as "picture", "photo")."""
+        if word in self.expansions:
+            return self.expansions[word]
+        by_stem = self.expansions_by_stem
+        return " ".join(by_stem[t] for t in query_terms(word) if t in by_stem)
+
+    def known_words(self) -> set[str]:
+        """The words this vocabulary knows (not misspellings of catalog words)."""
+        return {
+            *self.naming, *self.part_words, *self.expansions, *self.roles, *self.person_verbs,
+            *(w for e in self.expansions.values() for w in e.split()),
+        }  # fmt: skip
+
+
+def _singular(word: str) -> str:
+    """An English plural's singular, by the common endings ("companies" → "company", "boxes" → "box")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        return word[:-1] + "ies"
+    if word.endswith(("ch", "sh", "x", "s")):
+        return word + "es"
+    return word + "s"
+
+
+def _segments(api: Api) -> list[str]:
+    """The path segments of an HTTP operation's key (``GET /v1/things/{id}``), version prefixes left out."""
+    path = api.key.partition(" ")[2]
+    if not path.startswith("/"):
+        return []
+    parts = [p for p in path.split("?")[0].strip("/").split("/") if p]
+    return [p for p in parts if not _VERSION.match(p)]
+
+
+def _resource_word(segment: str) -> str:
+    """A literal segment's last word, lower case (``line_items`` → ``items``)."""
+    return re.split(r"[_\-.]", segment.lower())[-1]
+
+
+def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
+    """The kinds of things of a REST catalog: each literal path segment that an identifier input follows
+    (``/things/{thing_id}``), singular, with its plural as a kind word; a segment followed by a numbered
+    input (``/{owner_id}/part/{part_number}``) is a numbered part of the kind before it. A catalog of
+    procedures (no paths) derives none: its business objects name its things."""
+    kinds: dict[str, int] = {}
+    parts: dict[str, str] = {}
+    for api in apis:
+        segments = _segments(api)
+        owner = ""
+        for index, segment in enumerate(segments[:-1]):
+            following = _PARAM.fullmatch(segments[index + 1])
+            if segment.startswith("{") or following is None:
+                continue
+            word = _resource_word(segment)
+            if not word.isalpha() or len(word) < 2 or word in _NOT_A_THING:
+                continue
+            thing = _singular(word)
+            name = following.group(1).lower()
+            numbered = name.endswith("number")
+            if not (numbered or name.endswith("id") or name.startswith(thing)):
+                continue  # ``/ranked/{time_window}``: a choice, not one of a kind of things
+            if numbered and owner:
+                parts[thing] = owner
+            else:
+                kinds[thing] = kinds.get(thing, 0) + 1
+                owner = owner or thing
+    named = sorted(k for k in kinds if k not in parts)
+    kind_words = {_plural(k): k for k in named if _plural(k) != k}
+    return CatalogVocabulary(kinds=named, kind_words=kind_words, parts=parts)

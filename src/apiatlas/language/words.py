@@ -1,0 +1,79 @@
+"""General English and Russian words: function words, question words, the verbs of asking and of actions.
+
+One list per kind of word, shared by search (which words weigh nothing), planning (which request words
+carry content, which capitalised words never start a name) and value extraction.
+"""
+
+from __future__ import annotations
+
+
+def _listed(text: str) -> frozenset[str]:
+    """The space-separated words of ``text``."""
+    return frozenset(text.split())
+
+
+# Function words (prepositions, conjunctions, particles, pronouns) that tell no API from another: a
+# lexical hit needs a query word outside them (unless the query has no other), and a hit's "why" leaves
+# them out.
+FUNCTION_WORDS = _listed(
+    "в во на по с со у о об от до за из к ко для при про над под без через между и или а но не ни ли "
+    "же бы то что как это эти этот эта его её ее их мне нам вам все всё мой моя мои "
+    "the a an of in on at to for by and or is are was were be been with from as it its that this "
+    "these those what which who how me my i we our you your he him his she her they them their "
+    "do does did can could would should will has have had am there please"
+)
+# question words (what a request asks: "when", "где")
+QUESTION_WORDS = _listed("what who whom which when where how что кто где когда как какие какой какая")
+# the verbs of asking ("give me", "найди", "покажи"): they ask for something, they name nothing ("show"
+# is no such word: it names a thing as often as it asks)
+ASKING_WORDS = _listed(
+    "give tell find get list want need "
+    "найди найти найдите покажи покажите показать выведи выведите дай дайте нужен нужна нужны нужно"
+)
+# words of amount, degree and time that name no thing ("many", "currently", "есть")
+FILLER_WORDS = _listed(
+    "many much some any one more most no not yet also so just about right now currently than dose i'm "
+    "есть был была были нет да"
+)
+# a request word with no content of its own: what the planner leaves out of a request's words
+PLAIN_WORDS = FUNCTION_WORDS | QUESTION_WORDS | ASKING_WORDS | FILLER_WORDS
+
+# words that start an English sentence or are generic: a capitalised one never starts a name on its own
+SENTENCE_WORDS = _listed(
+    "what who when where which how is are was give tell show list i i'm please find get the a an and "
+    "or of in on for to me some any do does dose did can could would top top-1 top-10 english today "
+    "today's recommend has have my"
+)
+# words inside a name ("The Lord of the Rings"), never at its end
+NAME_LINKS = _listed("of the and as a in on to")
+# words between a noun and the id it names ("the user with id U123"), and verbs of asking ("show U123")
+ID_LINKS = _listed(
+    "id ids identifier with the a an of number no for by in on at from to and or is was about me show "
+    "get give find list fetch display tell what who which"
+)
+# words naming people in general (the kind of thing a person-describing API returns)
+PERSON = "person"
+PEOPLE_WORDS = frozenset(("person", "people", "persons"))
+# words asking whose a thing is: the answer is a person (its owner), whatever the thing is
+OWNER_WORDS = _listed(
+    "whose owner owners owns owned belongs belong чей чья чьё чье чьи кому принадлежит принадлежат "
+    "владелец владельца владельцу владельцем владельце владельцы владельцев"
+)
+# output columns that describe a person (a surname and a birth date, not just a name)
+PERSON_FIELDS = frozenset(
+    {"surname", "lastname", "familyname", "firstname", "givenname", "patronymic", "middlename",
+     "birthdate", "birthday", "dateofbirth", "placeofbirth"}
+)  # fmt: skip
+# words of an API's key saying it searches or ranks many kinds of thing, not about one
+SEARCHING_WORDS = frozenset(("search", "discover", "trending", "find", "lookup"))
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "первый": 1, "второй": 2, "третий": 3, "четвертый": 4,
+}  # fmt: skip
+# Russian month stems and their numbers ("ма" is май / мая)
+MONTHS_RU = {
+    "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6,
+    "июл": 7, "август": 8, "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12,
+}  # fmt: skip
+# numbered parts every catalog may have ("page 2")
+NUMBERED_WORDS = ("page", "страница")

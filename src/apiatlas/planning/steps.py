@@ -1,0 +1,122 @@
+"""A chain's steps: the inputs no stated value fills, the earlier step feeding each, and the tally of a
+chain's hops, values and gaps that its score is made of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.planning import values as v
+from apiatlas.planning.binding import Slot, accepts, slots
+from apiatlas.planning.context import PlanContext
+from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
+from apiatlas.planning.model import LEVEL_CONFIDENCE
+from apiatlas.planning.snapshot_reads import SnapshotCache
+
+
+@dataclass
+class ChainTally:
+    """What scoring a chain counts over its steps (the values it takes, what it misses, its hops)."""
+
+    missing: list[str] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)  # the stated values (indexes) the steps take
+    used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
+    choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
+    choices: int = 0  # inputs with a closed list of values the request names
+    confidence: float = 1.0
+    edge_penalty: float = 0.0
+    kind_fit: float = 0.0
+    attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
+    nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
+
+
+def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
+    """Required inputs no stated value fills (an input table needs one filled column)."""
+    if api.key in ctx.open_inputs:
+        return ctx.open_inputs[api.key]
+    bound = ctx.bindings(api)
+    out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
+    for table in api.input_tables:
+        if not any((table.name, c.name) in bound for c in table.columns):
+            out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
+    ctx.open_inputs[api.key] = out
+    return out
+
+
+def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> StepInput | None:
+    """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
+    best: tuple[int, int, Edge] | None = None
+    earlier = {a.key: i for i, a in enumerate(apis[:index])}
+    strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
+    for producer, at in earlier.items():
+        edge = strongest.get(producer)
+        if edge is None:
+            continue
+        rank = (EDGE_LEVEL_RANK[edge.level], index - at)
+        if best is None or rank < best[:2]:
+            best = (rank[0], rank[1], edge)
+    if best is None:
+        return None
+    edge = best[2]
+    own = own_key(apis[earlier[edge.producer]], edge.producer_table, edge.producer_field)
+    return StepInput(
+        name=slot.name, table=slot.table, origin="step", from_step=earlier[edge.producer],
+        from_table=edge.producer_table, from_field=edge.producer_field, level=edge.level.value,
+        confidence=LEVEL_CONFIDENCE[edge.level.value] * (1.0 if own else FOREIGN_KEY_FACTOR),
+        domain_type=slot.domain_type,
+    )  # fmt: skip
+
+
+def more_columns(ctx: PlanContext, apis: list[Api], index: int, first: StepInput) -> StepInputs:
+    """Other columns of the same input table fed by the same earlier output table."""
+    table = next(t for t in apis[index].input_tables if t.name == first.table)
+    out = []
+    for column in table.columns:
+        if column.name == first.name or (table.name, column.name) in ctx.bindings(apis[index]):
+            continue
+        slot = Slot(column.name, table.name, column.domain_type, False)
+        more = from_earlier(ctx, apis, index, slot)
+        if more and more.from_step == first.from_step and more.from_table == first.from_table:
+            out.append(replace(more, required=False))
+    return out
+
+
+def required_inputs(cache: SnapshotCache) -> dict[tuple[str, str], list[str]]:
+    """Every API's required parameters, (name, domain type) -> API keys (read once per planner)."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for key in cache.snapshot.all_api_keys():
+        api = cache.api(key)
+        for p in api.params if api is not None else []:
+            if p.required:
+                out.setdefault((p.name, p.domain_type), []).append(key)
+    return out
+
+
+def taking_ids(ctx: PlanContext, required: dict[tuple[str, str], list[str]]) -> list[str]:
+    """APIs a stated opaque id fills a required input of ("Show the customer cus_123": the customer
+    API by id): the thing the request names by id, whatever words its card uses. Only the APIs with
+    a required input an id can fill (``required``: ``required_inputs``) are bound, not the whole
+    snapshot."""
+    ids = [f for f in ctx.found if f.kind == v.IDENTIFIER]
+    if not ids:
+        return []
+    candidates = sorted(
+        {
+            key
+            for (name, domain_type), keys in required.items()
+            if any(accepts(f, Slot(name, None, domain_type, True)) for f in ids)
+            for key in keys
+        }
+    )
+    out = []
+    for key in candidates:
+        api = ctx.api(key)
+        if api is None or not api.funnel.kept:
+            continue
+        needed = {(None, p.name) for p in api.params if p.required}
+        bound = ctx.bindings(api)
+        if any(
+            ctx.found[b.index].kind == v.IDENTIFIER for k, b in bound.items() if k in needed and b.index >= 0
+        ):
+            out.append(key)
+    return out
