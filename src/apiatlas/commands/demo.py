@@ -37,7 +37,7 @@ def demo(
     from apiatlas.demo.walkthrough import client_config, print_summary, run_walkthrough
     from apiatlas.embedded_pg import EmbeddedPostgres
     from apiatlas.samples.bankdb import load_bank_database
-    from apiatlas.samples.docs_writer import SAMPLE_DOCS, SAMPLE_OVERLAYS
+    from apiatlas.samples.docs_writer import SAMPLE_CONFIG, SAMPLE_DOCS, SAMPLE_OVERLAYS
 
     workdir = workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -61,7 +61,11 @@ def demo(
         with Progress(*columns, console=console, transient=True) as bar:
             sink = RichProgress(bar)
             result = compile_docs(
-                SAMPLE_DOCS, overlays_dir=SAMPLE_OVERLAYS, config_path=None, out=snapshot, progress=sink
+                SAMPLE_DOCS,
+                overlays_dir=SAMPLE_OVERLAYS,
+                config_path=SAMPLE_CONFIG if SAMPLE_CONFIG.is_file() else None,
+                out=snapshot,
+                progress=sink,
             )
             sink.close()
         manifest = result.manifest

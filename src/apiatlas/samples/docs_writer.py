@@ -17,6 +17,8 @@ GENERATED_DIRS = (BO_DIR, "Types")
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_DOCS = REPO_ROOT / "examples" / "bank" / "docs"
 SAMPLE_OVERLAYS = REPO_ROOT / "examples" / "bank" / "overlays"
+# the sample bank's build config: the words its users say for its names (the vocabulary pass reads it)
+SAMPLE_CONFIG = REPO_ROOT / "examples" / "bank" / "apiatlas.yaml"
 
 
 def prepare_out_dir(out: Path, force: bool) -> None:
