@@ -17,11 +17,6 @@ from apiatlas.server.tools.execute_api import ExecuteApiResult
 from apiatlas.server.tools.fetch_evidence import FetchEvidenceResult
 from apiatlas.snapshot.manifest import serving_of
 
-NO_DATABASE = (
-    "no database is configured for this server, so APIs cannot be executed; "
-    "the operator starts it with --db URL (or APIATLAS_DB_URL)"
-)
-
 
 def evidence_tables(tables: list[TableResult]) -> list[EvidenceTable]:
     """Output tables as column lists + row lists (compact, column order kept)."""
