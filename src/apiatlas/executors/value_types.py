@@ -273,14 +273,25 @@ def _parse_date(value: Any, expected: str) -> date:
     return parsed.date()
 
 
-def check_text(value: str) -> None:
-    """CoercionError for text no database binds: a NUL character or a lone surrogate."""
+def unbindable_character(value: str) -> tuple[str, int] | None:
+    """What in ``value`` no database binds and where: a NUL character or a lone surrogate; None if nothing."""
     if "\x00" in value:
-        raise CoercionError(f"the text holds a NUL character (at {value.index(chr(0))})")
+        return "a NUL character", value.index("\x00")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise CoercionError(f"the text holds a lone surrogate (at {exc.start}): not valid Unicode") from None
+        return "a lone surrogate", exc.start
+    return None
+
+
+def check_text(value: str) -> None:
+    """CoercionError for text no database binds: a NUL character or a lone surrogate."""
+    found = unbindable_character(value)
+    if found is None:
+        return
+    what, at = found
+    suffix = ": not valid Unicode" if what == "a lone surrogate" else ""
+    raise CoercionError(f"the text holds {what} (at {at}){suffix}")
 
 
 def _check_limits(value: Any, spec: ValueSpec, max_string_bytes: int) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from apiatlas.errors import ReasonCode
+from apiatlas.executors.value_types import unbindable_character
 
 if TYPE_CHECKING:
     from apiatlas.server.tools.plan_chain import PlanChainResult
@@ -42,13 +43,11 @@ def text_problem(text: str, what: str) -> str | None:
 
 def characters_problem(text: str, what: str) -> str | None:
     """Why ``text`` cannot be read as text, or None: a NUL character or a lone surrogate."""
-    if "\x00" in text:
-        return f"the {what} holds a NUL character"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return f"the {what} holds a lone surrogate: not valid Unicode"
-    return None
+    found = unbindable_character(text)
+    if found is None:
+        return None
+    suffix = ": not valid Unicode" if found[0] == "a lone surrogate" else ""
+    return f"the {what} holds {found[0]}{suffix}"
 
 
 def nesting_depth(value: Any, limit: int = MAX_NESTING) -> int:
