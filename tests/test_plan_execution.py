@@ -10,8 +10,9 @@ from mcp.client import Client
 
 from apiatlas.errors import ReasonCode
 from apiatlas.executors import ChainResult, ChainStep, ExecutionLimits, executor_for_url, run_chain
+from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.planning.planner import Planner
-from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.snapshot import Snapshot
 from test_server_execution import bank_catalog, mikhalov_deals, query
 
 pytestmark = pytest.mark.slow
@@ -20,7 +21,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     path = tmp_path_factory.mktemp("plan_exec") / "bank.atlas"
-    write_snapshot(bank_catalog(), path, options={"source": "examples/bank/docs"})
+    # with the search arrays a compile writes (the planner ranks with the snapshot's search)
+    index_and_write(bank_catalog(), path, options={"source": "examples/bank/docs"}, index=SearchIndexing())
     return Snapshot.open(path)
 
 
@@ -112,7 +114,8 @@ def test_the_plan_tool_output_runs_through_execute_chain(bank_db: str, tmp_path:
     from test_server_execution import call, run_with_db
 
     path = tmp_path / "bank.atlas"
-    write_snapshot(bank_catalog(), path, options={"source": "examples/bank/docs"})
+    # with the search arrays a compile writes (the planner ranks with the snapshot's search)
+    index_and_write(bank_catalog(), path, options={"source": "examples/bank/docs"}, index=SearchIndexing())
 
     async def body(client: Client) -> None:
         plan = await call(client, "plan_chain", {"request": "сделки клиента Михалова по ценным бумагам"})

@@ -15,7 +15,7 @@ from apiatlas.planning.entities import tie_note
 from apiatlas.planning.model import CandidateChain, PlannedStep
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
-from plan_catalogs import catalog_of
+from plan_catalogs import catalog_of, http_get
 
 BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
 BANK_CONFIG = BANK_DOCS.parent / "apiatlas.yaml"
@@ -203,8 +203,31 @@ def _chain(*apis: str, score: float) -> CandidateChain:
     return CandidateChain(steps=steps, score=score, entry_point=apis[0], target=apis[-1], confidence=1.0)
 
 
-def test_two_targets_scoring_almost_the_same_are_both_named(bank: Snapshot) -> None:
-    plan = Planner(bank).plan("счета Михалова")
+@pytest.fixture(scope="module")
+def two_albums(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """One person search feeding two photo lists that nothing in a request tells apart."""
+    apis = [
+        http_get("GET /search/person", "query", "out", "results[].id", title="Search People"),
+        *(
+            http_get(f"GET /person/{{person_id}}/{side}_photos", "person_id", "out", "photos[].path",
+                     title="Get Photos")
+            for side in ("x", "y")
+        ),
+    ]  # fmt: skip
+    catalog = catalog_of(apis)
+    catalog.edges = [
+        Edge(producer="GET /search/person", producer_table="out", producer_field="results[].id",
+             consumer=f"GET /person/{{person_id}}/{side}_photos", consumer_field="person_id",
+             domain_type="integer", level=EdgeLevel.ALIAS, reason="test")
+        for side in ("x", "y")
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("albums") / "albums.atlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return Snapshot.open(path)
+
+
+def test_two_targets_scoring_almost_the_same_are_both_named(two_albums: Snapshot) -> None:
+    plan = Planner(two_albums).plan("photos of Keanu Reeves")
     assert "may mean either" in plan.message
     assert plan.chains[1].target in plan.message and plan.chains[1].target != plan.chains[0].target
     near = [_chain("A", "B", score=4.2976), _chain("A", "C", score=4.2969)]

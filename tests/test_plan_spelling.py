@@ -1,4 +1,5 @@
-"""Misspelt request words are read as the known word one edit away; stated values are left alone."""
+"""Misspelt request words are read as the catalog word one edit away (the search's typo fallback);
+stated values and the words the planner knows are left alone."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.planning.relevance import known_words
-from apiatlas.planning.spelling import Spelling, one_edit
+from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.search.typos import one_edit
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import media_vocabulary
 
@@ -27,14 +29,15 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     api = Api(key="GET /person/{person_id}/images", object_key="person", title="Get person images")
     catalog.apis[api.key] = api
     catalog.objects["person"] = BusinessObject(key="person", title="Person", api_keys=[api.key])
+    catalog.stats["vocabulary"] = media_vocabulary().model_dump()  # "birthday" is one of its words
     out: Path = tmp_path_factory.mktemp("spelling") / "people.atlas"
     write_snapshot(catalog, out, options={"source": "test"})
     return Snapshot.open(out)
 
 
 def test_misspelt_words_are_corrected_but_not_stated_values(people: Snapshot) -> None:
-    spelling = Spelling(people, known_words(media_vocabulary()))
+    search, known = PlanSearch(people), frozenset(known_words(media_vocabulary()))
     text = "When is the bitrhday of the lead actor of Imagess?"
-    assert spelling.corrected(text, ["Imagess"]) == "When is the birthday of the lead actor of Imagess?"
-    assert spelling.corrected("show me the imgaes", []) == "show me the images"
-    assert spelling.corrected("when did it start", []) == "when did it start"  # not "star"
+    assert search.corrected(text, ["Imagess"], known) == "When is the birthday of the lead actor of Imagess?"
+    assert search.corrected("show me the imgaes", [], known) == "show me the images"
+    assert search.corrected("when did it start", [], known) == "when did it start"  # not "star"

@@ -176,7 +176,8 @@ def test_a_name_ends_before_a_link_a_common_word_or_a_season_word() -> None:
 
 
 def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
-    from apiatlas.planning.relevance import request_words, title_aliases
+    from apiatlas.language.catalog import title_aliases
+    from apiatlas.planning.relevance import request_words
 
     names = {
         "GET /search/tv": ["search", "tv", "show"],
@@ -188,7 +189,7 @@ def test_a_title_word_always_after_a_key_word_stands_for_it() -> None:
     assert aliases == {"show": "tv"}  # not "detail" for the method GET
     assert title_aliases({**names, "GET /banner": ["show", "banner"]}) == {}  # "show" without "tv" too
     assert title_aliases({"GET /search/tv": ["search", "tv", "show"]}) == {}  # one title is not enough
-    [word] = request_words("similar shows", [], MEDIA, aliases)[1:]
+    [word] = request_words("similar shows", [], MEDIA.model_copy(update={"title_aliases": aliases}))[1:]
     assert word.word == "shows" and {"show", "tv"} <= word.stems
 
 

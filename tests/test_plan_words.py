@@ -55,7 +55,7 @@ def pictures(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
 
 def test_pictures_of_a_person_asked_with_show_me(pictures: Snapshot) -> None:
     planner = Planner(pictures)
-    assert planner.title_stats.aliases.get("show") == "tv"
+    assert planner.cache.vocabulary.title_aliases.get("show") == "tv"
     chain = planner.plan("Show me some pictures of the actor Keanu Reeves").chains[0]
     assert chain.api_keys == ["GET /search/person", "GET /person/{person_id}/images"]
     tv = planner.plan("pictures of the TV show Fargo").chains[0]

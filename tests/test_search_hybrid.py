@@ -201,7 +201,7 @@ def test_a_search_that_would_wait_for_a_busy_embedding_model_is_ranked_by_words_
 
     engine.query = held
     nav = Navigator(snap, ServerConfig(embedding_wait_ms=0), "bank_")
-    nav.__dict__["_search_index"] = HybridSearch(snap, provider, STRICT)
+    nav.__dict__["search_engine"] = HybridSearch(snap, provider, STRICT)
     with ThreadPoolExecutor(1) as pool:
         other = pool.submit(nav.search, "остаток на счёте клиента", None, 5)  # takes the one engine
         assert started.wait(10)

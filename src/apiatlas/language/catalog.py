@@ -16,6 +16,7 @@ from apiatlas.language.words import NUMBERED_WORDS, PEOPLE_WORDS, PERSON, PLAIN_
 from apiatlas.text import query_terms
 
 _PARAM = re.compile(r"\{([^}]*)\}")
+_TITLE_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _VERSION = re.compile(r"^v\d+(?:\.\d+)*$|^\d+(?:\.\d+)*$")
 _NOT_A_THING = frozenset(
     {*PLAIN_WORDS, *READ_VERBS, *PROCEDURE_VERBS, *(w for forms in REQUEST_WORDS.values() for w in forms)}
@@ -28,7 +29,8 @@ class CatalogVocabulary(BaseModel):
     ``kinds``: the kinds of things the catalog is about (a REST catalog's resources, singular);
     ``kind_words``: request words naming a kind (its plural, synonyms, roles of a person);
     ``parts``: numbered parts of a thing (a path segment before a ``{..._number}`` input) and the kind
-    they belong to; ``expansions``: request words and the catalog words they stand for; ``roles``:
+    they belong to; ``expansions``: request words and the catalog words they stand for;
+    ``title_aliases``: title stems that stand for a stem of the API's key (``title_aliases``); ``roles``:
     words naming a person's part in a thing (a person found as the thing's); ``person_verbs``: verbs
     saying a person did something to a thing (the name before them is a person's)."""
 
@@ -38,6 +40,7 @@ class CatalogVocabulary(BaseModel):
     kind_words: dict[str, str] = Field(default_factory=dict)
     parts: dict[str, str] = Field(default_factory=dict)
     expansions: dict[str, str] = Field(default_factory=dict)
+    title_aliases: dict[str, str] = Field(default_factory=dict)
     roles: list[str] = Field(default_factory=list)
     person_verbs: list[str] = Field(default_factory=list)
 
@@ -53,6 +56,7 @@ class CatalogVocabulary(BaseModel):
             },
             parts={**self.parts, **given.parts},
             expansions={**self.expansions, **given.expansions},
+            title_aliases={**self.title_aliases, **given.title_aliases},
             roles=sorted({*self.roles, *given.roles}),
             person_verbs=sorted({*self.person_verbs, *given.person_verbs}),
         )
@@ -142,14 +146,44 @@ def _resource_word(segment: str) -> str:
     return re.split(r"[_\-.]", segment.lower())[-1]
 
 
+def title_stems(title: str) -> list[str]:
+    """The distinct stems of a title's content words, in order (plain words left out)."""
+    content = [w for w in _TITLE_WORD.findall(title.lower()) if w not in PLAIN_WORDS]
+    return list(dict.fromkeys(query_terms(" ".join(content))))
+
+
+def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str]:
+    """Title words that stand for a word of the API's key: in "Search Web Pages" (``GET /search/web``) the
+    key's "web" is followed by "pages", and every title with "pages" has "web" before it: a request's
+    "page" means web. ``titles``: key → title stems in order; pairs seen in ``least`` titles or more."""
+    after: dict[tuple[str, str], int] = {}
+    seen: dict[str, int] = {}
+    for key, stems in titles.items():
+        own: set[str] | None = None
+        for index, stem in enumerate(stems):
+            seen[stem] = seen.get(stem, 0) + 1
+            if not index or stems[index - 1] not in key.lower():  # a cheap test before stemming the key
+                continue
+            if own is None:
+                path = key.partition(" ")[2] if " " in key else key  # without the HTTP method
+                own = set(query_terms(re.sub(r"\{[^}]*\}", " ", path).replace("_", " ").replace("/", " ")))
+            if stems[index - 1] in own and stem not in own:
+                pair = (stem, stems[index - 1])
+                after[pair] = after.get(pair, 0) + 1
+    return {word: key_word for (word, key_word), n in after.items() if n >= least and n == seen[word]}
+
+
 def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
     """The kinds of things of a REST catalog: each literal path segment that an identifier input follows
     (``/things/{thing_id}``), singular, with its plural as a kind word; a segment followed by a numbered
     input (``/{owner_id}/part/{part_number}``) is a numbered part of the kind before it. A catalog of
-    procedures (no paths) derives none: its business objects name its things."""
+    procedures (no paths) derives none: its business objects name its things. Also the title words that
+    stand for a key's word (``title_aliases``), for a catalog of either kind."""
     kinds: dict[str, int] = {}
     parts: dict[str, str] = {}
+    titles: dict[str, list[str]] = {}
     for api in apis:
+        titles[api.key] = title_stems(api.title)
         segments = _segments(api)
         owner = ""
         for index, segment in enumerate(segments[:-1]):
@@ -171,4 +205,6 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
                 owner = owner or thing
     named = sorted(k for k in kinds if k not in parts)
     kind_words = {_plural(k): k for k in named if _plural(k) != k}
-    return CatalogVocabulary(kinds=named, kind_words=kind_words, parts=parts)
+    return CatalogVocabulary(
+        kinds=named, kind_words=kind_words, parts=parts, title_aliases=title_aliases(titles)
+    )

@@ -23,6 +23,17 @@ def stem(word: str) -> str:
     return word
 
 
+def same_stem(a: str, b: str) -> bool:
+    """Equal stems, or long stems differing only at the end (сделк / сделок, бумаг / бумаги): Snowball
+    leaves some forms of one word with different endings."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 4:
+        return False
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    return common >= 4 and common >= min(len(a), len(b)) - 1
+
+
 # British spellings and their American forms, which API documentation mostly uses. Whole words where a
 # rule would catch other words too (-ise: "promise"; -our: "hour"; -lled: "filled").
 _BRITISH_WORDS = {

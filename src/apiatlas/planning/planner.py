@@ -10,6 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning import values as v
 from apiatlas.planning.context import PlanContext
@@ -29,14 +30,13 @@ from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
-    TitleStats,
     known_words,
     plain_verbs,
     request_words,
-    same_stem,
+    search_text,
 )
+from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.planning.snapshot_reads import SnapshotCache
-from apiatlas.planning.spelling import Spelling
 from apiatlas.planning.steps import (
     ChainTally,
     from_earlier,
@@ -46,6 +46,7 @@ from apiatlas.planning.steps import (
     taking_ids,
 )
 from apiatlas.planning.weights import PlanLimits, Weights
+from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
@@ -68,33 +69,29 @@ class Planner:
         limits: PlanLimits | None = None,
         weights: Weights | None = None,
         allow: Callable[[Api], bool] | None = None,
+        search: HybridSearch | None = None,
     ):
         """``allow``: which kept APIs a chain may use (the server's: reads, and the writes an operator
-        enabled for the caller's role — a chain its caller cannot run is no plan); None: every kept API."""
+        enabled for the caller's role — a chain its caller cannot run is no plan); None: every kept API.
+        ``search``: the snapshot's search engine, when the caller has one (the server's ``search`` tool):
+        the planner ranks APIs with it, not with an index of its own."""
         self.snapshot = snapshot
         self.allow = allow
         self.limits = limits or PlanLimits()
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
-        self._title_stats: TitleStats | None = None
-        self._spelling: Spelling | None = None
+        self.search = PlanSearch(snapshot, search)
+        self._known: frozenset[str] | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
         self._inputs: dict[tuple[str, str], list[str]] | None = None  # for requests naming an id
 
     @property
-    def title_stats(self) -> TitleStats:
-        """Title-stem rarity over the snapshot, computed once per planner."""
-        if self._title_stats is None:
-            self._title_stats = TitleStats(self.snapshot)
-        return self._title_stats
-
-    @property
-    def spelling(self) -> Spelling:
-        """Known words for misspelt request words, built once per planner."""
-        if self._spelling is None:
-            self._spelling = Spelling(self.snapshot, known_words(self.cache.vocabulary))
-        return self._spelling
+    def known(self) -> frozenset[str]:
+        """The words the planner knows (plain words, the catalog's vocabulary): never read as typos."""
+        if self._known is None:
+            self._known = frozenset(known_words(self.cache.vocabulary))
+        return self._known
 
     def _catalog_term(self, value: v.ExtractedValue) -> bool:
         """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
@@ -102,7 +99,7 @@ class Planner:
         if value.kind != v.ENTITY or not _ACRONYM.fullmatch(value.text):
             return False
         if value.text not in self._terms_seen:
-            self._terms_seen[value.text] = bool(self.snapshot.search(value.text, limit=1))
+            self._terms_seen[value.text] = self.search.uses_term(value.text)
         return self._terms_seen[value.text]
 
     def plan(
@@ -115,11 +112,14 @@ class Planner:
             [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
         )
         stated = [f.text for f in found]
-        text = plain_verbs(self.spelling.corrected(request, stated), vocabulary) if request else ""
-        words = request_words(text, stated, vocabulary, self.title_stats.aliases) if request else []
+        text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
+        words = request_words(text, stated, vocabulary) if request else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
-        relevance = Relevance(self.snapshot, words, self.title_stats, terms_cache=self._api_terms)
+        ranked_apis = self.search.ranked(search_text(words)) if words else []
+        relevance = Relevance(
+            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms
+        )
         kind = asked_kind(text, stated, vocabulary)
         ctx = PlanContext(
             self.cache,
@@ -407,7 +407,21 @@ class Planner:
             "writes": -w.write * writes,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * self._entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
+            "idle": -w.idle * _adds_nothing(ctx, apis),
         }
+
+
+def _adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
+    """1 when a chain's last step covers no request word better than the steps before it: it reads the
+    details of what the chain already answers (a list's rows one by one), which the request did not ask."""
+    if len(apis) < 2:
+        return 0.0
+    before: dict[int, float] = {}
+    for api in apis[:-1]:
+        for index, strength in ctx.relevance.strength(api).items():
+            before[index] = max(strength, before.get(index, 0.0))
+    last = ctx.relevance.strength(apis[-1])
+    return 0.0 if any(strength > before.get(i, 0.0) for i, strength in last.items()) else 1.0
 
 
 def _ms(started: float) -> float:

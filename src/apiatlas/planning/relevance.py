@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.catalog import CatalogVocabulary, title_stems
+from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PLAIN_WORDS
-from apiatlas.snapshot import CatalogReader
 from apiatlas.text import query_terms
 
 _STOP = PLAIN_WORDS
@@ -54,9 +55,7 @@ class RequestWord:
     position: float
 
 
-def request_words(
-    text: str, drop: list[str], vocabulary: CatalogVocabulary, aliases: dict[str, str] | None = None
-) -> list[RequestWord]:
+def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> list[RequestWord]:
     """The request's content words in order (stop words and the stated values removed), with expansions.
 
     Position 0 is what the request asks for: its first words ("the author of ..."), or in a question
@@ -76,13 +75,14 @@ def request_words(
     trailing = [w for w in trailing if w and w not in _STOP and not w.isdigit()]
     asks_after = bool(raw) and raw[0] in _WH and bool(trailing) and not tail.lstrip().startswith(("'s", "’s"))
     second = _second_question(raw)
+    aliases = vocabulary.title_aliases
     out = []
     for index, word in enumerate(kept):
         position = index / max(1, len(kept) - 1)
         if (asks_after and word in trailing) or word in second:
             position = 0.0
         stems = query_terms(" ".join([word, *vocabulary.expansion(word).split()]))
-        stems += [aliases[t] for t in stems if aliases and t in aliases]
+        stems += [aliases[t] for t in stems if t in aliases]
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
     return out
@@ -95,6 +95,13 @@ def _second_question(raw: list[str]) -> set[str]:
         if raw[index] in ("and", "и") and raw[index + 1] in _WH:
             return {w for w in raw[index + 2 :] if w not in _STOP and not w.isdigit()}
     return set()
+
+
+def search_text(words: list[RequestWord]) -> str:
+    """What the planner searches for: the request's content words and the stems of their expansions."""
+    if not words:
+        return ""
+    return " ".join(w.word for w in words) + " " + " ".join(sorted({t for w in words for t in w.stems}))
 
 
 def known_words(vocabulary: CatalogVocabulary) -> list[str]:
@@ -145,79 +152,49 @@ def api_terms(api: Api) -> Terms:
 
 
 FIELD_STRENGTH = 0.8  # a request word found only among an API's output fields, not in its name or title
+# a request word the search matched elsewhere on the API's card (its parameters, documentation), not in
+# its name, title or outputs (dev plateau 0.2-0.3 on TMDB and the bank without its config)
+CARD_STRENGTH = 0.2
 
 
-def same_stem(a: str, b: str) -> bool:
-    """Equal stems, or long stems differing only at the end (сделк / сделок, бумаг / бумаги)."""
-    if a == b:
-        return True
-    if min(len(a), len(b)) < 4:
-        return False
-    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return common >= 4 and common >= min(len(a), len(b)) - 1
+@dataclass(frozen=True)
+class RankedApi:
+    """One API as the snapshot's search ranks it for a request: its key, score, and whether the request
+    names it exactly."""
 
-
-class TitleStats:
-    """How common each title stem is among the snapshot's kept APIs (rare words tell APIs apart)."""
-
-    def __init__(self, snapshot: CatalogReader) -> None:
-        self.titles: dict[str, list[str]] = {}
-        counts: dict[str, int] = {}
-        for key, title in snapshot.kept_api_names():
-            words = [w for w in _WORD.findall(title.lower()) if w not in _STOP]
-            stems = list(dict.fromkeys(query_terms(" ".join(words))))
-            self.titles[key] = stems
-            for stem in stems:
-                counts[stem] = counts.get(stem, 0) + 1
-        total = max(1, len(self.titles))
-        self.idf = {stem: math.log((total + 1) / (n + 1)) + 0.1 for stem, n in counts.items()}
-        self.aliases = title_aliases(self.titles)
-
-
-def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str]:
-    """Title words that stand for a word of the API's key: in "Search Web Pages" (``GET /search/web``) the
-    key's "web" is followed by "pages", and every title with "pages" has "web" before it: a request's
-    "page" means web. ``titles``: key → title stems in order; pairs seen in ``least`` titles or more."""
-    after: dict[tuple[str, str], int] = {}
-    seen: dict[str, int] = {}
-    for key, stems in titles.items():
-        own: set[str] | None = None
-        for index, stem in enumerate(stems):
-            seen[stem] = seen.get(stem, 0) + 1
-            if not index or stems[index - 1] not in key.lower():  # a cheap test before stemming the key
-                continue
-            if own is None:
-                path = key.partition(" ")[2] if " " in key else key  # without the HTTP method
-                own = set(query_terms(re.sub(r"\{[^}]*\}", " ", path).replace("_", " ").replace("/", " ")))
-            if stems[index - 1] in own and stem not in own:
-                pair = (stem, stems[index - 1])
-                after[pair] = after.get(pair, 0) + 1
-    return {word: key_word for (word, key_word), n in after.items() if n >= least and n == seen[word]}
+    key: str
+    score: float
+    exact: bool = False
+    matched: frozenset[str] = frozenset()  # the request's stems the API's card matched (any field)
 
 
 class Relevance:
-    """Scores APIs for one request: normalised search score, request words covered, title stems asked for."""
+    """Scores APIs for one request: normalised search score, request words covered, title stems asked for.
+
+    ``hits``: the search's ranking for the request (``PlanSearch.ranked``); ``titles``: each kept API's
+    title stems (``language.catalog.title_stems``); ``rarity``: how rare a stem is among the cards (the
+    search index's idf)."""
 
     def __init__(
         self,
-        snapshot: CatalogReader,
         words: list[RequestWord],
-        stats: TitleStats,
-        limit: int = 40,
+        hits: list[RankedApi],
+        titles: dict[str, list[str]],
+        rarity: Callable[[str], float],
         terms_cache: dict[str, Terms] | None = None,
     ) -> None:
-        self.snapshot = snapshot
-        self.stats = stats
+        self.titles = titles
+        self.rarity = rarity
         self._terms = terms_cache if terms_cache is not None else {}
         self.decay = DECAY
         self.words = words
         self.terms = list(dict.fromkeys(t for w in words for t in sorted(w.stems)))
         self.lexical: dict[str, float] = {}
-        query = " ".join(sorted({t for w in words for t in w.stems}))
-        hits = snapshot.search(" ".join(w.word for w in words) + " " + query, limit=limit) if words else []
         top = max((h.score for h in hits if not h.exact), default=0.0)
+        self.matched: dict[str, frozenset[str]] = {}
         for hit in hits:
-            self.lexical[hit.api_key] = 1.0 if hit.exact else (hit.score / top if top > 0 else 0.0)
+            self.lexical[hit.key] = 1.0 if hit.exact else (max(hit.score, 0.0) / top if top > 0 else 0.0)
+            self.matched[hit.key] = hit.matched
         self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
         self._asked_stems: dict[str, bool] = {}
@@ -227,7 +204,8 @@ class Relevance:
         return list(self.lexical)
 
     def strength(self, api: Api) -> dict[int, float]:
-        """The request words (by index) this API covers: 1.0 in its name or title, less in its outputs."""
+        """The request words (by index) this API covers: 1.0 in its name or title, less in its outputs,
+        still less elsewhere on its card (the search's matched words)."""
         if api.key not in self._covered:
             terms = self._terms.get(api.key)
             if terms is None:
@@ -238,6 +216,8 @@ class Relevance:
                     found[index] = 1.0
                 elif any(terms.in_fields(t) for t in word.stems):
                     found[index] = FIELD_STRENGTH
+                elif word.stems & self.matched.get(api.key, frozenset()):
+                    found[index] = CARD_STRENGTH
 
             self._covered[api.key] = found
         return self._covered[api.key]
@@ -265,8 +245,8 @@ class Relevance:
     def precision(self, api: Api) -> float:
         """The share (weighted by rarity) of the API's title stems that the request asks for."""
         if api.key not in self._precision:
-            stems = self.stats.titles.get(api.key) or list(dict.fromkeys(query_terms(api.title)))
-            weights = {u: self.stats.idf.get(u, 1.0) for u in stems}
+            stems = self.titles.get(api.key) or title_stems(api.title)
+            weights = {u: self.rarity(u) for u in stems}
             hit = sum(w for u, w in weights.items() if self._asked(u))
             total = sum(weights.values())
             self._precision[api.key] = hit / total if total else 0.0

@@ -1,4 +1,8 @@
-"""Typo and partial-name fallback: query words unknown to the catalog mapped to close catalog words."""
+"""Typo and partial-name fallback: query words unknown to the catalog mapped to close catalog words.
+
+One fallback for the whole product: the ``search`` tool adds a query word's close catalog words to the
+query (``corrections``), the planner reads a misspelt request word as the one catalog word one edit
+away (``one_edit_fix``); both take their candidates from the same trigram index."""
 
 from __future__ import annotations
 
@@ -9,6 +13,22 @@ from apiatlas.text import words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter changed, added, dropped, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _trigrams(word: str) -> set[str]:
@@ -37,23 +57,39 @@ class TypoFallback:
         """Query word -> the closest catalog words, for query words the catalog does not contain."""
         out: dict[str, list[str]] = {}
         for word in dict.fromkeys(words(query)):
-            if len(word) < MIN_WORD or word in self.vocabulary or word.isdigit():
+            if not self._correctable(word):
                 continue
-            if self._lexicon is not None and word in self._lexicon():
-                continue
-            grams = _trigrams(word)
-            shared: dict[str, int] = defaultdict(int)
-            for gram in grams:
-                postings = self._postings.get(gram, ())
-                if len(postings) > 2000:  # a gram in everything says nothing
-                    continue
-                for candidate in postings:
-                    shared[candidate] += 1
-            scored = sorted(
-                ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
-                reverse=True,
-            )
-            close = [c for s, c in scored[:per_word] if s >= MIN_SIMILARITY]
+            close = [c for s, c in self._candidates(word)[:per_word] if s >= MIN_SIMILARITY]
             if close:
                 out[word] = close
         return out
+
+    def one_edit_fix(self, word: str, min_length: int = 5) -> str | None:
+        """The one catalog word one edit away from an unknown ``word`` ("bitrhday": birthday), if there is
+        exactly one and ``word`` is not that word made longer ("start" is no misspelt "star")."""
+        low = word.lower()
+        if len(low) < min_length or not self._correctable(low):
+            return None
+        close = [c for _, c in self._candidates(low) if one_edit(low, c) and not low.startswith(c)]
+        return close[0] if len(close) == 1 else None
+
+    def _correctable(self, word: str) -> bool:
+        """A query word the catalog lacks and the language does not know as a word of its own."""
+        if len(word) < MIN_WORD or word in self.vocabulary or word.isdigit():
+            return False
+        return self._lexicon is None or word not in self._lexicon()
+
+    def _candidates(self, word: str) -> list[tuple[float, str]]:
+        """Catalog words sharing two trigrams or more with ``word``, by trigram Jaccard, best first."""
+        grams = _trigrams(word)
+        shared: dict[str, int] = defaultdict(int)
+        for gram in grams:
+            postings = self._postings.get(gram, ())
+            if len(postings) > 2000:  # a gram in everything says nothing
+                continue
+            for candidate in postings:
+                shared[candidate] += 1
+        return sorted(
+            ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
+            reverse=True,
+        )

@@ -59,7 +59,7 @@ class Navigator:
         self._json_types: dict[str, str] = {}
 
     @cached_property
-    def _search_index(self) -> HybridSearch:
+    def search_engine(self) -> HybridSearch:
         """Hybrid search when the snapshot's vectors can be matched (its bundled model, or the endpoint
         the config's ``embedding`` names), else lexical with abstention."""
         from apiatlas.search.hybrid import HybridSearch, query_provider
@@ -78,10 +78,12 @@ class Navigator:
         return self.snapshot.all_api_keys(include_dropped=True)
 
     def suggest_apis(self, name: str, limit: int = 5) -> list[str]:
-        """Close API names (difflib on keys, then search hits) for an unknown name."""
+        """Close API names (difflib on keys, then the search's hits by words) for an unknown name."""
+        from apiatlas.search.hybrid import SearchMode
+
         close = difflib.get_close_matches(name, self._api_keys, n=limit, cutoff=0.6)
         if len(close) < limit and name.strip():
-            for hit in self.snapshot.search(name, limit=limit):
+            for hit in self.search_engine.search(name, limit=limit, mode=SearchMode.LEXICAL).ranked:
                 if hit.api_key not in close:
                     close.append(hit.api_key)
         return close[:limit]
@@ -247,7 +249,7 @@ class Navigator:
         obj = self.snapshot.get_object(object_key) if object_key else None
         if object_key and obj is None:
             return search_answers.unknown_object(query, object_key, self.prefix)
-        outcome = self._search_index.search(
+        outcome = self.search_engine.search(
             query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms
         )
         if outcome.reason is ReasonCode.NO_CONFIDENT_MATCH:

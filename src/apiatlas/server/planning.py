@@ -66,7 +66,9 @@ class ChainPlanning:
     @property
     def planner(self) -> Planner:
         if self._planner is None:
-            self._planner = Planner(self.navigator.snapshot, allow=self._callable)
+            self._planner = Planner(
+                self.navigator.snapshot, allow=self._callable, search=self.navigator.search_engine
+            )
         return self._planner
 
     def _callable(self, api: Api) -> bool:
