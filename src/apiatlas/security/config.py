@@ -103,6 +103,7 @@ class SecurityConfig(BaseModel):
     tls: TlsSettings | None = None
     allow_plaintext_passwords: bool = False
     session_mode: Literal["stateful", "stateless"] = "stateful"
+    source: Path | None = Field(default=None, exclude=True)  # the file it was read from (located errors)
 
     @classmethod
     def load(cls, path: Path) -> SecurityConfig:
@@ -110,6 +111,7 @@ class SecurityConfig(BaseModel):
         from apiatlas.security.checks import check_security
 
         config = load_yaml_model(cls, path, what="security config").relative_to(path.parent)
+        config.source = path
         check_security(config, path)  # every mistake one located line now, not a traceback when serving
         return config
 

@@ -31,13 +31,13 @@ from apiatlas.search.e5_file import whole_words
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
-from apiatlas.server.curated import CuratedConfig, curated_tools
+from apiatlas.server.curated import CuratedConfig, curated_tool_names, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
 from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions
+from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
 from apiatlas.server.tools.common import render
 from apiatlas.snapshot import CatalogReader
 
@@ -169,6 +169,14 @@ def curated_guide(prefix: str, direct: list[Tool]) -> str:
         + ", ".join(t.name for t in direct)
         + ". For anything else, navigate as above."
     )
+
+
+def served_tool_names(snapshot: CatalogReader, config: ServerConfig) -> list[str]:
+    """The names, without prefix, of the tools ``build_server`` serves: the registry's, then the curated."""
+    names = list(TOOL_NAMES)
+    if config.curated is not None:
+        names += curated_tool_names(CuratedConfig.load(config.curated), snapshot)
+    return names
 
 
 def build_server(

@@ -25,6 +25,7 @@ from apiatlas.errors import ConfigError, Location
 from apiatlas.server.navigation import not_executable_reason
 from apiatlas.server.tools.common import AtlasTools, answer, compact_schema, session_store
 from apiatlas.server.tools.execute_api import ExecuteApiResult
+from apiatlas.snapshot import CatalogReader
 
 log = logging.getLogger("apiatlas.server")
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -147,6 +148,17 @@ def curated_tools(
         names.add(name)
         out.append(_direct_tool(entry, api, name, tools, open_world, where))
     return out
+
+
+def curated_tool_names(config: CuratedConfig, snapshot: CatalogReader) -> list[str]:
+    """The names of the direct tools ``config`` serves on ``snapshot`` (entries for APIs it lacks left out:
+    ``curated_tools`` reports those)."""
+    names = []
+    for entry in config.tools:
+        api = snapshot.get_api(entry.api)
+        if api is not None:
+            names.append(entry.name or default_tool_name(api))
+    return names
 
 
 def _callable_api(entry: CuratedTool, tools: AtlasTools, where: Location) -> Api | None:
