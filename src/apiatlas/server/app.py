@@ -40,6 +40,7 @@ from apiatlas.server.results import ToolResult
 from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
 from apiatlas.server.tools.common import render
 from apiatlas.snapshot import CatalogReader
+from apiatlas.snapshot.manifest import serving_of
 
 log = logging.getLogger("apiatlas.server")
 
@@ -198,7 +199,7 @@ def build_server(
         open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
     )
     served = atlas_tools(tools, prefix, traits)
-    guide = instructions(prefix, executor is not None)
+    guide = instructions(prefix, None if executor is not None else serving_of(manifest).no_executor_reason())
     if config.curated is not None:  # curated mode: direct tools next to navigation
         direct = curated_tools(
             CuratedConfig.load(config.curated),
