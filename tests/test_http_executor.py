@@ -24,6 +24,7 @@ from apiatlas.server.upstream import UpstreamAuth, UpstreamConfig
 from apiatlas.snapshot import Snapshot
 from apiatlas.snapshot.manifest import serving_of
 from apiatlas.sources import SOURCES
+from shared_data import shared
 from test_http_upstream import Upstream, serve_upstream, write_rest_snapshot
 from test_server_catalog import http_server, structured
 
@@ -266,7 +267,7 @@ def test_configuration_errors_are_clear(snap: Path, tmp_path: Path) -> None:
     assert settings.bearer_token is not None and settings.bearer_token.get_secret_value() == "from-file"
 
 
-TMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "restbench" / "tmdb_oas.json"
+TMDB = shared("restbench", "tmdb_oas.json")
 
 
 @pytest.mark.shared
