@@ -15,7 +15,7 @@ import yaml
 
 from apiatlas.errors import ConfigError, Location
 from apiatlas.security.auth import ApiKeyStore, hash_api_key, new_api_key
-from apiatlas.security.config import AuthSettings, RateLimits, RoleSettings, SecurityConfig
+from apiatlas.security.config import AuthSettings, RoleSettings, SecurityConfig
 from apiatlas.security.gateway import SecureGateway
 from apiatlas.security.secrets import (
     configured_database_url,
@@ -24,6 +24,7 @@ from apiatlas.security.secrets import (
     read_secret,
 )
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.curated import CuratedConfig
 from apiatlas.server.tools import TOOL_NAMES
 from apiatlas.snapshot import Snapshot
 
@@ -123,10 +124,11 @@ def test_security_config_and_keys_file_errors_are_located(tmp_path: Path) -> Non
 
 
 def _security(folder: Path, **settings: Any) -> SecurityConfig:
-    """A security config read from ``folder/security.yaml`` (its source), with an empty keys file."""
-    keys = folder / "keys.yaml"
-    keys.write_text(json.dumps({"keys": []}), encoding="utf-8")
-    return SecurityConfig(auth=AuthSettings(keys_file=keys), source=folder / "security.yaml", **settings)
+    """``settings`` written to ``folder/security.yaml`` (with an empty keys file) and loaded from there."""
+    (folder / "keys.yaml").write_text(json.dumps({"keys": []}), encoding="utf-8")
+    path = folder / "security.yaml"
+    path.write_text(yaml.safe_dump({"auth": {"keys_file": "keys.yaml"}, **settings}), encoding="utf-8")
+    return SecurityConfig.load(path)
 
 
 def _gateway_error(snapshot_path: Path, security: SecurityConfig, config: ServerConfig) -> ConfigError:
@@ -140,20 +142,20 @@ def test_a_role_or_limit_naming_an_unknown_tool_is_a_located_error(tmp_path: Pat
 
     snap = write_server_snapshot(tmp_path / "bank.atlas")
     source = tmp_path / "security.yaml"
-    analyst = RoleSettings(tools=["describe_api", "serach"])
+    analyst = {"tools": ["describe_api", "serach"]}
     error = _gateway_error(snap, _security(tmp_path, roles={"analyst": analyst}), ServerConfig())
     assert error.location == Location(file=str(source), anchor="roles.analyst.tools")
     assert "role 'analyst' names unknown tool 'serach'" in error.message
     assert error.message.endswith("the tools are " + ", ".join(TOOL_NAMES) + ", '*'")
-    prefixed = _security(tmp_path, roles={"analyst": RoleSettings(tools=["bank_search"])})
+    prefixed = _security(tmp_path, roles={"analyst": {"tools": ["bank_search"]}})
     error = _gateway_error(snap, prefixed, ServerConfig(tool_prefix="bank_"))
     assert "without the prefix 'bank_': 'search'" in error.message
-    limited = _security(tmp_path, limits=RateLimits(per_tool={"execute_apis": "5/minute"}))
+    limited = _security(tmp_path, limits={"per_tool": {"execute_apis": "5/minute"}})
     error = _gateway_error(snap, limited, ServerConfig())
     assert error.location.anchor == "limits.per_tool" and "'execute_apis'" in error.message
     assert "'*'" not in error.message  # a limit names one tool, never all
     with Snapshot.open(snap) as snapshot:  # every served name (and '*') is accepted
-        every = _security(tmp_path, roles={"all": RoleSettings(tools=[*TOOL_NAMES, "*"])})
+        every = _security(tmp_path, roles={"all": {"tools": [*TOOL_NAMES, "*"]}})
         assert set(SecureGateway(snapshot, None, ServerConfig(), every).servers) == {"all"}
 
 
@@ -165,13 +167,23 @@ def test_a_role_may_name_a_curated_direct_tool(tmp_path: Path) -> None:
     curated.write_text(yaml.safe_dump({"tools": [{"api": "GET /search/person", "name": "find_people"}]}))
     config = ServerConfig(curated=curated)
     with Snapshot.open(snap) as snapshot:
-        role = RoleSettings(tools=["describe_api", "find_people"])
+        role = {"tools": ["describe_api", "find_people"]}
         front = SecureGateway(snapshot, None, config, _security(tmp_path, roles={"desk": role}))
         assert set(front.servers["desk"].accepted) == {"api_describe_api", "find_people"}
     unsourced = SecurityConfig(auth=AuthSettings(keys_file=tmp_path / "keys.yaml"))  # built in code
     unsourced.roles = {"desk": RoleSettings(tools=["find_persons"])}
     error = _gateway_error(snap, unsourced, config)
     assert error.message.endswith("fetch_evidence, find_people, '*'") and error.location.file is None
+
+
+def test_where_a_config_was_read_from_is_not_a_setting_in_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="source: Extra inputs are not permitted"):
+        _security(tmp_path, source="elsewhere.yaml")
+    curated = tmp_path / "curated.yaml"
+    curated.write_text(yaml.safe_dump({"tools": [], "source": "elsewhere.yaml"}), encoding="utf-8")
+    with pytest.raises(ConfigError, match="source: Extra inputs are not permitted"):
+        CuratedConfig.load(curated)
+    assert SecurityConfig().source is None and CuratedConfig().source is None  # built in code: no file
 
 
 def test_serve_prints_an_unknown_role_tool_as_one_located_line(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from apiatlas.catalog.model import Api
 from apiatlas.config_file import load_yaml_model
@@ -62,13 +62,18 @@ class CuratedConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     tools: list[CuratedTool] = Field(default_factory=list)
-    source: Path | None = Field(default=None, exclude=True)
+    _source: Path | None = PrivateAttr(default=None)  # the file it was read from, never a setting in it
+
+    @property
+    def source(self) -> Path | None:
+        """The file the tools were read from (None when built in code): where their errors are located."""
+        return self._source
 
     @classmethod
     def load(cls, path: Path) -> CuratedConfig:
         """Read the YAML file; a missing file, bad YAML or a bad entry is a located ``ConfigError``."""
         config = load_yaml_model(cls, path, what="curated-tools file", shape="a mapping with a 'tools' list")
-        config.source = path
+        config._source = path
         return config
 
 
