@@ -23,6 +23,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.server.curated import CuratedConfig, portable_schema
 from apiatlas.snapshot import Snapshot
 from apiatlas.sources import SOURCES
+from shared_data import shared
 from test_http_upstream import Upstream, rest_catalog, serve_upstream, write_rest_snapshot
 from test_server_catalog import structured
 
@@ -192,7 +193,7 @@ def test_portable_schema_removes_what_strict_clients_reject() -> None:
 
 # --- a real spec: 40 Stripe operations through the MCP Inspector's strict schema check -------------------
 
-STRIPE = Path(__file__).resolve().parents[2] / "shared" / "data" / "openapi" / "stripe-2023-09.spec3.yaml"
+STRIPE = shared("openapi", "stripe-2023-09.spec3.yaml")
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:

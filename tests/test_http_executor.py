@@ -22,7 +22,9 @@ from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig, ServerLimits
 from apiatlas.server.upstream import UpstreamAuth, UpstreamConfig
 from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot.manifest import serving_of
 from apiatlas.sources import SOURCES
+from shared_data import shared
 from test_http_upstream import Upstream, serve_upstream, write_rest_snapshot
 from test_server_catalog import http_server, structured
 
@@ -233,6 +235,20 @@ def test_upstream_auth_from_config_and_passed_through_from_the_caller(
             anyio.run(executor.close)
 
 
+def test_without_upstream_the_instructions_say_why_apis_cannot_run_as_execute_api_does(snap: Path) -> None:
+    async def main() -> tuple[str, str, dict[str, Any]]:
+        with Snapshot.open(snap) as snapshot:
+            reason = serving_of(snapshot.manifest()).no_executor_reason()
+            async with Client(build_server(snapshot, None, ServerConfig())) as client:
+                answer = await client.call_tool(P + "execute_api", {"api": "GET /search/person", "args": {}})
+                return reason, client.instructions or "", structured(answer)
+
+    reason, instructions, answered = anyio.run(main)
+    assert "--upstream" in reason and answered["reason"] == "NOT_EXECUTABLE"
+    assert reason in answered["message"] and reason in instructions  # one text, one reason
+    assert "database" not in instructions.lower()  # an HTTP snapshot has none to configure
+
+
 def test_configuration_errors_are_clear(snap: Path, tmp_path: Path) -> None:
     assert isinstance(executor_for_url("https://api.example.org/3"), HttpExecutor)
     with Snapshot.open(snap) as snapshot:
@@ -251,7 +267,7 @@ def test_configuration_errors_are_clear(snap: Path, tmp_path: Path) -> None:
     assert settings.bearer_token is not None and settings.bearer_token.get_secret_value() == "from-file"
 
 
-TMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "restbench" / "tmdb_oas.json"
+TMDB = shared("restbench", "tmdb_oas.json")
 
 
 @pytest.mark.shared

@@ -1,4 +1,5 @@
-"""Secrets and security config: env vars or *_FILE, plaintext passwords refused, bad files named."""
+"""Secrets and security config: env vars or *_FILE, plaintext passwords refused, bad files and unknown tools
+named."""
 
 from __future__ import annotations
 
@@ -7,18 +8,25 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
-from apiatlas.errors import ConfigError
+from apiatlas.errors import ConfigError, Location
 from apiatlas.security.auth import ApiKeyStore, hash_api_key, new_api_key
-from apiatlas.security.config import SecurityConfig
+from apiatlas.security.config import AuthSettings, RoleSettings, SecurityConfig
+from apiatlas.security.gateway import SecureGateway
 from apiatlas.security.secrets import (
     configured_database_url,
     database_url,
     has_plaintext_password,
     read_secret,
 )
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.curated import CuratedConfig
+from apiatlas.server.tools import TOOL_NAMES
+from apiatlas.snapshot import Snapshot
 
 
 def test_secrets_come_from_the_variable_or_its_file(tmp_path: Path) -> None:
@@ -113,3 +121,98 @@ def test_security_config_and_keys_file_errors_are_located(tmp_path: Path) -> Non
     principal = store.principal_for(key)
     assert principal is not None and principal.name == "ann" and principal.roles == ("reader",)
     assert store.principal_for(key + "x") is None and key not in keys.read_text()
+
+
+def _security(folder: Path, **settings: Any) -> SecurityConfig:
+    """``settings`` written to ``folder/security.yaml`` (with an empty keys file) and loaded from there."""
+    (folder / "keys.yaml").write_text(json.dumps({"keys": []}), encoding="utf-8")
+    path = folder / "security.yaml"
+    path.write_text(yaml.safe_dump({"auth": {"keys_file": "keys.yaml"}, **settings}), encoding="utf-8")
+    return SecurityConfig.load(path)
+
+
+def _gateway_error(snapshot_path: Path, security: SecurityConfig, config: ServerConfig) -> ConfigError:
+    with Snapshot.open(snapshot_path) as snapshot, pytest.raises(ConfigError) as caught:
+        SecureGateway(snapshot, None, config, security)
+    return caught.value
+
+
+def test_a_role_or_limit_naming_an_unknown_tool_is_a_located_error(tmp_path: Path) -> None:
+    from test_server_catalog import write_server_snapshot
+
+    snap = write_server_snapshot(tmp_path / "bank.atlas")
+    source = tmp_path / "security.yaml"
+    analyst = {"tools": ["describe_api", "serach"]}
+    error = _gateway_error(snap, _security(tmp_path, roles={"analyst": analyst}), ServerConfig())
+    assert error.location == Location(file=str(source), anchor="roles.analyst.tools")
+    assert "role 'analyst' names unknown tool 'serach'" in error.message
+    assert error.message.endswith("the tools are " + ", ".join(TOOL_NAMES) + ", '*'")
+    prefixed = _security(tmp_path, roles={"analyst": {"tools": ["bank_search"]}})
+    error = _gateway_error(snap, prefixed, ServerConfig(tool_prefix="bank_"))
+    assert "without the prefix 'bank_': 'search'" in error.message
+    limited = _security(tmp_path, limits={"per_tool": {"execute_apis": "5/minute"}})
+    error = _gateway_error(snap, limited, ServerConfig())
+    assert error.location.anchor == "limits.per_tool" and "'execute_apis'" in error.message
+    assert "'*'" not in error.message  # a limit names one tool, never all
+    with Snapshot.open(snap) as snapshot:  # every served name (and '*') is accepted
+        every = _security(tmp_path, roles={"all": {"tools": [*TOOL_NAMES, "*"]}})
+        assert set(SecureGateway(snapshot, None, ServerConfig(), every).servers) == {"all"}
+
+
+def test_a_role_may_name_a_curated_direct_tool(tmp_path: Path) -> None:
+    from test_http_upstream import write_rest_snapshot
+
+    snap = write_rest_snapshot(tmp_path / "rest.atlas")
+    curated = tmp_path / "curated.yaml"
+    curated.write_text(yaml.safe_dump({"tools": [{"api": "GET /search/person", "name": "find_people"}]}))
+    config = ServerConfig(curated=curated)
+    with Snapshot.open(snap) as snapshot:
+        role = {"tools": ["describe_api", "find_people"]}
+        front = SecureGateway(snapshot, None, config, _security(tmp_path, roles={"desk": role}))
+        assert set(front.servers["desk"].accepted) == {"api_describe_api", "find_people"}
+    unsourced = SecurityConfig(auth=AuthSettings(keys_file=tmp_path / "keys.yaml"))  # built in code
+    unsourced.roles = {"desk": RoleSettings(tools=["find_persons"])}
+    error = _gateway_error(snap, unsourced, config)
+    assert error.message.endswith("fetch_evidence, find_people, '*'") and error.location.file is None
+
+
+def test_where_a_config_was_read_from_is_not_a_setting_in_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="source: Extra inputs are not permitted"):
+        _security(tmp_path, source="elsewhere.yaml")
+    curated = tmp_path / "curated.yaml"
+    curated.write_text(yaml.safe_dump({"tools": [], "source": "elsewhere.yaml"}), encoding="utf-8")
+    with pytest.raises(ConfigError, match="source: Extra inputs are not permitted"):
+        CuratedConfig.load(curated)
+    assert SecurityConfig().source is None and CuratedConfig().source is None  # built in code: no file
+
+
+def test_serve_prints_an_unknown_role_tool_as_one_located_line(tmp_path: Path) -> None:
+    from test_server_catalog import write_server_snapshot
+
+    snap = write_server_snapshot(tmp_path / "bank.atlas")
+    (tmp_path / "keys.yaml").write_text(json.dumps({"keys": []}), encoding="utf-8")
+    security = tmp_path / "security.yaml"
+    security.write_text(
+        "auth: {keys_file: keys.yaml}\nroles: {analyst: {tools: [describe_api, serach]}}\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "apiatlas.cli",
+            "serve",
+            str(snap),
+            "--transport",
+            "http",
+            "--security",
+            str(security),
+        ],
+        capture_output=True,
+        text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith("APIATLAS_DB")},
+        timeout=60,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"error: BAD_CONFIG: {security} roles.analyst.tools: role 'analyst' names")
+    assert "'serach'" in lines[0] and "list_business_objects, list_apis" in lines[0]

@@ -241,6 +241,8 @@ def test_execution_without_a_database_is_not_executable(snap_path: Path) -> None
     async def body(client: Client) -> None:
         one = await call(client, "execute_api", {"api": "API_Acc_GetRest", "args": {"AccountID": 1}})
         assert one["reason"] == "NOT_EXECUTABLE" and "--db" in one["message"]
+        why = one["message"].partition(" is not executable: ")[2]
+        assert why.startswith("no database is configured") and why in (client.instructions or "")
         chain = await call(client, "execute_chain", {"steps": [{"api": "API_Prs_FindListByFIO"}]})
         assert chain["reason"] == "NOT_EXECUTABLE" and chain["failed_step"] == 0
         unknown = await call(client, "execute_api", {"api": "API_Acc_GetRst"})

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from apiatlas.catalog.model import EdgeLevel
+from apiatlas.catalog.model import EdgeLevel, Playbook
 from apiatlas.errors import ReasonCode, Severity
 from apiatlas.snapshot import FORMAT_VERSION, Snapshot, write_snapshot
 from apiatlas.snapshot import writer as writer_module
+from apiatlas.snapshot.manifest import Manifest
 from test_snapshot_catalog import mini_catalog
 
 OPTIONS = {"source": "examples/bank/docs", "overlays": "examples/bank/overlays", "config": None}
@@ -131,6 +132,55 @@ def test_the_server_reads_contracts_without_loading_compiler_code() -> None:
     )
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]", loaded.stdout
+
+
+def test_every_table_family_holds_what_the_catalog_says(tmp_path: Path) -> None:
+    catalog = mini_catalog()
+    catalog.playbooks = [
+        Playbook(name="b", trigger="second"),
+        Playbook(name="a", trigger="first"),
+        Playbook(name="a", trigger="same name, later"),
+    ]
+    vectors = {"API_Acc_GetRest": b"\x01\x02", "API_Not_In_Catalog": b"\x03"}
+    path = tmp_path / "bank.atlas"
+    write_snapshot(catalog, path, options=OPTIONS, vectors=vectors, search_index={"z": b"1", "a": b"2"})
+    conn = sqlite3.connect(path)
+    try:
+        rows = {t: conn.execute(sql).fetchall() for t, sql in _TABLE_READS.items()}
+    finally:
+        conn.close()
+    assert {k for (k,) in rows["manifest"]} == set(Manifest.model_fields)
+    assert rows["objects"] == [("Acc", 2), ("DSec", 2), ("Old", 0), ("Prs", 1)]
+    assert rows["apis"] == [(k, int(a.funnel.kept)) for k, a in sorted(catalog.apis.items())]
+    assert [k for (k,) in rows["api_contracts"]] == sorted(catalog.apis)
+    assert rows["source_files"] == [("BObjects/BO_Person.htm", "ab" * 32)]
+    assert [n for (n,) in rows["types"]] == ["DSIDENTIFIER", "DSVARFULLNAME"]
+    assert len(rows["edges"]) == 5 and ("API_Acc_FindListByListOwnerID", "API_Acc_Close") not in rows["edges"]
+    assert rows["playbooks"] == [("a", "first"), ("b", "second")]  # one per name, the first kept
+    assert [r[0] for r in rows["diagnostics"]] == ["error", "warning"]
+    kept = sorted(k for k, a in catalog.apis.items() if a.funnel.kept)
+    assert [r[0] for r in rows["api_fts"]] == kept
+    fts = {r[0]: r for r in rows["api_fts"]}
+    assert fts["API_Acc_GetRest"][1].endswith("acc account")  # the object's key and name
+    assert "баланс" in fts["API_Acc_GetRest"][3]  # the overlay's words
+    assert rows["api_vectors"] == [("API_Acc_GetRest", "Acc", b"\x01\x02")]  # only APIs of the catalog
+    assert rows["search_index"] == [("a", b"2"), ("z", b"1")]
+
+
+_TABLE_READS = {
+    "manifest": "SELECT key FROM manifest",
+    "objects": "SELECT key, api_count FROM objects ORDER BY key",
+    "apis": "SELECT key, kept FROM apis ORDER BY key",
+    "api_contracts": "SELECT key FROM api_contracts ORDER BY key",
+    "source_files": "SELECT path, sha256 FROM source_files",
+    "types": "SELECT name FROM types ORDER BY name",
+    "edges": "SELECT producer, consumer FROM edges",
+    "playbooks": "SELECT name, trigger FROM playbooks ORDER BY name",
+    "diagnostics": "SELECT severity FROM diagnostics ORDER BY id",
+    "api_fts": "SELECT key, name_text, title, body_text FROM api_fts ORDER BY key",
+    "api_vectors": "SELECT key, object_key, vector FROM api_vectors",
+    "search_index": "SELECT name, data FROM search_index",
+}
 
 
 def test_snapshot_is_opened_read_only(snap: Snapshot) -> None:

@@ -118,6 +118,16 @@ def _kinds(figures: dict[str, Any]) -> None:
 
 
 def print_report(report: dict[str, Any]) -> None:
+    """The report for a reader: the whole run, the connect phase, after it and by window, the server's
+    own times and the reference session, then the target and the fault."""
+    _print_run(report)
+    _print_connect_phase(report)
+    _print_after_connect_phase(report)
+    _print_server_side(report)
+    _print_verdicts(report)
+
+
+def _print_run(report: dict[str, Any]) -> None:
     cpu, load = report["cpu"], report["load_average"]
     typer.echo(
         f"{report['sessions']} sessions x {report['seconds']} s (think {report.get('think_ms', 0):g} ms "
@@ -136,6 +146,9 @@ def print_report(report: dict[str, Any]) -> None:
         f"searches ranked by words alone, the embedding model busy (WORDS_ONLY): "
         f"{report['searches_by_words_only']}"
     )
+
+
+def _print_connect_phase(report: dict[str, Any]) -> None:
     phase = report["connect_phase"]
     hs, tl = phase["handshake"], phase["tools_list"]
     typer.echo(
@@ -149,6 +162,9 @@ def print_report(report: dict[str, Any]) -> None:
         calls = phase["calls"]
         typer.echo(f"  calls started during the connect phase: {calls['calls']}, {calls['errors']} errors")
         _kinds(calls)
+
+
+def _print_after_connect_phase(report: dict[str, Any]) -> None:
     steady = report.get("after_connect_phase")
     if steady:
         typer.echo(
@@ -168,6 +184,9 @@ def print_report(report: dict[str, Any]) -> None:
             "load generator's event loop, late by p99/max ms per window: "
             + ", ".join(f"{w['from_s']}s {w['p99_ms']}/{w['max_ms']}" for w in lags)
         )
+
+
+def _print_server_side(report: dict[str, Any]) -> None:
     server = report["server_side"]
     for phase, label in (("whole_run", "whole run"), ("connect_phase", "connect phase")):
         line = ", ".join(
@@ -183,6 +202,9 @@ def print_report(report: dict[str, Any]) -> None:
     )
     if report["session_failures"]:
         typer.echo(f"  {len(report['session_failures'])} sessions failed: {report['session_failures'][:3]}")
+
+
+def _print_verdicts(report: dict[str, Any]) -> None:
     target = report.get("target")
     if target:
         verdict = "MET" if target["met"] else "MISSED"

@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import anyio
 import typer
@@ -18,6 +18,10 @@ from apiatlas.executors.registry import executor_for_url
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 from apiatlas.snapshot.manifest import ExecutorKind, serving_of
+
+if TYPE_CHECKING:
+    from apiatlas.security.config import SecurityConfig
+    from apiatlas.server.app import AtlasServer
 
 DB_URL_ENV = "APIATLAS_DB_URL"
 log = logging.getLogger("apiatlas.serve")
@@ -134,31 +138,14 @@ def serve(
     try:
         config = load_config(config_file, host, port)
         snapshot = Snapshot.open(snapshot_path)
-        security = None
-        if security_file is not None and transport != "http":
-            raise ConfigError("--security protects HTTP: use it with --transport http (stdio has one user)")
-        if security_file is not None:  # see docs/operations.md
-            from apiatlas.security.config import SecurityConfig
-            from apiatlas.security.secrets import configured_database_url
-
-            security = SecurityConfig.load(security_file)
-            db = configured_database_url(db, allow_plaintext=security.allow_plaintext_passwords)
+        security, db = _security_for(security_file, transport, db)
         if curated is not None:
             config.curated = curated
         if embedding is not None:
             config.embedding = embedding
         check_search(snapshot, config)
-        cap = security.limits.max_concurrent_executions if security is not None else None
-        executor = make_executor(db, snapshot, config, upstream, cap)
-        write_executor = None  # only for roles an operator enabled write APIs for (--security)
-        if security is not None and executor is not None:
-            from apiatlas.security.gateway import needs_write_executor
-
-            if needs_write_executor(security):
-                write_executor = make_executor(db, snapshot, config, upstream, cap)
-                assert write_executor is not None
-                write_executor.limits = write_executor.limits.model_copy(update={"read_only": False})
-        from apiatlas.server.app import build_server, serve_http  # the MCP SDK loads only for this command
+        executor, write_executor = _executors(db, snapshot, config, upstream, security)
+        from apiatlas.server.app import build_server  # the MCP SDK loads only for this command
 
         server = build_server(snapshot, executor, config)
     except ApiatlasError as exc:
@@ -166,17 +153,7 @@ def serve(
         raise typer.Exit(2) from exc
     mode: Literal["stdio", "http"] = "http" if transport == "http" else "stdio"
     try:
-        if security is not None and mode == "http":
-            from apiatlas.security.gateway import serve_secured
-
-            serve_secured(snapshot, executor, config, security, write_executor)
-        elif mode == "stdio":
-            from apiatlas.server.stdio_guard import serve_stdio_guarded
-
-            anyio.run(serve_stdio_guarded, server)  # every request answered, also an unreadable one
-        else:
-            typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
-            serve_http(server, config)
+        _run(mode, server, snapshot, config, security, executor, write_executor)
     except KeyboardInterrupt:
         pass
     except ApiatlasError as exc:  # a problem found only when serving starts: one line, no traceback
@@ -187,3 +164,65 @@ def serve(
             if running is not None:
                 anyio.run(running.close)
         snapshot.close()
+
+
+def _security_for(
+    security_file: Path | None, transport: str, db: str | None
+) -> tuple[SecurityConfig | None, str | None]:
+    """The security config (``--security``, HTTP only; docs/operations.md) and the database URL it allows."""
+    if security_file is None:
+        return None, db
+    if transport != "http":
+        raise ConfigError("--security protects HTTP: use it with --transport http (stdio has one user)")
+    from apiatlas.security.config import SecurityConfig
+    from apiatlas.security.secrets import configured_database_url
+
+    security = SecurityConfig.load(security_file)
+    return security, configured_database_url(db, allow_plaintext=security.allow_plaintext_passwords)
+
+
+def _executors(
+    db: str | None,
+    snapshot: Snapshot,
+    config: ServerConfig,
+    upstream: str | None,
+    security: SecurityConfig | None,
+) -> tuple[Executor | None, Executor | None]:
+    """The executor, and the one that keeps writes, only for roles an operator enabled write APIs for."""
+    cap = security.limits.max_concurrent_executions if security is not None else None
+    executor = make_executor(db, snapshot, config, upstream, cap)
+    if security is None or executor is None:
+        return executor, None
+    from apiatlas.security.gateway import needs_write_executor
+
+    if not needs_write_executor(security):
+        return executor, None
+    write_executor = make_executor(db, snapshot, config, upstream, cap)
+    assert write_executor is not None
+    write_executor.limits = write_executor.limits.model_copy(update={"read_only": False})
+    return executor, write_executor
+
+
+def _run(
+    mode: Literal["stdio", "http"],
+    server: AtlasServer,
+    snapshot: Snapshot,
+    config: ServerConfig,
+    security: SecurityConfig | None,
+    executor: Executor | None,
+    write_executor: Executor | None,
+) -> None:
+    """Serve until interrupted: the authenticated gateway (``--security``), stdio, or plain HTTP."""
+    from apiatlas.server.app import serve_http
+
+    if security is not None and mode == "http":
+        from apiatlas.security.gateway import serve_secured
+
+        serve_secured(snapshot, executor, config, security, write_executor)
+    elif mode == "stdio":
+        from apiatlas.server.stdio_guard import serve_stdio_guarded
+
+        anyio.run(serve_stdio_guarded, server)  # every request answered, also an unreadable one
+    else:
+        typer.echo(f"serving on http://{config.http.host}:{config.http.port}{config.http.path}", err=True)
+        serve_http(server, config)

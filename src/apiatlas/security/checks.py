@@ -1,11 +1,13 @@
 """Check a security config when it is loaded, so every mistake is one located line before serving.
 
 Rate limits must parse, and every file the config names (keys, JWKS, TLS certificates) must be
-readable; each problem is a ConfigError with the file and the setting's path.
+readable; each problem is a ConfigError with the file and the setting's path. The tool names that roles
+and per-tool limits give are checked when the served tools are known (``check_tool_names``, serving).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import yaml
@@ -13,7 +15,7 @@ from limits import parse
 from pydantic import ValidationError
 
 from apiatlas.errors import ConfigError, Location
-from apiatlas.security.config import SecurityConfig
+from apiatlas.security.config import ALL, SecurityConfig
 
 
 def check_security(config: SecurityConfig, path: Path) -> None:
@@ -42,8 +44,36 @@ def check_security(config: SecurityConfig, path: Path) -> None:
         _check_keys_file(config.auth.keys_file, path)
 
 
-def _error(path: Path, anchor: str, message: str) -> ConfigError:
-    return ConfigError(message, location=Location(file=str(path), anchor=anchor))
+def _error(path: Path | None, anchor: str, message: str) -> ConfigError:
+    return ConfigError(message, location=Location(file=str(path) if path else None, anchor=anchor))
+
+
+def check_tool_names(config: SecurityConfig, served: Collection[str], prefix: str = "") -> None:
+    """ConfigError(file=config.source, anchor=setting) for a role's tool or a per-tool limit naming a tool
+    that is not served (``served``: the tools' names without ``prefix``, curated direct tools included): it
+    would grant or limit nothing, silently."""
+    for role, settings in config.roles.items():
+        for tool in settings.tools:
+            if tool != ALL and tool not in served:
+                where = f"roles.{role}.tools"
+                raise _unknown_tool(config, where, f"role {role!r}", tool, [*served, repr(ALL)], prefix)
+    for tool in config.limits.per_tool:
+        if tool not in served:
+            raise _unknown_tool(config, "limits.per_tool", "limits.per_tool", tool, list(served), prefix)
+
+
+def _unknown_tool(
+    config: SecurityConfig, anchor: str, who: str, tool: str, known: list[str], prefix: str
+) -> ConfigError:
+    bare = tool.removeprefix(prefix) if prefix else tool
+    hint = (
+        f" (a tool is named without the prefix {prefix!r}: {bare!r})"
+        if bare != tool and bare in known
+        else ""
+    )
+    return _error(
+        config.source, anchor, f"{who} names unknown tool {tool!r}{hint}; the tools are {', '.join(known)}"
+    )
 
 
 def _check_keys_file(keys_file: Path, path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from apiatlas.config_file import load_yaml_model
 from apiatlas.server.config import DEFAULT_CONCURRENT_EXECUTIONS
@@ -103,6 +103,12 @@ class SecurityConfig(BaseModel):
     tls: TlsSettings | None = None
     allow_plaintext_passwords: bool = False
     session_mode: Literal["stateful", "stateless"] = "stateful"
+    _source: Path | None = PrivateAttr(default=None)  # the file it was read from, never a setting in it
+
+    @property
+    def source(self) -> Path | None:
+        """The file the config was read from (None when built in code): where its errors are located."""
+        return self._source
 
     @classmethod
     def load(cls, path: Path) -> SecurityConfig:
@@ -110,6 +116,7 @@ class SecurityConfig(BaseModel):
         from apiatlas.security.checks import check_security
 
         config = load_yaml_model(cls, path, what="security config").relative_to(path.parent)
+        config._source = path
         check_security(config, path)  # every mistake one located line now, not a traceback when serving
         return config
 

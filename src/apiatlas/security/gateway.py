@@ -27,13 +27,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from apiatlas.executors.base import Executor
 from apiatlas.security.audit import AuditLog
 from apiatlas.security.auth import Authenticator, AuthError
+from apiatlas.security.checks import check_tool_names
 from apiatlas.security.config import SecurityConfig
 from apiatlas.security.guard import CallGuard, GuardedServer
 from apiatlas.security.limits import CallLimits
 from apiatlas.security.metrics import CONTENT_TYPE, ToolMetrics
 from apiatlas.security.roles import RolePolicy, RoleView, role_for
 from apiatlas.security.secrets import read_secret
-from apiatlas.server.app import build_server, settle_heap
+from apiatlas.server.app import build_server, served_tool_names, settle_heap
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools.common import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot
@@ -82,6 +83,9 @@ class SecureGateway:
         authenticator: Authenticator | None = None,
         write_executor: Executor | None = None,
     ) -> None:
+        check_tool_names(
+            security, served_tool_names(snapshot, config), config.prefix_for(snapshot.manifest())
+        )
         self.config = config
         self.executors = [e for e in (executor, write_executor) if e is not None]
         self.security = security.model_copy(deep=True)

@@ -31,15 +31,16 @@ from apiatlas.search.e5_file import whole_words
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
-from apiatlas.server.curated import CuratedConfig, curated_tools
+from apiatlas.server.curated import CuratedConfig, curated_tool_names, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
 from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.results import ToolResult
-from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions
+from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
 from apiatlas.server.tools.common import render
 from apiatlas.snapshot import CatalogReader
+from apiatlas.snapshot.manifest import serving_of
 
 log = logging.getLogger("apiatlas.server")
 
@@ -171,6 +172,14 @@ def curated_guide(prefix: str, direct: list[Tool]) -> str:
     )
 
 
+def served_tool_names(snapshot: CatalogReader, config: ServerConfig) -> list[str]:
+    """The names, without prefix, of the tools ``build_server`` serves: the registry's, then the curated."""
+    names = list(TOOL_NAMES)
+    if config.curated is not None:
+        names += curated_tool_names(CuratedConfig.load(config.curated), snapshot)
+    return names
+
+
 def build_server(
     snapshot: CatalogReader,
     executor: Executor | None,
@@ -190,7 +199,7 @@ def build_server(
         open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
     )
     served = atlas_tools(tools, prefix, traits)
-    guide = instructions(prefix, executor is not None)
+    guide = instructions(prefix, None if executor is not None else serving_of(manifest).no_executor_reason())
     if config.curated is not None:  # curated mode: direct tools next to navigation
         direct = curated_tools(
             CuratedConfig.load(config.curated),

@@ -16,7 +16,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from apiatlas.catalog.model import Api
 from apiatlas.config_file import load_yaml_model
@@ -25,6 +25,7 @@ from apiatlas.errors import ConfigError, Location
 from apiatlas.server.navigation import not_executable_reason
 from apiatlas.server.tools.common import AtlasTools, answer, compact_schema, session_store
 from apiatlas.server.tools.execute_api import ExecuteApiResult
+from apiatlas.snapshot import CatalogReader
 
 log = logging.getLogger("apiatlas.server")
 TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -61,13 +62,18 @@ class CuratedConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     tools: list[CuratedTool] = Field(default_factory=list)
-    source: Path | None = Field(default=None, exclude=True)
+    _source: Path | None = PrivateAttr(default=None)  # the file it was read from, never a setting in it
+
+    @property
+    def source(self) -> Path | None:
+        """The file the tools were read from (None when built in code): where their errors are located."""
+        return self._source
 
     @classmethod
     def load(cls, path: Path) -> CuratedConfig:
         """Read the YAML file; a missing file, bad YAML or a bad entry is a located ``ConfigError``."""
         config = load_yaml_model(cls, path, what="curated-tools file", shape="a mapping with a 'tools' list")
-        config.source = path
+        config._source = path
         return config
 
 
@@ -147,6 +153,17 @@ def curated_tools(
         names.add(name)
         out.append(_direct_tool(entry, api, name, tools, open_world, where))
     return out
+
+
+def curated_tool_names(config: CuratedConfig, snapshot: CatalogReader) -> list[str]:
+    """The names of the direct tools ``config`` serves on ``snapshot`` (entries for APIs it lacks left out:
+    ``curated_tools`` reports those)."""
+    names = []
+    for entry in config.tools:
+        api = snapshot.get_api(entry.api)
+        if api is not None:
+            names.append(entry.name or default_tool_name(api))
+    return names
 
 
 def _callable_api(entry: CuratedTool, tools: AtlasTools, where: Location) -> Api | None:

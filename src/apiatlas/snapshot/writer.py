@@ -7,11 +7,12 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from apiatlas.catalog.actions import api_action
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
 from apiatlas.snapshot.schema import DDL, PAGE_SIZE
@@ -82,12 +83,7 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        _insert_all(conn, catalog, manifest)
-        conn.executemany(
-            "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
-            ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
-        )
-        conn.executemany("INSERT INTO search_index(name, data) VALUES (?, ?)", sorted(search_index.items()))
+        _insert_all(conn, catalog, manifest, vectors, search_index)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
@@ -95,15 +91,43 @@ def _write(
         conn.close()
 
 
-def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) -> None:
+@dataclass(frozen=True)
+class StoredApi:
+    """An API as the ``apis`` table holds it: the model and its JSON body (what every reader parses)."""
+
+    api: Api
+    body: str
+
+
+def _insert_all(
+    conn: sqlite3.Connection,
+    catalog: Catalog,
+    manifest: Manifest,
+    vectors: Mapping[str, bytes],
+    search_index: Mapping[str, bytes],
+) -> None:
+    """Every table's rows, one table family after the other (the order is part of the file's bytes)."""
+    apis = [StoredApi(a, to_json(a.model_dump(mode="json"))) for _, a in sorted(catalog.apis.items())]
+    _insert_manifest(conn, manifest)
+    _insert_objects(conn, catalog)
+    _insert_apis(conn, apis)
+    _insert_sources_and_types(conn, catalog)
+    _insert_edges(conn, catalog)
+    _insert_playbooks(conn, catalog)
+    _insert_diagnostics(conn, catalog)
+    _insert_search(conn, catalog, [s.api for s in apis], vectors, search_index)
+
+
+def _insert_manifest(conn: sqlite3.Connection, manifest: Manifest) -> None:
     conn.executemany(
         "INSERT INTO manifest(key, value) VALUES (?, ?)",
         sorted((k, to_json(v)) for k, v in manifest.model_dump(mode="json").items()),
     )
-    kept_count: dict[str, int] = {}
-    for api in catalog.apis.values():
-        if api.funnel.kept:
-            kept_count[api.object_key] = kept_count.get(api.object_key, 0) + 1
+
+
+def _insert_objects(conn: sqlite3.Connection, catalog: Catalog) -> None:
+    """The business objects, each with the number of its kept APIs."""
+    kept_count = _kept_api_count(catalog)
     conn.executemany(
         "INSERT INTO objects(key, name, title, api_count, body) VALUES (?, ?, ?, ?, ?)",
         (
@@ -111,28 +135,42 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
             for _, o in sorted(catalog.objects.items())
         ),
     )
-    apis = [a for _, a in sorted(catalog.apis.items())]
-    bodies = {a.key: to_json(a.model_dump(mode="json")) for a in apis}
+
+
+def _kept_api_count(catalog: Catalog) -> dict[str, int]:
+    kept_count: dict[str, int] = {}
+    for api in catalog.apis.values():
+        if api.funnel.kept:
+            kept_count[api.object_key] = kept_count.get(api.object_key, 0) + 1
+    return kept_count
+
+
+def _insert_apis(conn: sqlite3.Connection, apis: list[StoredApi]) -> None:
+    """Every API (kept or dropped) and its contract, built from the API as the snapshot holds it."""
     conn.executemany(
         "INSERT INTO apis(key, object_key, title, kept, side_effect, entry_point, body)"
         " VALUES (?,?,?,?,?,?,?)",
         (
             (
-                a.key,
-                a.object_key,
-                a.title,
-                int(a.funnel.kept),
-                a.side_effect.value,
-                int(a.entry_point),
-                bodies[a.key],
+                s.api.key,
+                s.api.object_key,
+                s.api.title,
+                int(s.api.funnel.kept),
+                s.api.side_effect.value,
+                int(s.api.entry_point),
+                s.body,
             )
-            for a in apis
+            for s in apis
         ),
     )
     conn.executemany(
         "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
-        (_contract_row(Api.model_validate_json(bodies[a.key])) for a in apis),
+        (_contract_row(Api.model_validate_json(s.body)) for s in apis),
     )
+
+
+def _insert_sources_and_types(conn: sqlite3.Connection, catalog: Catalog) -> None:
+    """The source files' hashes and the domain-type map."""
     conn.executemany(
         "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
     )
@@ -140,6 +178,10 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
         "INSERT INTO types(name, body) VALUES (?, ?)",
         ((n, to_json(t.model_dump(mode="json"))) for n, t in sorted(catalog.types.items())),
     )
+
+
+def _insert_edges(conn: sqlite3.Connection, catalog: Catalog) -> None:
+    """The dependency graph's edges between kept APIs, each with its level's rank."""
     conn.executemany(
         "INSERT INTO edges(producer, producer_table, producer_field, consumer, consumer_table,"
         " consumer_field, domain_type, level, rank, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
@@ -159,13 +201,21 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
             for e in kept_edges(catalog)
         ),
     )
+
+
+def _insert_playbooks(conn: sqlite3.Connection, catalog: Catalog) -> None:
+    """The playbooks by name (the first of two with one name is kept)."""
     conn.executemany(
         "INSERT OR IGNORE INTO playbooks(name, trigger, body) VALUES (?, ?, ?)",
         (
             (p.name, p.trigger, to_json(p.model_dump(mode="json")))
-            for p in sorted(catalog.playbooks, key=_name)
+            for p in sorted(catalog.playbooks, key=_playbook_name)
         ),
     )
+
+
+def _insert_diagnostics(conn: sqlite3.Connection, catalog: Catalog) -> None:
+    """The build's diagnostics, errors first."""
     conn.executemany(
         "INSERT INTO diagnostics(severity, code, message, file, line, anchor) VALUES (?,?,?,?,?,?)",
         (
@@ -173,11 +223,27 @@ def _insert_all(conn: sqlite3.Connection, catalog: Catalog, manifest: Manifest) 
             for d in sorted(catalog.diagnostics, key=_diagnostic_order)
         ),
     )
+
+
+def _insert_search(
+    conn: sqlite3.Connection,
+    catalog: Catalog,
+    apis: list[Api],
+    vectors: Mapping[str, bytes],
+    search_index: Mapping[str, bytes],
+) -> None:
+    """What search reads: the full-text rows of the kept APIs, their card vectors and the index pass's
+    arrays."""
     names = {o.key: o.name for o in catalog.objects.values()}
     conn.executemany(
         "INSERT INTO api_fts(key, object_key, name_text, title, body_text) VALUES (?, ?, ?, ?, ?)",
         _fts_rows((a for a in apis if a.funnel.kept), names),
     )
+    conn.executemany(
+        "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
+        ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
+    )
+    conn.executemany("INSERT INTO search_index(name, data) VALUES (?, ?)", sorted(search_index.items()))
 
 
 def _contract_row(api: Api) -> tuple[str, str, str]:
@@ -189,8 +255,8 @@ def _contract_row(api: Api) -> tuple[str, str, str]:
     return api.key, ordered_json(input_schema(api)), ordered_json(output_schema(api))
 
 
-def _name(p: Any) -> str:
-    return str(p.name)
+def _playbook_name(p: Playbook) -> str:
+    return p.name
 
 
 def _diagnostic_order(d: Diagnostic) -> tuple[int, str, str, int, str, str]:

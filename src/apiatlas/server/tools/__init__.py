@@ -61,16 +61,20 @@ def atlas_tools(core: AtlasTools, prefix: str, traits: ExecutorTraits) -> list[T
     return [mcp_tool(spec, core, prefix, traits, examples) for spec in TOOLS]
 
 
-def instructions(prefix: str, executable: bool) -> str:
-    """How to navigate, in the order that works: the tools' guide lines, numbered, in a few lines."""
+def instructions(prefix: str, not_executable: str | None = None) -> str:
+    """How to navigate, in the order that works: the tools' guide lines, numbered, in a few lines; then, for a
+    server without an executor, why APIs cannot run (``not_executable``: what ``execute_api`` answers)."""
     guided = sorted((spec.guide for spec in TOOLS if spec.guide is not None), key=lambda g: g.order)
     lines = [
         "This server exposes a large API catalog through a few meta-tools. Work in this order:",
         *(f"{n}. {g.text.format(p=prefix)}" for n, g in enumerate(guided, 1)),
         "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
     ]
-    if not executable:
-        lines.append("No database is configured: execution tools answer NOT_EXECUTABLE; navigation works.")
+    if not_executable is not None:
+        lines.append(
+            f"APIs are not executable here: {not_executable}. Execution tools answer NOT_EXECUTABLE; "
+            "navigation works."
+        )
     return "\n".join(lines)
 
 
