@@ -28,6 +28,7 @@ from apiatlas.executors import (
     executor_for_url,
     run_chain,
 )
+from apiatlas.reader_role import login_url
 from apiatlas.samples.bank_catalog import sample_bank
 from apiatlas.samples.bankdb import load_bank_database
 from apiatlas.samples.docs_writer import write_docs
@@ -41,10 +42,9 @@ ROLE = "atlas_bank_reader_test"
 
 def as_login(uri: str, role: str) -> str:
     """The same database as ``role`` (the embedded server trusts local logins: no password)."""
-    for admin in ("postgresql://postgres:@", "postgresql://postgres@"):
-        if uri.startswith(admin):
-            return uri.replace(admin, f"postgresql://{role}@", 1)
-    raise AssertionError(f"not an embedded server's admin URI: {uri}")
+    login = login_url(uri, role)
+    assert login.startswith(f"postgresql://{role}@") and login.split("@", 1)[1] == uri.split("@", 1)[1]
+    return login
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
@@ -135,6 +136,33 @@ def reader_sql(plan: ReaderPlan) -> list[sql.Composed]:
             sql.SQL("GRANT EXECUTE ON ROUTINE {} TO {}").format(target, role),
         ]
     return statements
+
+
+def login_url(db_url: str, role: str) -> str:
+    """``db_url`` with ``role`` as its user and no password (give the login's password the usual way:
+    ``APIATLAS_DB_PASSWORD``, a ``${NAME}`` placeholder, or the server's own authentication)."""
+    parts = urlsplit(db_url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{quote(role, safe='')}@{host}"))
+
+
+def refused_table_read(login: str, plan: ReaderPlan, admin_url: str) -> str | None:
+    """The first table of the data schemas, read as the login: its name when the database refuses it
+    (``permission denied``), None when there is no table; ConfigError when the login could read it."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT schemaname, tablename FROM pg_tables WHERE schemaname = ANY(%s) ORDER BY 1, 2 LIMIT 1",
+            (plan.data_schemas,),
+        ).fetchone()
+    if row is None:
+        return None
+    table = sql.Identifier(str(row[0]), str(row[1]))
+    with psycopg.connect(login, autocommit=True) as conn:
+        try:
+            conn.execute(sql.SQL("SELECT * FROM {} LIMIT 1").format(table))
+        except psycopg.errors.InsufficientPrivilege:
+            return table.as_string(conn)
+    raise ConfigError(f"the login {plan.role} can read {row[0]}.{row[1]}: it is not least privilege")
 
 
 def apply_reader(db_url: str, statements: list[sql.Composed]) -> None:
