@@ -14,13 +14,14 @@ from mcp.client import Client
 from typer.testing import CliRunner
 
 from apiatlas.build import compile_docs
-from apiatlas.catalog.model import DomainType
+from apiatlas.catalog.model import DomainType, SideEffect
 from apiatlas.cli import app
 from apiatlas.commands.serve import make_executor
 from apiatlas.embedded_pg import EmbeddedPostgres
 from apiatlas.errors import ReasonCode
 from apiatlas.executors import (
     CallRequest,
+    CallResult,
     ChainResult,
     ChainStep,
     ExecutionLimits,
@@ -35,6 +36,7 @@ from apiatlas.samples.docs_writer import write_docs
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from apiatlas.sources import load_source
 from test_server_catalog import structured
 
 ROLE = "atlas_bank_reader_test"
@@ -92,6 +94,25 @@ def test_the_database_refuses_the_login_a_write_and_a_table_read(bank: tuple[str
             conn.execute("SET TRANSACTION READ WRITE")
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute("INSERT INTO bank.write_probe (note) VALUES ('reader')")
+    with psycopg.connect(uri, autocommit=True) as admin:
+        assert admin.execute("SELECT count(*) FROM bank.write_probe").fetchone() == (0,)
+
+
+def test_a_write_api_enabled_in_apiatlas_is_still_refused_by_the_database(bank: tuple[str, Path]) -> None:
+    """Writes enabled in apiatlas (read_only=False), the write procedure read from the live catalog: the
+    database refuses the login, so nothing is written whatever apiatlas allows."""
+    uri, _ = bank
+    catalog = load_source(Path(uri + "#include=api"))
+    write = catalog.apis["api.API_Test_Write"]
+    assert write.side_effect is SideEffect.WRITE
+
+    async def main() -> CallResult:
+        async with executor_for_url(as_login(uri, ROLE), ExecutionLimits(read_only=False)) as executor:
+            return await executor.call(CallRequest(api=write, args={"p_note": "reader"}))
+
+    result = anyio.run(main)
+    assert (result.status, result.reason) == ("error", ReasonCode.NOT_EXECUTABLE), result
+    assert "permission denied" in result.message
     with psycopg.connect(uri, autocommit=True) as admin:
         assert admin.execute("SELECT count(*) FROM bank.write_probe").fetchone() == (0,)
 
