@@ -47,6 +47,8 @@ def test_demo_from_a_clean_clone(tmp_path: Path) -> None:
     assert re.search(r"step 3 API_DealSecurity_FindListByID: ok, [1-9]\d* row", out), out[-3000:]
     # the Ivanov ambiguity is surfaced, not hidden
     assert "15 clients match" in out
+    # the server ran as the reader login, which the database refuses a direct table read
+    assert re.search(r"as atlas_reader, SELECT \* FROM \S+: permission denied", out), out[-3000:]
     # the balance of his account was answered, and the client snippet names the snapshot
     assert "pAPI_Account_Rest: 1 row" in out
     assert '"mcpServers"' in out and str(tmp_path / "work" / "bank.atlas") in out.replace("\n", "")

@@ -24,6 +24,7 @@ from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.snapshot.writer import write_snapshot
 from apiatlas.sources import SourceFormat, is_url_source, load_source, source_format
+from apiatlas.sources.confine import allowed_ref_folders
 from apiatlas.sources.overlay_files import read_overlays
 
 STAGES = ("parse", "overlays", "passes", "index", "snapshot", "report")
@@ -122,7 +123,8 @@ def compile_docs(
     source, out = Path(source), Path(out)
     _check_inputs(source, overlays_dir)
     search = _search_inputs(config_path, embeddings, search_settings)
-    with _timed(timings, "parse", sink):
+    ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
+    with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders):
         catalog, fmt = _load_catalog(source, kind, sink)
     config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
     overlays = _apply_overlays(catalog, overlays_dir, timings, sink)

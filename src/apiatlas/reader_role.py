@@ -3,20 +3,23 @@
 EXECUTE alone is not enough when the routines are SECURITY INVOKER and read tables (they would run
 with the login's rights, which have no table access). So each granted routine is made SECURITY
 DEFINER, owned by a NOLOGIN owner role that may only SELECT the data schemas, with a fixed
-fixed ``search_path`` (ending in ``pg_temp``). The login itself gets no table access,
+``search_path`` (ending in ``pg_temp``). The login itself gets no table access,
 ``default_transaction_read_only = on`` and EXECUTE on nothing else: EXECUTE is revoked from PUBLIC on
 the routines' schemas.
 
-Not supported yet: procedures that exchange session (temporary) tables. A read-only transaction
-cannot CREATE TEMP TABLE, and a SECURITY DEFINER body may not fill a temp table the login owns; both
-need the executor to create the tables before ``SET TRANSACTION READ ONLY`` and grant them to the
-owner role. Such APIs are listed and left out, never granted half-working.
+Procedures that exchange session (temporary) tables work too: the login may create temporary tables
+(TEMPORARY on the database); the executor creates and fills them before it makes the call read-only
+(``executors/postgres.py``: ``begin_read_write``) and grants them to PUBLIC (``share_temp_table``), so
+the definer body, running as the owner, may read and fill them. A temporary table is private to its
+session: the grant reaches no other session. Any other program calling these procedures after the
+change must grant its session tables the same way (the owner cannot read another role's tables).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
@@ -39,20 +42,18 @@ class ReaderPlan:
     routine_schemas: list[str]
     data_schemas: list[str]
     missing: list[tuple[str, str]]  # kept read APIs whose routine the database does not have
-    session_table_apis: list[
-        str
-    ]  # left out: their SECURITY DEFINER body could not fill the caller's temp tables
+    session_routines: list[tuple[str, str]]  # granted procedures that exchange session (temporary) tables
 
 
 def kept_read_routines(
     snapshot: Path, default_schema: str = "api"
-) -> tuple[list[tuple[str, str]], list[str]]:
-    """(schema, routine) of every kept, callable read API of a SQL snapshot, and the keys of those left
-    out because they use session tables (see the module docstring: not yet supported)."""
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(schema, routine) of every kept, callable read API of a SQL snapshot, and those of the procedures
+    among them that exchange session tables (the login then needs TEMPORARY on the database)."""
     from apiatlas.snapshot import Snapshot
 
     found: set[tuple[str, str]] = set()
-    session: list[str] = []
+    session: set[tuple[str, str]] = set()
     with Snapshot.open(snapshot) as snap:
         for key in snap.all_api_keys():
             api = snap.get_api(key)
@@ -60,10 +61,10 @@ def kept_read_routines(
                 continue
             if api.incomplete_contract or api.executor.kind not in ("sql_procedure", "sql_function"):
                 continue
+            target = split_target(api, default_schema)
+            found.add(target)
             if api.executor.kind == "sql_procedure" and (api.input_tables or api.output_tables):
-                session.append(api.key)
-                continue
-            found.add(split_target(api, default_schema))
+                session.add(target)
     return sorted(found), sorted(session)
 
 
@@ -72,9 +73,7 @@ def plan_reader(snapshot: Path, db_url: str, role: str, data_schemas: list[str] 
     routines, session = kept_read_routines(snapshot)
     if not routines:
         raise ConfigError(
-            "the snapshot has no kept read API bound to a SQL routine without session tables"
-            + (f" ({len(session)} use session tables: not supported yet)" if session else ""),
-            location=Location(file=str(snapshot)),
+            "the snapshot has no kept read API bound to a SQL routine", location=Location(file=str(snapshot))
         )
     with psycopg.connect(db_url, autocommit=True) as conn:
         database = str(conn.execute("SELECT current_database()").fetchone()[0])  # type: ignore[index]
@@ -93,6 +92,7 @@ def plan_reader(snapshot: Path, db_url: str, role: str, data_schemas: list[str] 
     routines = [r for r in routines if r in present]
     routine_schemas = sorted({schema for schema, _ in routines})
     data = data_schemas if data_schemas is not None else schemas
+    session = [r for r in session if r in present]
     return ReaderPlan(role, f"{role}_owner", database, routines, routine_schemas, data, missing, session)
 
 
@@ -111,6 +111,8 @@ def reader_sql(plan: ReaderPlan) -> list[sql.Composed]:
         sql.SQL("ALTER ROLE {} SET default_transaction_read_only = on").format(role),
         sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(ident(plan.database), role),
     ]
+    if plan.session_routines:  # the login creates the session tables (the executor shares them)
+        statements.append(sql.SQL("GRANT TEMPORARY ON DATABASE {} TO {}").format(ident(plan.database), role))
     for schema in plan.routine_schemas:
         statements += [
             sql.SQL("REVOKE EXECUTE ON ALL ROUTINES IN SCHEMA {} FROM PUBLIC").format(ident(schema)),
@@ -134,6 +136,33 @@ def reader_sql(plan: ReaderPlan) -> list[sql.Composed]:
             sql.SQL("GRANT EXECUTE ON ROUTINE {} TO {}").format(target, role),
         ]
     return statements
+
+
+def login_url(db_url: str, role: str) -> str:
+    """``db_url`` with ``role`` as its user and no password (give the login's password the usual way:
+    ``APIATLAS_DB_PASSWORD``, a ``${NAME}`` placeholder, or the server's own authentication)."""
+    parts = urlsplit(db_url)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{quote(role, safe='')}@{host}"))
+
+
+def refused_table_read(login: str, plan: ReaderPlan, admin_url: str) -> str | None:
+    """The first table of the data schemas, read as the login: its name when the database refuses it
+    (``permission denied``), None when there is no table; ConfigError when the login could read it."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT schemaname, tablename FROM pg_tables WHERE schemaname = ANY(%s) ORDER BY 1, 2 LIMIT 1",
+            (plan.data_schemas,),
+        ).fetchone()
+    if row is None:
+        return None
+    table = sql.Identifier(str(row[0]), str(row[1]))
+    with psycopg.connect(login, autocommit=True) as conn:
+        try:
+            conn.execute(sql.SQL("SELECT * FROM {} LIMIT 1").format(table))
+        except psycopg.errors.InsufficientPrivilege:
+            return table.as_string(conn)
+    raise ConfigError(f"the login {plan.role} can read {row[0]}.{row[1]}: it is not least privilege")
 
 
 def apply_reader(db_url: str, statements: list[sql.Composed]) -> None:

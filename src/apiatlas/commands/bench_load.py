@@ -1,4 +1,4 @@
-"""``apiatlas bench load``: many MCP sessions over HTTP on the embedded PostgreSQL; ``--fault`` stops it."""
+"""``apiatlas bench load``: many MCP sessions over HTTP on the embedded PostgreSQL; ``--faults`` stops it."""
 
 from __future__ import annotations
 
@@ -42,7 +42,9 @@ def _wait_listening(process: subprocess.Popen[bytes], port: int, log: Path, time
         time.sleep(0.1)
 
 
-def _security_files(workdir: Path, port: int, sessions: int) -> tuple[Path, str]:
+def _security_files(
+    workdir: Path, port: int, sessions: int, limits: dict[str, str | None]
+) -> tuple[Path, str]:
     from apiatlas.security.auth import hash_api_key, new_api_key
 
     key = new_api_key()
@@ -59,7 +61,7 @@ def _security_files(workdir: Path, port: int, sessions: int) -> tuple[Path, str]
             {
                 "auth": {"resource_url": f"http://127.0.0.1:{port}/mcp", "keys_file": "keys.yaml"},
                 "roles": {"agent": {}},
-                "limits": {"per_principal": None, "max_concurrent_executions": sessions},
+                "limits": {"per_principal": None, **limits, "max_concurrent_executions": sessions},
                 "audit": {"file": AUDIT_FILE},
             }
         ),
@@ -116,7 +118,7 @@ async def _run(
     sessions: int,
     seconds: float,
     pg: Any,
-    fault: bool,
+    faults: int,
     think: tuple[float, float],
     server_pid: int,
     sample_s: float = 60.0,
@@ -128,7 +130,7 @@ async def _run(
 
     workload = sample_bank_workload()  # the bench serves the sample bank (see _prepare)
 
-    marks: dict[str, float] = {}
+    marks: list[dict[str, float]] = []  # one per database outage
     result: dict[str, Any] = {"load_average_start": _load_average()}
     cpu = (_cpu_seconds(server_pid), time.process_time())
     t0 = time.perf_counter()
@@ -136,24 +138,27 @@ async def _run(
     async def load() -> None:
         result["run"] = await generate_load(url, key, sessions, seconds, *think, workload=workload)
 
-    async def outage() -> None:
-        await anyio.sleep(seconds / 3)
-        marks["down"] = time.perf_counter() - t0
-        await anyio.to_thread.run_sync(pg.stop)
-        marks["stopped"] = time.perf_counter() - t0
-        await anyio.sleep(OUTAGE_S)
-        marks["restart"] = time.perf_counter() - t0
-        restarted = EmbeddedPostgres(pg.data_dir)
-        await anyio.to_thread.run_sync(restarted.start)
-        marks["up"] = time.perf_counter() - t0
-        result["pg"] = restarted
+    async def outages() -> None:  # at 1/(n+2), 2/(n+2), ... of the run: the rest of it shows recovery
+        server = pg
+        for index in range(1, faults + 1):
+            await anyio.sleep(max(0.0, t0 + seconds * index / (faults + 2) - time.perf_counter()))
+            mark = {"down": time.perf_counter() - t0}
+            await anyio.to_thread.run_sync(server.stop)
+            mark["stopped"] = time.perf_counter() - t0
+            await anyio.sleep(OUTAGE_S)
+            mark["restart"] = time.perf_counter() - t0
+            server = EmbeddedPostgres(pg.data_dir)
+            await anyio.to_thread.run_sync(server.start)
+            mark["up"] = time.perf_counter() - t0
+            marks.append(mark)
+            result["pg"] = server
 
     resources: list[dict[str, Any]] = []  # the server's RSS and open fds every sample_s (soak)
     async with anyio.create_task_group() as group:
         group.start_soon(load)
         group.start_soon(sample_resources, server_pid, sample_s, t0 + seconds, resources)
-        if fault:
-            group.start_soon(outage)
+        if faults:
+            group.start_soon(outages)
     result["resources"] = growth(resources, warm_up_s=min(300.0, seconds / 5))
     wall = time.perf_counter() - t0
     server_cpu = _cpu_seconds(server_pid)
@@ -173,8 +178,20 @@ def bench_load(
     seconds: Annotated[float, typer.Option(min=1, help="how long the load runs")] = 60,
     sessions: Annotated[int, typer.Option(min=1, help="concurrent MCP sessions")] = 50,
     fault: Annotated[
-        bool, typer.Option("--fault", help=f"stop the database for {OUTAGE_S:g} s mid-load")
+        bool, typer.Option("--fault", help=f"stop the database for {OUTAGE_S:g} s mid-load (--faults 1)")
     ] = False,
+    faults: Annotated[
+        int,
+        typer.Option(min=0, help=f"stop the database N times ({OUTAGE_S:g} s each), spread over the run"),
+    ] = 0,
+    limits_storage: Annotated[
+        str | None,
+        typer.Option(help="the rate limits' storage, e.g. redis://127.0.0.1:6379/0 (default memory://)"),
+    ] = None,
+    per_principal: Annotated[
+        str | None,
+        typer.Option(help="a rate limit per principal, e.g. 100000/minute (default: none)"),
+    ] = None,
     workdir: Annotated[
         Path, typer.Option(help="database files, snapshot, keys, audit log")
     ] = DEFAULT_WORKDIR,
@@ -207,7 +224,9 @@ def bench_load(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     port = _free_port()
-    security, key = _security_files(workdir, port, sessions)
+    faults = max(faults, 1 if fault else 0)
+    limits = {"storage": limits_storage, "per_principal": per_principal}
+    security, key = _security_files(workdir, port, sessions, {k: v for k, v in limits.items() if v})
     env = {**os.environ, "APIATLAS_DB_URL": db_url}
     command = [sys.executable, "-m", "apiatlas.entry", "serve", str(snapshot), "--transport", "http"]
     command += ["--port", str(port), "--security", str(security)]
@@ -222,10 +241,11 @@ def bench_load(
         _wait_listening(server, port, log)
         url = f"http://127.0.0.1:{port}/mcp"
         think = (think_ms / 1000, think_jitter)
-        outcome = anyio.run(_run, url, key, sessions, seconds, pg, fault, think, server.pid, sample_s)
+        outcome = anyio.run(_run, url, key, sessions, seconds, pg, faults, think, server.pid, sample_s)
         outcome["audit"] = workdir / AUDIT_FILE
         pg = outcome["pg"]
-        report = build_report(outcome, sessions, server.poll() is None, fault)
+        report = build_report(outcome, sessions, server.poll() is None, bool(faults))
+        report["limits"] = limits
         report["think_ms"] = think_ms
         report["think_jitter"] = think_jitter
         report["database_pool"] = pool

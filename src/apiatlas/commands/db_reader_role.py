@@ -39,10 +39,10 @@ def reader_role_command(
     try:
         plan = plan_reader(snapshot, db, role, data_schema)
         statements = reader_sql(plan)
-        if plan.session_table_apis:
+        if plan.session_routines:
             typer.echo(
-                f"note: {len(plan.session_table_apis)} kept read APIs use session tables and are left out "
-                "(not supported yet; docs/operations.md)",
+                f"note: {len(plan.session_routines)} granted procedures exchange session tables: the login "
+                "may create temporary tables; other callers must grant theirs to PUBLIC (docs/operations.md)",
                 err=True,
             )
         if plan.missing:

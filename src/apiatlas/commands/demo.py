@@ -15,6 +15,7 @@ from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
 
 DEFAULT_WORKDIR = Path(".apiatlas") / "demo"
+READER_ROLE = "atlas_reader"  # the login the demo's server runs as (apiatlas db reader-role)
 
 
 @app.command()
@@ -75,13 +76,16 @@ def demo(
             f"counts: {manifest.counts}\ngraph: {graph}"
         )
 
-        console.rule("[bold]3. An agent's conversation over MCP (stdio, official client)")
-        records = anyio.run(run_walkthrough, snapshot, db_url, console)
+        console.rule("[bold]3. A least-privilege login for the server (apiatlas db reader-role)")
+        reader_url = least_privilege_login(console, snapshot, db_url)
+
+        console.rule(f"[bold]4. An agent's conversation over MCP (stdio, official client, as {READER_ROLE})")
+        records = anyio.run(run_walkthrough, snapshot, reader_url, console)
         print_summary(console, records)
 
-        console.rule("[bold]4. Use it from Claude Desktop or Cursor")
+        console.rule("[bold]5. Use it from Claude Desktop or Cursor")
         console.print("Add this to claude_desktop_config.json (or .cursor/mcp.json):")
-        console.print(client_config(snapshot, db_url), markup=False, highlight=False)
+        console.print(client_config(snapshot, reader_url), markup=False, highlight=False)
         if not hold:
             console.print(
                 "[dim]The embedded database stops when the demo exits; run `apiatlas demo --hold` to keep it "
@@ -102,3 +106,32 @@ def demo(
         raise typer.Exit(2) from exc
     finally:
         pg.stop()
+
+
+def least_privilege_login(console: Console, snapshot: Path, db_url: str) -> str:
+    """Apply the reader role for the snapshot's kept read APIs, show the database refusing the login a
+    table read, and return the login's URL (the server runs as it)."""
+    import psycopg
+
+    from apiatlas.errors import ConfigError
+    from apiatlas.reader_role import apply_reader, login_url, plan_reader, reader_sql, refused_table_read
+
+    reader_url = login_url(db_url, READER_ROLE)
+    try:
+        plan = plan_reader(snapshot, db_url, READER_ROLE)
+        apply_reader(db_url, reader_sql(plan))
+        refused = refused_table_read(reader_url, plan, db_url)
+    except psycopg.Error as exc:
+        message = f"the reader role {READER_ROLE} could not be set up: {exc}"
+        raise ConfigError(message.splitlines()[0]) from exc
+    console.print(
+        f"login {READER_ROLE}: EXECUTE on {len(plan.routines)} routines of schema(s) "
+        f"{', '.join(plan.routine_schemas)} ({len(plan.session_routines)} exchange session tables), each "
+        f"SECURITY DEFINER owned by {plan.owner} (SELECT only); no table access, "
+        f"default_transaction_read_only = on; {len(plan.missing)} documented read APIs have no routine here"
+    )
+    if refused:
+        console.print(
+            f"as {READER_ROLE}, SELECT * FROM {refused}: permission denied (checked in the database)"
+        )
+    return reader_url

@@ -80,12 +80,35 @@ class PostgresExecutor(PooledExecutor[psycopg.AsyncConnection[Any]]):
         return _PostgresSession(self, connection)
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
-        return await psycopg.AsyncConnection.connect(
+        conn = await psycopg.AsyncConnection.connect(
             self.url,
             autocommit=False,
             connect_timeout=self.limits.connect_timeout_s,
             application_name="apiatlas",
         )
+        if self.limits.read_only:
+            await begin_read_write(conn)
+        return conn
+
+
+async def begin_read_write(conn: psycopg.AsyncConnection[Any]) -> None:
+    """Begin this connection's transactions READ WRITE when its login defaults to read-only.
+
+    A login with ``default_transaction_read_only = on`` (``apiatlas db reader-role``) could not create
+    the session (temporary) tables a procedure exchanges: PostgreSQL refuses every CREATE in a
+    read-only transaction, temporary tables included. A read-only executor makes each call read-only
+    itself once the session tables are made and filled (``SET LOCAL transaction_read_only = on``
+    before the CALL or SELECT), so only that preparation runs read-write; what the login may read or
+    write is decided by its privileges, which a transaction mode never widens. A standby (in recovery)
+    is left as it is: it allows no read-write transaction at all.
+    """
+    cur = await conn.execute(
+        "SELECT current_setting('default_transaction_read_only')::boolean AND NOT pg_is_in_recovery()"
+    )
+    row = await cur.fetchone()
+    await conn.rollback()
+    if row is not None and row[0]:
+        await conn.set_read_only(False)
 
 
 class _PostgresSession(PooledSession):
@@ -172,7 +195,9 @@ class _PostgresSession(PooledSession):
     ) -> list[TableResult]:
         api = call.api
         for name, kinds in call.table_kinds.items():
-            await cur.execute(create_temp_table(name, kinds, api.key))
+            await cur.execute(
+                create_temp_table(name, kinds, api.key) + sql.SQL("; ") + share_temp_table(name)
+            )
         for name, rows in call.input_tables.items():
             columns = [c for c, _ in call.table_kinds[name]]
             await cur.executemany(insert_rows(name, columns), [tuple(r[c] for c in columns) for r in rows])
@@ -236,6 +261,15 @@ def create_temp_table(name: str, kinds: list[tuple[str, ValueKind]], api_key: st
         for column, kind in kinds
     )
     return sql.SQL("CREATE TEMP TABLE {} ({})").format(sql.Identifier(name), columns)
+
+
+def share_temp_table(name: str) -> sql.Composed:
+    """``GRANT`` on a session table to every role of this session: a SECURITY DEFINER procedure (the
+    reader role's, ``apiatlas db reader-role``) runs as its owner, which must read and fill the tables the
+    login made. A temporary table is private to its session, so no other session gains anything."""
+    return sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON pg_temp.{} TO PUBLIC").format(
+        sql.Identifier(name)
+    )
 
 
 def insert_rows(name: str, columns: list[str]) -> sql.Composed:

@@ -1,4 +1,4 @@
-"""What a psycopg error means for a call: timeout, lost database, read-only breach, raised API error, ..."""
+"""What a psycopg error means for a call: timeout, lost database, privilege, read-only breach, API error."""
 
 from __future__ import annotations
 
@@ -30,6 +30,14 @@ def error_for(
     if conn.broken or conn.closed or isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
         return error_result(
             api.key, ReasonCode.UPSTREAM_UNAVAILABLE, f"database unavailable: {primary}", started
+        )
+    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+        return error_result(
+            api.key,
+            ReasonCode.NOT_EXECUTABLE,
+            f"the database refuses {api.key} to this server's login ({primary}): a least-privilege login "
+            "may run the kept read APIs only",
+            started,
         )
     if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction):
         return error_result(

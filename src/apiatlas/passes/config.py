@@ -95,6 +95,9 @@ class BuildConfig(BaseModel):
     search_settings: str | None = Field(default=None, min_length=1)
     # the catalog's own words over the derived ones (kinds of things, synonyms): ``CatalogVocabulary``
     vocabulary: CatalogVocabulary = Field(default_factory=CatalogVocabulary)
+    # folders a source's references (an OpenAPI $ref) may read besides the source's own folder,
+    # relative to this config file; each must exist (``ref_folder_paths``)
+    ref_folders: list[str] = Field(default_factory=list)
 
     @classmethod
     def for_source(cls, source_kind: str | None) -> BuildConfig:
@@ -138,6 +141,24 @@ class BuildConfig(BaseModel):
                 code=ReasonCode.BAD_CONFIG,
                 location=Location(file=str(path), anchor=anchor),
             ) from exc
+
+    def ref_folder_paths(self, config_path: Path | None) -> list[Path]:
+        """``ref_folders`` as folders (relative ones under the config file's folder); ConfigError located
+        at the setting when one is not an existing folder."""
+        folders: list[Path] = []
+        for index, named in enumerate(self.ref_folders):
+            path = Path(named).expanduser()
+            if not path.is_absolute() and config_path is not None:
+                path = Path(config_path).parent / path
+            if not path.is_dir():
+                file = str(config_path) if config_path else None
+                raise ConfigError(
+                    f"{named!r} is not a folder ({path})",
+                    code=ReasonCode.BAD_CONFIG,
+                    location=Location(file=file, anchor=f"ref_folders.{index}"),
+                )
+            folders.append(path.resolve())
+        return folders
 
     def options(self) -> dict[str, Any]:
         """The JSON-able, stable form recorded in the manifest."""

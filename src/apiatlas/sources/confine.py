@@ -1,14 +1,32 @@
-"""Confined references: a path a source names must stay inside the source's own folder."""
+"""Confined references: a path a source names must stay inside the source's own folder.
+
+A build config may name extra folders a source's references may read (``ref_folders``); the build
+sets them around loading the source with ``allowed_ref_folders``, so a source format's ``load`` (a
+plugin's too) keeps its signature, and ``confined_path`` accepts them beside the source's own roots.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from apiatlas.errors import Location, ReasonCode, SourceError
 
 _URL = re.compile(r"^([a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)
+_EXTRA_ROOTS: ContextVar[tuple[Path, ...]] = ContextVar("apiatlas_ref_folders", default=())
+
+
+@contextmanager
+def allowed_ref_folders(folders: Sequence[Path]) -> Iterator[None]:
+    """While loading a source, references may also read files inside ``folders`` (resolved)."""
+    token = _EXTRA_ROOTS.set(tuple(Path(f).resolve() for f in folders))
+    try:
+        yield
+    finally:
+        _EXTRA_ROOTS.reset(token)
 
 
 def is_inside(path: Path, roots: Sequence[Path]) -> bool:
@@ -18,7 +36,8 @@ def is_inside(path: Path, roots: Sequence[Path]) -> bool:
 
 
 def confined_path(named: str, base_folder: Path, roots: Sequence[Path], where: Location) -> Path:
-    """The file ``named`` (relative to ``base_folder``) when it stays inside ``roots``.
+    """The file ``named`` (relative to ``base_folder``) when it stays inside ``roots`` or a folder the
+    build config allows (``allowed_ref_folders``).
 
     A URL, an absolute path, a ``..`` escape or a symlink leading out is a
     SourceError(REF_OUTSIDE_SOURCE) at ``where``.
@@ -36,9 +55,12 @@ def confined_path(named: str, base_folder: Path, roots: Sequence[Path], where: L
             location=where,
         )
     target = (base_folder / named).resolve()
-    if not is_inside(target, roots):
+    extra = _EXTRA_ROOTS.get()
+    if not is_inside(target, [*roots, *extra]):
+        allowed = ", ".join(str(r) for r in [*roots, *extra])
         raise SourceError(
-            f"{named!r} leads outside the source's folder ({', '.join(str(r) for r in roots)})",
+            f"{named!r} leads outside the source's folder ({allowed}; "
+            "the build config's ref_folders may allow more)",
             code=ReasonCode.REF_OUTSIDE_SOURCE,
             location=where,
         )

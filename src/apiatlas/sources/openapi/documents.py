@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -92,10 +93,12 @@ class SpecDocuments:
         return self.files[self.root_file]
 
     def relative(self, path: Path) -> str:
+        """``path`` relative to the root spec's folder (``../shared/x.yaml`` in a folder the build config
+        allows), so the snapshot does not depend on where the folders are."""
         try:
             return path.relative_to(self.root_file.parent).as_posix()
         except ValueError:
-            return path.as_posix()
+            return Path(os.path.relpath(path, self.root_file.parent)).as_posix()
 
     def document(self, path: Path, where: Location) -> Any:
         """The parsed content of ``path`` (read on first use)."""
@@ -124,8 +127,8 @@ class SpecDocuments:
     def resolve(self, ref: str, base: Path, where: Location) -> Target:
         """Follow a ``$ref`` written in ``base``; SourceError(DANGLING_REFERENCE) when it leads nowhere.
 
-        Only files inside the root spec's folder are read: a URL, an absolute path, a ``..`` escape or
-        a symlink out is SourceError(REF_OUTSIDE_SOURCE).
+        Only files inside the root spec's folder (and the build config's ``ref_folders``) are read: a
+        URL, an absolute path, a ``..`` escape or a symlink out is SourceError(REF_OUTSIDE_SOURCE).
         """
         file_part, _, pointer = ref.partition("#")
         roots = [self.root_file.parent]
