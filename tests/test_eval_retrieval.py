@@ -20,7 +20,8 @@ from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
 from apiatlas.evals.metrics import ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.openapi_requests import load_openapi_requests
 from apiatlas.evals.restbench import load_restbench, normalise_endpoint
-from apiatlas.evals.runner import QueryRun, Runs, build_eval_snapshot, removed_for
+from apiatlas.evals.runner import build_eval_snapshot, removed_for
+from apiatlas.evals.runs import QueryRun, Runs
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
 from apiatlas.search.confidence import AbstentionModel
 from apiatlas.search.hybrid import SearchMode, SearchOutcome, SearchResultHit

@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.table import Table
 
 from apiatlas.commands.eval_retrieval import _shared_data, eval_app
-from apiatlas.errors import ApiatlasError
+from apiatlas.errors import ApiatlasError, Location, ReasonCode, SnapshotError
 from apiatlas.planning.evaluation import GoldCase, bank_cases, report, restbench_cases, run_cases
+from apiatlas.planning.planner import Planner, reads_only
 
 _EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 _BANK = _EXAMPLES / "bank"
@@ -24,6 +25,7 @@ _RESTBENCH_CONFIG = _EXAMPLES / "restbench" / "apiatlas.yaml"  # TMDB's vocabula
 class ChainDataset(StrEnum):
     RESTBENCH = "restbench"
     BANK = "bank"
+    OPENAPI = "openapi"  # SPEC CHAINS: any OpenAPI spec, chains in RestBench's format (extra keys ignored)
 
 
 def _compile(source: Path, out: Path, config: Path | None) -> Path:
@@ -44,14 +46,59 @@ def _bank_snapshot(folder: Path, out: Path, config: Path | None) -> Path:
     return out
 
 
-def evaluate(
-    dataset: ChainDataset, files: list[Path], work: Path, config: Path | None = None
-) -> dict[str, Any]:
-    """Compile the dataset's catalog in ``work`` (with the build ``config``: RestBench's own files use
-    ``examples/restbench/apiatlas.yaml``, a bank folder its ``apiatlas.yaml``), plan every request and
-    return the figures."""
+def _spec_snapshot(spec: Path, work: Path, config: Path | None, compiled: Path | None) -> Path:
+    """``compiled`` when given (it must have been compiled from a file named as ``spec``), else ``spec``
+    compiled in ``work`` with ``config``."""
+    if compiled is None:
+        return _compile(spec, work / "openapi.atlas", config)
     from apiatlas.snapshot import Snapshot
 
+    with Snapshot.open(compiled) as snap:
+        source = str(snap.manifest().get("source_root") or "")
+    if Path(source).name != Path(spec).name:
+        raise SnapshotError(
+            f"{compiled} was compiled from {source or 'an unknown source'}, not {spec}",
+            code=ReasonCode.INVALID_ARGUMENT,
+            location=Location(file=str(compiled)),
+        )
+    return compiled
+
+
+def _openapi(
+    files: list[Path], work: Path, config: Path | None, compiled: Path | None, writes: bool
+) -> dict[str, Any]:
+    from apiatlas.evals.chains import check_gold, writes_report
+    from apiatlas.snapshot import Snapshot
+
+    if len(files) != 2:
+        raise typer.BadParameter(
+            "openapi takes two files: SPEC CHAINS (e.g. SPEC examples/slack/eval/chains.json)"
+        )
+    spec, chains = files
+    with Snapshot.open(_spec_snapshot(spec, work, config, compiled)) as snap:
+        cases = restbench_cases(chains, set(snap.all_api_keys()))
+        check_gold(cases, snap, chains)
+        runs = run_cases(snap, cases, Planner(snap, allow=None if writes else reads_only))
+        return {"dataset": f"openapi:{Path(spec).name}", **writes_report(runs, snap, writes)}
+
+
+def evaluate(
+    dataset: ChainDataset,
+    files: list[Path],
+    work: Path,
+    config: Path | None = None,
+    compiled: Path | None = None,
+    writes: bool = False,
+) -> dict[str, Any]:
+    """Compile the dataset's catalog in ``work`` (with the build ``config``: RestBench's own files use
+    ``examples/restbench/apiatlas.yaml``, a bank folder its ``apiatlas.yaml``; an OpenAPI spec may come
+    ``compiled`` already), plan every request (reads only unless ``writes``) and return the figures."""
+    from apiatlas.snapshot import Snapshot
+
+    if dataset is ChainDataset.OPENAPI:
+        return _openapi(files, work, config, compiled, writes)
+    if compiled is not None or writes:
+        raise typer.BadParameter("--snapshot and --writes are for --dataset openapi")
     cases: list[GoldCase]
     if dataset is ChainDataset.RESTBENCH:
         root = _shared_data() / "restbench"
@@ -74,21 +121,36 @@ def evaluate(
 def eval_chains(
     files: Annotated[
         list[Path] | None,
-        typer.Argument(help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]."),
+        typer.Argument(
+            help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]; openapi: SPEC CHAINS."
+        ),
     ] = None,
     dataset: Annotated[
-        ChainDataset, typer.Option("--dataset", help="restbench (TMDB spec + queries) or bank.")
+        ChainDataset,
+        typer.Option(
+            "--dataset", help="restbench (TMDB spec + queries), bank, or openapi (any spec + chains)."
+        ),
     ] = ChainDataset.RESTBENCH,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
     misses: Annotated[bool, typer.Option("--misses", help="Also print every request planned wrong.")] = False,
     config: Annotated[
         Path | None, typer.Option("--config", help="Build config of the catalog (its vocabulary).")
     ] = None,
+    compiled: Annotated[
+        Path | None,
+        typer.Option(
+            "--snapshot",
+            help="openapi: a snapshot already compiled from SPEC (`apiatlas compile`) to plan on.",
+        ),
+    ] = None,
+    writes: Annotated[
+        bool, typer.Option("--writes", help="openapi: let chains use write APIs too (as `plan --writes`).")
+    ] = False,
 ) -> None:
     """Plan every request of a dataset from its text alone and compare the top chain with the gold chain."""
     try:
         with tempfile.TemporaryDirectory(prefix="apiatlas-chains-") as tmp:
-            result = evaluate(dataset, list(files or []), Path(tmp), config)
+            result = evaluate(dataset, list(files or []), Path(tmp), config, compiled, writes)
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
@@ -97,11 +159,29 @@ def eval_chains(
         return
     console = Console()
     console.print(figures_table(result))
+    if "writes" in result:
+        print_writes(result["writes"])
     if misses:
         for miss in result["misses"]:
             console.print(f"\n{miss['id']}: {miss['query']}", highlight=False)
             console.print("  gold:    " + " → ".join(miss["gold"]), highlight=False)
             console.print("  planned: " + (" → ".join(miss["planned"]) or "(none)"), highlight=False)
+            if miss.get("gold_writes"):
+                console.print("  gold writes: " + ", ".join(miss["gold_writes"]), highlight=False)
+
+
+def print_writes(writes: dict[str, Any]) -> None:
+    """The cases whose gold calls a write and the read-only ones, each with its figures."""
+    for name in ("with_write", "reads_only"):
+        part = writes[name]
+        if not part.get("cases"):
+            typer.echo(f"{name.replace('_', ' ')}: no case")
+            continue
+        typer.echo(
+            f"{name.replace('_', ' ')}: {part['cases']} cases, exact {part['exact_match']:.3f}, "
+            f"correct path {part['correct_path']:.3f}"
+        )
+    typer.echo(writes["note"])
 
 
 def figures_table(result: dict[str, Any]) -> Table:

@@ -119,6 +119,14 @@ def eval_retrieval(
             "every API of the gold's business objects (a whole service absent).",
         ),
     ] = OutOfCatalog.GOLD,
+    unrelated: Annotated[
+        Path | None,
+        typer.Option(
+            "--unrelated",
+            help="Requests no API serves (JSON list of {query}): they must abstain, on the whole catalog "
+            "and on the folds' snapshots (kind 'unrelated').",
+        ),
+    ] = None,
 ) -> None:
     """Index a dataset, run every query in hybrid, BM25-only and dense-only modes and print the figures."""
     from apiatlas.evals.runner import EvalContext, run_eval
@@ -127,6 +135,10 @@ def eval_retrieval(
 
     try:
         evalset = load_dataset(dataset, list(files or []))
+        if unrelated is not None:
+            from apiatlas.evals.unrelated import with_unrelated
+
+            evalset = with_unrelated(evalset, unrelated)
         provider = provider_from_spec(embedding)
         with tempfile.TemporaryDirectory(prefix="apiatlas-eval-") as tmp:
             ctx = EvalContext(
@@ -145,6 +157,7 @@ def eval_retrieval(
     console.print(figures_table(report))
     console.print(curve_table(report))
     console.print(kinds_table(report))
+    print_full_catalog(console, report)
     typer.echo(
         ("fitted on this dataset's dev half: " if report["fitted"] else "settings: ")
         + json.dumps(report["settings"], sort_keys=True)
@@ -250,3 +263,36 @@ def kinds_table(report: dict[str, Any]) -> Table:
                 cells.append(f"{f['abstained']} / {f['requests']}")
             table.add_row("bm25" if mode == "lexical" else mode, kind, *cells)
     return table
+
+
+def print_full_catalog(console: Console, report: dict[str, Any]) -> None:
+    """The related and the dataset's own out-of-catalog requests on the whole catalog (nothing removed),
+    as the search tool answers them; then the out-of-catalog requests the first mode answered."""
+    table = Table(
+        title="on the whole catalog (nothing removed): related requests abstaining wrongly, "
+        "out-of-catalog requests abstaining (NO_CONFIDENT_MATCH / NO_MATCH) or answered with hits",
+        show_edge=False,
+    )
+    for name in ("mode", "related R@5", "related abstained", "R@5 with abstention", "kind", "abstained",
+                 "answered"):  # fmt: skip
+        table.add_column(name, justify="left" if name in ("mode", "kind") else "right")
+    for mode, figures in report["modes"].items():
+        full = figures["full_catalog"]
+        head = [
+            "bm25" if mode == "lexical" else mode,
+            f"{full['related_recall@5']:.3f}",
+            f"{full['related_abstained']} / {full['related']}",
+            f"{full['related_recall@5_with_abstention']:.3f}",
+        ]
+        for kind, counts in full["out_of_catalog"].items():
+            n = counts["requests"]
+            table.add_row(*head, kind, f"{counts['abstained']} / {n}", f"{counts['answered']} / {n}")
+            head = ["", "", "", ""]
+        if not full["out_of_catalog"]:  # no out-of-catalog requests of its own (see --unrelated)
+            table.add_row(*head, "-", "", "")
+    console.print(table)
+    first = next(iter(report["modes"]))
+    for row in report["modes"][first]["full_catalog"]["out_of_catalog_answered"]:
+        typer.echo(
+            f"  answered ({first}): {row['query']!r} → {row['top']} (confidence {row['confidence']:.2f})"
+        )

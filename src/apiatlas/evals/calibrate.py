@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.evals.metrics import mean, ndcg_at, recall_at
-from apiatlas.evals.runner import Prepared, QueryRun, Runs, run_queries
+from apiatlas.evals.runner import Prepared, run_queries
+from apiatlas.evals.runs import QueryRun, Runs
 from apiatlas.search.confidence import DENSE_SIGNALS, HYBRID_SIGNALS, LEXICAL_SIGNALS, AbstentionModel
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch, SearchMode

@@ -24,18 +24,18 @@ import numpy.typing as npt
 
 from apiatlas.catalog.model import Api, Catalog
 from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
+from apiatlas.evals.full_catalog import full_catalog_figures
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
+from apiatlas.evals.runs import ModeRuns, QueryRun, Runs, abstained, probability
 from apiatlas.passes.index import SearchIndexing, index_and_write
-from apiatlas.search.confidence import abstains
 from apiatlas.search.embedding import EmbeddingProvider
-from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome
+from apiatlas.search.hybrid import HybridSearch, SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.reader import Snapshot
 
 MODES = (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE)
 OOC_FOLDS = 5  # requests with gold are split in five folds; each fold's gold is removed from its own pool
-GOLD_REMOVED = "gold_removed"  # the kind of an out-of-catalog run made by removing the request's gold
 
 
 def fold_of(query: EvalQuery) -> int:
@@ -85,28 +85,6 @@ def build_eval_snapshot(
     index = SearchIndexing(provider, settings, cache=cache)
     index_and_write(catalog, out, options={"source": evalset.name, "source_kind": "eval"}, index=index)
     return out
-
-
-@dataclass
-class QueryRun:
-    query: EvalQuery
-    outcome: SearchOutcome
-    seconds: float
-    out_of_catalog: bool = False
-
-    @property
-    def ranked(self) -> list[str]:
-        return [h.api_key for h in self.outcome.ranked]
-
-    @property
-    def kind(self) -> str:
-        return self.query.kind or GOLD_REMOVED
-
-
-@dataclass
-class ModeRuns:
-    mode: SearchMode
-    runs: list[QueryRun] = field(default_factory=list)
 
 
 def run_queries(
@@ -200,29 +178,12 @@ def prepare(evalset: EvalSet, ctx: EvalContext) -> Prepared:
     return Prepared(evalset, full, folds, vectors, seconds, ctx.out_of_catalog)
 
 
-@dataclass
-class Runs:
-    """One mode's runs: every request with gold on the full snapshot (``full``, for the ranking figures),
-    and the in-catalog and out-of-catalog runs on the fold snapshots (for abstention)."""
-
-    full: list[QueryRun] = field(default_factory=list)
-    inside: list[QueryRun] = field(default_factory=list)
-    outside: list[QueryRun] = field(default_factory=list)
-
-    def split(self, name: str) -> Runs:
-        return Runs(
-            [r for r in self.full if r.query.split == name],
-            [r for r in self.inside if r.query.split == name],
-            [r for r in self.outside if r.query.split == name],
-        )
-
-
 def collect(
     prep: Prepared, provider: EmbeddingProvider | None, settings: FusionSettings, modes: list[SearchMode]
 ) -> dict[SearchMode, Runs]:
-    """Every request with gold on the full snapshot; on each fold's snapshot, the fold's requests (out
-    of catalog), the other requests whose gold is all there (in catalog) and the dataset's own
-    out-of-catalog requests of that fold; in every mode of ``modes``."""
+    """Every request on the full snapshot (the dataset's own out-of-catalog ones too); on each fold's
+    snapshot, the fold's requests (out of catalog), the other requests whose gold is all there (in
+    catalog) and the dataset's own out-of-catalog requests of that fold; in every mode of ``modes``."""
     out = {m: Runs() for m in modes}
     gold = [q for q in prep.evalset.queries if q.gold]
     own = [q for q in prep.evalset.queries if not q.gold]
@@ -232,6 +193,7 @@ def collect(
         search.search("warm up", mode=modes[0], query_vector=next(iter(v.values()), None))
         for m in modes:
             out[m].full = run_queries(search, gold, m, v, s).runs
+            out[m].own_full = run_queries(search, own, m, v, s, out_of_catalog=True).runs
     numbers = [f.number for f in prep.folds]
     for fold in prep.folds:
         intact = [q for q in gold if fold_of(q) != fold.number and not (q.gold & fold.removed)]
@@ -242,33 +204,6 @@ def collect(
                 out[m].inside += run_queries(search, intact, m, v, s).runs
                 out[m].outside += run_queries(search, fold.queries + mine, m, v, s, out_of_catalog=True).runs
     return out
-
-
-def probability(run: QueryRun, settings: FusionSettings) -> float:
-    """The abstention model's probability for a run (1 for an exact name, 0 for no hits at all)."""
-    o = run.outcome
-    if not o.ranked:
-        return 0.0
-    if o.ranked[0].exact:
-        return 1.0
-    return settings.model_for(o.mode.value).probability(o.signals)
-
-
-def abstained(run: QueryRun, settings: FusionSettings, threshold: float | None = None) -> bool:
-    """The search's decision replayed from the run's signals with ``settings`` (and another threshold)."""
-    o = run.outcome
-    model = settings.model_for(o.mode.value)
-    if threshold is not None:
-        model = model.model_copy(update={"threshold": threshold})
-    top_exact = bool(o.ranked) and o.ranked[0].exact
-    return abstains(
-        model,
-        o.signals,
-        hits=bool(o.ranked),
-        exact=top_exact,
-        dropped_cover=o.dropped_cover,
-        undone=bool(o.undone),
-    )
 
 
 def ranking_figures(runs: list[QueryRun]) -> dict[str, float]:
@@ -357,6 +292,7 @@ def report_of(
         "dataset": evalset.name,
         "apis": len(evalset.catalog.apis),
         "queries": sum(1 for q in evalset.queries if q.gold),
+        "out_of_catalog_requests": sum(1 for q in evalset.queries if not q.gold),
         "embedding_model": provider.model_id if provider else None,
         "settings": settings.model_dump(mode="json"),
         "held_out_apis": prep.removed,
@@ -373,6 +309,7 @@ def report_of(
             for name, part in (("dev", mine.split("dev")), ("test", mine.split("test")))
         }
         figures["curve"] = tradeoff_curve(mine, settings, mode)
+        figures["full_catalog"] = full_catalog_figures(mine, settings)
         report["modes"][mode.value] = figures
     return report
 
