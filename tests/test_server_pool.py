@@ -65,12 +65,12 @@ def test_warming_builds_each_roles_search_before_the_first_call(tmp_path: Path) 
     try:
         front = SecureGateway(snapshot, None, ServerConfig(tool_prefix="bank_"), security)
         navigators = {role: server.navigator for role, server in front.servers.items()}
-        assert all(n is not None and "_search_index" not in vars(n) for n in navigators.values())
+        assert all(n is not None and "search_engine" not in vars(n) for n in navigators.values())
         spent = front.warm()
         assert set(spent) == {"retail", "reader"}
         for role, navigator in navigators.items():
             assert navigator is not None
-            index = vars(navigator).get("_search_index")
+            index = vars(navigator).get("search_engine")
             assert index is not None, role
             assert index.snapshot is front.servers[role].view  # each role's own view, not the base
     finally:
