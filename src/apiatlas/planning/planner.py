@@ -10,8 +10,6 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.stemming import same_stem
-from apiatlas.language.words import PERSON
 from apiatlas.planning import values as v
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
@@ -25,8 +23,9 @@ from apiatlas.planning.draft import (
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
-from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
-from apiatlas.planning.model import PlanResult, PlanValue
+from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
+from apiatlas.planning.intent import asked_kind, asks_who, counted
+from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -105,87 +104,23 @@ class Planner:
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
     ) -> PlanResult:
-        """Candidate chains best first; ``missing`` in each says which inputs to ask the user for."""
+        """Candidate chains best first; ``missing`` in each says which inputs to ask the user for: the
+        request read (``_read``), its targets (``_targets``), the paths to each scored (``_ranked``)."""
         started = time.perf_counter()
-        vocabulary = self.cache.vocabulary
-        found = (
-            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
-        )
-        stated = [f.text for f in found]
-        text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
-        words = request_words(text, stated, vocabulary) if request else []
-        if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
-            self._api_terms.clear()
-        ranked_apis = self.search.ranked(search_text(words)) if words else []
-        relevance = Relevance(
-            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms
-        )
-        kind = asked_kind(text, stated, vocabulary)
-        ctx = PlanContext(
-            self.cache,
-            relevance,
-            found,
-            dict(known or {}),
-            words=[w.word for w in words],
-            kind=kind,
-            who=asks_who(text),
-            counted=counted(text, stated),
-            request=request,
-        )
-        values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in found]
-        if target is not None:
-            api = ctx.api(target)
-            if api is None:
-                return PlanResult(
-                    status="error", reason=ReasonCode.UNKNOWN_API, message=f"unknown API {target!r}",
-                    request=request, values=values, elapsed_ms=_ms(started),
-                )  # fmt: skip
-            if self.allow is not None and not self.allow(api):
-                return PlanResult(
-                    status="error", reason=ReasonCode.NOT_EXECUTABLE, request=request, values=values,
-                    message=f"{api.key} is not callable here (side effect '{api.side_effect.value}')",
-                    elapsed_ms=_ms(started),
-                )  # fmt: skip
-            targets = [api.key]
-        else:
-            # search hits, what the entry points taking a stated value feed directly, and what a stated
-            # id names (it takes the id: as near the values as an entry point)
-            near = [k for k, d in sorted(ctx.near_values().items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
-            direct = set(self._taking_ids(ctx))
-            pool = list(
-                dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
-            )
-            hits = [k for k in pool if self._readable(ctx, k)]
-            distance = ctx.near_values()
-            targets = sorted(
-                hits,
-                key=lambda k: (
-                    -self._rel(ctx, k)
-                    - 0.3 * (distance.get(k, 9) <= 1 or k in direct)
-                    - self.weights.kind * self._kind_fit(ctx, k),
-                    k,
-                ),
-            )
-            targets = targets[: self.limits.targets]
-        if not targets:
+        ctx = self._read(request, known)
+        values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
+        targets = self._targets(ctx, target)
+        if isinstance(targets, tuple):
+            reason, message = targets
             return PlanResult(
-                status="error", reason=ReasonCode.NO_MATCH, request=request, values=values,
-                message="no API matches the request; rephrase it or name the target API",
+                status="error", reason=reason, message=message, request=request, values=values,
                 elapsed_ms=_ms(started),
             )  # fmt: skip
-        candidates: dict[tuple[str, ...], Draft] = {}
-        for key in targets:
-            for path in self._paths(ctx, key):
-                draft = self._chain(ctx, path)
-                if draft is not None:
-                    candidates[path] = draft
-        ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
-        both = joined(request, ctx.found, ranked, self.weights.unused_subject, self.weights.step)
-        chains = [draft.build() for draft in ([both] if both else []) + ranked[: self.limits.chains]]
-        best = chains[0] if chains else None
+        chains = self._ranked(ctx, targets)
         result = PlanResult(
             request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
         )
+        best = chains[0] if chains else None
         if best is None:
             result.status, result.reason = "error", ReasonCode.NO_MATCH
             result.message = "no chain reaches the target from values the request states"
@@ -199,6 +134,72 @@ class Planner:
             best.why.append(note)
             result.message += f"; {note}"
         return result
+
+    def _read(self, request: str, known: dict[str, Any] | None) -> PlanContext:
+        """The request read: its stated values, its words (misspellings read, "show me" a verb), the
+        search's ranking for them, what it asks about."""
+        vocabulary = self.cache.vocabulary
+        found = (
+            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
+        )
+        stated = [f.text for f in found]
+        text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
+        words = request_words(text, stated, vocabulary) if request else []
+        if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
+            self._api_terms.clear()
+        ranked_apis = self.search.ranked(search_text(words)) if words else []
+        relevance = Relevance(
+            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms
+        )
+        return PlanContext(
+            self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
+            kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
+            request=request,
+        )  # fmt: skip
+
+    def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
+        """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
+        if target is not None:
+            api = ctx.api(target)
+            if api is None:
+                return ReasonCode.UNKNOWN_API, f"unknown API {target!r}"
+            if self.allow is not None and not self.allow(api):
+                return (
+                    ReasonCode.NOT_EXECUTABLE,
+                    f"{api.key} is not callable here (side effect '{api.side_effect.value}')",
+                )
+            return [api.key]
+        # search hits, what the entry points taking a stated value feed directly, and what a stated id
+        # names (it takes the id: as near the values as an entry point)
+        distance = ctx.near_values()
+        near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
+        direct = set(self._taking_ids(ctx))
+        pool = dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
+        hits = [k for k in pool if self._readable(ctx, k)]
+        targets = sorted(
+            hits,
+            key=lambda k: (
+                -self._rel(ctx, k)
+                - 0.3 * (distance.get(k, 9) <= 1 or k in direct)
+                - self.weights.kind * kind_fit(ctx, k, self.weights),
+                k,
+            ),
+        )[: self.limits.targets]
+        if not targets:
+            return ReasonCode.NO_MATCH, "no API matches the request; rephrase it or name the target API"
+        return targets
+
+    def _ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
+        """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
+        candidates: dict[tuple[str, ...], Draft] = {}
+        for key in targets:
+            for path in self._paths(ctx, key):
+                draft = self._chain(ctx, path)
+                if draft is not None:
+                    candidates[path] = draft
+        ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
+        both = joined(ctx.request, ctx.found, ranked, self.weights.unused_subject, self.weights.step)
+        return [draft.build() for draft in ([both] if both else []) + ranked[: self.limits.chains]]
 
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
         """APIs a stated opaque id fills a required input of (``steps.taking_ids``), that a chain may use."""
@@ -230,7 +231,7 @@ class Planner:
             producers = [p for p in shortlist if p not in path][: fan_in * 4]
             producers = [p for p in producers if self._readable(ctx, p)]
             producers.sort(
-                key=lambda p: (near.get(p, 9), -self._states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
+                key=lambda p: (near.get(p, 9), -states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
             )
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
@@ -255,45 +256,6 @@ class Planner:
             )
             ctx.shortlists[head.key] = (ordered, best)
         return ctx.shortlists[head.key]
-
-    def _states(self, ctx: PlanContext, key: str) -> float:
-        """How well this API takes the request's values (producers that do are tried first): one per value,
-        less when the value is said to be another kind of thing ("the collection Harry Potter")."""
-        api = ctx.api(key)
-        if api is None:
-            return 0.0
-        return sum(
-            1.0 + hint_fit(ctx.found[b.index].hint, api, ctx.cache.vocabulary.kind_set)
-            for b in ctx.bindings(api).values()
-            if b.index >= 0
-        )
-
-    def _entry_fit(self, ctx: PlanContext, api: Api) -> float:
-        """How well the first step matches the request's last words (what the data belongs to)."""
-        return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
-
-    def _kind_fit(self, ctx: PlanContext, key: str) -> float:
-        """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
-        when the request asks who and the API lists people (its ``members[].id`` feeds a person's);
-        less ``Weights.one_counted`` when it takes one of the things the request counts
-        (``chapter_number`` for "how many chapters")."""
-        api = ctx.api(key)
-        if api is None:
-            return 0.0
-        one = self.weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
-        if ctx.kind:
-            return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
-        return (self.weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
-
-    def _unasked(self, ctx: PlanContext, api: Api) -> float:
-        """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
-        of X"): it answers something else about the thing."""
-        tail = sub_resource(api)
-        return (
-            1.0
-            if tail and not any(same_stem(t, u) for w in ctx.relevance.words for t in w.stems for u in tail)
-            else 0.0
-        )
 
     def _rel(self, ctx: PlanContext, key: str) -> float:
         if key not in ctx.scores:
@@ -392,8 +354,8 @@ class Planner:
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         return {
             "target": w.target * self._rel(ctx, target.key),
-            "kind": w.kind * self._kind_fit(ctx, target.key),
-            "unasked": -w.unasked * self._unasked(ctx, target),
+            "kind": w.kind * kind_fit(ctx, target.key, w),
+            "unasked": -w.unasked * unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),
             "union": w.union * ctx.relevance.share(covered),
             "others": w.others * sum(self._rel(ctx, a.key) for a in apis[:-1]),
@@ -406,22 +368,9 @@ class Planner:
             "unused": -w.unused_subject * (len(subjects - tally.used) + len(unknown_known)),
             "writes": -w.write * writes,
             "hint": w.hint * tally.kind_fit,
-            "entry": w.entry * self._entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
-            "idle": -w.idle * _adds_nothing(ctx, apis),
+            "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
+            "idle": -w.idle * adds_nothing(ctx, apis),
         }
-
-
-def _adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
-    """1 when a chain's last step covers no request word better than the steps before it: it reads the
-    details of what the chain already answers (a list's rows one by one), which the request did not ask."""
-    if len(apis) < 2:
-        return 0.0
-    before: dict[int, float] = {}
-    for api in apis[:-1]:
-        for index, strength in ctx.relevance.strength(api).items():
-            before[index] = max(strength, before.get(index, 0.0))
-    last = ctx.relevance.strength(apis[-1])
-    return 0.0 if any(strength > before.get(i, 0.0) for i, strength in last.items()) else 1.0
 
 
 def _ms(started: float) -> float:

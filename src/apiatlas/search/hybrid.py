@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import threading
 from collections.abc import Mapping
@@ -13,7 +12,6 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.errors import Location, ReasonCode, SearchError
-from apiatlas.language.stemming import same_stem
 from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
@@ -35,6 +33,7 @@ from apiatlas.search.providers import (
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.search.vectors import CardVectors
+from apiatlas.search.word_forms import WordForms
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import content_terms, query_terms, stem, stems, words
 
@@ -77,7 +76,7 @@ class HybridSearch:
         self._dropped: LexicalIndex | None = None
         self._object_stems: dict[str, list[str]] = {}
         self._actions: ApiActions | None = None  # what each API does, when its key says it
-        self._heads: dict[str, list[str]] | None = None  # the index's stems by their first four letters
+        self._forms: WordForms | None = None
 
     @property
     def has_vectors(self) -> bool:
@@ -122,40 +121,11 @@ class HybridSearch:
         ]
         return hits
 
-    def _compounds(self, said: list[str]) -> dict[str, tuple[str, list[str]]]:
-        """Stems of two adjacent query words (``said``, as ``text.words`` gives them) that the catalog has
-        as one word ("pay out": payout, "log in": login, "web hook": webhook), each with that word and
-        the stems of the two it joins."""
-        index = self.lexical_index()
-        if index is None:
-            return {}
-        found: dict[str, tuple[str, list[str]]] = {}
-        for first, second in itertools.pairwise(said):
-            if not (first.isalpha() and second.isalpha()):
-                continue
-            whole, parts = stem(first + second), [stem(first), stem(second)]
-            if whole in index.vocab and whole not in parts:
-                found[whole] = (first + second, parts)
-        return found
-
-    def stem_variants(self, terms: list[str]) -> dict[str, str]:
-        """Catalog stems that are another form of a query stem (``same_stem``: «сделок» for «сделк»,
-        which Snowball stems apart), each with the query stem it stands for."""
-        index = self.lexical_index()
-        if index is None:
-            return {}
-        if self._heads is None:
-            heads: dict[str, list[str]] = {}
-            for term in index.vocab:
-                if len(term) >= 4:
-                    heads.setdefault(term[:4], []).append(term)
-            self._heads = heads
-        out: dict[str, str] = {}
-        for term in terms:
-            for other in self._heads.get(term[:4], ()) if len(term) >= 4 else ():
-                if other != term and other not in terms and same_stem(term, other):
-                    out.setdefault(other, term)
-        return out
+    def word_forms(self) -> WordForms:
+        """The index's compounds and stem forms (``search.word_forms``), built on first use."""
+        if self._forms is None:
+            self._forms = WordForms(self.lexical_index())
+        return self._forms
 
     def actions(self) -> ApiActions:
         """What the kept and dropped APIs do, read off their keys (built on first use)."""
@@ -197,7 +167,7 @@ class HybridSearch:
     ) -> SearchOutcome:
         """The best ``limit`` kept APIs for ``query`` (optionally of one object), or an abstention.
 
-        ``word_forms``: also match the catalog's other forms of the query's stems (``stem_variants``).
+        ``word_forms``: also match the catalog's other forms of the query's stems (``WordForms.variants``).
         The planner ranks with them; the ``search`` tool does not (on the bank they cost hybrid R@1
         0.790 -> 0.778 and abstention recall 25.9% -> 25.1%, measured with ``eval retrieval``).
 
@@ -224,7 +194,7 @@ class HybridSearch:
             stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}
             corrected = {w for parts in stands_for.values() for w in parts}
             extra = [c for close in fixes.values() for c in close]
-            for whole, (word, parts) in self._compounds(said).items():
+            for whole, (word, parts) in self.word_forms().compounds(said).items():
                 stands_for[whole] = parts
                 extra.append(word)
             for action, word in asked.items():  # "remove": delete ("list the invoices" needs no help)
@@ -234,7 +204,7 @@ class HybridSearch:
             text = query + (" " + " ".join(extra) if extra else "")
             # other forms of the query's stems match too when asked; they explain no query word, so the
             # abstention signals read the query as written
-            variants = list(self.stem_variants(query_terms(text))) if word_forms else []
+            variants = list(self.word_forms().variants(query_terms(text))) if word_forms else []
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key, variants
             ):

@@ -1,0 +1,65 @@
+"""How well one API fits a request beyond its words: the kind of thing asked about, the values it takes,
+the part of a thing its path names, and whether a last step adds anything (``Planner`` scores with them)."""
+
+from __future__ import annotations
+
+from apiatlas.catalog.model import Api
+from apiatlas.language.stemming import same_stem
+from apiatlas.language.words import PERSON
+from apiatlas.planning.context import PlanContext
+from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.intent import own_kind, sub_resource, takes_one_of
+from apiatlas.planning.weights import Weights
+
+
+def states(ctx: PlanContext, key: str) -> float:
+    """How well this API takes the request's values (producers that do are tried first): one per value,
+    less when the value is said to be another kind of thing ("the collection Harry Potter")."""
+    api = ctx.api(key)
+    if api is None:
+        return 0.0
+    return sum(
+        1.0 + hint_fit(ctx.found[b.index].hint, api, ctx.cache.vocabulary.kind_set)
+        for b in ctx.bindings(api).values()
+        if b.index >= 0
+    )
+
+
+def entry_fit(ctx: PlanContext, api: Api) -> float:
+    """How well the first step matches the request's last words (what the data belongs to)."""
+    return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
+
+
+def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
+    """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
+    when the request asks who and the API lists people (its ``members[].id`` feeds a person's);
+    less ``Weights.one_counted`` when it takes one of the things the request counts
+    (``chapter_number`` for "how many chapters")."""
+    api = ctx.api(key)
+    if api is None:
+        return 0.0
+    one = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
+    if ctx.kind:
+        return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
+    return (weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
+
+
+def unasked(ctx: PlanContext, api: Api) -> float:
+    """1 when the target's path ends in a part the request does not name (``/similar`` for "the genre
+    of X"): it answers something else about the thing."""
+    tail = sub_resource(api)
+    words = ctx.relevance.words
+    return 1.0 if tail and not any(same_stem(t, u) for w in words for t in w.stems for u in tail) else 0.0
+
+
+def adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
+    """1 when a chain's last step covers no request word better than the steps before it: it reads the
+    details of what the chain already answers (a list's rows one by one), which the request did not ask."""
+    if len(apis) < 2:
+        return 0.0
+    before: dict[int, float] = {}
+    for api in apis[:-1]:
+        for index, strength in ctx.relevance.strength(api).items():
+            before[index] = max(strength, before.get(index, 0.0))
+    last = ctx.relevance.strength(apis[-1])
+    return 0.0 if any(strength > before.get(i, 0.0) for i, strength in last.items()) else 1.0

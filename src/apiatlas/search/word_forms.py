@@ -1,0 +1,51 @@
+"""Other ways a catalog writes a query's words: two query words it has as one ("pay out": payout) and
+other forms of a query stem that Snowball stems apart («сделок» for «сделк»)."""
+
+from __future__ import annotations
+
+import itertools
+
+from apiatlas.language.stemming import same_stem
+from apiatlas.search.lexical import LexicalIndex
+from apiatlas.text import stem
+
+
+class WordForms:
+    """Compounds and stem forms over one lexical index (none without one)."""
+
+    def __init__(self, index: LexicalIndex | None) -> None:
+        self.index = index
+        self._heads: dict[str, list[str]] | None = None  # the index's stems by their first four letters
+
+    def compounds(self, said: list[str]) -> dict[str, tuple[str, list[str]]]:
+        """Stems of two adjacent query words (``said``, as ``text.words`` gives them) that the catalog has
+        as one word ("pay out": payout, "log in": login, "web hook": webhook), each with that word and
+        the stems of the two it joins."""
+        if self.index is None:
+            return {}
+        found: dict[str, tuple[str, list[str]]] = {}
+        for first, second in itertools.pairwise(said):
+            if not (first.isalpha() and second.isalpha()):
+                continue
+            whole, parts = stem(first + second), [stem(first), stem(second)]
+            if whole in self.index.vocab and whole not in parts:
+                found[whole] = (first + second, parts)
+        return found
+
+    def variants(self, terms: list[str]) -> dict[str, str]:
+        """Catalog stems that are another form of a query stem (``same_stem``), each with the query stem
+        it stands for."""
+        if self.index is None:
+            return {}
+        if self._heads is None:
+            heads: dict[str, list[str]] = {}
+            for term in self.index.vocab:
+                if len(term) >= 4:
+                    heads.setdefault(term[:4], []).append(term)
+            self._heads = heads
+        out: dict[str, str] = {}
+        for term in terms:
+            for other in self._heads.get(term[:4], ()) if len(term) >= 4 else ():
+                if other != term and other not in terms and same_stem(term, other):
+                    out.setdefault(other, term)
+        return out
