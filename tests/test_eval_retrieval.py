@@ -24,7 +24,7 @@ from apiatlas.evals.runner import build_eval_snapshot, removed_for
 from apiatlas.evals.runs import QueryRun, Runs
 from apiatlas.evals.stabletoolbench import load_stabletoolbench
 from apiatlas.search.confidence import AbstentionModel
-from apiatlas.search.hybrid import SearchMode, SearchOutcome, SearchResultHit
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
 from shared_data import SHARED_DATA

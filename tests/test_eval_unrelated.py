@@ -18,7 +18,8 @@ from apiatlas.evals.openapi_requests import load_openapi_requests
 from apiatlas.evals.runner import build_eval_snapshot
 from apiatlas.evals.runs import QueryRun, Runs
 from apiatlas.evals.unrelated import UNRELATED, load_unrelated, with_unrelated
-from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome, SearchResultHit
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.tuning import CALIBRATED
 from apiatlas.snapshot.reader import Snapshot
 

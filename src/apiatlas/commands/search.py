@@ -20,14 +20,9 @@ from rich.table import Table
 
 from apiatlas.cli_app import app
 from apiatlas.errors import ApiatlasError
-from apiatlas.search.hybrid import (
-    HybridSearch,
-    SearchMode,
-    SearchOutcome,
-    SearchResultHit,
-    query_provider,
-    words_only_note,
-)
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
+from apiatlas.search.providers import query_provider, words_only_note
 from apiatlas.snapshot.reader import Snapshot
 
 NO_MATCH_EXIT = 1

@@ -88,7 +88,8 @@ def _executor_url(
 def check_search(snapshot: Snapshot, config: ServerConfig) -> None:
     """Before serving: the query model must match the snapshot's vectors (else a located error), and a
     snapshot whose vectors nobody can match is served by words, with a warning that says how to fix it."""
-    from apiatlas.search.hybrid import HybridSearch, query_provider, words_only_note
+    from apiatlas.search.hybrid import HybridSearch
+    from apiatlas.search.providers import query_provider, words_only_note
 
     provider = query_provider(snapshot, config.embedding)
     HybridSearch(snapshot, provider)  # refuses a model other than the snapshot's (it loads nothing yet)

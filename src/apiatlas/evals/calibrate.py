@@ -13,7 +13,8 @@ from apiatlas.evals.runner import Prepared, run_queries
 from apiatlas.evals.runs import QueryRun, Runs
 from apiatlas.search.confidence import DENSE_SIGNALS, HYBRID_SIGNALS, LEXICAL_SIGNALS, AbstentionModel
 from apiatlas.search.embedding import EmbeddingProvider
-from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
 

@@ -10,7 +10,7 @@ from apiatlas.evals.calibrate import fit_abstention
 from apiatlas.evals.dataset import EvalSet
 from apiatlas.evals.runner import MODES, EvalContext, collect, prepare, report_of
 from apiatlas.search.embedding import EmbeddingProvider
-from apiatlas.search.hybrid import SearchMode
+from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 
 

@@ -29,7 +29,8 @@ from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, recipro
 from apiatlas.evals.runs import ModeRuns, QueryRun, Runs, abstained, probability
 from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.embedding import EmbeddingProvider
-from apiatlas.search.hybrid import HybridSearch, SearchMode
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.reader import Snapshot

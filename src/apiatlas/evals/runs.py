@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from apiatlas.evals.dataset import EvalQuery
 from apiatlas.search.confidence import abstains
-from apiatlas.search.hybrid import SearchMode, SearchOutcome
+from apiatlas.search.outcome import SearchMode, SearchOutcome
 from apiatlas.search.tuning import FusionSettings
 
 GOLD_REMOVED = "gold_removed"  # the kind of an out-of-catalog run made by removing the request's gold

@@ -8,7 +8,9 @@ import re
 
 from apiatlas.language.catalog import title_stems
 from apiatlas.planning.relevance import RankedApi
-from apiatlas.search.hybrid import HybridSearch, SearchMode, provider_for_snapshot
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
+from apiatlas.search.providers import provider_for_snapshot
 from apiatlas.snapshot import CatalogReader
 from apiatlas.text import stem
 

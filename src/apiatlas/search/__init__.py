@@ -6,7 +6,8 @@ from apiatlas.search.embedding import (
     OpenAIEmbeddingProvider,
     provider_from_spec,
 )
-from apiatlas.search.hybrid import HybridSearch, SearchMode, SearchOutcome, SearchResultHit
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.tuning import FusionSettings
 
 __all__ = [

@@ -24,11 +24,7 @@ from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit, hit_of
 from apiatlas.search.providers import (
-    bundled_provider,
-    provider_for_snapshot,
-    query_provider,
     snapshot_search_stats,
-    words_only_note,
 )
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
@@ -37,10 +33,7 @@ from apiatlas.search.word_forms import WordForms
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import content_terms, query_terms, stem, stems, words
 
-__all__ = [
-    "HybridSearch", "SearchMode", "SearchOutcome", "SearchResultHit", "bundled_provider",
-    "provider_for_snapshot", "query_provider", "snapshot_search_stats", "words_only_note",
-]  # fmt: skip
+__all__ = ["HybridSearch", "Verdict"]
 
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind

@@ -62,7 +62,8 @@ class Navigator:
     def search_engine(self) -> HybridSearch:
         """Hybrid search when the snapshot's vectors can be matched (its bundled model, or the endpoint
         the config's ``embedding`` names), else lexical with abstention."""
-        from apiatlas.search.hybrid import HybridSearch, query_provider
+        from apiatlas.search.hybrid import HybridSearch
+        from apiatlas.search.providers import query_provider
 
         return HybridSearch(self.snapshot, query_provider(self.snapshot, self.config.embedding))
 
@@ -79,7 +80,7 @@ class Navigator:
 
     def suggest_apis(self, name: str, limit: int = 5) -> list[str]:
         """Close API names (difflib on keys, then the search's hits by words) for an unknown name."""
-        from apiatlas.search.hybrid import SearchMode
+        from apiatlas.search.outcome import SearchMode
 
         close = difflib.get_close_matches(name, self._api_keys, n=limit, cutoff=0.6)
         if len(close) < limit and name.strip():

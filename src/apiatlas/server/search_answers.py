@@ -8,7 +8,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.server.tools.search import SearchHitInfo, SearchResult
 
 if TYPE_CHECKING:
-    from apiatlas.search.hybrid import SearchOutcome
+    from apiatlas.search.outcome import SearchOutcome
     from apiatlas.snapshot import CatalogReader
 
 
