@@ -96,6 +96,6 @@ def test_a_missing_ref_folder_is_a_located_config_error(layout: Path) -> None:
     assert caught.value.location.anchor == "ref_folders.1" and caught.value.location.file == str(config)
     spec = str(layout / "spec" / "api.json")
     done = CliRunner().invoke(app, ["compile", spec, "-o", str(layout / "x.atlas"), "--config", str(config)])
-    assert done.exit_code != 0 and not (layout / "x.atlas").exists()
+    assert done.exit_code == 2 and not (layout / "x.atlas").exists()
     [line] = [line for line in done.output.splitlines() if "nowhere" in line]  # one located line
     assert line.startswith("error: BAD_CONFIG:") and "ref_folders.1" in line

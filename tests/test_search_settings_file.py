@@ -246,12 +246,12 @@ def test_a_missing_or_bad_file_stops_the_compile_before_writing(shipped: Path, t
     out.write_bytes(shipped.read_bytes())  # an earlier build: must stay as it was
     before = out.read_bytes()
     missing = _compile(out, "--search-settings", str(tmp_path / "nope.json"))
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2  # a configuration mistake (docs/operations.md)
     assert f"error: BAD_CONFIG: {tmp_path / 'nope.json'}: search settings file not found" in missing.output
     bad = tmp_path / "bad.json"
     bad.write_text('{"abstention": {"hybrid": {"threshold": 2}}}', encoding="utf-8")
     invalid = _compile(out, "--search-settings", str(bad))
-    assert invalid.exit_code == 1
+    assert invalid.exit_code == 2
     assert f"error: BAD_CONFIG: {bad} abstention.hybrid.threshold: must be a probability" in invalid.output
     assert out.read_bytes() == before
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".") or p.suffix == ".md"]

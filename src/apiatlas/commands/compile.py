@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from apiatlas.cli_app import app
-from apiatlas.errors import ApiatlasError, Severity
+from apiatlas.errors import ApiatlasError, ReasonCode, Severity
 from apiatlas.sources import source_format
 
 if TYPE_CHECKING:
@@ -133,7 +133,8 @@ def compile_command(
                 raise typer.Exit(1)
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
-        raise typer.Exit(1) from exc
+        # a configuration mistake exits 2, as every command's does (docs/operations.md); a source error 1
+        raise typer.Exit(2 if exc.code is ReasonCode.BAD_CONFIG else 1) from exc
     except (KeyboardInterrupt, Terminated) as exc:
         typer.secho(f"error: compile interrupted; {out} left as it was", fg="red", err=True)
         raise typer.Exit(130) from exc
