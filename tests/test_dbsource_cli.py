@@ -54,7 +54,7 @@ def test_compile_a_postgresql_url_with_patterns(embedded_pg: EmbeddedPostgres, t
             ("b", False, 1),
         ]
     refused = runner.invoke(app, ["compile", "postgresql://me:secret@db.invalid/x", "-o", str(out)])
-    assert refused.exit_code == 1 and "PGPASSWORD" in refused.output
+    assert refused.exit_code == 2 and "PGPASSWORD" in refused.output  # a configuration mistake
 
 
 def test_drift_command_writes_both_reports(embedded_pg: EmbeddedPostgres, tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_embeddings_none_and_config_and_bad_spec(tmp_path: Path) -> None:
     bad = CliRunner().invoke(
         app, ["compile", str(BANK / "docs"), "-o", str(tmp_path / "x.atlas"), "--embeddings", "word2vec"]
     )
-    assert bad.exit_code == 1 and "unknown embedding provider 'word2vec'" in bad.output
+    assert bad.exit_code == 2 and "unknown embedding provider 'word2vec'" in bad.output  # BAD_CONFIG
     assert not (tmp_path / "x.atlas").exists()
 
 
