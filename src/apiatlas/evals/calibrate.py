@@ -103,8 +103,8 @@ def fit_model(parts: Sequence[Runs], names: Sequence[str]) -> AbstentionModel:
     ys: list[float] = []
     ws: list[float] = []
     for part in parts:
-        inside = [r for r in part.inside if r.outcome.ranked and not r.outcome.ranked[0].exact]
-        outside = [r for r in part.outside if r.outcome.ranked and not r.outcome.ranked[0].exact]
+        inside = [r for r in part.inside if _fits(r)]
+        outside = [r for r in part.outside if _fits(r)]
         gain = np.array([recall_at(r.ranked, r.query.gold, 5) for r in inside])
         if not outside or gain.sum() == 0:
             continue
@@ -128,6 +128,12 @@ def fit_model(parts: Sequence[Runs], names: Sequence[str]) -> AbstentionModel:
     threshold, _ = best_threshold(parts, lambda r: _probability(model, r))
     # rounded down: a run the fit kept (confidence == threshold) must not abstain once rounded
     return model.model_copy(update={"threshold": math.floor(threshold * 1e6) / 1e6})
+
+
+def _fits(run: QueryRun) -> bool:
+    """Whether a run can teach its mode's model: hits, no exact name, judged by its own mode's model."""
+    ranked = run.outcome.ranked
+    return bool(ranked) and not ranked[0].exact and run.outcome.judged_as is None
 
 
 def _probability(model: AbstentionModel, run: QueryRun) -> float:

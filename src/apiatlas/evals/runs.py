@@ -62,13 +62,13 @@ def probability(run: QueryRun, settings: FusionSettings) -> float:
         return 0.0
     if o.ranked[0].exact:
         return 1.0
-    return settings.model_for(o.mode.value).probability(o.signals)
+    return settings.model_for(o.judge.value).probability(o.signals)
 
 
 def abstained(run: QueryRun, settings: FusionSettings, threshold: float | None = None) -> bool:
     """The search's decision replayed from the run's signals with ``settings`` (and another threshold)."""
     o = run.outcome
-    model = settings.model_for(o.mode.value)
+    model = settings.model_for(o.judge.value)
     if threshold is not None:
         model = model.model_copy(update={"threshold": threshold})
     top_exact = bool(o.ranked) and o.ranked[0].exact

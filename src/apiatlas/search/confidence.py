@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -133,14 +133,39 @@ class SearchView:
     object_stems: list[str] = field(default_factory=list)  # of the top hit's business object
     surface: Mapping[str, str] = field(default_factory=dict)  # query stem -> the word as the query wrote it
     asked: Mapping[str, str] = field(default_factory=dict)  # action -> the query word that asks for it
+    foreign: frozenset[str] = frozenset()  # query stems in a script the catalog does not write
+    unread: frozenset[str] = frozenset()  # query stems in such a script read as no catalog word
+
+    def as_dense(self, names: Mapping[str, tuple[str, str]]) -> SearchView:
+        """This view as a dense-only search sees it: the dense order, cosines as the fused scores, no
+        words matched (what the dense abstention model was fitted on); ``names``: key -> (object, title)."""
+        top = self.dense_order
+        return replace(
+            self,
+            lexical={},
+            fused={k: self.cosines[k] for k in top},
+            order=top,
+            objects={k: names.get(k, ("", ""))[0] for k in top[:10]},
+        )
+
+
+def foreign_share(view: SearchView, unread: bool = False) -> float:
+    """The share of the query's stems (numbers aside) in a script the catalog does not write."""
+    terms = [t for t in dict.fromkeys(view.terms) if not any(ch.isdigit() for ch in t)]
+    which = view.unread if unread else view.foreign
+    return sum(1 for t in terms if t in which) / len(terms) if terms else 0.0
 
 
 def signals_of(view: SearchView) -> dict[str, float]:
-    """Every signal of ``SIGNALS`` for the fused top hit of ``view`` (zeros for what the mode lacks)."""
+    """Every signal of ``SIGNALS`` for the fused top hit of ``view`` (zeros for what the mode lacks).
+
+    The word signals read the query's stems in the scripts the catalog writes (``view.foreign`` aside:
+    a Russian word is no evidence either way about an English catalog); ``terms`` counts them all."""
     out = dict.fromkeys(SIGNALS, 0.0)
     # numbers are values (account numbers, INNs, dates), not words a card could hold
-    terms = [t for t in dict.fromkeys(view.terms) if not any(ch.isdigit() for ch in t)]
-    out["terms"] = math.log1p(len(terms))
+    every = [t for t in dict.fromkeys(view.terms) if not any(ch.isdigit() for ch in t)]
+    out["terms"] = math.log1p(len(every))
+    terms = [t for t in every if t not in view.foreign]
     if not view.order:
         return out
     top = view.order[0]

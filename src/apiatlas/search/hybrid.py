@@ -13,10 +13,12 @@ import numpy.typing as npt
 
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.api_actions import ApiActions
+from apiatlas.search.bridge import CrossScript
 from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
     SearchView,
     abstains,
+    foreign_share,
     signals_of,
 )
 from apiatlas.search.e5_file import whole_words
@@ -37,6 +39,8 @@ __all__ = ["HybridSearch", "Verdict"]
 
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
+BY_MEANING = 0.5  # a request with this share of its words in a script the catalog does not write is
+# judged by the dense abstention model (its meaning), not by its words
 
 
 class HybridSearch:
@@ -70,6 +74,8 @@ class HybridSearch:
         self._object_stems: dict[str, list[str]] = {}
         self._actions: ApiActions | None = None  # what each API does, when its key says it
         self._forms: WordForms | None = None
+        # request words in a script the catalog does not write, read across by the embedding model
+        self.across = CrossScript(snapshot, self.lexical_index, self.provider)
 
     @property
     def has_vectors(self) -> bool:
@@ -180,6 +186,8 @@ class HybridSearch:
         asked = self.actions().requested(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
+        across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
+        terms = [across.bridged.get(t, t) for t in terms]  # «канал» is searched and judged as "channel"
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
             # a corrected word stands for the query word it corrects, and a word the catalog writes as
@@ -198,6 +206,7 @@ class HybridSearch:
             # other forms of the query's stems match too when asked; they explain no query word, so the
             # abstention signals read the query as written
             variants = list(self.word_forms().variants(query_terms(text))) if word_forms else []
+            variants += [s for s in dict.fromkeys(across.bridged.values()) if s not in variants]
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key, variants
             ):
@@ -217,8 +226,10 @@ class HybridSearch:
             fused={},
             order=[],
             objects={},
-            surface={stem(w): w for w in reversed(said)},  # the first spelling of each stem
+            surface={**across.surface, **{stem(w): w for w in reversed(said)}},  # the first spelling
             asked=asked,
+            foreign=across.neutral,
+            unread=across.unread,
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector
@@ -251,6 +262,7 @@ class HybridSearch:
             "signals": verdict.signals,
             "dropped_cover": verdict.dropped_cover,
             "undone": verdict.ordered,
+            "judged_as": verdict.judged_as,
         }
         if not verdict.abstain:
             return SearchOutcome(hits=hits, **common)
@@ -278,6 +290,8 @@ class HybridSearch:
         hi = max((cosines[k] for k in dense_order), default=1.0)
         lo = min((cosines[k] for k in dense_order), default=0.0)
         span = (hi - lo) or 1.0
+        # the words of a script the catalog does not write match nothing: the rest say less of the request
+        lexical_weight = s.lexical_weight * (1.0 - foreign_share(view, unread=True)) ** 2
         fused: dict[str, float] = {}
         for key in dict.fromkeys([*lexical, *dense_order]):
             lex = 0.0 if key not in lexical or lexical[key][2] else lexical[key][0] / top_lex
@@ -287,7 +301,7 @@ class HybridSearch:
             elif mode is SearchMode.DENSE:
                 fused[key] = cosines.get(key, -1.0)
             else:
-                fused[key] = s.lexical_weight * lex + s.dense_weight * dense
+                fused[key] = lexical_weight * lex + s.dense_weight * dense
         if view.asked and mode is not SearchMode.DENSE:
             self._demote_other_actions(fused, view.asked)
         return fused, exact
@@ -320,6 +334,12 @@ class HybridSearch:
         better, an action only a dropped API does ("закрой заказ": only a dropped close)."""
         signals = signals_of(view)
         model = self.settings.model_for(mode.value)
+        judged_as = None
+        if mode is SearchMode.HYBRID and view.dense_order and foreign_share(view) >= BY_MEANING:
+            # most of its words are in a script the catalog does not write: judged by its meaning
+            judged_as = SearchMode.DENSE
+            signals = signals_of(view.as_dense(self.snapshot.api_titles(view.dense_order[:10])))
+            model = self.settings.model_for(judged_as.value)
         top_exact = bool(hits) and hits[0].exact
         skip = mode is SearchMode.DENSE or top_exact
         dropped = [] if skip else self.actions().dropped_fits(view.terms, object_key, view.asked)
@@ -353,6 +373,7 @@ class HybridSearch:
             dropped_cover=dropped_cover,
             ordered=ordered,
             not_callable=named,
+            judged_as=judged_as,
         )
 
     def _demote_other_actions(self, fused: dict[str, float], asked: Mapping[str, str]) -> None:
@@ -385,3 +406,4 @@ class Verdict:
     dropped_cover: float  # the best dropped API's coverage of the request
     ordered: str  # the action the request orders ('close ("закрой")') when only a dropped API does it
     not_callable: list[str]  # documented APIs that fit but the funnel dropped ("KEY: stage ...")
+    judged_as: SearchMode | None = None  # another mode whose model judged the request (by its meaning)

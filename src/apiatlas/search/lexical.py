@@ -117,6 +117,11 @@ class LexicalIndex:
             np.frombuffer(blobs["lexical.weights"], dtype=np.float32),
         )
 
+    def document_frequencies(self) -> dict[str, int]:
+        """How many cards hold each term."""
+        counts = np.diff(self.indptr)
+        return {t: int(counts[i]) for t, i in self.vocab.items()}
+
     def idf(self, term: str) -> float:
         """How rare ``term`` is among the cards; a term no card has weighs most (log of 2(N+1))."""
         i = self.vocab.get(term)

