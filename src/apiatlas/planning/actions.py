@@ -1,0 +1,111 @@
+"""A request's actions: where one action ends and the next begins ("archive X and post in Y", «создай X,
+затем покажи его»), and whether an action orders a write. The words are the language's
+(``language.actions``); a coordinator splits only before an action verb and never inside a stated value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apiatlas.catalog.model import Api, SideEffect
+from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.planning import values as v
+from apiatlas.text import stem, stems
+
+# what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
+# semicolon, the end of a sentence; the words after it until the verb ("also", "please")
+_JOINS = re.compile(
+    r"(?:\s*[,;]\s*|\s*[.?!]\s+|\s+)(?:(?:and|then|и|затем|потом|а\s+потом|а\s+затем)\s+)+|\s*[;]\s*|"
+    r"\s*[.?!]\s+|\s*,\s*",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
+_LEADING = frozenset(("also", "please", "then", "also,", "пожалуйста", "также", "ещё", "еще"))
+
+
+@dataclass(frozen=True)
+class RequestAction:
+    """One action of a request: its words as written, its verb ("" when it opens with none), whether the
+    verb orders a write."""
+
+    text: str
+    verb: str
+    writes: bool
+
+
+def action_verb(text: str) -> str:
+    """The verb an action opens with ("Archive the channel …": archive; "please add …": add), lower
+    case; "" when its first word (past "please", "also") is no verb of ``language.actions``."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    return words[0] if words and words[0] in ACTION_WORDS else ""
+
+
+def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAction]:
+    """The request's actions in the order it says them. A join ("and", "then", a comma, «и», «затем»,
+    «а потом», a sentence's end) splits only where an action verb follows it and the part before it is
+    an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
+    nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
+    none."""
+    protected = _value_spans(request, found)
+    parts: list[str] = []
+    start = 0
+    for match in _JOINS.finditer(request):
+        if any(a < match.end() and match.start() < b for a, b in protected):
+            continue
+        before, after = request[start : match.start()].strip(), request[match.end() :]
+        if len(_WORD.findall(before)) < 2 or not action_verb(after):
+            continue
+        if _comma_only(match.group(0)) and not action_verb(before):
+            continue
+        parts.append(before)
+        start = match.end()
+    parts.append(request[start:].strip())
+    out = []
+    for part in (p for p in parts if p):
+        verb = action_verb(part)
+        out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+    return out
+
+
+def _comma_only(join: str) -> bool:
+    """A join that is a comma alone (no "and", "then", «и», «затем»)."""
+    return "," in join and not re.search(r"\b(?:and|then|и|затем|потом)\b", join, re.IGNORECASE)
+
+
+def _value_spans(request: str, found: list[v.ExtractedValue]) -> list[tuple[int, int]]:
+    """Where the stated values stand in the request (every place each one is written)."""
+    spans = []
+    lowered = request.lower()
+    for value in found:
+        text = value.text.lower()
+        at = lowered.find(text) if text else -1
+        while at >= 0:
+            spans.append((at, at + len(text)))
+            at = lowered.find(text, at + 1)
+    return spans
+
+
+def reads(api: Api | None) -> bool:
+    """An API that only reads (a lookup may feed a chain; a write only ends one)."""
+    return api is None or api.side_effect is SideEffect.READ
+
+
+def write_targets(hits: list[str], api: Callable[[str], Api | None], verb: str) -> list[str]:
+    """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
+    path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
+    hits as they were (the caller may not write: the plan stays a read)."""
+    writes = [k for k in hits if not reads(api(k))]
+    said = stem(verb)
+    named = [k for k in writes if said in _own_stems(api(k))]
+    return named or writes or hits
+
+
+def _own_stems(api: Api | None) -> set[str]:
+    """The stems of an API's path (its method left out: every write's key says POST) and title."""
+    if api is None:
+        return set()
+    path = api.key.split(" ", 1)[-1]
+    return set(stems(path)) | set(stems(api.title))
