@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
 from apiatlas.planning import values as v
-from apiatlas.text import stem, stems
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
 # semicolon, the end of a sentence; the words after it until the verb ("also", "please")
@@ -89,23 +88,11 @@ def _value_spans(request: str, found: list[v.ExtractedValue]) -> list[tuple[int,
 
 
 def reads(api: Api | None) -> bool:
-    """An API that only reads (a lookup may feed a chain; a write only ends one)."""
+    """An API that only reads."""
     return api is None or api.side_effect is SideEffect.READ
 
 
-def write_targets(hits: list[str], api: Callable[[str], Api | None], verb: str) -> list[str]:
-    """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
-    path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
-    hits as they were (the caller may not write: the plan stays a read)."""
-    writes = [k for k in hits if not reads(api(k))]
-    said = stem(verb)
-    named = [k for k in writes if said in _own_stems(api(k))]
-    return named or writes or hits
-
-
-def _own_stems(api: Api | None) -> set[str]:
-    """The stems of an API's path (its method left out: every write's key says POST) and title."""
-    if api is None:
-        return set()
-    path = api.key.split(" ", 1)[-1]
-    return set(stems(path)) | set(stems(api.title))
+def write_targets(hits: list[str], api: Callable[[str], Api | None]) -> list[str]:
+    """The targets of an action ordering a write: the writes among the candidate ``hits``, else the hits
+    as they were (the caller may not write: the plan stays a read)."""
+    return [k for k in hits if not reads(api(k))] or hits

@@ -165,8 +165,8 @@ def _same(a: PlannedStep, b: PlannedStep) -> bool:
 
 def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:
     """A later action's input the user was to give, fed by the nearest earlier step an edge leads from
-    (the strongest edge first), else the value an earlier step takes under the same name; else as it
-    was."""
+    (the strongest edge first), else as the same-named input of an earlier step is (the namespace a
+    thing was created in is the one to act in next); else as it was."""
     strongest = cache.strongest_by_producer(api, source.table, source.name)
     best: tuple[int, int] | None = None
     for index in range(len(earlier) - 1, -1, -1):
@@ -186,9 +186,8 @@ def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: Snaps
         )  # fmt: skip
     name = source.name.lower()
     for step in reversed(earlier):
-        given = next(
-            (s for s in step.inputs if s.name.lower() == name and s.origin in ("request", "known")), None
-        )
-        if given is not None:
-            return source.model_copy(update={"origin": given.origin, "value": given.value})
+        given = next((s for s in step.inputs if s.name.lower() == name and s.origin != "user"), None)
+        if given is not None:  # the same value: as stated, or from the same field of the same step
+            kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
+            return source.model_copy(update={k: getattr(given, k) for k in kept})
     return source
