@@ -62,7 +62,12 @@ def test_a_request_splits_before_each_action_verb_and_nowhere_else() -> None:
     ]
     assert [a[0] for a in _actions("Create the team X, then delete it")] == ["Create the team X", "delete it"]
     assert [a[1] for a in _actions("создай команду X, а потом удали её")] == ["создай", "удали"]
-    # "and" inside a stated value, between two things of one action, after a phrase with no verb
+    # a write done to two things: the verb carried to the second
+    assert _actions("Delete the team X and the notes of it") == [
+        ("Delete the team X", "delete", True),
+        ("delete the notes of it", "delete", True),
+    ]
+    # "and" inside a stated value, between two things of one read, after a phrase with no verb
     assert len(_actions("Show the members of Tom and Jerry")) == 1
     assert len(_actions("Post 'fix and show' in the team Rockets")) == 1
     assert len(_actions("Show the members and the notes of the team Rockets")) == 1

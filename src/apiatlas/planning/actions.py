@@ -20,6 +20,7 @@ _JOINS = re.compile(
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
+_ARTICLES = frozenset(("a", "an", "the"))
 _LEADING = frozenset(("also", "please", "then", "also,", "пожалуйста", "также", "ещё", "еще"))
 
 
@@ -50,23 +51,34 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
     none."""
     protected = _value_spans(request, found)
     parts: list[str] = []
-    start = 0
+    start, carried = 0, ""
     for match in _JOINS.finditer(request):
         if any(a < match.end() and match.start() < b for a, b in protected):
             continue
         before, after = request[start : match.start()].strip(), request[match.end() :]
-        if len(_WORD.findall(before)) < 2 or not action_verb(after):
+        if len(_WORD.findall(before)) < 2:
+            continue
+        verb = action_verb(before) or action_verb(parts[-1] if parts else "")
+        if not action_verb(after) and not _second_thing(match.group(0), after, verb):
             continue
         if _comma_only(match.group(0)) and not action_verb(before):
             continue
-        parts.append(before)
-        start = match.end()
-    parts.append(request[start:].strip())
+        parts.append(f"{carried} {before}".strip())
+        start, carried = match.end(), "" if action_verb(after) else verb
+    parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
         verb = action_verb(part)
         out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
     return out
+
+
+def _second_thing(join: str, after: str, verb: str) -> bool:
+    """A second thing a write is done to: "and" and an article after a verb that orders a change
+    ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
+    action ("Show the members and the notes of X")."""
+    said = _WORD.findall(after[:12].lower())
+    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
 
 
 def _comma_only(join: str) -> bool:
