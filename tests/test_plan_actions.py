@@ -3,16 +3,23 @@ shared by two actions, and a write API at the end of a chain fed by the lookup o
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from mcp.client import Client
+from typer.testing import CliRunner
 
+import apiatlas.commands.plan  # noqa: F401  (registers `plan`)
 from apiatlas.catalog.model import Edge, EdgeLevel, Param, SideEffect
+from apiatlas.cli_app import app
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get
+from test_server_catalog import structured
+from test_server_navigation import run_in_process
 
 FIND = "GET /teams"
 MEMBERS = "GET /teams/{team_id}/members"
@@ -105,3 +112,23 @@ def test_an_action_ordering_a_write_ends_at_a_write_when_the_caller_may_write(te
         assert all(k not in (POST, ARCHIVE) for c in reads.chains for k in c.api_keys)
         both = Planner(snap).plan("Archive the team Rockets and post a note 'bye' in it")
         assert both.chains[0].api_keys == [FIND, ARCHIVE, POST]
+
+
+def test_the_cli_and_the_plan_tool_answer_with_the_joined_chain(teams: Path) -> None:
+    request = "Show the notes of the team Rockets and then show its members"
+    out = CliRunner().invoke(app, ["plan", str(teams), request, "--json"])
+    assert out.exit_code == 0, out.output
+    plan = json.loads(out.output)
+    assert [s["api"] for s in plan["execute_chain_steps"]] == [FIND, NOTES, MEMBERS]
+    assert [p["request"] for p in plan["parts"]] == ["Show the notes of the team Rockets", "show its members"]
+    write = "Archive the team Rockets and post a note 'bye' in it"
+    reads = json.loads(CliRunner().invoke(app, ["plan", str(teams), write, "--json"]).output)
+    assert all(ARCHIVE not in c["steps"][-1]["api"] for c in reads["chains"])
+    writes = json.loads(CliRunner().invoke(app, ["plan", str(teams), write, "--json", "--writes"]).output)
+    assert [s["api"] for s in writes["execute_chain_steps"]] == [FIND, ARCHIVE, POST]
+
+    async def body(client: Client) -> None:
+        answer = structured(await client.call_tool("atlas_plan_chain", {"request": request}))
+        assert answer["chains"][0]["apis"] == [FIND, NOTES, MEMBERS]
+
+    run_in_process(teams, body)
