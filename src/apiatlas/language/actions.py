@@ -48,3 +48,34 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "import": ("import", "загрузи", "загрузить", "импортируй"),
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
+
+# verbs a request asks to see something with, English and Russian (an action of their own in "... and
+# show its members", «… и покажи его …»)
+ASKING_VERBS = frozenset(
+    ("show", "display", "tell", "list", "get", "find", "give", "check", "read", "fetch", "retrieve", "search",
+     "look", "see", "view", "describe", "count", "покажи", "покажите", "показать", "выведи", "выведите",
+     "найди", "найдите", "перечисли", "получи", "дай", "дайте", "проверь", "посмотри", "узнай")
+)  # fmt: skip
+# verbs that order a change (a write), besides the actions of ``REQUEST_WORDS`` other than list and
+# retrieve: what a request says to post, send, invite, archive ... with, in base forms
+CHANGE_VERBS = frozenset(
+    ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
+     "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
+     "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
+     "replace", "attach", "detach", "grant", "apply", "put", "react",
+     "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
+     "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
+     "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
+     "ответь", "прикрепи", "выдай")
+)  # fmt: skip
+_READ_ACTIONS = ("list", "retrieve")
+WRITE_WORDS = CHANGE_VERBS | frozenset(
+    w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms
+)
+# every word a request says an action with: where a request's second action starts ("... and pin it")
+ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WORDS.values() for w in forms)
+
+
+def orders_write(word: str) -> bool:
+    """A (lower-case) verb that orders a change: post, archive, invite, delete, создай, удали …"""
+    return word in WRITE_WORDS

@@ -77,3 +77,9 @@ MONTHS_RU = {
 }  # fmt: skip
 # numbered parts every catalog may have ("page 2")
 NUMBERED_WORDS = ("page", "страница")
+# words by which a request's later action points back at what an earlier one named ("… and pin it",
+# "… and show its members", «… и покажи его участников»)
+REFERRING_WORDS = _listed(
+    "it its them their they there that this those these him his her "
+    "его её ее их него неё нее них ему ей им этот эта это этого этой этих этим туда там"
+)

@@ -31,6 +31,7 @@ class PlanContext:
     kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
     who: bool = False  # the request asks who: a list of people answers it (see ``intent.asks_who``)
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
+    verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)

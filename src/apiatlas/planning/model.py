@@ -83,6 +83,10 @@ class PlanResult(BaseModel):
     values: list[PlanValue] = Field(default_factory=list)
     chains: list[CandidateChain] = Field(default_factory=list)
     elapsed_ms: float = 0.0
+    parts: list[PlanResult] = Field(
+        default_factory=list,
+        description="a request of several actions: each action's own plan, in the request's order",
+    )
 
 
 def to_chain_steps(chain: CandidateChain, fill: dict[str, Any]) -> list[ChainStep]:

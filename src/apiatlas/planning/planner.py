@@ -11,6 +11,8 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
+from apiatlas.planning.actions import RequestAction, split_actions, write_targets
+from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
     Draft,
@@ -104,10 +106,23 @@ class Planner:
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
     ) -> PlanResult:
-        """Candidate chains best first; ``missing`` in each says which inputs to ask the user for: the
-        request read (``_read``), its targets (``_targets``), the paths to each scored (``_ranked``)."""
+        """Candidate chains best first; ``missing`` in each says which inputs to ask the user for. A
+        request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
+        action by action and joined in its order (``combined.combined_plan``), without a ``target``."""
+        actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
+        if target is not None or len(actions) < 2:
+            return self._plan_action(request, target, known, actions[0] if actions else None)
+        parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
+        return combined_plan(request, parts, self.cache)
+
+    def _plan_action(
+        self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
+    ) -> PlanResult:
+        """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
+        action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
         started = time.perf_counter()
         ctx = self._read(request, known)
+        ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
         if isinstance(targets, tuple):
@@ -176,6 +191,8 @@ class Planner:
         direct = set(self._taking_ids(ctx))
         pool = dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
         hits = [k for k in pool if self._readable(ctx, k)]
+        if ctx.verb:  # an action ordering a write ends at one, when the caller may write
+            hits = write_targets(hits, ctx.api)
         targets = sorted(
             hits,
             key=lambda k: (

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, PERSON, SENTENCE_WORDS
 
@@ -268,6 +269,9 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
             and tokens[position + 1][0][0].isupper()
             and not group
         )
+        if capital and initial and _opening_verb(token, tokens[position + 1 : position + 2]):
+            close()  # "Archive the channel …", "Post 'notes' in …": the verb a sentence opens with
+            continue
         if capital and not (initial and common(token)):
             if common(token) and not group:
                 continue
@@ -280,6 +284,13 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
             close()
     close()
     return out
+
+
+def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
+    """A sentence's first word that is an action verb (``language.actions.ACTION_WORDS``) and not the
+    first word of a name (the next word is not capitalised: "Mark Hamill" is a name)."""
+    next_capital = bool(following) and following[0][0][0].isupper()
+    return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
 def _numbers(text: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:

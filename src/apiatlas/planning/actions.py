@@ -1,0 +1,110 @@
+"""A request's actions: where one action ends and the next begins ("archive X and post in Y", «создай X,
+затем покажи его»), and whether an action orders a write. The words are the language's
+(``language.actions``); a coordinator splits only before an action verb and never inside a stated value."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apiatlas.catalog.model import Api, SideEffect
+from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.planning import values as v
+
+# what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
+# semicolon, the end of a sentence; the words after it until the verb ("also", "please")
+_JOINS = re.compile(
+    r"(?:\s*[,;]\s*|\s*[.?!]\s+|\s+)(?:(?:and|then|и|затем|потом|а\s+потом|а\s+затем)\s+)+|\s*[;]\s*|"
+    r"\s*[.?!]\s+|\s*,\s*",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
+_ARTICLES = frozenset(("a", "an", "the"))
+_LEADING = frozenset(("also", "please", "then", "also,", "пожалуйста", "также", "ещё", "еще"))
+
+
+@dataclass(frozen=True)
+class RequestAction:
+    """One action of a request: its words as written, its verb ("" when it opens with none), whether the
+    verb orders a write."""
+
+    text: str
+    verb: str
+    writes: bool
+
+
+def action_verb(text: str) -> str:
+    """The verb an action opens with ("Archive the channel …": archive; "please add …": add), lower
+    case; "" when its first word (past "please", "also") is no verb of ``language.actions``."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    return words[0] if words and words[0] in ACTION_WORDS else ""
+
+
+def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAction]:
+    """The request's actions in the order it says them. A join ("and", "then", a comma, «и», «затем»,
+    «а потом», a sentence's end) splits only where an action verb follows it and the part before it is
+    an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
+    nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
+    none."""
+    protected = _value_spans(request, found)
+    parts: list[str] = []
+    start, carried = 0, ""
+    for match in _JOINS.finditer(request):
+        if any(a < match.end() and match.start() < b for a, b in protected):
+            continue
+        before, after = request[start : match.start()].strip(), request[match.end() :]
+        if len(_WORD.findall(before)) < 2:
+            continue
+        verb = action_verb(before) or action_verb(parts[-1] if parts else "")
+        if not action_verb(after) and not _second_thing(match.group(0), after, verb):
+            continue
+        if _comma_only(match.group(0)) and not action_verb(before):
+            continue
+        parts.append(f"{carried} {before}".strip())
+        start, carried = match.end(), "" if action_verb(after) else verb
+    parts.append(f"{carried} {request[start:].strip()}".strip())
+    out = []
+    for part in (p for p in parts if p):
+        verb = action_verb(part)
+        out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+    return out
+
+
+def _second_thing(join: str, after: str, verb: str) -> bool:
+    """A second thing a write is done to: "and" and an article after a verb that orders a change
+    ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
+    action ("Show the members and the notes of X")."""
+    said = _WORD.findall(after[:12].lower())
+    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+
+
+def _comma_only(join: str) -> bool:
+    """A join that is a comma alone (no "and", "then", «и», «затем»)."""
+    return "," in join and not re.search(r"\b(?:and|then|и|затем|потом)\b", join, re.IGNORECASE)
+
+
+def _value_spans(request: str, found: list[v.ExtractedValue]) -> list[tuple[int, int]]:
+    """Where the stated values stand in the request (every place each one is written)."""
+    spans = []
+    lowered = request.lower()
+    for value in found:
+        text = value.text.lower()
+        at = lowered.find(text) if text else -1
+        while at >= 0:
+            spans.append((at, at + len(text)))
+            at = lowered.find(text, at + 1)
+    return spans
+
+
+def reads(api: Api | None) -> bool:
+    """An API that only reads."""
+    return api is None or api.side_effect is SideEffect.READ
+
+
+def write_targets(hits: list[str], api: Callable[[str], Api | None]) -> list[str]:
+    """The targets of an action ordering a write: the writes among the candidate ``hits``, else the hits
+    as they were (the caller may not write: the plan stays a read)."""
+    return [k for k in hits if not reads(api(k))] or hits

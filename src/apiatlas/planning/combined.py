@@ -1,0 +1,193 @@
+"""One plan for a request of several actions: each action's best chain, in the request's order, the
+steps two actions share done once, and an input a later action lacks fed by an earlier action's step."""
+
+from __future__ import annotations
+
+import re
+
+from apiatlas.catalog.model import EDGE_LEVEL_RANK
+from apiatlas.errors import ReasonCode
+from apiatlas.language.words import REFERRING_WORDS
+from apiatlas.planning.actions import RequestAction
+from apiatlas.planning.model import (
+    LEVEL_CONFIDENCE,
+    CandidateChain,
+    InputSource,
+    PlannedStep,
+    PlanResult,
+    PlanValue,
+)
+from apiatlas.planning.snapshot_reads import SnapshotCache
+
+
+def combined_plan(
+    request: str, parts: list[tuple[RequestAction, PlanResult]], cache: SnapshotCache
+) -> PlanResult:
+    """The plan of a request of several actions (``actions.split_actions``): its best chain is every
+    action's best chain in the order the request says them (``join_chains``); ``parts`` keeps each
+    action's own plan. An action with no chain makes the plan partial (or an error when none has one)."""
+    answered = [(action, result.chains) for action, result in parts if result.chains]
+    lost = [action.text for action, result in parts if not result.chains]
+    values: list[PlanValue] = []
+    for _, result in parts:
+        values.extend(x for x in result.values if x not in values)
+    out = PlanResult(
+        request=request, values=values, parts=[result for _, result in parts],
+        targets=list(dict.fromkeys(t for _, result in parts for t in result.targets)),
+        elapsed_ms=round(sum(result.elapsed_ms for _, result in parts), 3),
+    )  # fmt: skip
+    if not answered:
+        out.status, out.reason = "error", ReasonCode.NO_MATCH
+        out.message = "no chain answers any action of the request: " + "; ".join(lost)
+        return out
+    chain, chosen = join_chains([c for _, c in answered], cache, [refers_back(a.text) for a, _ in answered])
+    out.chains = [chain]
+    said = "; ".join(
+        f"{n}. {action.text!r} → {c.target}"
+        for n, ((action, _), c) in enumerate(zip(answered, chosen, strict=True), 1)
+    )
+    out.message = f"{len(chosen)} actions in {len(chain.steps)} step(s): {said}"
+    if lost:
+        out.status, out.reason = "partial", ReasonCode.NO_MATCH
+        out.message += "; no chain for: " + "; ".join(lost)
+    elif chain.missing:
+        out.status, out.reason = "partial", ReasonCode.MISSING_REQUIRED_INPUT
+        out.message += "; ask the user for: " + ", ".join(chain.missing)
+    return out
+
+
+def refers_back(text: str) -> bool:
+    """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
+    участников»): a word of ``language.words.REFERRING_WORDS``."""
+    return any(w in REFERRING_WORDS for w in re.findall(r"[^\W\d_]+", text.lower()))
+
+
+def join_chains(
+    candidates: list[list[CandidateChain]], cache: SnapshotCache, back: list[bool] | None = None
+) -> tuple[CandidateChain, list[CandidateChain]]:
+    """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
+    chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
+    later actions) is done once, and an input a later chain asks of the user is fed by an earlier
+    chain's step when an edge leads from it (``_fed``) or takes the value an earlier step was given
+    under the same name ("… in namespace shop and show its …"). A later action that points back
+    (``back``: "… and pin it", "… and show its members") ends at the best of its targets that the steps
+    before feed, its last step alone: what it acts on is what the actions before found or made, not a
+    new lookup of one of its own values ('post "bye" in it' looks up no "bye")."""
+    steps: list[PlannedStep] = []
+    why: list[str] = []
+    chosen: list[CandidateChain] = []
+    for number, chains in enumerate(candidates, 1):
+        before = len(steps)
+        if number > 1 and back and back[number - 1]:
+            found = next(
+                (
+                    (c, alone)
+                    for c in chains
+                    if (alone := _target_alone(c.steps[-1], steps, cache)) is not None
+                ),
+                None,
+            )
+            if found is not None:
+                chosen.append(found[0])
+                steps.append(found[1])
+                why.append(f"action {number}: {found[1].api}, on what the actions before it name")
+                continue
+        chain = chains[0]
+        chosen.append(chain)
+        at: list[int] = []  # the chain's step index -> the joined chain's
+        for index, step in enumerate(chain.steps):
+            inputs = [_moved(s, at) for s in step.inputs]
+            if number > 1:
+                inputs = [
+                    _fed(s, step.api, steps[:before], cache) if s.origin == "user" else s for s in inputs
+                ]
+            moved = step.model_copy(update={"inputs": inputs})
+            last = index == len(chain.steps) - 1  # what the action does is done, even when done before
+            same = None if last else next((i for i, s in enumerate(steps) if _same(s, moved)), None)
+            if same is None:
+                steps.append(moved)
+                same = len(steps) - 1
+            at.append(same)
+        why.append(f"action {number}: " + " → ".join(chain.api_keys) + f" (score {chain.score:.2f})")
+        if any(i < before for i in at):
+            why.append(
+                f"action {number} shares {sum(1 for i in at if i < before)} step(s) with the ones before"
+            )
+    missing = [f"{s.api}.{i.name}" for s in steps for i in s.inputs if i.origin == "user" and i.required]
+    confidence = 1.0
+    for chain in chosen:
+        confidence *= chain.confidence
+    joined = CandidateChain(
+        steps=steps, score=round(sum(c.score for c in chosen), 4), entry_point=steps[0].api,
+        target=steps[-1].api, confidence=round(confidence, 4), missing=missing, why=why,
+    )  # fmt: skip
+    return joined, chosen
+
+
+def _target_alone(
+    target: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCache
+) -> PlannedStep | None:
+    """``target`` with its inputs fed by ``earlier`` steps instead of its own chain's; None when one its
+    chain fed is not, or when none is fed by an earlier step (it would not act on what they name)."""
+    inputs = []
+    for source in target.inputs:
+        if source.origin == "step":
+            fed = _fed(source.model_copy(update={"origin": "user"}), target.api, earlier, cache)
+            if fed.origin == "user":
+                return None
+            source = fed
+        elif source.origin == "user":
+            source = _fed(source, target.api, earlier, cache)
+        inputs.append(source)
+    if not any(s.origin == "step" for s in inputs):
+        return None
+    return target.model_copy(update={"inputs": inputs})
+
+
+def _moved(source: InputSource, at: list[int]) -> InputSource:
+    """``source`` with its earlier step renumbered as in the joined chain."""
+    if source.origin != "step" or source.from_step is None or source.from_step >= len(at):
+        return source
+    return source.model_copy(update={"from_step": at[source.from_step]})
+
+
+def _same(a: PlannedStep, b: PlannedStep) -> bool:
+    """The same call: one API given the same inputs from the same places."""
+
+    def shape(step: PlannedStep) -> list[tuple[object, ...]]:
+        return sorted(
+            (s.name, s.table or "", s.origin, repr(s.value), s.from_step or -1, s.from_field or "")
+            for s in step.inputs
+        )
+
+    return a.api == b.api and shape(a) == shape(b)
+
+
+def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:
+    """A later action's input the user was to give, fed by the nearest earlier step an edge leads from
+    (the strongest edge first), else as the same-named input of an earlier step is (the namespace a
+    thing was created in is the one to act in next); else as it was."""
+    strongest = cache.strongest_by_producer(api, source.table, source.name)
+    best: tuple[int, int] | None = None
+    for index in range(len(earlier) - 1, -1, -1):
+        edge = strongest.get(earlier[index].api)
+        if edge is not None:
+            rank = (EDGE_LEVEL_RANK[edge.level], len(earlier) - index)
+            if best is None or rank < best:
+                best = (rank[0], index)
+    if best is not None:
+        edge = strongest[earlier[best[1]].api]
+        return source.model_copy(
+            update={
+                "origin": "step", "from_step": best[1], "from_table": edge.producer_table,
+                "from_field": edge.producer_field, "level": edge.level.value,
+                "confidence": LEVEL_CONFIDENCE[edge.level.value],
+            }
+        )  # fmt: skip
+    name = source.name.lower()
+    for step in reversed(earlier):
+        given = next((s for s in step.inputs if s.name.lower() == name and s.origin != "user"), None)
+        if given is not None:  # the same value: as stated, or from the same field of the same step
+            kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
+            return source.model_copy(update={k: getattr(given, k) for k in kept})
+    return source

@@ -1,0 +1,134 @@
+"""Requests of several actions and writes as targets: the split, the request's order, one entry step
+shared by two actions, and a write API at the end of a chain fed by the lookup of its input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+from typer.testing import CliRunner
+
+import apiatlas.commands.plan  # noqa: F401  (registers `plan`)
+from apiatlas.catalog.model import Edge, EdgeLevel, Param, SideEffect
+from apiatlas.cli_app import app
+from apiatlas.planning import values as v
+from apiatlas.planning.actions import split_actions
+from apiatlas.planning.planner import Planner, reads_only
+from apiatlas.snapshot import Snapshot, write_snapshot
+from plan_catalogs import catalog_of, http_get
+from test_server_catalog import structured
+from test_server_navigation import run_in_process
+
+FIND = "GET /teams"
+MEMBERS = "GET /teams/{team_id}/members"
+NOTES = "GET /teams/{team_id}/notes"
+ARCHIVE = "POST /teams/{team_id}/archive"
+POST = "POST /teams/{team_id}/notes"
+
+
+@pytest.fixture(scope="module")
+def teams(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    archive = http_get(ARCHIVE, "team_id", "out", "archived", title="Archive a team")
+    post = http_get(POST, "team_id", "out", "note_id", title="Post a note to a team")
+    post.params.append(Param(name="text", domain_type="string", required=False))
+    for write in (archive, post):
+        write.side_effect = SideEffect.WRITE
+    apis = [
+        http_get(FIND, "name", "out", "teams[].team_id", "teams[].name", title="Find teams by name"),
+        http_get(MEMBERS, "team_id", "out", "members[].user_id", "members[].email",
+                 title="Members of a team"),
+        http_get(NOTES, "team_id", "out", "notes[].note_id", "notes[].text", title="Notes of a team"),
+        archive,
+        post,
+    ]  # fmt: skip
+    catalog = catalog_of(apis)
+    catalog.edges = [
+        Edge(producer=FIND, producer_table="out", producer_field="teams[].team_id", consumer=key,
+             consumer_field="team_id", domain_type="integer", level=EdgeLevel.NAME_TYPE, reason="test")
+        for key in (MEMBERS, NOTES, ARCHIVE, POST)
+    ]  # fmt: skip
+    path = tmp_path_factory.mktemp("teams") / "teams.atlas"
+    write_snapshot(catalog, path, options={"source": "test"})
+    return path
+
+
+def _actions(request: str) -> list[tuple[str, str, bool]]:
+    return [(a.text, a.verb, a.writes) for a in split_actions(request, v.extract_values(request))]
+
+
+def test_a_request_splits_before_each_action_verb_and_nowhere_else() -> None:
+    assert _actions("Archive the team Rockets and post 'bye' in it") == [
+        ("Archive the team Rockets", "archive", True),
+        ("post 'bye' in it", "post", True),
+    ]
+    assert _actions("найди команду Ракета, затем покажи её участников") == [
+        ("найди команду Ракета", "найди", False),
+        ("покажи её участников", "покажи", False),
+    ]
+    assert [a[0] for a in _actions("Create the team X, then delete it")] == ["Create the team X", "delete it"]
+    assert [a[1] for a in _actions("создай команду X, а потом удали её")] == ["создай", "удали"]
+    # a write done to two things: the verb carried to the second
+    assert _actions("Delete the team X and the notes of it") == [
+        ("Delete the team X", "delete", True),
+        ("delete the notes of it", "delete", True),
+    ]
+    # "and" inside a stated value, between two things of one read, after a phrase with no verb
+    assert len(_actions("Show the members of Tom and Jerry")) == 1
+    assert len(_actions("Post 'fix and show' in the team Rockets")) == 1
+    assert len(_actions("Show the members and the notes of the team Rockets")) == 1
+    assert len(_actions("In the team Rockets, post a note")) == 1
+
+
+def test_the_actions_are_planned_in_the_request_order_sharing_the_lookup(teams: Path) -> None:
+    with Snapshot.open(teams) as snap:
+        planner = Planner(snap, allow=reads_only)
+        plan = planner.plan("Show the notes of the team Rockets and then show its members")
+        assert len(plan.parts) == 2
+        best = plan.chains[0]
+        assert best.api_keys == [FIND, NOTES, MEMBERS]  # the lookup of Rockets done once
+        for step in best.steps[1:]:
+            (team,) = [i for i in step.inputs if i.name == "team_id"]
+            assert (team.origin, team.from_step, team.from_field) == ("step", 0, "teams[].team_id")
+        other = planner.plan("Show the members of the team Rockets and then show its notes")
+        assert other.chains[0].api_keys == [FIND, MEMBERS, NOTES]
+        assert len(other.chains[0].chain_steps()) == 3
+        twice = planner.plan("Show the notes of the team Rockets and show the members of the team Rockets")
+        assert [p.chains[0].api_keys for p in twice.parts] == [[FIND, NOTES], [FIND, MEMBERS]]
+        assert twice.chains[0].api_keys == [FIND, NOTES, MEMBERS]  # one lookup feeds both
+        one = planner.plan("Show the members of the team Rockets")
+        assert one.parts == [] and one.chains[0].api_keys == [FIND, MEMBERS]
+
+
+def test_an_action_ordering_a_write_ends_at_a_write_when_the_caller_may_write(teams: Path) -> None:
+    request = "Post the note 'deploy finished' to the team Rockets"
+    with Snapshot.open(teams) as snap:
+        plan = Planner(snap).plan(request)
+        assert plan.chains[0].api_keys == [FIND, POST]  # the lookup feeds the write's team_id
+        (team,) = [i for i in plan.chains[0].steps[1].inputs if i.name == "team_id"]
+        assert (team.origin, team.from_step) == ("step", 0)
+        reads = Planner(snap, allow=reads_only).plan(request)
+        assert all(k not in (POST, ARCHIVE) for c in reads.chains for k in c.api_keys)
+        both = Planner(snap).plan("Archive the team Rockets and post a note 'bye' in it")
+        assert both.chains[0].api_keys == [FIND, ARCHIVE, POST]
+
+
+def test_the_cli_and_the_plan_tool_answer_with_the_joined_chain(teams: Path) -> None:
+    request = "Show the notes of the team Rockets and then show its members"
+    out = CliRunner().invoke(app, ["plan", str(teams), request, "--json"])
+    assert out.exit_code == 0, out.output
+    plan = json.loads(out.output)
+    assert [s["api"] for s in plan["execute_chain_steps"]] == [FIND, NOTES, MEMBERS]
+    assert [p["request"] for p in plan["parts"]] == ["Show the notes of the team Rockets", "show its members"]
+    write = "Archive the team Rockets and post a note 'bye' in it"
+    reads = json.loads(CliRunner().invoke(app, ["plan", str(teams), write, "--json"]).output)
+    assert all(ARCHIVE not in c["steps"][-1]["api"] for c in reads["chains"])
+    writes = json.loads(CliRunner().invoke(app, ["plan", str(teams), write, "--json", "--writes"]).output)
+    assert [s["api"] for s in writes["execute_chain_steps"]] == [FIND, ARCHIVE, POST]
+
+    async def body(client: Client) -> None:
+        answer = structured(await client.call_tool("atlas_plan_chain", {"request": request}))
+        assert answer["chains"][0]["apis"] == [FIND, NOTES, MEMBERS]
+
+    run_in_process(teams, body)
