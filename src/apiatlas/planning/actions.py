@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
 from apiatlas.planning import values as v
+from apiatlas.text import stem, stems
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
 # semicolon, the end of a sentence; the words after it until the verb ("also", "please")
@@ -104,7 +105,18 @@ def reads(api: Api | None) -> bool:
     return api is None or api.side_effect is SideEffect.READ
 
 
-def write_targets(hits: list[str], api: Callable[[str], Api | None]) -> list[str]:
-    """The targets of an action ordering a write: the writes among the candidate ``hits``, else the hits
-    as they were (the caller may not write: the plan stays a read)."""
-    return [k for k in hits if not reads(api(k))] or hits
+def write_targets(hits: list[str], api: Callable[[str], Api | None], verb: str) -> list[str]:
+    """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
+    path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
+    hits as they were (the caller may not write: the plan stays a read)."""
+    writes = [k for k in hits if not reads(api(k))]
+    said = stem(verb)
+    named = [k for k in writes if said in _own_stems(api(k))]
+    return named or writes or hits
+
+
+def _own_stems(api: Api | None) -> set[str]:
+    """The stems of an API's path (its method left out: every write's key says POST) and title."""
+    if api is None:
+        return set()
+    return set(stems(api.key.split(" ", 1)[-1])) | set(stems(api.title))

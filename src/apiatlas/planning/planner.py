@@ -11,7 +11,7 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import RequestAction, split_actions, write_targets
+from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
@@ -192,7 +192,7 @@ class Planner:
         pool = dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api)
+            hits = write_targets(hits, ctx.api, ctx.verb)
         targets = sorted(
             hits,
             key=lambda k: (
@@ -246,7 +246,7 @@ class Planner:
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             near = ctx.near_values()
             producers = [p for p in shortlist if p not in path][: fan_in * 4]
-            producers = [p for p in producers if self._readable(ctx, p)]
+            producers = [p for p in producers if self._readable(ctx, p) and reads(ctx.api(p))]  # lookups
             producers.sort(
                 key=lambda p: (near.get(p, 9), -states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
             )
