@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 import Stemmer
@@ -32,6 +33,15 @@ def same_stem(a: str, b: str) -> bool:
         return False
     common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return common >= 4 and common >= min(len(a), len(b)) - 1
+
+
+def stems_by_head(stems: Iterable[str]) -> dict[str, list[str]]:
+    """Stems of four letters or more by their first four (``same_stem`` only meets stems sharing them)."""
+    heads: dict[str, list[str]] = {}
+    for stem_ in stems:
+        if len(stem_) >= 4:
+            heads.setdefault(stem_[:4], []).append(stem_)
+    return heads
 
 
 # British spellings and their American forms, which API documentation mostly uses. Whole words where a

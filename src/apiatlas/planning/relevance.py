@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
-from apiatlas.language.stemming import same_stem
+from apiatlas.language.stemming import same_stem, stems_by_head
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.text import query_terms
 
@@ -119,22 +119,14 @@ class Terms:
     def __init__(self, names: set[str], fields: set[str]) -> None:
         self.names = names
         self.fields = fields
-        self._names_by_head = _by_head(names)
-        self._fields_by_head = _by_head(fields)
+        self._names_by_head = stems_by_head(names)
+        self._fields_by_head = stems_by_head(fields)
 
     def in_names(self, stem: str) -> bool:
         return _has(stem, self.names, self._names_by_head)
 
     def in_fields(self, stem: str) -> bool:
         return _has(stem, self.fields, self._fields_by_head)
-
-
-def _by_head(stems: set[str]) -> dict[str, list[str]]:
-    heads: dict[str, list[str]] = {}
-    for stem in stems:
-        if len(stem) >= 4:
-            heads.setdefault(stem[:4], []).append(stem)
-    return heads
 
 
 def _has(stem: str, own: set[str], heads: dict[str, list[str]]) -> bool:

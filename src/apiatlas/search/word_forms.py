@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from apiatlas.language.stemming import same_stem
+from apiatlas.language.stemming import same_stem, stems_by_head
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.text import stem
 
@@ -38,11 +38,7 @@ class WordForms:
         if self.index is None:
             return {}
         if self._heads is None:
-            heads: dict[str, list[str]] = {}
-            for term in self.index.vocab:
-                if len(term) >= 4:
-                    heads.setdefault(term[:4], []).append(term)
-            self._heads = heads
+            self._heads = stems_by_head(self.index.vocab)
         out: dict[str, str] = {}
         for term in terms:
             for other in self._heads.get(term[:4], ()) if len(term) >= 4 else ():
