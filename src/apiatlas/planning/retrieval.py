@@ -68,12 +68,12 @@ class PlanSearch:
         """``text`` with misspelt Latin words read as the catalog word one edit away (the search's typo
         fallback, ``TypoFallback.one_edit_fix``); the stated values (``keep``) and the words the planner
         knows (``known``: plain words, the catalog's vocabulary) stay as written."""
-        protected = {w.lower() for piece in keep for w in _LATIN.findall(piece)} | known
+        stated = {w.lower() for piece in keep for w in _LATIN.findall(piece)}
         fallback = self.engine.typo_fallback()
 
         def fix(match: re.Match[str]) -> str:
             word = match.group(0)
-            if word.lower() in protected:
+            if word.lower() in stated or word.lower() in known:
                 return word
             return fallback.one_edit_fix(word) or word
 
