@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "audit": ("audit",),
     "plan": ("plan",),
     "search": ("search",),
+    "web": ("web",),
     "bench": (
         "bench_compile",
         "bench_server",
