@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from apiatlas.errors import ReasonCode
-from apiatlas.search.lexical import LexicalIndex, card_fields
+from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex, card_fields
 from apiatlas.security.config import RoleSettings
 from apiatlas.security.roles import RolePolicy, RoleView, RoleViewRefusal
 from apiatlas.server.config import ServerConfig
@@ -89,3 +90,24 @@ def test_snapshot_and_role_view_both_satisfy_the_catalog_reader_protocol(indexed
     for name in members:
         assert callable(getattr(view, name)) or name == "path", name
         assert hasattr(indexed, name), name
+
+
+def test_a_role_view_names_no_dropped_api_of_an_object_it_is_not_granted(tmp_path: Path) -> None:
+    """The search names a dropped API that fits an abstained request; never one of an ungranted object."""
+    catalog = server_catalog()
+    names = {k: o.name for k, o in catalog.objects.items()}
+    dropped = [a for a in catalog.apis.values() if not a.funnel.kept]
+    assert [a.object_key for a in dropped] == ["Acc"]
+    blobs = LexicalIndex.build(
+        (a.key, a.object_key, card_fields(a, names.get(a.object_key, ""))) for a in catalog.kept_apis()
+    ).to_blobs()
+    unkept = LexicalIndex.build((a.key, a.funnel.dropped_at or "", card_fields(a, "")) for a in dropped)
+    blobs.update({DROPPED_PREFIX + k: v for k, v in unkept.to_blobs().items()})
+    out = tmp_path / "bank.atlas"
+    write_snapshot(catalog, out, options={"source": "tests"}, search_index=blobs)
+    with Snapshot.open(out) as snapshot:
+        for objects, seen in ((["Prs", "DSec"], set()), (["Acc"], {dropped[0].key})):
+            view = RoleView(snapshot, RolePolicy("r", RoleSettings(objects=objects)))
+            index = LexicalIndex.from_blobs(view.search_index(), DROPPED_PREFIX)
+            assert index is not None and set(index.keys) == seen, objects
+            assert LexicalIndex.from_blobs(view.search_index()) is not None  # the kept index is still there

@@ -16,7 +16,7 @@ import numpy as np
 from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, SideEffect
 from apiatlas.errors import ApiatlasError, Location, ReasonCode
 from apiatlas.language.catalog import CatalogVocabulary
-from apiatlas.search.lexical import LexicalIndex
+from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
 from apiatlas.snapshot.hits import SearchHit
@@ -200,9 +200,11 @@ class RoleView:
         return [row for row in self._base.kept_api_names() if row[0] in self._kept]
 
     def search_index(self) -> dict[str, bytes]:
-        """The precomputed lexical index without the hidden APIs (their rows and postings removed)."""
+        """The precomputed lexical index without the hidden APIs (their rows and postings removed), and the
+        index of dropped APIs (which the search names when it abstains) without the ungranted ones."""
         if self._search_index is None:
-            self._search_index = _without_hidden(self._base.search_index(), self._kept)
+            kept = _without_hidden(self._base.search_index(), self._kept)
+            self._search_index = _without_hidden(kept, set(self._visible) - self._kept, DROPPED_PREFIX)
         return dict(self._search_index)
 
     def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
@@ -213,9 +215,10 @@ class RoleView:
         return [h for h in wide if h.api_key in self._kept][:limit]
 
 
-def _without_hidden(blobs: dict[str, bytes], kept: set[str]) -> dict[str, bytes]:
-    """A ``LexicalIndex`` (as blobs) holding only ``kept`` APIs: doc ids renumbered, empty terms dropped."""
-    index = LexicalIndex.from_blobs(blobs)
+def _without_hidden(blobs: dict[str, bytes], kept: set[str], prefix: str = "") -> dict[str, bytes]:
+    """The ``LexicalIndex`` named by ``prefix`` in ``blobs`` holding only ``kept`` APIs: doc ids renumbered,
+    empty terms dropped; the other blobs unchanged."""
+    index = LexicalIndex.from_blobs(blobs, prefix)
     if index is None:
         return blobs
     keep = np.array([k in kept for k in index.keys], dtype=bool)
@@ -232,7 +235,7 @@ def _without_hidden(blobs: dict[str, bytes], kept: set[str]) -> dict[str, bytes]
         docs=new_id[index.docs[posting_kept]],
         weights=index.weights[posting_kept],
     )
-    return {**blobs, **filtered.to_blobs()}
+    return {**blobs, **{prefix + name: data for name, data in filtered.to_blobs().items()}}
 
 
 def role_for(roles: tuple[str, ...], configured: dict[str, RoleSettings]) -> str | None:
