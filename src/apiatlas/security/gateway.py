@@ -38,6 +38,7 @@ from apiatlas.server.app import build_server, served_tool_names, settle_heap
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools.common import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot
+from apiatlas.web.secured import secured_pages
 
 WELL_KNOWN = "/.well-known/oauth-protected-resource"
 
@@ -87,6 +88,7 @@ class SecureGateway:
             security, served_tool_names(snapshot, config), config.prefix_for(snapshot.manifest())
         )
         self.config = config
+        self.snapshot = snapshot  # the web pages under /ui (apiatlas.web.secured) read the reports from it
         self.executors = [e for e in (executor, write_executor) if e is not None]
         self.security = security.model_copy(deep=True)
         if not self.security.auth.resource_url:
@@ -212,7 +214,9 @@ class SecureGateway:
             routes.append(Route(WELL_KNOWN, self.resource_metadata, methods=["GET"]))
         if self.security.metrics.path:
             routes.append(Route(self.security.metrics.path, self.metrics_page, methods=["GET"]))
-        return Starlette(routes=routes, lifespan=self.lifespan)
+        app = Starlette(routes=routes, lifespan=self.lifespan)
+        app.mount("/ui", secured_pages(self, self.snapshot))  # the web pages (apiatlas.web), same roles
+        return app
 
 
 def uvicorn_tls(security: SecurityConfig) -> dict[str, Any]:

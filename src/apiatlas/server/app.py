@@ -228,8 +228,11 @@ def build_server(
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
-    """The Streamable HTTP ASGI app at ``config.http.path``."""
-    return server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+    """The Streamable HTTP ASGI app at ``config.http.path``, and the web pages at ``/ui``."""
+    app = server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+    from apiatlas.web.serving import mount_pages  # the web pages (apiatlas.web) over the same navigator
+
+    return mount_pages(app, server)
 
 
 def settle_heap() -> None:

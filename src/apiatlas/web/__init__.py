@@ -1,1 +1,1 @@
-"""Web pages for people over a snapshot: the catalog and its graph, search, plan and the reports (read-only)."""
+"""Web pages for people over a snapshot: catalog and graph, search, plan, reports (read-only)."""

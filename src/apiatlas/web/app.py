@@ -30,7 +30,7 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # not no-referrer: it makes a form post's Origin "null"
     "Cache-Control": "no-store",
 }
 
@@ -67,8 +67,9 @@ def link_maker(request: Request) -> Callable[..., str]:
 
 
 def render(
-    request: Request, site: WebSite, template: str, context: dict[str, Any], status: int = 200
+    request: Request, site: WebSite | None, template: str, context: dict[str, Any], status: int = 200
 ) -> Response:
+    """The page ``template`` for the reader's ``site`` (None: a reader not signed in yet)."""
     started = request.scope.get("apiatlas.started", time.perf_counter())
     body = _templates.get_template(template).render(
         u=link_maker(request),
@@ -81,13 +82,19 @@ def render(
     return HTMLResponse(body, status_code=status, headers=SECURITY_HEADERS)
 
 
-def page_endpoint(site_for: SiteFor, page: Page, template: str) -> Callable[[Request], Awaitable[Response]]:
-    """The endpoint of one page: pick the reader's site, build the context off the event loop, render."""
+def page_endpoint(
+    site_for: SiteFor, page: Page, template: str, tool: str | None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of one page: pick the reader's site, check its role is granted the page's tool, build
+    the context off the event loop, render."""
     from starlette.concurrency import run_in_threadpool
 
     async def endpoint(request: Request) -> Response:
         request.scope["apiatlas.started"] = time.perf_counter()
         site = site_for(request)
+        if not site.allows(tool):
+            refused = PageError(f"your role is not granted the {tool} tool this page answers with", 403)
+            return render(request, site, "error.html", {"error": refused}, status=403)
         try:
             context = await run_in_threadpool(page, request, site)
         except PageError as exc:
@@ -104,8 +111,8 @@ def web_routes(site_for: SiteFor) -> list[Route | Mount]:
     from apiatlas.web.pages import PAGES
 
     routes: list[Route | Mount] = [
-        Route(path, page_endpoint(site_for, page, template), methods=["GET"], name=name)
-        for name, (path, page, template) in PAGES.items()
+        Route(path, page_endpoint(site_for, page, template, tool), methods=["GET"], name=name)
+        for name, (path, page, template, tool) in PAGES.items()
     ]
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
     return routes

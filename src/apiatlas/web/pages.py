@@ -100,8 +100,8 @@ def api_page(request: Request, site: WebSite) -> dict[str, Any]:
     contract = described.api
     api = site.reader.get_api(contract.key)
     assert api is not None  # describe_api found it through the same reader
-    around = neighbourhood(site.reader, api.key)
-    drawing = neighbourhood_drawing(api.key, api.title, around, _api_link(request))
+    around = neighbourhood(site.reader, api.key) if site.allows("dependency_chain") else None
+    drawing = neighbourhood_drawing(api.key, api.title, around, _api_link(request)) if around else None
     obj = site.reader.get_object(api.object_key) if api.object_key else None
     return {
         "api": api,
@@ -110,7 +110,7 @@ def api_page(request: Request, site: WebSite) -> dict[str, Any]:
         "inputs": _inputs(api, contract.input_schema),
         "passed": _funnel_story(site, api),
         "around": around,
-        "graph": render_svg(drawing),
+        "graph": render_svg(drawing) if drawing else "",
     }
 
 
@@ -185,14 +185,15 @@ def manifest_page(request: Request, site: WebSite) -> dict[str, Any]:
     }
 
 
-# name -> (path, page, template); the order of the navigation bar is in base.html
-PAGES: dict[str, tuple[str, Page, str]] = {
-    "catalog": ("/", catalog_page, "catalog.html"),
-    "object": ("/objects/{key:path}", object_page, "object.html"),
-    "api": ("/api", api_page, "api.html"),
-    "search": ("/search", search_page, "search.html"),
-    "plan": ("/plan", plan_page, "plan.html"),
-    "compile_report": ("/reports", compile_report_page, "report.html"),
-    "drift_report": ("/reports/drift", drift_report_page, "report.html"),
-    "manifest": ("/reports/manifest", manifest_page, "manifest.html"),
+# name -> (path, page, template, the tool whose answer it shows: a role must be granted it);
+# the order of the navigation bar is in base.html
+PAGES: dict[str, tuple[str, Page, str, str | None]] = {
+    "catalog": ("/", catalog_page, "catalog.html", "list_business_objects"),
+    "object": ("/objects/{key:path}", object_page, "object.html", "list_apis"),
+    "api": ("/api", api_page, "api.html", "describe_api"),
+    "search": ("/search", search_page, "search.html", "search"),
+    "plan": ("/plan", plan_page, "plan.html", "plan_chain"),
+    "compile_report": ("/reports", compile_report_page, "report.html", None),
+    "drift_report": ("/reports/drift", drift_report_page, "report.html", None),
+    "manifest": ("/reports/manifest", manifest_page, "manifest.html", None),
 }

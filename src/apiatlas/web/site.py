@@ -123,6 +123,7 @@ class WebSite:
     reports: Reports | None = None
     role: str | None = None
     runs_on: str | None = None  # the executor's URL, without credentials (shown; the pages run nothing)
+    tools: frozenset[str] | None = None  # the tools the reader's role is granted (None: every tool)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -136,6 +137,10 @@ class WebSite:
     def of_navigator(cls, navigator: Navigator, reports: Reports | None, role: str | None = None) -> WebSite:
         """The pages over a server's own navigator (``apiatlas serve``: one search index for both)."""
         return cls(navigator, ChainPlanning(navigator), reports, role)
+
+    def allows(self, tool: str | None) -> bool:
+        """Whether the reader may see a page answering like ``tool`` (its role's grant; None: no tool)."""
+        return tool is None or self.tools is None or tool in self.tools
 
     @property
     def reader(self) -> CatalogReader:
