@@ -21,6 +21,7 @@ from apiatlas.build import compile_docs
 from apiatlas.drift import DriftCase, DriftKind, DriftReport
 from apiatlas.security.config import AuditSettings, AuthSettings, RoleSettings, SecurityConfig
 from apiatlas.security.gateway import SecureGateway
+from apiatlas.server.app import build_server, http_app
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 from apiatlas.web.app import single_site_app
@@ -300,6 +301,21 @@ def test_a_role_does_not_see_what_it_is_not_granted(
         assert "not granted the dependency_chain tool" in page.locator("main").inner_text()
     finally:
         viewer.close()
+
+
+def test_the_pages_under_ui_of_apiatlas_serve_http(page: Any, bank: Snapshot, tmp_path: Path) -> None:
+    """``apiatlas serve --transport http`` (no --security): the pages at /ui next to the MCP path."""
+    config = ServerConfig(tool_prefix="bank_")
+    with serve_asgi(http_app(build_server(bank, None, config), config)) as port:
+        base = f"http://127.0.0.1:{port}/ui"
+        assert page.goto(base + "/").status == 200
+        page.get_by_role("link", name="Prs", exact=True).click()
+        page.wait_for_url("**/ui/objects/Prs")
+        page.get_by_role("link", name="API_Prs_FindListByFIO", exact=True).click()
+        assert page.locator("h1").inner_text() == "API_Prs_FindListByFIO"
+        assert page.locator("link[rel=stylesheet]").get_attribute("href") == "/ui/static/style.css"
+        assert page.goto(base + "/reports").status == 200
+        shot(page, tmp_path, "14-serve-ui-api")
 
 
 def test_no_request_left_127_0_0_1(requests_seen: Requests) -> None:
