@@ -285,9 +285,10 @@ def test_a_role_does_not_see_what_it_is_not_granted(
         assert page.locator(f"a[href*={hidden}]").count() == 0  # (its prose may name it, as describe_api's)
         page.goto(url + "/search?q=" + quote("сделки с ценными бумагами по счёту"))
         assert "DSec" not in page.locator("main").inner_text()
+        shot(page, tmp_path, "13-role-search")
         assert page.goto(url + "/reports").status == 403  # the reports cover APIs this role cannot see
         assert page.locator("a", has_text="reports").count() == 0
-        shot(page, tmp_path, "13-role-search")
+        shot(page, tmp_path, "13b-role-reports-refused")
     finally:
         context.close()
 

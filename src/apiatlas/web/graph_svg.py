@@ -65,29 +65,78 @@ class GraphDrawing:
         return node
 
 
-def longest_path_layers(nodes: Iterable[str], edges: Iterable[tuple[str, str]]) -> dict[str, int]:
-    """Each node's layer: the length of the longest path reaching it (a cycle's back edge is ignored)."""
-    order = list(dict.fromkeys(nodes))
-    into: dict[str, list[str]] = {n: [] for n in order}
+def _forward_edges(order: list[str], edges: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The edges without the back edge of each cycle (found walking forward from the nodes in order)."""
+    out: dict[str, list[str]] = {n: [] for n in order}
     for source, target in edges:
-        if source in into and target in into and source != target:
-            into[target].append(source)
+        if source in out and target in out and source != target:
+            out[source].append(target)
+    state: dict[str, int] = {}  # 1 on the walk's path, 2 done
+    kept: list[tuple[str, str]] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        for target in out[node]:
+            if state.get(target) == 1:  # back to a node on the path: the edge closing a cycle
+                continue
+            kept.append((node, target))
+            if target not in state:
+                walk(target)
+        state[node] = 2
+
+    for node in order:
+        if node not in state:
+            walk(node)
+    return kept
+
+
+def longest_path_layers(
+    nodes: Iterable[str], edges: Iterable[tuple[str, str]], *, towards_sinks: bool = False
+) -> dict[str, int]:
+    """Each node's layer: the length of the longest path reaching it (a cycle's back edge is ignored).
+
+    ``towards_sinks``: measured from the end instead, so every node sits just before the nodes it feeds
+    (chains of different lengths that end at one API then join it without an edge across a layer)."""
+    order = list(dict.fromkeys(nodes))
+    before: dict[str, list[str]] = {n: [] for n in order}  # the nodes whose layer pushes this one's
+    for source, target in _forward_edges(order, edges):
+        before[source if towards_sinks else target].append(target if towards_sinks else source)
     layers: dict[str, int] = {}
-    visiting: set[str] = set()
 
     def layer_of(node: str) -> int:
-        if node in layers:
-            return layers[node]
-        if node in visiting:  # a cycle: the back edge does not push the layer
-            return -1
-        visiting.add(node)
-        layers[node] = 1 + max((layer_of(p) for p in into[node]), default=-1)
-        visiting.discard(node)
+        if node not in layers:
+            layers[node] = 1 + max((layer_of(p) for p in before[node]), default=-1)
         return layers[node]
 
     for node in order:
         layer_of(node)
+    if towards_sinks:
+        deepest = max(layers.values(), default=0)
+        return {node: deepest - layer for node, layer in layers.items()}
     return layers
+
+
+def order_by_neighbours(drawing: GraphDrawing) -> None:
+    """Reorder each layer's nodes by the mean place of the nodes they feed in the next layer (one sweep from
+    the last layer back), which removes most crossings of a drawing of converging chains."""
+    by_layer: dict[int, list[GraphNode]] = {}
+    for node in drawing.nodes:
+        by_layer.setdefault(node.layer, []).append(node)
+    feeds: dict[str, list[str]] = {}
+    for edge in drawing.edges:
+        feeds.setdefault(edge.source, []).append(edge.target)
+    place: dict[str, float] = {}
+    for layer in sorted(by_layer, reverse=True):
+        members = by_layer[layer]
+
+        def key(item: tuple[int, GraphNode]) -> float:
+            index, node = item
+            known = [place[t] for t in feeds.get(node.id, []) if t in place]
+            return sum(known) / len(known) if known else float(index)
+
+        members[:] = [n for _, n in sorted(enumerate(members), key=key)]
+        place.update({n.id: float(i) for i, n in enumerate(members)})
+    drawing.nodes = [n for layer in sorted(by_layer) for n in by_layer[layer]]
 
 
 def _lines(text: str, width: int, most: int) -> list[str]:

@@ -12,7 +12,13 @@ import re
 from collections.abc import Callable
 from html import unescape
 
-from apiatlas.web.graph_svg import GraphDrawing, GraphEdge, GraphNode, longest_path_layers
+from apiatlas.web.graph_svg import (
+    GraphDrawing,
+    GraphEdge,
+    GraphNode,
+    longest_path_layers,
+    order_by_neighbours,
+)
 
 _HEADER = re.compile(r"^(?:flowchart|graph)\s+(LR|RL|TD|TB|BT)\s*$")
 _NODE = re.compile(r'^([A-Za-z_][\w-]*)\["(.*)"\]$')
@@ -48,7 +54,7 @@ def mermaid_drawing(
     for source_id, target_id, _ in links:
         labels.setdefault(source_id, source_id)
         labels.setdefault(target_id, target_id)
-    layers = longest_path_layers(labels, ((s, t) for s, t, _ in links))
+    layers = longest_path_layers(labels, ((s, t) for s, t, _ in links), towards_sinks=True)
     drawing = GraphDrawing(direction="LR" if header.group(1) in ("LR", "RL") else "TD", key=key)
     for node_id, label in labels.items():
         first, _, rest = label.partition("\n")
@@ -56,4 +62,5 @@ def mermaid_drawing(
         box.href = link(first) if link is not None else None
         drawing.nodes.append(box)
     drawing.edges = [GraphEdge(source=s, target=t, label=label) for s, t, label in links]
+    order_by_neighbours(drawing)
     return drawing
