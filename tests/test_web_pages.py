@@ -149,6 +149,7 @@ def test_catalog_object_api_and_a_click_on_the_graph(page: Any, base_url: str, t
     assert "Kept" in page.locator("#funnel-h + p").inner_text()
     assert ".htm" in page.locator("#source-h + p").inner_text()
     assert page.locator("svg.graph a.node-link").count() >= 3
+    assert page.locator("form[method=post], script").count() == 0  # no way to run the API from its page
     shot(page, tmp_path, "3-api")
 
     consumer = page.locator("svg.graph g.node.consumer", has_text="API_Acc_GetRest").first
@@ -207,6 +208,7 @@ def test_plan_draws_the_chain_with_where_inputs_come_from(page: Any, base_url: s
     )  # the stated value feeds step 0
     assert first.locator("svg.graph g.edge.mapped").count() == len(CHAIN) - 1
     assert "← step 0" in first.locator("ol.inputs").inner_text()
+    assert page.locator("form[method=post]").count() == 0  # nothing here sends anything but a query
     shot(page, tmp_path, "7-plan")
 
 

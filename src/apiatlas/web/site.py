@@ -165,4 +165,8 @@ class WebSite:
     def warm(self) -> None:
         """Do before the first reader what the first catalog page and search would do."""
         self.objects()
-        self.navigator.search_engine  # noqa: B018 - builds the search index
+        from apiatlas.server.app import warm_up_query
+
+        query = warm_up_query(self.reader)
+        self.navigator.search(query, None, 1)  # the search index and the query encoder
+        self.planning.plan_chain(query, None, {}, limit=1)  # the planner's caches
