@@ -8,6 +8,7 @@ from outside apiatlas and run nothing.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -43,6 +44,14 @@ _templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def _json(value: Any, indent: int | None = None) -> str:
+    """A value as JSON the way people read it (non-ASCII kept; the template escapes it)."""
+    return json.dumps(value, ensure_ascii=False, indent=indent, sort_keys=indent is not None, default=str)
+
+
+_templates.filters["json"] = _json
 
 
 class PageError(ApiatlasError):
