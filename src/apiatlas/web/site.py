@@ -170,3 +170,5 @@ class WebSite:
         query = warm_up_query(self.reader)
         self.navigator.search(query, None, 1)  # the search index and the query encoder
         self.planning.plan_chain(query, None, {}, limit=1)  # the planner's caches
+        if self.reports is not None:
+            self.reports.compile_markdown()
