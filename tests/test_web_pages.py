@@ -10,6 +10,10 @@ largest object's list and an API page take in the browser (reported, never asser
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -319,6 +323,30 @@ def test_the_pages_under_ui_of_apiatlas_serve_http(page: Any, bank: Snapshot, tm
         assert page.locator("link[rel=stylesheet]").get_attribute("href") == "/ui/static/style.css"
         assert page.goto(base + "/reports").status == 200
         shot(page, tmp_path, "14-serve-ui-api")
+
+
+def test_the_apiatlas_web_command(page: Any, bank: Snapshot, tmp_path: Path) -> None:
+    """The real command, as a user starts it: ``apiatlas web SNAP --port P``; stopped by its process id."""
+    port = free_port()
+    command = [sys.executable, "-m", "apiatlas.cli", "web", str(bank.path), "--port", str(port)]
+    env = {k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"}
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "apiatlas web did not listen"
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.5)
+        assert page.goto(f"http://127.0.0.1:{port}/").status == 200
+        assert page.locator("table.objects th[scope=row]").count() == len(bank.list_objects(0, 10_000)[0])
+        shot(page, tmp_path, "15-apiatlas-web")
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 def test_no_request_left_127_0_0_1(requests_seen: Requests) -> None:
