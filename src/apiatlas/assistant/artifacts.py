@@ -45,6 +45,7 @@ class EntityCandidate(BaseModel):
     type: str = Field(description="the kind of value (planning.values kinds) or 'reference' for a pronoun")
     value: Any = None
     confidence: float = 1.0
+    alternatives: list[str] = Field(default_factory=list, description="other readings (another case)")
 
 
 class TimeScope(BaseModel):

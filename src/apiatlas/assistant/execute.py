@@ -3,8 +3,10 @@ row caps, evidence ids) as ToolRuns, and the EvidenceBundle of normalised facts 
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from apiatlas.assistant.artifacts import (
@@ -23,6 +25,7 @@ from apiatlas.server.evidence import EvidenceStore
 from apiatlas.server.tools import AtlasTools
 from apiatlas.server.tools.execute_chain import ExecuteChainResult
 
+_NUMERIC = re.compile(r"-?\d+(\.\d+)?")
 TOOLING = {
     ReasonCode.UPSTREAM_UNAVAILABLE, ReasonCode.TIMEOUT, ReasonCode.TOOL_EXECUTION_ERROR,
     ReasonCode.SCHEMA_ERROR, ReasonCode.NOT_EXECUTABLE, ReasonCode.UPSTREAM_AUTH_FAILED,
@@ -132,11 +135,27 @@ def bundle(
     return out
 
 
+def _number(text: str) -> Decimal | None:
+    try:
+        return Decimal(text.replace(" ", "")) if _NUMERIC.fullmatch(text.strip()) else None
+    except InvalidOperation:
+        return None
+
+
+def same_value(stated: str, cell: Any) -> bool:
+    """A stated value is a cell's value: the same text, or the same number (352.7 and 352.70)."""
+    text = str(cell)
+    if text == stated:
+        return True
+    a, b = _number(stated), _number(text)
+    return a is not None and a == b
+
+
 def value_in_rows(value: str, sources: list[EvidenceRows], evidence_id: str) -> bool:
     """Whether ``value`` is a cell of a row of ``evidence_id`` (the binding check)."""
     for source in sources:
         if source.evidence_id != evidence_id:
             continue
-        if any(str(cell) == value for row in source.rows for cell in row if cell is not None):
+        if any(same_value(value, cell) for row in source.rows for cell in row if cell is not None):
             return True
     return False

@@ -42,7 +42,13 @@ def frame(
     words = words_of(normalized)
     references = [w for w in words if w in REFERENCES]
     candidates = [
-        EntityCandidate(surface=f.text, type=f.kind, value=f.value, confidence=0.9 if f.hint else 0.8)
+        EntityCandidate(
+            surface=f.text,
+            type=f.kind,
+            value=f.value,
+            confidence=0.9 if f.hint else 0.8,
+            alternatives=list(f.alternatives),
+        )
         for f in found
         if f.kind not in _PERIOD_KINDS
     ]

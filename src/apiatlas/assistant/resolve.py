@@ -7,7 +7,7 @@ from typing import Any
 
 from apiatlas.assistant.artifacts import EntityBinding, Note, QueryFrame, Resolution, TimeScope
 from apiatlas.assistant.state import ConversationState, OpenAmbiguity
-from apiatlas.assistant.words import CHOICE_ORDINALS, REFERENCES, words_of
+from apiatlas.assistant.words import CHOICE_ORDINALS, FILLERS, REFERENCES, words_of
 from apiatlas.errors import ReasonCode
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
@@ -55,6 +55,23 @@ def chosen_candidate(question: str, open_: OpenAmbiguity, vocabulary: CatalogVoc
     return None
 
 
+def own_words(frame: QueryFrame) -> list[str]:
+    """The question's words besides references, fillers, numbers and its period: what it asks about."""
+    period = set(words_of(frame.time_scope.text))
+    return [
+        w for w in words_of(frame.normalized_question)
+        if w not in REFERENCES and w not in FILLERS and w not in period and not w.isdigit()
+    ]  # fmt: skip
+
+
+def topic_of(question: str, vocabulary: CatalogVocabulary) -> str:
+    """A question without its period: what a follow-up stating only a new period asks again."""
+    for value in v.extract_values(question, vocabulary):
+        if value.kind in (v.DATE, v.DATE_FROM, v.DATE_TO):
+            question = question.replace(value.text, " ")
+    return " ".join(question.split())
+
+
 def _has_subject(frame: QueryFrame) -> bool:
     return any(c.type in SUBJECT_KINDS for c in frame.entity_candidates)
 
@@ -71,6 +88,8 @@ def resolve(frame: QueryFrame, state: ConversationState, vocabulary: CatalogVoca
     if entity is not None and (frame.references or not _has_subject(frame)):
         kept = [w for w in frame.normalized_question.split() if w.lower().strip("?,.!") not in REFERENCES]
         res.rewritten_question = " ".join([*kept, entity.surface])
+        if state.topic and not own_words(frame):  # "а за февраль?": the last question, another period
+            res.rewritten_question = " ".join([state.topic, frame.time_scope.text]).strip()
         stated = {str(c.value).lower() for c in frame.entity_candidates}
         for name, value in entity.values.items():
             if str(value).lower() not in stated:

@@ -40,12 +40,19 @@ def assumed_date(source: InputSource, as_of: date) -> str:
     return as_of.isoformat()
 
 
+def fillable_score(chain: CandidateChain, planner: Planner) -> float:
+    """The planner's score with half the penalty of each missing date taken back: the assistant can fill a
+    date with its as-of assumption (said in the answer), so a chain asking only for dates is nearly whole."""
+    dates = sum(1 for step in chain.steps for s in step.inputs if s.origin == "user" and is_date_input(s))
+    return chain.score + 0.5 * planner.weights.missing * dates
+
+
 def plan_route(
     planner: Planner, question: str, known: dict[str, Any], as_of: date, as_of_source: str
 ) -> Route:
     """The planner's best chain for the (rewritten) question and what it still lacks."""
     result = planner.plan(question, known=known)
-    chain = result.chains[0] if result.chains else None
+    chain = max(result.chains, key=lambda c: fillable_score(c, planner), default=None)
     route = Route(plan=_plan_artifact(question, result, chain), chain=chain)
     if chain is None:
         return route
@@ -84,7 +91,7 @@ def _plan_artifact(question: str, result: PlanResult, chain: CandidateChain | No
     return ExecutionPlan(
         goal=question, planner_status=result.status, planner_reason=result.reason,
         planner_message=result.message, steps=steps,
-        alternatives=[c.api_keys for c in result.chains[1:4]],
-        fallbacks=[f"next chain: {' → '.join(c.api_keys)}" for c in result.chains[1:2]],
+        alternatives=[c.api_keys for c in result.chains[:4] if c is not chain][:3],
+        fallbacks=[f"next chain: {' → '.join(c.api_keys)}" for c in result.chains[:2] if c is not chain][:1],
         elapsed_ms=result.elapsed_ms,
     )  # fmt: skip

@@ -52,6 +52,7 @@ class ConversationState(BaseModel):
     active_domain: str = ""
     active_entity: ActiveEntity | None = None
     time_scope: TimeScope = TimeScope()
+    topic: str = Field(default="", description="the last answered question without its period")
     resolved_terms: list[str] = Field(default_factory=list)
     open_ambiguity: OpenAmbiguity | None = None
     premises: list[PremiseRecord] = Field(default_factory=list)

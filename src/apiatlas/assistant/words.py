@@ -75,8 +75,63 @@ EVERY = frozenset(
         "how",
     ]
 )
-COUNTING = frozenset(["сколько", "количество", "число", "count", "many"])
-FINDING = frozenset(["найди", "найти", "найдите", "ищи", "поиск", "покажи", "find", "search", "look", "show"])
+# words a follow-up says around what changed ("а за февраль?", "and for March?")
+FILLERS = frozenset(
+    [
+        "а",
+        "и",
+        "за",
+        "на",
+        "по",
+        "с",
+        "со",
+        "в",
+        "во",
+        "что",
+        "как",
+        "ну",
+        "тогда",
+        "теперь",
+        "еще",
+        "ещё",
+        "также",
+        "тоже",
+        "период",
+        "and",
+        "for",
+        "what",
+        "about",
+        "how",
+        "then",
+        "now",
+        "also",
+        "same",
+        "period",
+    ]
+)
+COUNTING = frozenset(
+    [
+        "сколько",
+        "количество",
+        "число",
+        "count",
+        "many",
+    ]
+)
+FINDING = frozenset(
+    [
+        "найди",
+        "найти",
+        "найдите",
+        "ищи",
+        "поиск",
+        "покажи",
+        "find",
+        "search",
+        "look",
+        "show",
+    ]
+)
 # one of several offered: "второй", "the second", "№2"
 CHOICE_ORDINALS = {
     "первый": 1, "первого": 1, "первая": 1, "первую": 1, "first": 1, "1": 1,

@@ -24,7 +24,7 @@ from apiatlas.assistant.artifacts import (
 from apiatlas.assistant.compose import compose, unbound_values
 from apiatlas.assistant.coverage import Findings, coverage
 from apiatlas.assistant.execute import bundle, key_column, run_steps, sources_of
-from apiatlas.assistant.resolve import SUBJECT_KINDS, resolve
+from apiatlas.assistant.resolve import SUBJECT_KINDS, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
 from apiatlas.assistant.state import ActiveEntity, ConversationState, OpenAmbiguity, PremiseRecord, StateStore
 from apiatlas.assistant.trace import TraceLog, Turn
@@ -32,7 +32,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors.base import Executor
 from apiatlas.planning import values as v
-from apiatlas.server.app import atlas_core
+from apiatlas.server.app import atlas_core, warm_up_query
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools import AtlasTools
 from apiatlas.snapshot import CatalogReader
@@ -83,6 +83,13 @@ class Assistant:
         config = ServerConfig()
         self.core = core or atlas_core(snapshot, executor, config, config.prefix_for(snapshot.manifest()))
         self.roles = roles
+
+    def warm(self) -> float:
+        """Load the search index and the query encoder before the first question (milliseconds spent)."""
+        started = time.perf_counter()
+        self.core.navigator.search(warm_up_query(self.snapshot), None, 1)
+        self.core.planning.planner.plan(warm_up_query(self.snapshot))
+        return (time.perf_counter() - started) * 1000
 
     @property
     def vocabulary(self) -> Any:
@@ -162,8 +169,36 @@ class Assistant:
                 runs = await run_steps(self.core, steps, store)
         else:
             runs = await run_steps(self.core, steps, store)
+        if runs and runs[0].status == "empty":
+            runs = await self._second_reading(frame, res, route, runs, found, store)
         clock.lap("execute")
         return self._finish(frame, res, route, runs, found, clock, state, store)
+
+    async def _second_reading(
+        self, frame: QueryFrame, res: Resolution, route: Route, runs: list[Any], found: Findings, store: Any
+    ) -> list[Any]:  # fmt: skip
+        """A name the first step found nothing for, read in its other case ("Козлова": Козлов, Козлова)."""
+        assert route.chain is not None
+        step = route.chain.steps[0]
+        for source in step.inputs:
+            candidate = next(
+                (c for c in frame.entity_candidates if c.alternatives and str(c.value) == str(source.value)),
+                None,
+            )
+            if source.origin != "request" or candidate is None:
+                continue
+            for other in candidate.alternatives:
+                known = {**res.known(), **route.fill, f"{step.api}.{source.name}": other}
+                again = await run_steps(self.core, route.chain.chain_steps(known), store)
+                if again and again[0].status != "empty":
+                    found.notes.append(
+                        Note(
+                            reason_code=ReasonCode.OK,
+                            message=f"{candidate.value!r} found nothing; read as {other!r}",
+                        )
+                    )
+                    return again
+        return runs
 
     def _finish(
         self, frame: QueryFrame, res: Resolution, route: Route | None, runs: list[Any], found: Findings,
@@ -200,6 +235,8 @@ class Assistant:
         state.keep_evidence(turn.evidence.sources)
         state.last_evidence_ids = turn.answer.evidence_ids
         update_entity(turn, state, self.snapshot)
+        if turn.answer.outcome.answered:
+            state.topic = topic_of(turn.resolution.rewritten_question, self.vocabulary)
         if turn.frame.time_scope.kind == "explicit":
             state.time_scope = turn.frame.time_scope
             state.premises.append(

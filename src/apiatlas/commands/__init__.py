@@ -17,6 +17,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "audit": ("audit",),
     "plan": ("plan",),
     "search": ("search",),
+    "ask": ("ask",),
+    "chat": ("chat",),
+    "trace": ("trace",),
     "bench": (
         "bench_compile",
         "bench_server",
@@ -26,7 +29,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains"),
+    "eval": ("eval_retrieval", "eval_chains", "eval_answers"),
     "db": ("db_reader_role",),
 }
 
