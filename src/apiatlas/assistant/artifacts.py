@@ -36,6 +36,10 @@ class Note(BaseModel):
 
     reason_code: ReasonCode
     message: str
+    ru: str = Field(default="", description="the same sentence in Russian, for a Russian answer")
+
+    def say(self, language: str) -> str:
+        return self.ru if language == "ru" and self.ru else self.message
 
 
 class EntityCandidate(BaseModel):
@@ -199,6 +203,7 @@ class CoverageReport(BaseModel):
     uncovered_points: list[str] = Field(default_factory=list)
     why_partial: list[Note] = Field(default_factory=list)
     next_best_actions: list[str] = Field(default_factory=list)
+    next_best_actions_ru: list[str] = Field(default_factory=list)
     outcome: Outcome
 
 

@@ -15,6 +15,7 @@ from apiatlas.assistant.artifacts import (
     ToolRun,
 )
 from apiatlas.assistant.execute import key_column, value_in_rows
+from apiatlas.errors import ReasonCode
 
 T = {
     "ru": {
@@ -108,7 +109,7 @@ def compose(
     link_facts(found, evidence)
     last = next((s for s in reversed(evidence.sources) if s.api in answer_apis), None)
     what = t["rows"].format(n=len(last.rows), api=last.api) if last is not None else ""
-    why = "; ".join(n.message for n in report.why_partial) or "—"
+    why = "; ".join(n.say(lang) for n in report.why_partial) or "—"
     short = str(t[report.outcome]).format(what=what, why=why, surface=surface, n=candidates)
     checked = [
         f"{r.api}: {r.status}, {r.rows_returned} " + ("строк(и)" if lang == "ru" else "row(s)")
@@ -125,15 +126,23 @@ def compose(
         turn_id=frame.turn_id, conversation_id=frame.conversation_id, question=frame.original_question,
         language=lang, outcome=report.outcome, reasons=[n.reason_code for n in report.why_partial],
         short_answer=short, checked=checked, found=found,
-        not_established=report.uncovered_points if not report.outcome.answered else
-        [n.message for n in report.why_partial],
+        not_established=[n.say(lang) for n in report.why_partial if n.reason_code is not ReasonCode.OK],
         clarifying_question=clarify,
-        next_step=report.next_best_actions[0] if report.next_best_actions else None,
+        next_step=_next_step(report, lang),
         apis=[r.api for r in runs if r.status != "skipped"],
         evidence_ids=sorted({r.evidence_id for r in runs if r.evidence_id}),
     )  # fmt: skip
     package.text = render_text(package)
     return package
+
+
+def _next_step(report: CoverageReport, lang: str) -> str | None:
+    actions = (
+        report.next_best_actions_ru
+        if lang == "ru" and report.next_best_actions_ru
+        else report.next_best_actions
+    )
+    return actions[0] if actions else None
 
 
 def render_text(package: FinalAnswerPackage) -> str:

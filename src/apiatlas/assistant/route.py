@@ -17,6 +17,12 @@ _FROM = re.compile(r"(from|begin|start|since|beg)", re.IGNORECASE)
 _TO = re.compile(r"(to|end|till|until|finish)$|(dateto|date_to|enddate|end_date)", re.IGNORECASE)
 
 
+_RU_SOURCE = {
+    "the configured as-of date": "рабочая дата из настроек",
+    "today's date: no as-of date is configured": "сегодняшняя дата: рабочая дата не настроена",
+}
+
+
 @dataclass
 class Route:
     """What the executor is handed: the plan artifact, the chain, the values filled for missing inputs."""
@@ -67,6 +73,8 @@ def plan_route(
                     Note(
                         reason_code=ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY,
                         message=f"{source.name} not stated: {value} assumed ({as_of_source})",
+                        ru=f"{source.name} не указан: принято {value} "
+                        f"({_RU_SOURCE.get(as_of_source, as_of_source)})",
                     )
                 )
             else:

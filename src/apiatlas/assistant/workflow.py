@@ -24,10 +24,11 @@ from apiatlas.assistant.artifacts import (
 from apiatlas.assistant.compose import compose, unbound_values
 from apiatlas.assistant.coverage import Findings, coverage
 from apiatlas.assistant.execute import bundle, key_column, run_steps, sources_of
-from apiatlas.assistant.resolve import SUBJECT_KINDS, resolve, topic_of
+from apiatlas.assistant.resolve import SUBJECT_KINDS, own_words, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
 from apiatlas.assistant.state import ActiveEntity, ConversationState, OpenAmbiguity, PremiseRecord, StateStore
 from apiatlas.assistant.trace import TraceLog, Turn
+from apiatlas.assistant.words import REFERENCES
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors.base import Executor
@@ -123,12 +124,12 @@ class Assistant:
         self, frame: QueryFrame, res: Resolution, state: ConversationState, clock: _Clock
     ) -> Turn:
         found = Findings(notes=list(res.notes))
-        used_context = any(b.origin != "question" for b in res.bindings)
+        clarified = any(b.origin == "clarification" for b in res.bindings)
+        if not clarified and own_words(frame) and self._abstains(_without_references(frame)):
+            found.abstained = True  # asked of the question itself, not of its rewriting with the entity
+            return self._finish(frame, res, None, [], found, clock, state)
         if res.unbound:
             found.unbound = list(res.unbound)
-            return self._finish(frame, res, None, [], found, clock, state)
-        if not used_context and self._abstains(frame.normalized_question):
-            found.abstained = True
             return self._finish(frame, res, None, [], found, clock, state)
         as_of, as_of_source = self.settings.as_of_date()
         route = plan_route(
@@ -252,6 +253,10 @@ class Assistant:
         self.state.save(state)
         if self.trace is not None:
             self.trace.append(turn)
+
+
+def _without_references(frame: QueryFrame) -> str:
+    return " ".join(w for w in frame.normalized_question.split() if w.lower().strip("?,.!") not in REFERENCES)
 
 
 def _names_entity(route: Route, frame: QueryFrame) -> bool:
