@@ -17,27 +17,16 @@ from apiatlas.assistant.artifacts import Outcome, Statement
 from apiatlas.assistant.state import StateStore
 from apiatlas.assistant.trace import TraceLog, Turn, debug_view
 from apiatlas.assistant.workflow import Assistant, AssistantSettings, _check_bindings
-from apiatlas.build import compile_docs
 from apiatlas.cli_app import app
 from apiatlas.commands.serve import make_executor
 from apiatlas.entry import modules_for, register
 from apiatlas.errors import ReasonCode
-from apiatlas.samples.docs_writer import SAMPLE_CONFIG, SAMPLE_DOCS, SAMPLE_OVERLAYS
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot.reader import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = ROOT / "examples" / "bank" / "assistant.yaml"
 DOWN = "postgresql://apiatlas@127.0.0.1:9/unreachable?connect_timeout=2"
-
-
-@pytest.fixture(scope="module")
-def bank_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("assistant") / "bank.atlas"
-    compile_docs(
-        SAMPLE_DOCS, overlays_dir=SAMPLE_OVERLAYS, config_path=SAMPLE_CONFIG, out=out, write_report=False
-    )
-    return out
 
 
 def conversation(snapshot: Path, db: str, state: Path, questions: list[str], conv: str = "c") -> list[Turn]:

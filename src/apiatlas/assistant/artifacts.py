@@ -79,6 +79,12 @@ class QueryFrame(BaseModel):
     ambiguities: list[str] = Field(default_factory=list)
     success_criteria: list[str] = Field(default_factory=list)
 
+    @property
+    def text(self) -> str:
+        """The question as stated (spaces normalised): what the deterministic stages read, whatever the
+        normalised wording says (a model's rewording never replaces the user's words)."""
+        return " ".join(self.original_question.split())
+
 
 class EntityBinding(BaseModel):
     """One input bound to a value, and why it may be trusted."""

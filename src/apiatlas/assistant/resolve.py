@@ -59,7 +59,7 @@ def own_words(frame: QueryFrame) -> list[str]:
     """The question's words besides references, fillers, numbers and its period: what it asks about."""
     period = set(words_of(frame.time_scope.text))
     return [
-        w for w in words_of(frame.normalized_question)
+        w for w in words_of(frame.text)
         if w not in REFERENCES and w not in FILLERS and w not in period and not w.isdigit()
     ]  # fmt: skip
 
@@ -78,15 +78,15 @@ def _has_subject(frame: QueryFrame) -> bool:
 
 def resolve(frame: QueryFrame, state: ConversationState, vocabulary: CatalogVocabulary) -> Resolution:
     """Bindings from the conversation, the clarified question, the period; notes say what was inherited."""
-    res = Resolution(rewritten_question=frame.normalized_question, period=frame.time_scope)
+    res = Resolution(rewritten_question=frame.text, period=frame.time_scope)
     open_ = state.open_ambiguity
     if open_ is not None:
-        index = chosen_candidate(frame.normalized_question, open_, vocabulary)
+        index = chosen_candidate(frame.text, open_, vocabulary)
         if index is not None:
             return _clarified(frame, open_, index, res)
     entity = state.active_entity
     if entity is not None and (frame.references or not _has_subject(frame)):
-        kept = [w for w in frame.normalized_question.split() if w.lower().strip("?,.!") not in REFERENCES]
+        kept = [w for w in frame.text.split() if w.lower().strip("?,.!") not in REFERENCES]
         res.rewritten_question = " ".join([*kept, entity.surface])
         if state.topic and not own_words(frame):  # "а за февраль?": the last question, another period
             res.rewritten_question = " ".join([state.topic, frame.time_scope.text]).strip()
@@ -131,7 +131,7 @@ def _clarified(frame: QueryFrame, open_: OpenAmbiguity, index: int, res: Resolut
         if row.get(name) is not None:
             res.bindings.append(
                 EntityBinding(
-                    surface=frame.normalized_question, input=name, value=row[name], origin="clarification",
+                    surface=frame.text, input=name, value=row[name], origin="clarification",
                     premise="confirmed", evidence_ids=[open_.evidence_id],
                 )
             )  # fmt: skip

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import time
 import uuid
+from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+import anyio
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -24,6 +26,7 @@ from apiatlas.assistant.artifacts import (
 from apiatlas.assistant.compose import compose, unbound_values
 from apiatlas.assistant.coverage import Findings, coverage
 from apiatlas.assistant.execute import bundle, key_column, run_steps, sources_of
+from apiatlas.assistant.llm import ModelRoles, RoleLog
 from apiatlas.assistant.resolve import SUBJECT_KINDS, own_words, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
 from apiatlas.assistant.state import ActiveEntity, ConversationState, OpenAmbiguity, PremiseRecord, StateStore
@@ -39,6 +42,7 @@ from apiatlas.server.tools import AtlasTools
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
 
+_TURN_LOG: ContextVar[RoleLog] = ContextVar("assistant_turn_log")
 NAME_KINDS = {v.SURNAME, v.ENTITY}  # values that need not be unique: several rows are an ambiguity
 
 
@@ -72,7 +76,7 @@ class Assistant:
     def __init__(
         self, snapshot: CatalogReader, executor: Executor | None, *, state: StateStore,
         trace: TraceLog | None = None, settings: AssistantSettings | None = None,
-        core: AtlasTools | None = None, roles: Any = None,
+        core: AtlasTools | None = None, roles: ModelRoles | None = None,
     ) -> None:  # fmt: skip
         """``core``: the server's core for a role's view (POST /ask); built over ``snapshot`` otherwise.
         ``roles``: the optional model roles (``assistant.llm.ModelRoles``)."""
@@ -108,14 +112,16 @@ class Assistant:
             question, turn_id=turn_id, conversation_id=conversation_id, vocabulary=self.vocabulary,
             has_context=has_context,
         )  # fmt: skip
-        notes: list[str] = []
+        log = RoleLog()
+        _TURN_LOG.set(log)
         if self.roles is not None:
-            frame = self.roles.interpret(frame, notes)
+            frame = await anyio.to_thread.run_sync(self.roles.interpret, frame, log)
         clock.lap("interpret")
         resolution = resolve(frame, state, self.vocabulary)
         clock.lap("resolve")
         turn = await self._answer(frame, resolution, state, clock)
-        turn.llm = notes + turn.llm
+        turn.llm = log.notes
+        turn.answer.reasons += [r for r in log.reasons if r not in turn.answer.reasons]
         turn.total_ms = round((time.perf_counter() - started) * 1000, 2)
         self._remember(turn, state)
         return turn
@@ -127,10 +133,10 @@ class Assistant:
         clarified = any(b.origin == "clarification" for b in res.bindings)
         if not clarified and own_words(frame) and self._abstains(_without_references(frame)):
             found.abstained = True  # asked of the question itself, not of its rewriting with the entity
-            return self._finish(frame, res, None, [], found, clock, state)
+            return await self._finish(frame, res, None, [], found, clock, state)
         if res.unbound:
             found.unbound = list(res.unbound)
-            return self._finish(frame, res, None, [], found, clock, state)
+            return await self._finish(frame, res, None, [], found, clock, state)
         as_of, as_of_source = self.settings.as_of_date()
         route = plan_route(
             self.core.planning.planner, res.rewritten_question, res.known(), as_of, as_of_source
@@ -145,7 +151,7 @@ class Assistant:
             found.no_executor = serving_of(self.snapshot.manifest()).no_executor_reason() or "no executor"
         else:
             return await self._run(frame, res, route, found, clock, state)
-        return self._finish(frame, res, route, [], found, clock, state)
+        return await self._finish(frame, res, route, [], found, clock, state)
 
     def _abstains(self, question: str) -> bool:
         """The catalog's search finds nothing confidently: the question is outside the catalog."""
@@ -173,7 +179,7 @@ class Assistant:
         if runs and runs[0].status == "empty":
             runs = await self._second_reading(frame, res, route, runs, found, store)
         clock.lap("execute")
-        return self._finish(frame, res, route, runs, found, clock, state, store)
+        return await self._finish(frame, res, route, runs, found, clock, state, store)
 
     async def _second_reading(
         self, frame: QueryFrame, res: Resolution, route: Route, runs: list[Any], found: Findings, store: Any
@@ -201,7 +207,7 @@ class Assistant:
                     return again
         return runs
 
-    def _finish(
+    async def _finish(
         self, frame: QueryFrame, res: Resolution, route: Route | None, runs: list[Any], found: Findings,
         clock: _Clock, state: ConversationState, store: Any = None,
     ) -> Turn:  # fmt: skip
@@ -211,23 +217,24 @@ class Assistant:
         clock.lap("evidence")
         report = coverage(frame, found, runs, evidence)
         if self.roles is not None:
-            report = self.roles.criticise(frame, evidence, report)
+            report = await anyio.to_thread.run_sync(
+                self.roles.criticise, frame, evidence, report, _TURN_LOG.get()
+            )
         clock.lap("coverage")
         surface = next((c.surface for c in frame.entity_candidates if c.type in NAME_KINDS), "")
         package = compose(
             frame, report, runs, evidence, answer_apis, self.settings.rows_shown, surface=surface,
             ask_for=", ".join(found.unbound), candidates=found.ambiguous,
         )  # fmt: skip
-        llm_notes: list[str] = []
         if self.roles is not None:
-            package = self.roles.compose(package, evidence, llm_notes)
+            package = await anyio.to_thread.run_sync(self.roles.compose, package, evidence, _TURN_LOG.get())
         _check_bindings(package, sources)
         clock.lap("compose")
         plan = route.plan if route is not None else None
         return Turn(
             turn_id=frame.turn_id, conversation_id=frame.conversation_id, frame=frame, resolution=res,
             plan=plan, runs=runs, evidence=evidence, coverage=report, answer=package,
-            latency_ms=clock.laps, llm=llm_notes,
+            latency_ms=clock.laps,
         )  # fmt: skip
 
     def _remember(self, turn: Turn, state: ConversationState) -> None:
@@ -256,7 +263,7 @@ class Assistant:
 
 
 def _without_references(frame: QueryFrame) -> str:
-    return " ".join(w for w in frame.normalized_question.split() if w.lower().strip("?,.!") not in REFERENCES)
+    return " ".join(w for w in frame.text.split() if w.lower().strip("?,.!") not in REFERENCES)
 
 
 def _names_entity(route: Route, frame: QueryFrame) -> bool:
