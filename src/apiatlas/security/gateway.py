@@ -212,6 +212,9 @@ class SecureGateway:
             routes.append(Route(WELL_KNOWN, self.resource_metadata, methods=["GET"]))
         if self.security.metrics.path:
             routes.append(Route(self.security.metrics.path, self.metrics_page, methods=["GET"]))
+        from apiatlas.assistant.http import gateway_ask_route  # the assistant: POST /ask, same auth and audit
+
+        routes.append(gateway_ask_route(self))
         return Starlette(routes=routes, lifespan=self.lifespan)
 
 
