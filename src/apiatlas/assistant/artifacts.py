@@ -167,7 +167,7 @@ class Fact(BaseModel):
     column: str
     table: str
     row: int
-    entity: str = Field(description="the row's key column and value, e.g. PersonID=1000020")
+    entity: str = Field(description="the row's key column and value, e.g. CustomerID=42")
     evidence_id: str
     api: str
 

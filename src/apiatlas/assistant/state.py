@@ -20,7 +20,7 @@ class ActiveEntity(BaseModel):
 
     surface: str = Field(description="how the user named it, as written")
     kind: str
-    key: str = Field(description="the row's key column and value, e.g. PersonID=1000020")
+    key: str = Field(description="the row's key column and value, e.g. CustomerID=42")
     values: dict[str, Any] = Field(description="the row's identifying values, by input name")
     api: str
     evidence_id: str

@@ -1,5 +1,5 @@
-"""The demo's conversation with the evidence assistant: a client found, his accounts, their balance, then an
-ambiguous name and the answer to the clarifying question; each turn's answer and outcome printed."""
+"""The demo's conversation with the evidence assistant (the turns: ``samples/assistant_turns.py``); each
+turn's answer, outcome and evidence ids printed."""
 
 from __future__ import annotations
 
@@ -10,14 +10,7 @@ from rich.console import Console
 
 from apiatlas.assistant.artifacts import Outcome
 from apiatlas.assistant.session import AssistantOptions, open_assistant
-
-TURNS = (
-    "Найди клиента Михалова",
-    "А какие у него счета?",
-    "А какой на них остаток?",
-    "Найди клиента Иванова",
-    "Никита Викторович",
-)
+from apiatlas.samples.assistant_turns import TURNS
 
 
 async def run_assistant_turns(
