@@ -38,7 +38,11 @@ def chat_command(
         conversation_id = conversation or uuid.uuid4().hex[:12]
         last = None
         async with open_assistant(options) as assistant:
-            console.print(f"[bold]conversation {conversation_id}[/] — /trace, /new, /quit")
+            warm = assistant.warm()  # the search index and query encoder, before the first question
+            console.print(
+                f"[bold]conversation {conversation_id}[/] — /trace, /new, /quit "
+                f"[dim](ready in {warm:.0f} ms)[/]"
+            )
             while True:
                 line = await anyio.to_thread.run_sync(lambda: console.input("[bold cyan]? [/]"))
                 text = line.strip()
