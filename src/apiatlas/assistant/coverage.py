@@ -54,9 +54,14 @@ def coverage(
             note(ReasonCode.INSUFFICIENT_SOURCE_COVERAGE, "no chain of calls reaches an answer",
                  "ни одна цепочка вызовов не ведёт к ответу от того, что названо в вопросе")
         )  # fmt: skip
+        notes = [why]
+        if found.abstained:  # the search's own code beside the document's
+            notes.append(
+                note(ReasonCode.NO_CONFIDENT_MATCH, "the search abstained", "поиск не нашёл подходящих API")
+            )
         act = note(ReasonCode.OK, "rephrase with the catalog's words, or ask another source",
                    "переформулируйте вопрос словами каталога или обратитесь к другому источнику")  # fmt: skip
-        return _blocked(Outcome.MISROUTED, [why], act, criteria)
+        return _blocked(Outcome.MISROUTED, notes, act, criteria)
     if found.unbound:
         names = ", ".join(found.unbound)
         why = note(ReasonCode.ENTITY_NOT_RESOLVED, f"not stated: {names}", f"не указано: {names}")
@@ -88,7 +93,7 @@ def coverage(
     if missing is not None:
         act = note(ReasonCode.OK, "check the value stated, or widen the period",
                    "проверьте названное значение или расширьте период")  # fmt: skip
-        return _blocked(Outcome.BLOCKED_BY_MISSING_DATA, [missing], act, criteria[-1:])
+        return _blocked(Outcome.BLOCKED_BY_MISSING_DATA, missing, act, criteria[-1:])
     return _answered(frame, runs, found)
 
 
@@ -100,6 +105,8 @@ def _tooling(runs: list[ToolRun], evidence: EvidenceBundle) -> list[Note]:
     reason = (outage.reason if outage else None) or ReasonCode.TOOL_EXECUTION_ERROR
     message = outage.message if outage else evidence.execution_errors[0].message
     notes = [note(reason, message, f"сбой вызова: {message}")]
+    if reason is not ReasonCode.TOOL_EXECUTION_ERROR:  # the document's code for any tooling failure
+        notes.append(note(ReasonCode.TOOL_EXECUTION_ERROR, "the call failed", "вызов не выполнен"))
     if reason is ReasonCode.TIMEOUT:
         notes.append(note(ReasonCode.MCP_TIMEOUT, "the call ran out of time", "вызов не уложился во время"))
     notes.append(note(ReasonCode.ROUTE_EXECUTION_ABORTED, "the route stopped at the failure",
@@ -107,7 +114,7 @@ def _tooling(runs: list[ToolRun], evidence: EvidenceBundle) -> list[Note]:
     return notes
 
 
-def _missing_data(runs: list[ToolRun]) -> Note | None:
+def _missing_data(runs: list[ToolRun]) -> list[Note] | None:
     """A step found nothing (an empty result, or the API's own not-found error): the data has no match."""
     run = next((r for r in runs if r.status == "error"), None) or next(
         (r for r in runs if r.status == "empty"), None
@@ -115,8 +122,14 @@ def _missing_data(runs: list[ToolRun]) -> Note | None:
     if run is None:
         return None
     detail = f" (code {run.error_code}: {run.message})" if run.error_code else ""
-    return note(ReasonCode.NO_MATCH_IN_SOURCE, f"{run.api} found nothing{detail}",
-                f"{run.api} ничего не нашёл{detail}")  # fmt: skip
+    return [
+        note(
+            ReasonCode.NO_MATCH_IN_SOURCE,
+            f"{run.api} found nothing{detail}",
+            f"{run.api} ничего не нашёл{detail}",
+        ),
+        note(ReasonCode.NO_MATCH, "no rows", "строк нет"),  # the executor's own code for an empty result
+    ]
 
 
 def _answered(frame: QueryFrame, runs: list[ToolRun], found: Findings) -> CoverageReport:
