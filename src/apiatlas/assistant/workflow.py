@@ -131,7 +131,7 @@ class Assistant:
     ) -> Turn:
         found = Findings(notes=list(res.notes))
         clarified = any(b.origin == "clarification" for b in res.bindings)
-        if not clarified and own_words(frame) and self._abstains(_without_references(frame)):
+        if not clarified and own_words(frame) and self._outside(frame):
             found.abstained = True  # asked of the question itself, not of its rewriting with the entity
             return await self._finish(frame, res, None, [], found, clock, state)
         if res.unbound:
@@ -152,6 +152,15 @@ class Assistant:
         else:
             return await self._run(frame, res, route, found, clock, state)
         return await self._finish(frame, res, route, [], found, clock, state)
+
+    def _outside(self, frame: QueryFrame) -> bool:
+        """The search abstains on the question's words, and again without the values it states (a surname
+        is data, not a word of the catalog: "счета Михалова" alone may make the search abstain)."""
+        words = _without_references(frame, values=False)
+        if not self._abstains(words):
+            return False
+        bare = _without_references(frame, values=True)
+        return bare == words or not bare.strip() or self._abstains(bare)
 
     def _abstains(self, question: str) -> bool:
         """The catalog's search finds nothing confidently: the question is outside the catalog."""
@@ -262,8 +271,13 @@ class Assistant:
             self.trace.append(turn)
 
 
-def _without_references(frame: QueryFrame) -> str:
-    return " ".join(w for w in frame.text.split() if w.lower().strip("?,.!") not in REFERENCES)
+def _without_references(frame: QueryFrame, values: bool) -> str:
+    """The question without its references back (and, with ``values``, without the values it states)."""
+    text = frame.text
+    for candidate in frame.entity_candidates if values else []:
+        if candidate.type != "reference" and candidate.surface:
+            text = text.replace(candidate.surface, " ")
+    return " ".join(w for w in text.split() if w.lower().strip("?,.!") not in REFERENCES)
 
 
 def _names_entity(route: Route, frame: QueryFrame) -> bool:
