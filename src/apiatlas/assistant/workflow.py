@@ -155,7 +155,7 @@ class Assistant:
 
     def _outside(self, frame: QueryFrame) -> bool:
         """The search abstains on the question's words, and again without the values it states (a surname
-        is data, not a word of the catalog: "счета Михалова" alone may make the search abstain)."""
+        is data, not a word of the catalog: a noun and a surname alone may make the search abstain)."""
         words = _without_references(frame, values=False)
         if not self._abstains(words):
             return False
