@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +45,16 @@ def bank_db_info(embedded_pg: EmbeddedPostgres) -> BankDbInfo:
 def bank_db(embedded_pg: EmbeddedPostgres, bank_db_info: BankDbInfo) -> str:
     """URI of the loaded sample bank database (read it; do not change it — other tests share it)."""
     return embedded_pg.database_uri(BANK_DATABASE)
+
+
+@pytest.fixture(scope="session")
+def bank_snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample bank compiled as ``apiatlas demo`` compiles it (docs, overlays, config)."""
+    from apiatlas.build import compile_docs
+    from apiatlas.samples.docs_writer import SAMPLE_CONFIG, SAMPLE_DOCS, SAMPLE_OVERLAYS
+
+    out = tmp_path_factory.mktemp("bank_snapshot") / "bank.atlas"
+    compile_docs(
+        SAMPLE_DOCS, overlays_dir=SAMPLE_OVERLAYS, config_path=SAMPLE_CONFIG, out=out, write_report=False
+    )
+    return out

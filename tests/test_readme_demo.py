@@ -51,4 +51,6 @@ def test_demo_from_a_clean_clone(tmp_path: Path) -> None:
     assert re.search(r"as atlas_reader, SELECT \* FROM \S+: permission denied", out), out[-3000:]
     # the balance of his account was answered, and the client snippet names the snapshot
     assert "pAPI_Account_Rest: 1 row" in out
+    # the assistant's conversation: a client, his accounts, their balance, an ambiguous name clarified
+    assert out.count("FULLY_ANSWERED") >= 4 and "BLOCKED_BY_AMBIGUITY" in out, out[-3000:]
     assert '"mcpServers"' in out and str(tmp_path / "work" / "bank.atlas") in out.replace("\n", "")

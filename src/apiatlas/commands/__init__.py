@@ -18,6 +18,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "plan": ("plan",),
     "search": ("search",),
     "web": ("web",),
+    "ask": ("ask",),
+    "chat": ("chat",),
+    "trace": ("trace",),
     "bench": (
         "bench_compile",
         "bench_server",
@@ -27,7 +30,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains"),
+    "eval": ("eval_retrieval", "eval_chains", "eval_answers"),
     "db": ("db_reader_role",),
 }
 

@@ -83,6 +83,13 @@ def demo(
         records = anyio.run(run_walkthrough, snapshot, reader_url, console)
         print_summary(console, records)
 
+        console.rule("[bold]4b. The evidence assistant: a conversation in business words (apiatlas ask)")
+        from apiatlas.demo.assistant_turns import run_assistant_turns
+
+        settings = SAMPLE_CONFIG.parent / "assistant.yaml"
+        settings_file = settings if settings.is_file() else None
+        anyio.run(run_assistant_turns, snapshot, reader_url, settings_file, console)
+
         console.rule("[bold]5. Use it from Claude Desktop or Cursor")
         console.print("Add this to claude_desktop_config.json (or .cursor/mcp.json):")
         console.print(client_config(snapshot, reader_url), markup=False, highlight=False)

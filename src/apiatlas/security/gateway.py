@@ -214,6 +214,9 @@ class SecureGateway:
             routes.append(Route(WELL_KNOWN, self.resource_metadata, methods=["GET"]))
         if self.security.metrics.path:
             routes.append(Route(self.security.metrics.path, self.metrics_page, methods=["GET"]))
+        from apiatlas.assistant.http import gateway_ask_route  # the assistant: POST /ask, same auth and audit
+
+        routes.append(gateway_ask_route(self))
         app = Starlette(routes=routes, lifespan=self.lifespan)
         app.mount("/ui", secured_pages(self, self.snapshot))  # the web pages (apiatlas.web), same roles
         return app

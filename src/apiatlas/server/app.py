@@ -76,6 +76,7 @@ class AtlasServer(MCPServer[Any]):
         super().__init__(tools=tools, **settings)
         self.warm_up: Callable[[], object] | None = None  # set by build_server
         self.navigator: Navigator | None = None  # set by build_server
+        self.core: AtlasTools | None = None  # set by build_server (the assistant's POST /ask plans over it)
         self.accepted = {t.name: set(t.parameters.get("properties", {})) for t in tools}
         self.log_levels = SessionLogLevels()  # MCP logging: the SDK's way to serve logging/setLevel
         self._lowlevel_server.add_request_handler(
@@ -218,6 +219,7 @@ def build_server(
         log_level="WARNING",
     )
     server.navigator = navigator
+    server.core = tools
 
     def warm_up() -> None:
         navigator.search(warm_up_query(snapshot), None, 1)
@@ -228,8 +230,13 @@ def build_server(
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
-    """The Streamable HTTP ASGI app at ``config.http.path``, and the web pages at ``/ui``."""
+    """The Streamable HTTP ASGI app at ``config.http.path``, the assistant's ``POST /ask`` and the web
+    pages at ``/ui``."""
     app = server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+    if server.core is not None:
+        from apiatlas.assistant.http import plain_ask_route
+
+        app.router.routes.append(plain_ask_route(server.core))
     from apiatlas.web.serving import mount_pages  # the web pages (apiatlas.web) over the same navigator
 
     return mount_pages(app, server)

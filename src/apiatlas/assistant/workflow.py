@@ -1,0 +1,355 @@
+"""The assistant's workflow: the stages in a fixed order over one snapshot and executor, each leaving its
+artifact; ``Assistant.ask(question, conversation_id)`` is the one entry point (CLI, POST /ask, a UI)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from contextvars import ContextVar
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import anyio
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from apiatlas.assistant import interpret
+from apiatlas.assistant.artifacts import (
+    EvidenceRows,
+    FinalAnswerPackage,
+    Note,
+    Outcome,
+    QueryFrame,
+    Resolution,
+)
+from apiatlas.assistant.compose import compose, unbound_values
+from apiatlas.assistant.coverage import Findings, coverage
+from apiatlas.assistant.execute import bundle, key_column, run_steps, sources_of
+from apiatlas.assistant.llm import ModelRoles, RoleLog
+from apiatlas.assistant.resolve import SUBJECT_KINDS, own_words, resolve, topic_of
+from apiatlas.assistant.route import Route, plan_route
+from apiatlas.assistant.state import ActiveEntity, ConversationState, OpenAmbiguity, PremiseRecord, StateStore
+from apiatlas.assistant.trace import TraceLog, Turn
+from apiatlas.assistant.words import REFERENCES
+from apiatlas.catalog.model import Api
+from apiatlas.errors import ConfigError, ReasonCode
+from apiatlas.executors.base import Executor
+from apiatlas.planning import values as v
+from apiatlas.server.app import atlas_core, warm_up_query
+from apiatlas.server.config import ServerConfig
+from apiatlas.server.tools import AtlasTools
+from apiatlas.snapshot import CatalogReader
+from apiatlas.snapshot.manifest import serving_of
+
+_TURN_LOG: ContextVar[RoleLog] = ContextVar("assistant_turn_log")
+NAME_KINDS = {v.SURNAME, v.ENTITY}  # values that need not be unique: several rows are an ambiguity
+
+
+class AssistantSettings(BaseModel):
+    """What a deployment tells the assistant (a YAML file): the as-of date assumed when a question states
+    no period (the source's operating day), how many rows an answer lists."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    as_of: date | None = None
+    rows_shown: int = 10
+
+    @classmethod
+    def load(cls, path: Path | None) -> AssistantSettings:
+        if path is None:
+            return cls()
+        try:
+            return cls.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+        except (OSError, yaml.YAMLError, ValidationError) as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+
+    def as_of_date(self) -> tuple[date, str]:
+        if self.as_of is not None:
+            return self.as_of, "the configured as-of date"
+        return date.today(), "today's date: no as-of date is configured"
+
+
+class Assistant:
+    """Questions in, FinalAnswerPackages out, every stage's artifact traced, the conversation kept."""
+
+    def __init__(
+        self, snapshot: CatalogReader, executor: Executor | None, *, state: StateStore,
+        trace: TraceLog | None = None, settings: AssistantSettings | None = None,
+        core: AtlasTools | None = None, roles: ModelRoles | None = None,
+    ) -> None:  # fmt: skip
+        """``core``: the server's core for a role's view (POST /ask); built over ``snapshot`` otherwise.
+        ``roles``: the optional model roles (``assistant.llm.ModelRoles``)."""
+        self.snapshot = snapshot
+        self.executor = executor
+        self.state = state
+        self.trace = trace
+        self.settings = settings or AssistantSettings()
+        config = ServerConfig()
+        self.core = core or atlas_core(snapshot, executor, config, config.prefix_for(snapshot.manifest()))
+        self.roles = roles
+
+    def warm(self) -> float:
+        """Load the search index and the query encoder before the first question (milliseconds spent)."""
+        started = time.perf_counter()
+        self.core.navigator.search(warm_up_query(self.snapshot), None, 1)
+        self.core.planning.planner.plan(warm_up_query(self.snapshot))
+        return (time.perf_counter() - started) * 1000
+
+    @property
+    def vocabulary(self) -> Any:
+        return self.core.planning.planner.cache.vocabulary
+
+    async def ask(self, question: str, conversation_id: str | None = None) -> Turn:
+        """One turn: interpret, resolve, route, run, gather evidence, judge coverage, compose, remember."""
+        started = time.perf_counter()
+        conversation_id = conversation_id or uuid.uuid4().hex[:12]
+        state = self.state.load(conversation_id)
+        turn_id = f"{conversation_id}-{state.turns + 1}"
+        clock = _Clock()
+        has_context = state.active_entity is not None or state.open_ambiguity is not None
+        frame = interpret.frame(
+            question, turn_id=turn_id, conversation_id=conversation_id, vocabulary=self.vocabulary,
+            has_context=has_context,
+        )  # fmt: skip
+        log = RoleLog()
+        _TURN_LOG.set(log)
+        if self.roles is not None:
+            frame = await anyio.to_thread.run_sync(self.roles.interpret, frame, log)
+        clock.lap("interpret")
+        resolution = resolve(frame, state, self.vocabulary)
+        clock.lap("resolve")
+        turn = await self._answer(frame, resolution, state, clock)
+        turn.llm = log.notes
+        turn.answer.reasons += [r for r in log.reasons if r not in turn.answer.reasons]
+        turn.total_ms = round((time.perf_counter() - started) * 1000, 2)
+        self._remember(turn, state)
+        return turn
+
+    async def _answer(
+        self, frame: QueryFrame, res: Resolution, state: ConversationState, clock: _Clock
+    ) -> Turn:
+        found = Findings(notes=list(res.notes))
+        clarified = any(b.origin == "clarification" for b in res.bindings)
+        if not clarified and own_words(frame) and self._abstains(_without_references(frame)):
+            found.abstained = True  # asked of the question itself, not of its rewriting with the entity
+            return await self._finish(frame, res, None, [], found, clock, state)
+        if res.unbound:
+            found.unbound = list(res.unbound)
+            return await self._finish(frame, res, None, [], found, clock, state)
+        as_of, as_of_source = self.settings.as_of_date()
+        route = plan_route(
+            self.core.planning.planner, res.rewritten_question, res.known(), as_of, as_of_source
+        )
+        found.notes += route.notes
+        clock.lap("route")
+        if route.chain is None:
+            found.no_chain = True
+        elif route.unbound:
+            found.unbound = [f"{s.name} ({s.domain_type or 'value'})" for s in route.unbound]
+        elif self.executor is None:
+            found.no_executor = serving_of(self.snapshot.manifest()).no_executor_reason() or "no executor"
+        else:
+            return await self._run(frame, res, route, found, clock, state)
+        return await self._finish(frame, res, route, [], found, clock, state)
+
+    def _abstains(self, question: str) -> bool:
+        """The catalog's search finds nothing confidently: the question is outside the catalog."""
+        result = self.core.navigator.search(question, None, 3)
+        return result.reason is ReasonCode.NO_CONFIDENT_MATCH
+
+    async def _run(
+        self, frame: QueryFrame, res: Resolution, route: Route, found: Findings, clock: _Clock,
+        state: ConversationState,
+    ) -> Turn:  # fmt: skip
+        assert route.chain is not None
+        store = self.core.evidence.for_session(frame.conversation_id)
+        steps = route.chain.chain_steps({**res.known(), **route.fill})
+        runs = []
+        if _names_entity(route, frame):  # a name need not be unique: look before going further
+            runs = await run_steps(self.core, steps[:1], store)
+            first = sources_of(runs, store)
+            rows = len(first[0].rows) if first else 0
+            if rows > 1:
+                found.ambiguous = rows
+            elif len(steps) > 1 and runs and runs[0].status == "ok":
+                runs = await run_steps(self.core, steps, store)
+        else:
+            runs = await run_steps(self.core, steps, store)
+        if runs and runs[0].status == "empty":
+            runs = await self._second_reading(frame, res, route, runs, found, store)
+        clock.lap("execute")
+        return await self._finish(frame, res, route, runs, found, clock, state, store)
+
+    async def _second_reading(
+        self, frame: QueryFrame, res: Resolution, route: Route, runs: list[Any], found: Findings, store: Any
+    ) -> list[Any]:  # fmt: skip
+        """A name the first step found nothing for, read in its other case ("Козлова": Козлов, Козлова)."""
+        assert route.chain is not None
+        step = route.chain.steps[0]
+        for source in step.inputs:
+            candidate = next(
+                (c for c in frame.entity_candidates if c.alternatives and str(c.value) == str(source.value)),
+                None,
+            )
+            if source.origin != "request" or candidate is None:
+                continue
+            for other in candidate.alternatives:
+                known = {**res.known(), **route.fill, f"{step.api}.{source.name}": other}
+                again = await run_steps(self.core, route.chain.chain_steps(known), store)
+                if again and again[0].status != "empty":
+                    found.notes.append(
+                        Note(
+                            reason_code=ReasonCode.OK,
+                            message=f"{candidate.value!r} found nothing; read as {other!r}",
+                        )
+                    )
+                    return again
+        return runs
+
+    async def _finish(
+        self, frame: QueryFrame, res: Resolution, route: Route | None, runs: list[Any], found: Findings,
+        clock: _Clock, state: ConversationState, store: Any = None,
+    ) -> Turn:  # fmt: skip
+        sources = sources_of(runs, store) if store is not None else []
+        answer_apis = _answer_apis(runs, found)
+        evidence = bundle(runs, sources, set(answer_apis), self.settings.rows_shown)
+        clock.lap("evidence")
+        report = coverage(frame, found, runs, evidence)
+        if self.roles is not None:
+            report = await anyio.to_thread.run_sync(
+                self.roles.criticise, frame, evidence, report, _TURN_LOG.get()
+            )
+        clock.lap("coverage")
+        surface = next((c.surface for c in frame.entity_candidates if c.type in NAME_KINDS), "")
+        package = compose(
+            frame, report, runs, evidence, answer_apis, self.settings.rows_shown, surface=surface,
+            ask_for=", ".join(found.unbound), candidates=found.ambiguous,
+        )  # fmt: skip
+        if self.roles is not None:
+            package = await anyio.to_thread.run_sync(self.roles.compose, package, evidence, _TURN_LOG.get())
+        _check_bindings(package, sources)
+        clock.lap("compose")
+        plan = route.plan if route is not None else None
+        return Turn(
+            turn_id=frame.turn_id, conversation_id=frame.conversation_id, frame=frame, resolution=res,
+            plan=plan, runs=runs, evidence=evidence, coverage=report, answer=package,
+            latency_ms=clock.laps,
+        )  # fmt: skip
+
+    def _remember(self, turn: Turn, state: ConversationState) -> None:
+        """The conversation after this turn: its entity, period, open ambiguity, premises, evidence."""
+        state.turns += 1
+        state.keep_evidence(turn.evidence.sources)
+        state.last_evidence_ids = turn.answer.evidence_ids
+        update_entity(turn, state, self.snapshot)
+        if turn.answer.outcome.answered:
+            state.topic = topic_of(turn.resolution.rewritten_question, self.vocabulary)
+        if turn.frame.time_scope.kind == "explicit":
+            state.time_scope = turn.frame.time_scope
+            state.premises.append(
+                PremiseRecord(
+                    text=f"period {turn.frame.time_scope.text}", status="confirmed", turn_id=turn.turn_id
+                )
+            )
+        for note in turn.coverage.why_partial:
+            if note.reason_code is ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY:
+                state.premises.append(
+                    PremiseRecord(text=note.message, status="assumed", turn_id=turn.turn_id)
+                )
+        self.state.save(state)
+        if self.trace is not None:
+            self.trace.append(turn)
+
+
+def _without_references(frame: QueryFrame) -> str:
+    return " ".join(w for w in frame.text.split() if w.lower().strip("?,.!") not in REFERENCES)
+
+
+def _names_entity(route: Route, frame: QueryFrame) -> bool:
+    """The first step looks a named thing up by a name the question states (names need not be unique)."""
+    if route.chain is None or frame.expected_answer_shape != "record":
+        return False
+    names = {str(c.value) for c in frame.entity_candidates if c.type in NAME_KINDS}
+    return any(s.origin == "request" and str(s.value) in names for s in route.chain.steps[0].inputs)
+
+
+def _answer_apis(runs: list[Any], found: Findings) -> list[str]:
+    """The steps whose rows the answer states: the candidates of an ambiguity, else the first and last."""
+    ran = [r.api for r in runs if r.evidence_id]
+    if not ran:
+        return []
+    return ran[:1] if found.ambiguous > 1 else list(dict.fromkeys([ran[0], ran[-1]]))
+
+
+def _check_bindings(package: FinalAnswerPackage, sources: list[EvidenceRows]) -> None:
+    """Refuse to state a value no row of its cited evidence holds: the statement becomes 'unknown'."""
+    bad = set(unbound_values(package, sources))
+    if not bad:
+        return
+    for statement in package.found:
+        if statement.kind == "evidence" and any(value in bad for value in statement.values):
+            statement.kind = "unknown"
+            statement.values = [value for value in statement.values if value not in bad]
+    package.reasons.append(ReasonCode.UNBOUND_CLAIM)
+
+
+def update_entity(turn: Turn, state: ConversationState, snapshot: CatalogReader) -> None:
+    """A first step that found exactly one row for a stated subject makes it the active entity; several
+    rows for a name leave an open ambiguity; a clarified turn closes it."""
+    if turn.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY and turn.evidence.sources:
+        first = turn.evidence.sources[0]
+        state.open_ambiguity = OpenAmbiguity(
+            question=turn.resolution.rewritten_question, surface=turn.answer.short_answer,
+            kind=v.SURNAME, api=first.api, evidence_id=first.evidence_id, columns=first.columns,
+            candidates=first.rows[:10], identifying=_identifying(snapshot.get_api(first.api), first),
+        )  # fmt: skip
+        names = [c.surface for c in turn.frame.entity_candidates if c.type in NAME_KINDS]
+        state.open_ambiguity.surface = names[0] if names else first.api
+        return
+    if not turn.answer.outcome.answered or not turn.evidence.sources:
+        return
+    clarified = any(b.origin == "clarification" for b in turn.resolution.bindings)
+    subjects = [c for c in turn.frame.entity_candidates if c.type in SUBJECT_KINDS]
+    first = turn.evidence.sources[0]
+    if len(first.rows) != 1 or not (subjects or clarified):
+        return
+    surface = (
+        state.open_ambiguity.surface
+        if clarified and state.open_ambiguity
+        else subjects[0].surface
+        if subjects
+        else ""
+    )
+    row = dict(zip(first.columns, first.rows[0], strict=False))
+    key = key_column(first.columns)
+    identifying = _identifying(snapshot.get_api(first.api), first)
+    state.active_entity = ActiveEntity(
+        surface=surface, kind=subjects[0].type if subjects else v.SURNAME, key=f"{key}={row.get(key)}",
+        values={n: row[n] for n in identifying if row.get(n) is not None},
+        api=first.api, evidence_id=first.evidence_id,
+    )  # fmt: skip
+    state.open_ambiguity = None
+
+
+def _identifying(api: Api | None, first: EvidenceRows) -> list[str]:
+    """The columns of the first step's rows named like that step's inputs (what found the entity)."""
+    if api is None:
+        return []
+    inputs = {p.name.lower() for p in api.params}
+    inputs |= {c.name.lower() for t in api.input_tables for c in t.columns}
+    return [c for c in first.columns if c.lower() in inputs]
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(self.laps.get(name, 0.0) + (now - self.last) * 1000, 2)
+        self.last = now
+
+
+__all__ = ["Assistant", "AssistantSettings", "Note"]
