@@ -24,6 +24,7 @@ from apiatlas.security.auth import AuthError
 from apiatlas.security.roles import role_for
 from apiatlas.snapshot import Snapshot
 from apiatlas.web.app import STATIC, PageError, link_maker, render, web_app
+from apiatlas.web.ask import PRINCIPAL_KEY, attach_assistant
 from apiatlas.web.site import Reports, WebSite
 
 if TYPE_CHECKING:
@@ -64,6 +65,7 @@ class SecuredPages:
             site = WebSite.of_navigator(navigator, reports if sees_all else None, role=role)
             granted = [t for t in _tool_names() if view.policy.tool_granted(t)]
             site.tools = frozenset(granted)
+            attach_assistant(site, server.core)  # the role's view, as POST /ask plans over it
             self.sites[role] = site
         self.pages = web_app(lambda request: request.scope[SITE_KEY])
         self.secure_cookie = gateway.security.tls is not None
@@ -86,6 +88,7 @@ class SecuredPages:
             await render(request, None, "error.html", {"error": refused}, status=403)(scope, receive, send)
             return
         scope[SITE_KEY] = self.sites[role]
+        scope[PRINCIPAL_KEY] = principal.name  # conversations scoped per principal, as POST /ask's
         await self.pages(scope, receive, send)
 
     def sign_in(self, request: Request, problem: str | None, status: int) -> Response:
