@@ -17,6 +17,8 @@ import pytest
 
 from apiatlas.assistant.http import STATE_ENV
 from apiatlas.assistant.session import SETTINGS_ENV
+from apiatlas.assistant.trace import Turn
+from apiatlas.catalog.model import SideEffect
 from apiatlas.commands.serve import make_executor
 from apiatlas.security.config import AuditSettings, AuthSettings, RoleSettings, SecurityConfig
 from apiatlas.security.gateway import SecureGateway
@@ -25,7 +27,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
 from local_server import free_port, serve_asgi
 from test_security_http import write_keys
-from test_web_pages import browser, page, requests_seen, shot  # noqa: F401 (the browser fixtures)
+from test_web_pages import browser, page, requests_seen, shot, web_process  # noqa: F401 (the fixtures)
 
 SETTINGS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "assistant.yaml"
 FIND = "API_Prs_FindListByFIO"
@@ -50,6 +52,12 @@ def served(bank_snapshot: Path, bank_db: str, assistant_env: Path) -> Iterator[s
             yield f"http://127.0.0.1:{port}/ui"
 
 
+def traced(folder: Path) -> list[Turn]:
+    """Every turn the server's assistant traced (its trace file is beside the state)."""
+    lines = (folder / "state.trace.jsonl").read_text(encoding="utf-8").splitlines()
+    return [Turn.model_validate_json(line) for line in lines if line.strip()]
+
+
 def ask(tab: Any, question: str) -> None:
     tab.fill("#question", question)
     with tab.expect_navigation():
@@ -57,7 +65,7 @@ def ask(tab: Any, question: str) -> None:
 
 
 def test_a_conversation_with_facts_linked_to_their_rows_and_the_trace(
-    page: Any, served: str, tmp_path: Path  # noqa: F811
+    page: Any, served: str, tmp_path: Path, bank_snapshot: Path, assistant_env: Path  # noqa: F811
 ) -> None:
     assert page.goto(served + "/ask").status == 200
     ask(page, "Найди клиента Михалова")
@@ -94,6 +102,9 @@ def test_a_conversation_with_facts_linked_to_their_rows_and_the_trace(
     assert trace.locator("details.stage").count() >= 7
     assert page.locator("script").count() == 0
     shot(page, tmp_path, "ask-conversation")
+    with Snapshot.open(bank_snapshot) as snap:  # the assistant ran read APIs only
+        ran = [run.api for turn in traced(assistant_env) for run in turn.runs]
+        assert ran and {snap.get_api(key).side_effect for key in ran} == {SideEffect.READ}  # type: ignore[union-attr]
 
 
 def test_a_role_asks_over_its_own_apis_only(
@@ -121,3 +132,14 @@ def test_a_role_asks_over_its_own_apis_only(
                 assert "API_Acc" not in execute  # the role's assistant ran none of the accounts' APIs
             finally:
                 context.close()
+
+
+def test_apiatlas_web_with_db_serves_the_ask_page(
+    page: Any, bank_snapshot: Path, bank_db: str, assistant_env: Path  # noqa: F811
+) -> None:
+    """``apiatlas web SNAP --db URL``: the command itself answers a question on its Ask page."""
+    with web_process(bank_snapshot, "--db", bank_db) as port:
+        assert page.goto(f"http://127.0.0.1:{port}/ask").status == 200
+        ask(page, "Найди клиента Михалова")
+        assert "FULLY_ANSWERED" in page.locator("#turn-1 .outcome").inner_text()
+        assert page.locator("#turn-1 a.fact", has_text="772976034842").count() == 1

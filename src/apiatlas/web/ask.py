@@ -85,6 +85,11 @@ def fact_links(turn: Turn, index: int) -> dict[str, tuple[str, str]]:
     }
 
 
+def statement_links(fact_ids: list[str], facts: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """A statement's fact links, each (row anchor, text) once, in the statement's order."""
+    return list(dict.fromkeys(facts[f] for f in fact_ids if f in facts))
+
+
 def evidence_links(turn: Turn, index: int) -> dict[str, str]:
     """evidence id -> the anchor of its first table of rows on the page."""
     links: dict[str, str] = {}
@@ -105,6 +110,7 @@ def ask_context(request: Request, site: WebSite, conversation: str | None) -> di
         "max_question": MAX_QUESTION,
         "rows_shown": ROWS_SHOWN,
         "anchor": anchor,
+        "statement_links": statement_links,
     }
 
 
