@@ -25,8 +25,10 @@ from apiatlas.security.gateway import SecureGateway
 from apiatlas.server.app import build_server, http_app
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from apiatlas.web.secured import SecuredPages
 from local_server import free_port, serve_asgi
 from test_security_http import write_keys
+from test_security_writes import write_catalog_snapshot
 from test_web_pages import browser, page, requests_seen, shot, web_process  # noqa: F401 (the fixtures)
 
 SETTINGS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "assistant.yaml"
@@ -143,3 +145,26 @@ def test_apiatlas_web_with_db_serves_the_ask_page(
         ask(page, "Найди клиента Михалова")
         assert "FULLY_ANSWERED" in page.locator("#turn-1 .outcome").inner_text()
         assert page.locator("#turn-1 a.fact", has_text="772976034842").count() == 1
+
+
+def test_the_page_assistant_of_a_role_with_writes_runs_reads_only(
+    bank_db: str, assistant_env: Path, tmp_path: Path
+) -> None:
+    """A role whose MCP tools may run write APIs (after confirmation): its Ask page's assistant may not."""
+    keys_file, _ = write_keys(tmp_path, {"cat": ["clerk"]})
+    security = SecurityConfig(
+        auth=AuthSettings(resource_url="http://127.0.0.1:9/mcp", keys_file=keys_file),
+        roles={"clerk": RoleSettings(write_apis=["*"])},
+        audit=AuditSettings(file=tmp_path / "audit.jsonl"),
+    )
+    with Snapshot.open(write_catalog_snapshot(tmp_path / "writes.atlas")) as snap:  # one kept write API
+        reads, writes_on = (make_executor(bank_db, snap, ServerConfig()) for _ in range(2))
+        front = SecureGateway(snap, reads, ServerConfig(), security, write_executor=writes_on)
+        role_view = front.servers["clerk"].view
+        writes = [k for k in role_view.all_api_keys() if role_view.writes_enabled(k)]
+        assert writes == ["API_Test_Write"]
+        assistant = SecuredPages(front, snap).sites["clerk"].assistant
+        assert assistant is not None
+        page_view = assistant.core.navigator
+        assert not any(page_view.writes_enabled(k) for k in writes)
+        assert all(page_view.snapshot.visible(k) for k in writes)  # still the role's view otherwise

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
@@ -152,10 +152,35 @@ async def _ask(request: Request, site: WebSite) -> Response:
     return RedirectResponse(target, status_code=303)
 
 
+class ReadsOnly:
+    """A catalog view that enables no write API: everything else is the wrapped view's (a role's)."""
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+
+    def writes_enabled(self, key: str) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._view, name)
+
+
+def reads_only_core(core: Any) -> Any:
+    """``core`` itself when its view enables no write API (the usual case: POST /ask's very core); else a
+    core over the same view with writes disabled, so the page's assistant can plan and run reads only."""
+    view = core.navigator.snapshot
+    if not any(view.writes_enabled(key) for key in view.all_api_keys()):
+        return core
+    from apiatlas.server.app import atlas_core
+
+    executor = core.execution.executor
+    return atlas_core(cast(Any, ReadsOnly(view)), executor, core.config, core.navigator.prefix)
+
+
 def attach_assistant(site: WebSite, core: Any) -> WebSite:
     """``site`` with the assistant of ``core`` (an ``AtlasTools``: a server's, or a role's behind the
-    gateway), built by the same ``server_assistant`` as ``POST /ask``; without an executor the Ask page says
-    that asking needs one. Returns ``site``."""
+    gateway), built by the same ``server_assistant`` as ``POST /ask``, over a core that runs reads only;
+    without an executor the Ask page says that asking needs one. Returns ``site``."""
     from apiatlas.assistant.http import server_assistant
     from apiatlas.snapshot.manifest import serving_of
 
@@ -165,5 +190,5 @@ def attach_assistant(site: WebSite, core: Any) -> WebSite:
         reason = serving_of(core.navigator.snapshot.manifest()).no_executor_reason()
         site.ask_unavailable = f"{reason}. {site.ask_unavailable}" if reason else site.ask_unavailable
         return site
-    site.assistant = server_assistant(core)
+    site.assistant = server_assistant(reads_only_core(core))
     return site
