@@ -9,6 +9,7 @@ test's temporary folder).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,9 @@ def test_a_role_asks_over_its_own_apis_only(
                 assert "API_Acc" not in execute  # the role's assistant ran none of the accounts' APIs
             finally:
                 context.close()
+    audited = [json.loads(x) for x in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    asked = [x for x in audited if x["tool"] == "ask"]  # as POST /ask audits a question
+    assert [(x["principal"], x["role"]) for x in asked] == [("pat", "people")]
 
 
 def test_apiatlas_web_with_db_serves_the_ask_page(

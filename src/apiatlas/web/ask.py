@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 from urllib.parse import urlsplit
 
@@ -28,6 +30,9 @@ from apiatlas.web.app import PageError, SiteFor, link_maker, render
 from apiatlas.web.site import WebSite
 
 PRINCIPAL_KEY = "apiatlas.principal"  # set by the gateway's pages (secured.py); one local user otherwise
+GUARD_KEY = "apiatlas.ask_guard"  # the gateway's limits, execution slot and audit for one question
+Record = Callable[[Turn], None]
+AskGuard = Callable[[], AbstractAsyncContextManager[Record]]
 LOCAL = "local"  # the principal of a server without --security, as POST /ask names it
 _CONVERSATION = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")  # POST /ask's AskRequest pattern
 ROWS_SHOWN = 100  # rows of one evidence table drawn on the page
@@ -146,7 +151,19 @@ async def _ask(request: Request, site: WebSite) -> Response:
     conversation = _conversation(str(form.get("conversation") or "")) or os.urandom(6).hex()
     if not question or len(question) > MAX_QUESTION:
         raise PageError(f"a question is 1 to {MAX_QUESTION} characters", status=400)
-    turn = await site.assistant.ask(question, scoped(_principal(request), conversation))
+    asked = scoped(_principal(request), conversation)
+    guard: AskGuard | None = request.scope.get(GUARD_KEY)
+    if guard is None:
+        turn = await site.assistant.ask(question, asked)
+    else:
+        from apiatlas.security.limits import LimitBreach
+
+        try:
+            async with guard() as record:
+                turn = await site.assistant.ask(question, asked)
+                record(turn)
+        except LimitBreach as breach:
+            raise PageError(f"{breach.code.value}: {breach.message}", status=429) from breach
     index = turn.turn_id.rsplit("-", 1)[-1]
     target = link_maker(request)("ask", c=conversation) + f"#turn-{index}"
     return RedirectResponse(target, status_code=303)
