@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -325,10 +326,12 @@ def test_the_pages_under_ui_of_apiatlas_serve_http(page: Any, bank: Snapshot, tm
         shot(page, tmp_path, "14-serve-ui-api")
 
 
-def test_the_apiatlas_web_command(page: Any, bank: Snapshot, tmp_path: Path) -> None:
-    """The real command, as a user starts it: ``apiatlas web SNAP --port P``; stopped by its process id."""
+@contextmanager
+def web_process(snapshot: Path, *options: str) -> Iterator[int]:
+    """``apiatlas web SNAP --port P [options]`` started as a user starts it; yields P once it listens;
+    stopped by its process id."""
     port = free_port()
-    command = [sys.executable, "-m", "apiatlas.cli", "web", str(bank.path), "--port", str(port)]
+    command = [sys.executable, "-m", "apiatlas.cli", "web", str(snapshot), "--port", str(port), *options]
     env = {k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"}
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     try:
@@ -341,12 +344,21 @@ def test_the_apiatlas_web_command(page: Any, bank: Snapshot, tmp_path: Path) -> 
                     break
             except OSError:
                 time.sleep(0.5)
-        assert page.goto(f"http://127.0.0.1:{port}/").status == 200
-        assert page.locator("table.objects th[scope=row]").count() == len(bank.list_objects(0, 10_000)[0])
-        shot(page, tmp_path, "15-apiatlas-web")
+        yield port
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_the_apiatlas_web_command(page: Any, bank: Snapshot, tmp_path: Path) -> None:
+    """The real command, as a user starts it: ``apiatlas web SNAP --port P``; stopped by its process id."""
+    with web_process(bank.path) as port:
+        assert page.goto(f"http://127.0.0.1:{port}/").status == 200
+        assert page.locator("table.objects th[scope=row]").count() == len(bank.list_objects(0, 10_000)[0])
+        shot(page, tmp_path, "15-apiatlas-web")
+        assert page.goto(f"http://127.0.0.1:{port}/ask").status == 200  # no --db: asking needs one
+        assert "Asking needs an executor" in page.locator(".unavailable").inner_text()
+        assert page.locator("form.ask, textarea").count() == 0
 
 
 def test_no_request_left_127_0_0_1(requests_seen: Requests) -> None:

@@ -30,11 +30,11 @@ def shown_url(url: str | None) -> str | None:
 def web_command(
     snapshot_path: Annotated[Path, typer.Argument(metavar="SNAP", help="snapshot file (*.atlas)")],
     db: Annotated[
-        str | None, typer.Option("--db", help="database URL of a SQL snapshot (shown; the pages run nothing)")
+        str | None, typer.Option("--db", help="database URL of a SQL snapshot (the Ask page reads it)")
     ] = None,
     upstream: Annotated[
         str | None,
-        typer.Option("--upstream", help="base URL of a REST snapshot's API (shown; nothing is called)"),
+        typer.Option("--upstream", help="base URL of a REST snapshot's API (the Ask page calls it)"),
     ] = None,
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to listen on")] = DEFAULT_PORT,
@@ -43,13 +43,16 @@ def web_command(
         Path | None, typer.Option("--drift", help="drift report JSON (default: SNAP's stem + .drift.json)")
     ] = None,
 ) -> None:
-    """Serve read-only web pages of a snapshot: catalog, API pages and graph, search, plan, reports."""
+    """Serve read-only web pages of a snapshot: catalog, API pages and graph, search, plan, reports, and
+    the Ask page (the evidence assistant; it needs --db or --upstream)."""
     import uvicorn
 
-    from apiatlas.commands.serve import _executor_url, check_search, load_config
+    from apiatlas.commands.serve import _executor_url, check_search, load_config, make_executor
+    from apiatlas.server.app import atlas_core
     from apiatlas.snapshot import Snapshot
     from apiatlas.snapshot.manifest import serving_of
     from apiatlas.web.app import single_site_app
+    from apiatlas.web.ask import attach_assistant
     from apiatlas.web.site import Reports, WebSite
 
     logging.basicConfig(
@@ -60,7 +63,9 @@ def web_command(
         snapshot = Snapshot.open(snapshot_path)
         check_search(snapshot, config)
         runs_on = _executor_url(serving_of(snapshot.manifest()).executor, db, upstream, config)
-        site = WebSite.over(snapshot, config, Reports(snapshot, drift))
+        executor = make_executor(db, snapshot, config, upstream)  # as serve makes it: the assistant's
+        core = atlas_core(snapshot, executor, config, config.prefix_for(snapshot.manifest()))
+        site = attach_assistant(WebSite.of_navigator(core.navigator, Reports(snapshot, drift)), core)
         site.runs_on = shown_url(runs_on)
         site.warm()
     except ApiatlasError as exc:

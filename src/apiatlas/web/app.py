@@ -117,12 +117,14 @@ def page_endpoint(
 
 def web_routes(site_for: SiteFor) -> list[Route | Mount]:
     """The pages and the stylesheet, relative to where they are mounted."""
+    from apiatlas.web.ask import ask_routes
     from apiatlas.web.pages import PAGES
 
     routes: list[Route | Mount] = [
         Route(path, page_endpoint(site_for, page, template, tool), methods=["GET"], name=name)
         for name, (path, page, template, tool) in PAGES.items()
     ]
+    routes += ask_routes(site_for)
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC), name="static"))
     return routes
 

@@ -10,7 +10,10 @@ is refused.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
@@ -20,10 +23,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from apiatlas.assistant.trace import Turn
 from apiatlas.security.auth import AuthError
 from apiatlas.security.roles import role_for
 from apiatlas.snapshot import Snapshot
 from apiatlas.web.app import STATIC, PageError, link_maker, render, web_app
+from apiatlas.web.ask import GUARD_KEY, PRINCIPAL_KEY, Record, attach_assistant
 from apiatlas.web.site import Reports, WebSite
 
 if TYPE_CHECKING:
@@ -64,6 +69,7 @@ class SecuredPages:
             site = WebSite.of_navigator(navigator, reports if sees_all else None, role=role)
             granted = [t for t in _tool_names() if view.policy.tool_granted(t)]
             site.tools = frozenset(granted)
+            attach_assistant(site, server.core)  # the role's view, as POST /ask plans over it
             self.sites[role] = site
         self.pages = web_app(lambda request: request.scope[SITE_KEY])
         self.secure_cookie = gateway.security.tls is not None
@@ -86,7 +92,33 @@ class SecuredPages:
             await render(request, None, "error.html", {"error": refused}, status=403)(scope, receive, send)
             return
         scope[SITE_KEY] = self.sites[role]
+        scope[PRINCIPAL_KEY] = principal.name  # conversations scoped per principal, as POST /ask's
+        scope[GUARD_KEY] = lambda: self.ask_guard(str(principal.name), role)
         await self.pages(scope, receive, send)
+
+    @asynccontextmanager
+    async def ask_guard(self, principal: str, role: str) -> AsyncIterator[Record]:
+        """A question asked on the Ask page, as POST /ask treats one: the principal's rate limit for
+        ``ask``, an execution slot while it runs, one audit line (``tool: ask``) with its outcome."""
+        limits = self.gateway.limits
+        await limits.admit(principal, "ask")
+        started = time.perf_counter()
+        result: dict[str, Any] = {"status": "error", "reason": "TOOL_EXECUTION_ERROR"}
+
+        def record(turn: Turn) -> None:
+            answer = turn.answer
+            result["status"] = "ok" if answer.outcome.answered else "error"
+            result["reason"] = answer.reasons[0].value if answer.reasons else None
+            result["evidence_ids"] = answer.evidence_ids
+
+        try:
+            async with limits.execution_slot("execute_chain"):
+                yield record
+        finally:
+            self.gateway.guard.audit.record(
+                principal=principal, role=role, tool="ask", arguments={}, result=result,
+                duration_ms=(time.perf_counter() - started) * 1000, session=None,
+            )  # fmt: skip
 
     def sign_in(self, request: Request, problem: str | None, status: int) -> Response:
         return render(request, None, "login.html", {"problem": problem}, status=status)

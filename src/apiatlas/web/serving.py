@@ -10,6 +10,7 @@ from starlette.routing import Mount
 
 from apiatlas.snapshot import Snapshot
 from apiatlas.web.app import single_site_app
+from apiatlas.web.ask import attach_assistant
 from apiatlas.web.site import Reports, WebSite
 
 if TYPE_CHECKING:
@@ -25,5 +26,6 @@ def mount_pages(app: Starlette, server: AtlasServer) -> Starlette:
         return app
     snapshot = navigator.snapshot
     reports = Reports(snapshot) if isinstance(snapshot, Snapshot) else None
-    app.router.routes.append(Mount(UI_PATH, app=single_site_app(WebSite.of_navigator(navigator, reports))))
+    site = attach_assistant(WebSite.of_navigator(navigator, reports), server.core)
+    app.router.routes.append(Mount(UI_PATH, app=single_site_app(site)))
     return app

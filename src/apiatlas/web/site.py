@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ConfigError, Location
@@ -17,7 +17,14 @@ from apiatlas.server.navigation import Navigator
 from apiatlas.server.planning import ChainPlanning
 from apiatlas.snapshot import CatalogReader, Snapshot
 
+if TYPE_CHECKING:
+    from apiatlas.assistant.workflow import Assistant
+
 ALL_OBJECTS = 1_000_000
+NO_EXECUTOR = (
+    "Asking needs an executor: start the pages with --db URL (a SQL snapshot) or --upstream URL "
+    "(a REST snapshot), or serve the snapshot with one. The other pages need none."
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,8 @@ class WebSite:
     role: str | None = None
     runs_on: str | None = None  # the executor's URL, without credentials (shown; the pages run nothing)
     tools: frozenset[str] | None = None  # the tools the reader's role is granted (None: every tool)
+    assistant: Assistant | None = None  # the Ask page's assistant (None: no executor to ask with)
+    ask_unavailable: str = NO_EXECUTOR
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
