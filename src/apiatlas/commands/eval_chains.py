@@ -26,6 +26,7 @@ class ChainDataset(StrEnum):
     RESTBENCH = "restbench"
     BANK = "bank"
     OPENAPI = "openapi"  # SPEC CHAINS: any OpenAPI spec, chains in RestBench's format (extra keys ignored)
+    NESTFUL = "nestful"  # SPEC DATA: NESTFUL's executable-spec.json and executable-data.json
 
 
 def _compile(source: Path, out: Path, config: Path | None) -> Path:
@@ -82,6 +83,22 @@ def _openapi(
         return {"dataset": f"openapi:{Path(spec).name}", **writes_report(runs, snap, writes)}
 
 
+def _nestful(files: list[Path], work: Path, config: Path | None) -> dict[str, Any]:
+    from apiatlas.evals.nestful import nestful_cases, nestful_report, run_nestful
+    from apiatlas.snapshot import Snapshot
+
+    root = _shared_data() / "nestful"
+    if len(files) not in (0, 2):
+        raise typer.BadParameter(
+            "nestful takes two files: SPEC DATA (executable-spec.json executable-data.json)"
+        )
+    spec, data = files or [root / "executable-spec.json", root / "executable-data.json"]
+    with Snapshot.open(_compile(spec, work / "nestful.atlas", config)) as snap:
+        cases = nestful_cases(data, set(snap.all_api_keys()))
+        runs = run_nestful(Planner(snap, allow=reads_only), cases)
+    return {"dataset": "nestful", **nestful_report(runs)}
+
+
 def evaluate(
     dataset: ChainDataset,
     files: list[Path],
@@ -97,6 +114,8 @@ def evaluate(
 
     if dataset is ChainDataset.OPENAPI:
         return _openapi(files, work, config, compiled, writes)
+    if dataset is ChainDataset.NESTFUL:
+        return _nestful(files, work, config)
     if compiled is not None or writes:
         raise typer.BadParameter("--snapshot and --writes are for --dataset openapi")
     cases: list[GoldCase]
@@ -122,13 +141,15 @@ def eval_chains(
     files: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]; openapi: SPEC CHAINS."
+            help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]; openapi: SPEC CHAINS; "
+            "nestful: SPEC DATA."
         ),
     ] = None,
     dataset: Annotated[
         ChainDataset,
         typer.Option(
-            "--dataset", help="restbench (TMDB spec + queries), bank, or openapi (any spec + chains)."
+            "--dataset",
+            help="restbench (TMDB spec + queries), bank, openapi (any spec + chains) or nestful.",
         ),
     ] = ChainDataset.RESTBENCH,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
@@ -189,13 +210,17 @@ def figures_table(result: dict[str, Any]) -> Table:
         title=f"eval chains — {result['dataset']} (plan from the request text alone)", show_edge=False
     )
     table.add_column("figure")
+    nestful = "sequence_match" in result["all"]
     for split in ("all", "development", "held_out"):
         table.add_column(split.replace("_", "-"), justify="right")
-    rows = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms", "latency_p95_ms")
+    rows: tuple[str, ...] = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms",
+                             "latency_p95_ms")  # fmt: skip
+    if nestful:
+        rows = ("cases", "sequence_match", "correct_path", "binding_accuracy", "gold_bindings")
     for row in rows:
         cells = []
         for split in ("all", "development", "held_out"):
             value = result[split].get(row, 0)
-            cells.append(str(value) if row == "cases" else f"{value:.3f}")
+            cells.append(str(value) if row in ("cases", "gold_bindings") else f"{value:.3f}")
         table.add_row(row, *cells)
     return table
