@@ -224,3 +224,93 @@ def figures_table(result: dict[str, Any]) -> Table:
             cells.append(str(value) if row in ("cases", "gold_bindings") else f"{value:.3f}")
         table.add_row(row, *cells)
     return table
+
+
+_CALIBRATED = Path(__file__).resolve().parents[1] / "planning" / "calibrated.py"
+
+
+def _confidence_samples(work: Path) -> list[Any]:
+    """Every case of the chain sets planned without a confidence model: TMDB (RestBench, reads), the
+    sample bank (reads), Slack and Kubernetes (`examples/*/eval/chains.json`, writes allowed as their
+    figures are taken) and NESTFUL (reads); the split of each set as its `eval chains` has it."""
+    from apiatlas.evals.chains import check_gold
+    from apiatlas.evals.nestful import nestful_cases
+    from apiatlas.evals.plan_confidence import PlanSample, plan_sample
+    from apiatlas.snapshot import Snapshot
+
+    data = _shared_data()
+    samples: list[PlanSample] = []
+
+    def gold_set(name: str, snapshot: Path, cases: Any, allow: Any) -> None:
+        with Snapshot.open(snapshot) as snap:
+            planner = Planner(snap, allow=allow, confidence=None)
+            for case in cases(snap):
+                right = (lambda c: lambda planned: planned in (c.gold, *c.also_ok))(case)
+                samples.append(plan_sample(planner, name, case.qid, case.text, case.held_out, right))
+
+    tmdb = _compile(data / "restbench" / "tmdb_oas.json", work / "tmdb.atlas", _RESTBENCH_CONFIG)
+    gold_set("tmdb", tmdb, lambda s: restbench_cases(data / "restbench" / "tmdb_queries.json",
+                                                     set(s.all_api_keys())), reads_only)  # fmt: skip
+    bank = _bank_snapshot(_BANK, work / "bank.atlas", None)
+    gold_set("bank", bank, lambda s: bank_cases(_BANK / "eval" / "chains.yaml"), reads_only)
+    for name, spec in (("slack", "slack_web_openapi_v2.json"), ("kubernetes", "kubernetes.swagger.json")):
+        chains = _EXAMPLES / name / "eval" / "chains.json"
+        snapshot = _compile(data / "openapi" / spec, work / f"{name}.atlas", None)
+
+        def cases(snap: Any, chains: Path = chains) -> list[GoldCase]:
+            found = restbench_cases(chains, set(snap.all_api_keys()))
+            check_gold(found, snap, chains)
+            return found
+
+        gold_set(name, snapshot, cases, None)
+    root = data / "nestful"
+    with Snapshot.open(_compile(root / "executable-spec.json", work / "nestful.atlas", None)) as snap:
+        planner = Planner(snap, allow=reads_only, confidence=None)
+        for c in nestful_cases(root / "executable-data.json", set(snap.all_api_keys())):
+            right = (lambda gold: lambda planned: planned == gold)(c.gold)
+            samples.append(plan_sample(planner, "nestful", c.qid, c.text, c.held_out, right))
+    return samples
+
+
+def _write_calibrated(model: Any) -> None:
+    fields = model.model_dump()
+    body = ",\n".join(f"    {k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items())
+    text = _CALIBRATED.read_text(encoding="utf-8").split("SHIPPED_PLAN_CONFIDENCE =", 1)[0]
+    _CALIBRATED.write_text(text + f"SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(\n{body},\n)\n")
+
+
+@eval_app.command("plan-confidence")
+def eval_plan_confidence(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the model and figures as JSON.")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Write the fitted model to planning/calibrated.py (shipped).")
+    ] = False,
+) -> None:
+    """Fit the plan-confidence model on the development halves of the chain sets (TMDB, bank, Slack,
+    Kubernetes, NESTFUL) and report, per set and split, how often a wrong top chain is confident and how
+    many right ones NO_CONFIDENT_PLAN loses."""
+    from apiatlas.evals.plan_confidence import confidence_report, fit_plan_confidence
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="apiatlas-confidence-") as tmp:
+            samples = _confidence_samples(Path(tmp))
+    except ApiatlasError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
+    sets = " + ".join(dict.fromkeys(s.dataset for s in samples))
+    dev = sum(1 for s in samples if not s.held_out)
+    model = fit_plan_confidence(samples, f"dev halves of {sets} ({dev} plans)")
+    report = confidence_report(samples, model)
+    if write:
+        _write_calibrated(model)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"plan confidence — threshold {model.threshold:.3f}", show_edge=False)
+    for column in ("set", "split", "cases", "right", "confident", "wrong_confident", "right_lost"):
+        table.add_column(column, justify="right")
+    for name, splits in report["sets"].items():
+        for split, f in splits.items():
+            table.add_row(name, split, str(f["cases"]), str(f["right"]), f"{f['confident']:.3f}",
+                          f"{f['wrong_confident']:.3f}", f"{f['right_lost']:.3f}")  # fmt: skip
+    Console().print(table)

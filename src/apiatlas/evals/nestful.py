@@ -7,7 +7,8 @@
   ``"5 * $var1.Exchange Rate$"``), the share the plan maps from the same step's same field. Gold steps
   are matched to planned steps in order (the first planned step of the same API after the previous
   match); a binding counts when the matched consumer step takes that input from the planned step
-  matched to the gold producer, from the same field (``author[0].id`` reads as ``author[].id``).
+  matched to the gold producer, from the same field (``author[0].id`` reads as ``author[].id``; the
+  gold ``locationId`` is the spec's ``location.locationId``: see ``same_field``).
 
 The 85 requests are split by sha256 of their id (``nestful:N``) into a development half and a
 held-back half (``DEV_SHARE``), deterministic and independent of the planner.
@@ -119,8 +120,16 @@ def bound(binding: GoldBinding, chain: CandidateChain, matched: dict[int, int]) 
         return False
     for source in chain.steps[consumer].inputs:
         if source.name == binding.name and source.origin == "step" and source.from_step == producer:
-            return normal_field(source.from_field or "") == binding.field
+            return same_field(source.from_field or "", binding.field)
     return False
+
+
+def same_field(planned: str, gold: str) -> bool:
+    """The plan's field is the gold's, or ends with it after a dot: NESTFUL's gold names fields from
+    the spec's ``output_parser`` root, which sometimes sits inside an output object of the spec
+    (``$var1.locationId$`` for the spec's ``location.locationId``)."""
+    field = normal_field(planned)
+    return field == gold or field.endswith("." + gold)
 
 
 @dataclass(frozen=True)

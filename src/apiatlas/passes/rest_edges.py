@@ -34,10 +34,17 @@ from apiatlas.passes.rest_names import (
     nesting,
     param_resource,
     path_of,
+    qualified_leaves,
     singular,
     takes_ids,
     words,
 )
+
+
+def is_identifier(domain_type: str) -> bool:
+    """``string:id``, ``integer:id``: the type the sources give a field named as an identifier."""
+    return domain_type.endswith(":id")
+
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
 # lists whose name says nothing about their items: the operation's path says what they hold
@@ -117,8 +124,10 @@ class _RestGraph:
         return kind if isinstance(kind, str) else "string"
 
     def compatible(self, a: str, b: str) -> bool:
+        """Same JSON type, both numbers, or both identifiers: a spec that declares ids loosely says
+        ``string`` for one and ``number`` for the other (``product_id`` out, ``product_id`` in)."""
         x, y = self.base(a), self.base(b)
-        return x == y or {x, y} <= {"integer", "number"}
+        return x == y or {x, y} <= {"integer", "number"} or (is_identifier(a) and is_identifier(b))
 
     # -- resources --------------------------------------------------------------------------------------
     def _representations(self) -> dict[str, set[str]]:
@@ -241,6 +250,19 @@ class _RestGraph:
         # producers about the same resource first (GET .../shelves for .../shelves/{name})
         self._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
 
+    def qualified_names(self, consumer: Api, param: Param) -> None:
+        """A parameter named as a field with a qualifier before it (``originSkyId`` ← ``skyId``,
+        ``destinationEntityId`` ← ``entityId``) or as alternatives (``username_or_id_or_url`` ←
+        ``username``): an identifier or alternative named whole, at a word boundary."""
+        if not param.required or self.base(param.domain_type) in ("object", "array"):
+            return
+        found: list[tuple[_Out, str]] = []
+        for leaf in qualified_leaves(param.name):
+            for o in self.candidates(leaf.casefold(), consumer):
+                if o.leaf == leaf and self.compatible(o.domain_type, param.domain_type):
+                    found.append((o, f"{param.name} names the field {leaf} ({o.field})"))
+        self._take(found, consumer, param, EdgeLevel.ALIAS)
+
     def path_resource(self, api: Api, *, listed: bool = False) -> str | None:
         """The last known resource named by a literal segment of the API's path.
 
@@ -362,6 +384,7 @@ class _RestGraph:
                     continue
                 resource = self.resource_of(api, param)
                 self.exact_names(api, param, resource)
+                self.qualified_names(api, param)
                 self.ref_identity(api, param)
                 if resource is not None and takes_ids(param, resource):
                     self.resource_ids(api, param, resource)

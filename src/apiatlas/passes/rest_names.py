@@ -88,3 +88,24 @@ def path_of(api: Api) -> str:
 
 def method_of(api: Api) -> str:
     return str(api.extra.get("method", api.key.split(" ", 1)[0]))
+
+
+_ALTERNATIVES = re.compile(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])")
+
+
+def qualified_leaves(name: str) -> list[str]:
+    """Field names a parameter names beyond its own: each alternative of ``username_or_id_or_url``
+    (``username``, ``url``: not a bare ``id``), and the identifier after a qualifier (``originSkyId`` →
+    ``skyId``, ``origin_sky_id`` → ``sky_id``; not the bare ``Id``)."""
+    parts = [p for p in _ALTERNATIVES.split(name) if p]
+    out = [p for p in parts if len(parts) > 1 and p.casefold() not in ITEM_KEYS]
+    if id_resource(name) is None:
+        return out
+    camel = [m.start() for m in re.finditer(r"[A-Z]", name) if m.start() > 0]
+    snake = [m.end() for m in re.finditer(r"_", name)]
+    for at in sorted(set(camel) | set(snake)):
+        rest = name[at:]
+        if id_resource(rest) is None:  # the bare ``Id`` / ``_id`` is no field of its own
+            continue
+        out.append(rest[0].lower() + rest[1:] if at in camel else rest)
+    return out

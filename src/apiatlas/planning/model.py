@@ -87,6 +87,12 @@ class PlanResult(BaseModel):
         default_factory=list,
         description="a request of several actions: each action's own plan, in the request's order",
     )
+    confidence: float | None = Field(
+        default=None, description="calibrated probability that the top chain is right (planning.confidence)"
+    )
+    unclear: list[str] = Field(
+        default_factory=list, description="NO_CONFIDENT_PLAN: what the plan is unsure of"
+    )
 
 
 def to_chain_steps(chain: CandidateChain, fill: dict[str, Any]) -> list[ChainStep]:
