@@ -84,7 +84,7 @@ def _openapi(
 
 
 def _nestful(files: list[Path], work: Path, config: Path | None) -> dict[str, Any]:
-    from apiatlas.evals.nestful import nestful_cases, nestful_report, run_nestful
+    from apiatlas.evals.nestful import graph_recall, nestful_cases, nestful_report, run_nestful
     from apiatlas.snapshot import Snapshot
 
     root = _shared_data() / "nestful"
@@ -96,7 +96,8 @@ def _nestful(files: list[Path], work: Path, config: Path | None) -> dict[str, An
     with Snapshot.open(_compile(spec, work / "nestful.atlas", config)) as snap:
         cases = nestful_cases(data, set(snap.all_api_keys()))
         runs = run_nestful(Planner(snap, allow=reads_only), cases)
-    return {"dataset": "nestful", **nestful_report(runs)}
+        graph = graph_recall(cases, snap)
+    return {"dataset": "nestful", **nestful_report(runs), "graph": graph}
 
 
 def evaluate(
@@ -182,6 +183,12 @@ def eval_chains(
     console.print(figures_table(result))
     if "writes" in result:
         print_writes(result["writes"])
+    if "graph" in result:
+        graph = result["graph"]
+        typer.echo(
+            f"dependency graph vs gold bindings: {graph['linked']} of {graph['gold_pairs']} linked "
+            f"(recall {graph['recall']:.3f})"
+        )
     if misses:
         for miss in result["misses"]:
             console.print(f"\n{miss['id']}: {miss['query']}", highlight=False)

@@ -27,6 +27,7 @@ from apiatlas.evals.restbench import read_json
 from apiatlas.planning.evaluation import is_subsequence
 from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.planner import Planner
+from apiatlas.snapshot import CatalogReader
 
 FINAL_STEP = "var_result"  # NESTFUL's last pseudo-call gathering the answer, not an API
 _REFERENCE = re.compile(r"\$(var\d+)\.([^$]+)\$")
@@ -174,6 +175,35 @@ def nestful_figures(runs: list[NestfulRun]) -> dict[str, Any]:
         "binding_accuracy": round(sum(r.bindings_right for r in runs) / max(1, gold_bindings), 4),
         "gold_bindings": gold_bindings,
     }
+
+
+def graph_recall(cases: list[NestfulCase], snapshot: CatalogReader) -> dict[str, Any]:
+    """The dependency graph against the gold bindings, apart from any plan: of the distinct gold
+    bindings (producer API and field → consumer API and input), the share an edge of the snapshot
+    links (``same_field``), and those it misses (with whether the spec has the field and the input at
+    all: NESTFUL's gold sometimes names a field its spec does not list, e.g. ``id`` for ``artist_id``)."""
+    pairs: dict[tuple[str, str, str, str], None] = {}
+    for case in cases:
+        for b in case.bindings:
+            pairs[(case.gold[b.producer], b.field, case.gold[b.consumer], b.name)] = None
+    linked, missed = 0, []
+    for producer, field, consumer, name in pairs:
+        edges = [
+            e for e in snapshot.edges_into(consumer) if e.producer == producer and e.consumer_field == name
+        ]
+        if any(same_field(e.producer_field, field) for e in edges):
+            linked += 1
+            continue
+        api, source = snapshot.get_api(consumer), snapshot.get_api(producer)
+        has_input = api is not None and any(p.name == name for p in api.params)
+        fields = [c.name for t in (source.output_tables if source else []) for c in t.columns]
+        missed.append({
+            "binding": f"{consumer}.{name} ← {producer}.{field}",
+            "spec_has_input": has_input,
+            "spec_has_field": any(same_field(f, field) for f in fields),
+        })  # fmt: skip
+    return {"gold_pairs": len(pairs), "linked": linked, "recall": round(linked / max(1, len(pairs)), 4),
+            "missed": missed}  # fmt: skip
 
 
 def nestful_report(runs: list[NestfulRun], misses_of_held_out: bool = False) -> dict[str, Any]:

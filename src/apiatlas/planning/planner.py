@@ -16,6 +16,7 @@ from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
+from apiatlas.planning.coordination import coordinated_things
 from apiatlas.planning.draft import (
     Draft,
     StepInput,
@@ -117,10 +118,24 @@ class Planner:
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
         if target is not None or len(actions) < 2:
             result = self._plan_action(request, target, known, actions[0] if actions else None)
+            things = coordinated_things(request) if target is None and result.chains else []
+            if things:
+                result = self._things_apart(request, known, things) or result
         else:
             parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
             result = combined_plan(request, parts, self.cache)
         return judge(result, self.confidence)
+
+    def _things_apart(
+        self, request: str, known: dict[str, Any] | None, things: list[RequestAction]
+    ) -> PlanResult | None:
+        """The plan of things asked together ("details and offers for X"), each planned alone and
+        joined; None when two of them end at the same API (one thing said twice)."""
+        parts = [(a, self._plan_action(a.text, None, known, a)) for a in things]
+        ends = [r.chains[0].target for _, r in parts if r.chains]
+        if len(ends) < len(parts) or len(set(ends)) < len(ends):
+            return None
+        return combined_plan(request, parts, self.cache)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
