@@ -187,7 +187,8 @@ def eval_chains(
         graph = result["graph"]
         typer.echo(
             f"dependency graph vs gold bindings: {graph['linked']} of {graph['gold_pairs']} linked "
-            f"(recall {graph['recall']:.3f})"
+            f"(recall {graph['recall']:.3f}; {graph['recall_attainable']:.3f} of the "
+            f"{graph['attainable_pairs']} whose field and input the spec lists)"
         )
     if misses:
         for miss in result["misses"]:

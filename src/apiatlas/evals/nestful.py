@@ -202,8 +202,16 @@ def graph_recall(cases: list[NestfulCase], snapshot: CatalogReader) -> dict[str,
             "spec_has_input": has_input,
             "spec_has_field": any(same_field(f, field) for f in fields),
         })  # fmt: skip
-    return {"gold_pairs": len(pairs), "linked": linked, "recall": round(linked / max(1, len(pairs)), 4),
-            "missed": missed}  # fmt: skip
+    unattainable = sum(1 for m in missed if not (m["spec_has_input"] and m["spec_has_field"]))
+    attainable = len(pairs) - unattainable
+    return {
+        "gold_pairs": len(pairs),
+        "linked": linked,
+        "recall": round(linked / max(1, len(pairs)), 4),
+        "attainable_pairs": attainable,
+        "recall_attainable": round(linked / max(1, attainable), 4),
+        "missed": missed,
+    }
 
 
 def nestful_report(runs: list[NestfulRun], misses_of_held_out: bool = False) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
+from apiatlas.passes.rest_items import LooseIds
 from apiatlas.passes.rest_merge import graph_stats, merge_edges
 from apiatlas.passes.rest_names import (
     PAGINATION,
@@ -378,6 +379,7 @@ class _RestGraph:
 
     def build(self) -> list[Edge]:
         by_resource: dict[str, list[tuple[Api, Param]]] = defaultdict(list)
+        loose = LooseIds(self)
         for api in self.kept:
             for param in api.params:
                 if param.location not in CONSUMER_LOCATIONS:
@@ -385,6 +387,9 @@ class _RestGraph:
                 resource = self.resource_of(api, param)
                 self.exact_names(api, param, resource)
                 self.qualified_names(api, param)
+                loose.scalar_lists(api, param)
+                if resource is not None:
+                    loose.item_names(api, param, resource)
                 self.ref_identity(api, param)
                 if resource is not None and takes_ids(param, resource):
                     self.resource_ids(api, param, resource)
