@@ -280,9 +280,16 @@ def _confidence_samples(work: Path) -> list[Any]:
     return samples
 
 
+def _literal(value: Any) -> str:
+    """A value as Python source, a list one item per line (the file stays within the line length)."""
+    if isinstance(value, list):
+        return "[\n" + "".join(f"        {json.dumps(x)},\n" for x in value) + "    ]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _write_calibrated(model: Any) -> None:
     fields = model.model_dump()
-    body = ",\n".join(f"    {k}={json.dumps(v, ensure_ascii=False)}" for k, v in fields.items())
+    body = ",\n".join(f"    {k}={_literal(v)}" for k, v in fields.items())
     text = _CALIBRATED.read_text(encoding="utf-8").split("SHIPPED_PLAN_CONFIDENCE =", 1)[0]
     _CALIBRATED.write_text(text + f"SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(\n{body},\n)\n")
 

@@ -21,6 +21,7 @@ MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is
 PLAN_SIGNALS: dict[str, str] = {
     "score": "the top chain's score (of each action's top chain, the lowest)",
     "margin": "top chain's score - the second's, capped at MARGIN_CAP (of each action, the lowest)",
+    "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
     "edges": "product of the confidences of the field mappings the top chain uses",
     "steps": "number of steps of the top chain",
     "asks": "inputs of the top chain no stated value or step fills (ask the user)",
@@ -86,6 +87,7 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
     return {
         "score": min(p.chains[0].score for p in actions),
         "margin": min(_margin(p) for p in actions),
+        "covered": min(p.chains[0].covered for p in actions),
         "edges": best.confidence,
         "steps": float(len(best.steps)),
         "asks": float(sum(1 for s in best.steps for i in s.inputs if i.origin == "user")),

@@ -53,6 +53,7 @@ class CandidateChain(BaseModel):
     confidence: float = Field(description="product of the confidences of the edges the chain uses")
     missing: list[str] = Field(default_factory=list, description="inputs to ask the user for: API.field")
     why: list[str] = Field(default_factory=list)
+    covered: float = Field(default=0.0, description="share of the request words its steps cover")
 
     @property
     def api_keys(self) -> list[str]:

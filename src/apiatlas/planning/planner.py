@@ -340,6 +340,7 @@ class Planner:
         return Draft(
             chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
             terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
+            covered=round(sum(covered.values()) / max(1, len(ctx.relevance.words)), 4),
         )  # fmt: skip
 
     @staticmethod
