@@ -195,6 +195,8 @@ def eval_chains(
             console.print(f"\n{miss['id']}: {miss['query']}", highlight=False)
             console.print("  gold:    " + " → ".join(miss["gold"]), highlight=False)
             console.print("  planned: " + (" → ".join(miss["planned"]) or "(none)"), highlight=False)
+            if miss.get("bindings"):
+                console.print(f"  gold bindings planned: {miss['bindings']}", highlight=False)
             if miss.get("gold_writes"):
                 console.print("  gold writes: " + ", ".join(miss["gold_writes"]), highlight=False)
 
