@@ -31,21 +31,15 @@ from apiatlas.passes.rest_merge import graph_stats, merge_edges
 from apiatlas.passes.rest_names import (
     PAGINATION,
     container_of,
+    is_identifier,
     method_of,
     nesting,
     param_resource,
     path_of,
-    qualified_leaves,
     singular,
     takes_ids,
     words,
 )
-
-
-def is_identifier(domain_type: str) -> bool:
-    """``string:id``, ``integer:id``: the type the sources give a field named as an identifier."""
-    return domain_type.endswith(":id")
-
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
 # lists whose name says nothing about their items: the operation's path says what they hold
@@ -125,8 +119,7 @@ class _RestGraph:
         return kind if isinstance(kind, str) else "string"
 
     def compatible(self, a: str, b: str) -> bool:
-        """Same JSON type, both numbers, or both identifiers: a spec that declares ids loosely says
-        ``string`` for one and ``number`` for the other (``product_id`` out, ``product_id`` in)."""
+        """Same JSON type, both numbers, or both identifiers (a spec may type one string, one number)."""
         x, y = self.base(a), self.base(b)
         return x == y or {x, y} <= {"integer", "number"} or (is_identifier(a) and is_identifier(b))
 
@@ -251,19 +244,6 @@ class _RestGraph:
         # producers about the same resource first (GET .../shelves for .../shelves/{name})
         self._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
 
-    def qualified_names(self, consumer: Api, param: Param) -> None:
-        """A parameter named as a field with a qualifier before it (``originSkyId`` ← ``skyId``,
-        ``destinationEntityId`` ← ``entityId``) or as alternatives (``username_or_id_or_url`` ←
-        ``username``): an identifier or alternative named whole, at a word boundary."""
-        if not param.required or self.base(param.domain_type) in ("object", "array"):
-            return
-        found: list[tuple[_Out, str]] = []
-        for leaf in qualified_leaves(param.name):
-            for o in self.candidates(leaf.casefold(), consumer):
-                if o.leaf == leaf and self.compatible(o.domain_type, param.domain_type):
-                    found.append((o, f"{param.name} names the field {leaf} ({o.field})"))
-        self._take(found, consumer, param, EdgeLevel.ALIAS)
-
     def path_resource(self, api: Api, *, listed: bool = False) -> str | None:
         """The last known resource named by a literal segment of the API's path.
 
@@ -386,7 +366,7 @@ class _RestGraph:
                     continue
                 resource = self.resource_of(api, param)
                 self.exact_names(api, param, resource)
-                self.qualified_names(api, param)
+                loose.qualified_names(api, param)
                 loose.scalar_lists(api, param)
                 if resource is not None:
                     loose.item_names(api, param, resource)

@@ -1,4 +1,5 @@
-"""REST edges for ids a spec declares loosely: the item key of a resource's own collection
+"""REST edges for ids a spec declares loosely: a role-qualified or alternatives name (``originSkyId`` ←
+``skyId``, ``username_or_url`` ← ``username``), the item key of a resource's own collection
 (``items[].metadata.name`` of ``GET /api/v1/namespaces`` → ``{namespace}``) and a list named for a
 resource whose items are bare values (``channels[]`` of ``GET /conversations.list`` → ``channel``).
 Used by the REST edges pass (``rest_edges.py``)."""
@@ -9,7 +10,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from apiatlas.catalog.model import Api, EdgeLevel, Param
-from apiatlas.passes.rest_names import method_of, path_of, singular, words
+from apiatlas.passes.rest_names import method_of, path_of, qualified_leaves, singular, words
 
 if TYPE_CHECKING:
     from apiatlas.passes.rest_edges import _Out, _RestGraph
@@ -50,6 +51,19 @@ class LooseIds:
             bare = o.field.rstrip("[]")
             if o.field.endswith("[]") and "." not in bare and graph.base(o.domain_type) == "string":
                 self.values[singular(bare)].append(o)
+
+    def qualified_names(self, consumer: Api, param: Param) -> None:
+        """A parameter named as a field with a qualifier before it (``originSkyId`` ← ``skyId``,
+        ``destinationEntityId`` ← ``entityId``) or as alternatives (``username_or_id_or_url`` ←
+        ``username``): an identifier or alternative named whole, at a word boundary."""
+        if not param.required or self.graph.base(param.domain_type) in ("object", "array"):
+            return
+        found: list[tuple[_Out, str]] = []
+        for leaf in qualified_leaves(param.name):
+            for o in self.graph.candidates(leaf.casefold(), consumer):
+                if o.leaf == leaf and self.graph.compatible(o.domain_type, param.domain_type):
+                    found.append((o, f"{param.name} names the field {leaf} ({o.field})"))
+        self.graph._take(found, consumer, param, EdgeLevel.ALIAS)
 
     def item_names(self, consumer: Api, param: Param, resource: str) -> None:
         """A parameter naming a resource (``{namespace}``, not an ``…_id``) fed by the name of each item

@@ -28,6 +28,11 @@ def singular(word: str) -> str:
     return w
 
 
+def is_identifier(domain_type: str) -> bool:
+    """``string:id``, ``integer:id``: the type the sources give a field named as an identifier."""
+    return domain_type.endswith(":id")
+
+
 def id_resource(name: str) -> str | None:
     """``author_id`` / ``authorId`` -> ``author``; None when the name does not end in an id."""
     for suffix in ("_id", "-id", "Id", "ID"):

@@ -7,9 +7,13 @@ said twice, "the name and title of X")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
 from apiatlas.planning.actions import RequestAction, action_verb
+from apiatlas.planning.combined import combined_plan
+from apiatlas.planning.model import PlanResult
+from apiatlas.planning.snapshot_reads import SnapshotCache
 
 # "A and B", "A, B, and C", "A, B and C" up to a preposition that starts the shared complement
 _LIST = re.compile(
@@ -53,3 +57,19 @@ def coordinated_things(request: str) -> list[RequestAction]:
         return []
     texts = [f"{head} {t} {match['rest']}" for t in things]
     return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+
+
+def things_apart(
+    request: str,
+    things: list[RequestAction],
+    plan_one: Callable[[RequestAction], PlanResult],
+    cache: SnapshotCache,
+) -> PlanResult | None:
+    """The plan of things asked together, each planned alone (``plan_one``) and joined in the
+    request's order (``combined.combined_plan``); None when one has no chain or two end at the same
+    API (one thing said twice: the single plan stands)."""
+    parts = [(a, plan_one(a)) for a in things]
+    ends = [r.chains[0].target for _, r in parts if r.chains]
+    if len(ends) < len(parts) or len(set(ends)) < len(ends):
+        return None
+    return combined_plan(request, parts, cache)

@@ -16,7 +16,7 @@ from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.coordination import coordinated_things
+from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.draft import (
     Draft,
     StepInput,
@@ -114,28 +114,20 @@ class Planner:
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for. A
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
-        action by action and joined in its order (``combined.combined_plan``), without a ``target``."""
+        action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
+        are things asked together ("details and offers for X", ``coordination``) that end at different
+        APIs. The plan's confidence is judged last (``confidence.judge``)."""
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
         if target is not None or len(actions) < 2:
             result = self._plan_action(request, target, known, actions[0] if actions else None)
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
-                result = self._things_apart(request, known, things) or result
+                one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
+                result = things_apart(request, things, one, self.cache) or result
         else:
             parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
             result = combined_plan(request, parts, self.cache)
         return judge(result, self.confidence)
-
-    def _things_apart(
-        self, request: str, known: dict[str, Any] | None, things: list[RequestAction]
-    ) -> PlanResult | None:
-        """The plan of things asked together ("details and offers for X"), each planned alone and
-        joined; None when two of them end at the same API (one thing said twice)."""
-        parts = [(a, self._plan_action(a.text, None, known, a)) for a in things]
-        ends = [r.chains[0].target for _, r in parts if r.chains]
-        if len(ends) < len(parts) or len(set(ends)) < len(ends):
-            return None
-        return combined_plan(request, parts, self.cache)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
