@@ -14,6 +14,7 @@ class ReasonCode(StrEnum):
     OK = "OK"
     NO_MATCH = "NO_MATCH"
     NO_CONFIDENT_MATCH = "NO_CONFIDENT_MATCH"
+    NO_CONFIDENT_PLAN = "NO_CONFIDENT_PLAN"  # plan_chain: the top chain's calibrated confidence is low
     ENTITY_NOT_RESOLVED = "ENTITY_NOT_RESOLVED"
     AMBIGUOUS_ENTITY = "AMBIGUOUS_ENTITY"
     UNKNOWN_API = "UNKNOWN_API"

@@ -26,6 +26,7 @@ class ChainDataset(StrEnum):
     RESTBENCH = "restbench"
     BANK = "bank"
     OPENAPI = "openapi"  # SPEC CHAINS: any OpenAPI spec, chains in RestBench's format (extra keys ignored)
+    NESTFUL = "nestful"  # SPEC DATA: NESTFUL's executable-spec.json and executable-data.json
 
 
 def _compile(source: Path, out: Path, config: Path | None) -> Path:
@@ -82,6 +83,23 @@ def _openapi(
         return {"dataset": f"openapi:{Path(spec).name}", **writes_report(runs, snap, writes)}
 
 
+def _nestful(files: list[Path], work: Path, config: Path | None) -> dict[str, Any]:
+    from apiatlas.evals.nestful import graph_recall, nestful_cases, nestful_report, run_nestful
+    from apiatlas.snapshot import Snapshot
+
+    root = _shared_data() / "nestful"
+    if len(files) not in (0, 2):
+        raise typer.BadParameter(
+            "nestful takes two files: SPEC DATA (executable-spec.json executable-data.json)"
+        )
+    spec, data = files or [root / "executable-spec.json", root / "executable-data.json"]
+    with Snapshot.open(_compile(spec, work / "nestful.atlas", config)) as snap:
+        cases = nestful_cases(data, set(snap.all_api_keys()))
+        runs = run_nestful(Planner(snap, allow=reads_only), cases)
+        graph = graph_recall(cases, snap)
+    return {"dataset": "nestful", **nestful_report(runs), "graph": graph}
+
+
 def evaluate(
     dataset: ChainDataset,
     files: list[Path],
@@ -97,6 +115,8 @@ def evaluate(
 
     if dataset is ChainDataset.OPENAPI:
         return _openapi(files, work, config, compiled, writes)
+    if dataset is ChainDataset.NESTFUL:
+        return _nestful(files, work, config)
     if compiled is not None or writes:
         raise typer.BadParameter("--snapshot and --writes are for --dataset openapi")
     cases: list[GoldCase]
@@ -122,13 +142,15 @@ def eval_chains(
     files: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]; openapi: SPEC CHAINS."
+            help="RestBench: SPEC QUERIES; bank: the bank folder [and chains.yaml]; openapi: SPEC CHAINS; "
+            "nestful: SPEC DATA."
         ),
     ] = None,
     dataset: Annotated[
         ChainDataset,
         typer.Option(
-            "--dataset", help="restbench (TMDB spec + queries), bank, or openapi (any spec + chains)."
+            "--dataset",
+            help="restbench (TMDB spec + queries), bank, openapi (any spec + chains) or nestful.",
         ),
     ] = ChainDataset.RESTBENCH,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
@@ -161,11 +183,20 @@ def eval_chains(
     console.print(figures_table(result))
     if "writes" in result:
         print_writes(result["writes"])
+    if "graph" in result:
+        graph = result["graph"]
+        typer.echo(
+            f"dependency graph vs gold bindings: {graph['linked']} of {graph['gold_pairs']} linked "
+            f"(recall {graph['recall']:.3f}; {graph['recall_attainable']:.3f} of the "
+            f"{graph['attainable_pairs']} whose field and input the spec lists)"
+        )
     if misses:
         for miss in result["misses"]:
             console.print(f"\n{miss['id']}: {miss['query']}", highlight=False)
             console.print("  gold:    " + " → ".join(miss["gold"]), highlight=False)
             console.print("  planned: " + (" → ".join(miss["planned"]) or "(none)"), highlight=False)
+            if miss.get("bindings"):
+                console.print(f"  gold bindings planned: {miss['bindings']}", highlight=False)
             if miss.get("gold_writes"):
                 console.print("  gold writes: " + ", ".join(miss["gold_writes"]), highlight=False)
 
@@ -189,13 +220,114 @@ def figures_table(result: dict[str, Any]) -> Table:
         title=f"eval chains — {result['dataset']} (plan from the request text alone)", show_edge=False
     )
     table.add_column("figure")
+    nestful = "sequence_match" in result["all"]
     for split in ("all", "development", "held_out"):
         table.add_column(split.replace("_", "-"), justify="right")
-    rows = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms", "latency_p95_ms")
+    rows: tuple[str, ...] = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms",
+                             "latency_p95_ms")  # fmt: skip
+    if nestful:
+        rows = ("cases", "sequence_match", "correct_path", "binding_accuracy", "gold_bindings")
     for row in rows:
         cells = []
         for split in ("all", "development", "held_out"):
             value = result[split].get(row, 0)
-            cells.append(str(value) if row == "cases" else f"{value:.3f}")
+            cells.append(str(value) if row in ("cases", "gold_bindings") else f"{value:.3f}")
         table.add_row(row, *cells)
     return table
+
+
+_CALIBRATED = Path(__file__).resolve().parents[1] / "planning" / "calibrated.py"
+
+
+def _confidence_samples(work: Path) -> list[Any]:
+    """Every case of the chain sets planned without a confidence model: TMDB (RestBench, reads), the
+    sample bank (reads), Slack and Kubernetes (`examples/*/eval/chains.json`, writes allowed as their
+    figures are taken) and NESTFUL (reads); the split of each set as its `eval chains` has it."""
+    from apiatlas.evals.chains import check_gold
+    from apiatlas.evals.nestful import nestful_cases
+    from apiatlas.evals.plan_confidence import PlanSample, plan_sample
+    from apiatlas.snapshot import Snapshot
+
+    data = _shared_data()
+    samples: list[PlanSample] = []
+
+    def gold_set(name: str, snapshot: Path, cases: Any, allow: Any) -> None:
+        with Snapshot.open(snapshot) as snap:
+            planner = Planner(snap, allow=allow, confidence=None)
+            for case in cases(snap):
+                right = (lambda c: lambda planned: planned in (c.gold, *c.also_ok))(case)
+                samples.append(plan_sample(planner, name, case.qid, case.text, case.held_out, right))
+
+    tmdb = _compile(data / "restbench" / "tmdb_oas.json", work / "tmdb.atlas", _RESTBENCH_CONFIG)
+    gold_set("tmdb", tmdb, lambda s: restbench_cases(data / "restbench" / "tmdb_queries.json",
+                                                     set(s.all_api_keys())), reads_only)  # fmt: skip
+    bank = _bank_snapshot(_BANK, work / "bank.atlas", None)
+    gold_set("bank", bank, lambda s: bank_cases(_BANK / "eval" / "chains.yaml"), reads_only)
+    for name, spec in (("slack", "slack_web_openapi_v2.json"), ("kubernetes", "kubernetes.swagger.json")):
+        chains = _EXAMPLES / name / "eval" / "chains.json"
+        snapshot = _compile(data / "openapi" / spec, work / f"{name}.atlas", None)
+
+        def cases(snap: Any, chains: Path = chains) -> list[GoldCase]:
+            found = restbench_cases(chains, set(snap.all_api_keys()))
+            check_gold(found, snap, chains)
+            return found
+
+        gold_set(name, snapshot, cases, None)
+    root = data / "nestful"
+    with Snapshot.open(_compile(root / "executable-spec.json", work / "nestful.atlas", None)) as snap:
+        planner = Planner(snap, allow=reads_only, confidence=None)
+        for c in nestful_cases(root / "executable-data.json", set(snap.all_api_keys())):
+            right = (lambda gold: lambda planned: planned == gold)(c.gold)
+            samples.append(plan_sample(planner, "nestful", c.qid, c.text, c.held_out, right))
+    return samples
+
+
+def _literal(value: Any) -> str:
+    """A value as Python source, a list one item per line (the file stays within the line length)."""
+    if isinstance(value, list):
+        return "[\n" + "".join(f"        {json.dumps(x)},\n" for x in value) + "    ]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _write_calibrated(model: Any) -> None:
+    fields = model.model_dump()
+    body = ",\n".join(f"    {k}={_literal(v)}" for k, v in fields.items())
+    text = _CALIBRATED.read_text(encoding="utf-8").split("SHIPPED_PLAN_CONFIDENCE =", 1)[0]
+    _CALIBRATED.write_text(text + f"SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(\n{body},\n)\n")
+
+
+@eval_app.command("plan-confidence")
+def eval_plan_confidence(
+    as_json: Annotated[bool, typer.Option("--json", help="Print the model and figures as JSON.")] = False,
+    write: Annotated[
+        bool, typer.Option("--write", help="Write the fitted model to planning/calibrated.py (shipped).")
+    ] = False,
+) -> None:
+    """Fit the plan-confidence model on the development halves of the chain sets (TMDB, bank, Slack,
+    Kubernetes, NESTFUL) and report, per set and split, how often a wrong top chain is confident and how
+    many right ones NO_CONFIDENT_PLAN loses."""
+    from apiatlas.evals.plan_confidence import confidence_report, fit_plan_confidence
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="apiatlas-confidence-") as tmp:
+            samples = _confidence_samples(Path(tmp))
+    except ApiatlasError as exc:
+        typer.secho(f"error: {exc}", fg="red", err=True)
+        raise typer.Exit(1) from exc
+    sets = " + ".join(dict.fromkeys(s.dataset for s in samples))
+    dev = sum(1 for s in samples if not s.held_out)
+    model = fit_plan_confidence(samples, f"dev halves of {sets} ({dev} plans)")
+    report = confidence_report(samples, model)
+    if write:
+        _write_calibrated(model)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"plan confidence — threshold {model.threshold:.3f}", show_edge=False)
+    for column in ("set", "split", "cases", "right", "confident", "wrong_confident", "right_lost"):
+        table.add_column(column, justify="right")
+    for name, splits in report["sets"].items():
+        for split, f in splits.items():
+            table.add_row(name, split, str(f["cases"]), str(f["right"]), f"{f['confident']:.3f}",
+                          f"{f['wrong_confident']:.3f}", f"{f['right_lost']:.3f}")  # fmt: skip
+    Console().print(table)

@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
+from apiatlas.passes.rest_items import LooseIds
 from apiatlas.passes.rest_merge import graph_stats, merge_edges
 from apiatlas.passes.rest_names import (
     PAGINATION,
     container_of,
+    is_identifier,
     method_of,
     nesting,
     param_resource,
@@ -117,8 +119,9 @@ class _RestGraph:
         return kind if isinstance(kind, str) else "string"
 
     def compatible(self, a: str, b: str) -> bool:
+        """Same JSON type, both numbers, or both identifiers (a spec may type one string, one number)."""
         x, y = self.base(a), self.base(b)
-        return x == y or {x, y} <= {"integer", "number"}
+        return x == y or {x, y} <= {"integer", "number"} or (is_identifier(a) and is_identifier(b))
 
     # -- resources --------------------------------------------------------------------------------------
     def _representations(self) -> dict[str, set[str]]:
@@ -356,12 +359,17 @@ class _RestGraph:
 
     def build(self) -> list[Edge]:
         by_resource: dict[str, list[tuple[Api, Param]]] = defaultdict(list)
+        loose = LooseIds(self)
         for api in self.kept:
             for param in api.params:
                 if param.location not in CONSUMER_LOCATIONS:
                     continue
                 resource = self.resource_of(api, param)
                 self.exact_names(api, param, resource)
+                loose.qualified_names(api, param)
+                loose.scalar_lists(api, param)
+                if resource is not None:
+                    loose.item_names(api, param, resource)
                 self.ref_identity(api, param)
                 if resource is not None and takes_ids(param, resource):
                     self.resource_ids(api, param, resource)

@@ -28,6 +28,11 @@ def singular(word: str) -> str:
     return w
 
 
+def is_identifier(domain_type: str) -> bool:
+    """``string:id``, ``integer:id``: the type the sources give a field named as an identifier."""
+    return domain_type.endswith(":id")
+
+
 def id_resource(name: str) -> str | None:
     """``author_id`` / ``authorId`` -> ``author``; None when the name does not end in an id."""
     for suffix in ("_id", "-id", "Id", "ID"):
@@ -88,3 +93,24 @@ def path_of(api: Api) -> str:
 
 def method_of(api: Api) -> str:
     return str(api.extra.get("method", api.key.split(" ", 1)[0]))
+
+
+_ALTERNATIVES = re.compile(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])")
+
+
+def qualified_leaves(name: str) -> list[str]:
+    """Field names a parameter names beyond its own: each alternative of ``username_or_id_or_url``
+    (``username``, ``url``: not a bare ``id``), and the identifier after a qualifier (``originSkyId`` →
+    ``skyId``, ``origin_sky_id`` → ``sky_id``; not the bare ``Id``)."""
+    parts = [p for p in _ALTERNATIVES.split(name) if p]
+    out = [p for p in parts if len(parts) > 1 and p.casefold() not in ITEM_KEYS]
+    if id_resource(name) is None:
+        return out
+    camel = [m.start() for m in re.finditer(r"[A-Z]", name) if m.start() > 0]
+    snake = [m.end() for m in re.finditer(r"_", name)]
+    for at in sorted(set(camel) | set(snake)):
+        rest = name[at:]
+        if id_resource(rest) is None:  # the bare ``Id`` / ``_id`` is no field of its own
+            continue
+        out.append(rest[0].lower() + rest[1:] if at in camel else rest)
+    return out

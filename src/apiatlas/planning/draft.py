@@ -53,6 +53,7 @@ class Draft:
     terms: dict[str, float] = field(default_factory=dict)  # the score's parts by name (for tuning)
     used: frozenset[int] = frozenset()  # the stated values (indexes) its steps take
     unused: frozenset[int] = frozenset()  # stated names and numbers none of its steps takes
+    covered: float = 0.0  # share of the request words its steps cover (each by its strength)
 
     def build(self) -> CandidateChain:
         steps = [
@@ -66,7 +67,7 @@ class Draft:
         ]
         return CandidateChain(
             steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
-            confidence=self.confidence, missing=self.missing, why=self.why,
+            confidence=self.confidence, missing=self.missing, why=self.why, covered=self.covered,
         )  # fmt: skip
 
 

@@ -53,6 +53,7 @@ class CandidateChain(BaseModel):
     confidence: float = Field(description="product of the confidences of the edges the chain uses")
     missing: list[str] = Field(default_factory=list, description="inputs to ask the user for: API.field")
     why: list[str] = Field(default_factory=list)
+    covered: float = Field(default=0.0, description="share of the request words its steps cover")
 
     @property
     def api_keys(self) -> list[str]:
@@ -86,6 +87,12 @@ class PlanResult(BaseModel):
     parts: list[PlanResult] = Field(
         default_factory=list,
         description="a request of several actions: each action's own plan, in the request's order",
+    )
+    confidence: float | None = Field(
+        default=None, description="calibrated probability that the top chain is right (planning.confidence)"
+    )
+    unclear: list[str] = Field(
+        default_factory=list, description="NO_CONFIDENT_PLAN: what the plan is unsure of"
     )
 
 

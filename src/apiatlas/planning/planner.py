@@ -12,8 +12,11 @@ from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
+from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
+from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
+from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.draft import (
     Draft,
     StepInput,
@@ -71,11 +74,13 @@ class Planner:
         weights: Weights | None = None,
         allow: Callable[[Api], bool] | None = None,
         search: HybridSearch | None = None,
+        confidence: PlanConfidenceModel | None = SHIPPED_PLAN_CONFIDENCE,
     ):
         """``allow``: which kept APIs a chain may use (the server's: reads, and the writes an operator
         enabled for the caller's role — a chain its caller cannot run is no plan); None: every kept API.
         ``search``: the snapshot's search engine, when the caller has one (the server's ``search`` tool):
-        the planner ranks APIs with it, not with an index of its own."""
+        the planner ranks APIs with it, not with an index of its own. ``confidence``: the model of how
+        likely a top chain is right (``planning.confidence``; None: every plan is confident)."""
         self.snapshot = snapshot
         self.allow = allow
         self.limits = limits or PlanLimits()
@@ -83,6 +88,7 @@ class Planner:
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
         self.search = PlanSearch(snapshot, search)
+        self.confidence = confidence
         self._known: frozenset[str] | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
         self._inputs: dict[tuple[str, str], list[str]] | None = None  # for requests naming an id
@@ -108,12 +114,20 @@ class Planner:
     ) -> PlanResult:
         """Candidate chains best first; ``missing`` in each says which inputs to ask the user for. A
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
-        action by action and joined in its order (``combined.combined_plan``), without a ``target``."""
+        action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
+        are things asked together ("details and offers for X", ``coordination``) that end at different
+        APIs. The plan's confidence is judged last (``confidence.judge``)."""
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
         if target is not None or len(actions) < 2:
-            return self._plan_action(request, target, known, actions[0] if actions else None)
-        parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
-        return combined_plan(request, parts, self.cache)
+            result = self._plan_action(request, target, known, actions[0] if actions else None)
+            things = coordinated_things(request) if target is None and result.chains else []
+            if things:
+                one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
+                result = things_apart(request, things, one, self.cache) or result
+        else:
+            parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
+            result = combined_plan(request, parts, self.cache)
+        return judge(result, self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
@@ -318,6 +332,7 @@ class Planner:
         return Draft(
             chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
             terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
+            covered=round(sum(covered.values()) / max(1, len(ctx.relevance.words)), 4),
         )  # fmt: skip
 
     @staticmethod

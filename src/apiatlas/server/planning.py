@@ -107,10 +107,16 @@ class ChainPlanning:
         result = PlanChainResult(
             status=plan.status, reason=None if plan.reason is ReasonCode.OK else plan.reason,
             message=plan.message, request=request, values=plan.values, chains=chains,
+            confidence=plan.confidence, unclear=plan.unclear,
         )  # fmt: skip
         if not chains:
             result.next_actions = [
                 f"call {self.prefix}search to find the API, then {self.prefix}plan_chain with target=<API>"
+            ]
+        elif plan.reason is ReasonCode.NO_CONFIDENT_PLAN:
+            result.next_actions = [
+                "confirm with the user which chain answers the request (see unclear), or restate it",
+                f"then call {self.prefix}execute_chain with that chain's steps",
             ]
         elif chains[0].ask_user:
             asks = ", ".join(f"{a.input} ({a.api})" for a in chains[0].ask_user)

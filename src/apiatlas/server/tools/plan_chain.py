@@ -46,6 +46,10 @@ class PlanChainResult(ToolResult):
     request: str = ""
     values: list[PlanValue] = Field(default_factory=list, description="values read from the request")
     chains: list[PlannedChain] = Field(default_factory=list)
+    confidence: float | None = Field(
+        default=None, description="calibrated probability that chains[0] is right; NO_CONFIDENT_PLAN when low"
+    )
+    unclear: list[str] = Field(default_factory=list, description="when not confident: what is unclear")
 
 
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:

@@ -1,0 +1,145 @@
+"""Plan confidence: the calibrated probability that a plan's top chain is the right one, and the answer
+``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
+
+The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, the edges the top
+chain uses, what it asks the user, the stated values it leaves unused. A ``PlanConfidenceModel``
+(logistic regression over them, fitted on the development halves of the chain sets by ``apiatlas eval
+plan-confidence``; shipped in ``planning/calibrated.py``) turns them into the probability.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from apiatlas.errors import ReasonCode
+from apiatlas.planning.model import CandidateChain, PlanResult
+
+MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
+PLAN_SIGNALS: dict[str, str] = {
+    "score": "the top chain's score (of each action's top chain, the lowest)",
+    "margin": "top chain's score - the second's, capped at MARGIN_CAP (of each action, the lowest)",
+    "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
+    "edges": "product of the confidences of the field mappings the top chain uses",
+    "steps": "number of steps of the top chain",
+    "asks": "inputs of the top chain no stated value or step fills (ask the user)",
+    "actions": "number of actions of the request",
+    "unused": "share of the values the request states that no step of the top chain takes",
+    "off_target": "share of the actions whose top chain ends elsewhere than their best-ranked target",
+    "tie": "1 when the two best chains tie (the plan says the request may mean either)",
+}
+
+
+class PlanConfidenceModel(BaseModel):
+    """``p = sigmoid(bias + sum(weight * (signal - center) / scale))``; below ``threshold`` the plan
+    answers ``NO_CONFIDENT_PLAN``. An empty ``signals`` list is always confident (p = 1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    signals: list[str] = Field(default_factory=list)
+    weights: list[float] = Field(default_factory=list)
+    center: list[float] = Field(default_factory=list)
+    scale: list[float] = Field(default_factory=list)
+    bias: float = 0.0
+    threshold: float = 0.0
+    fitted_on: str = ""
+
+    @model_validator(mode="after")
+    def _same_lengths(self) -> PlanConfidenceModel:
+        n = len(self.signals)
+        if not len(self.weights) == len(self.center) == len(self.scale) == n:
+            raise ValueError("signals, weights, center and scale must have the same length")
+        unknown = [s for s in self.signals if s not in PLAN_SIGNALS]
+        if unknown:
+            raise ValueError(f"unknown plan signals {unknown}; known: {sorted(PLAN_SIGNALS)}")
+        return self
+
+    def probability(self, signals: Mapping[str, float]) -> float:
+        if not self.signals:
+            return 1.0
+        z = self.bias + sum(
+            w * (signals.get(name, 0.0) - c) / s
+            for name, w, c, s in zip(self.signals, self.weights, self.center, self.scale, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def _margin(result: PlanResult) -> float:
+    if len(result.chains) < 2:
+        return MARGIN_CAP
+    return max(0.0, min(MARGIN_CAP, result.chains[0].score - result.chains[1].score))
+
+
+def _used(chain: CandidateChain) -> set[str]:
+    return {str(i.value) for s in chain.steps for i in s.inputs if i.origin in ("request", "known")}
+
+
+def plan_signals(result: PlanResult) -> dict[str, float]:
+    """The signals of ``result``'s top chain (all zero when there is none)."""
+    if not result.chains:
+        return dict.fromkeys(PLAN_SIGNALS, 0.0)
+    best = result.chains[0]
+    actions = [p for p in result.parts if p.chains] or [result]
+    used = _used(best)
+    stated = [str(x.value) for x in result.values]
+    return {
+        "score": min(p.chains[0].score for p in actions),
+        "margin": min(_margin(p) for p in actions),
+        "covered": min(p.chains[0].covered for p in actions),
+        "edges": best.confidence,
+        "steps": float(len(best.steps)),
+        "asks": float(sum(1 for s in best.steps for i in s.inputs if i.origin == "user")),
+        "actions": float(max(1, len(result.parts))),
+        "unused": sum(1 for x in stated if x not in used) / len(stated) if stated else 0.0,
+        "off_target": sum(bool(p.targets) and p.chains[0].target != p.targets[0] for p in actions)
+        / len(actions),
+        "tie": 1.0 if any("almost the same" in w or "does not say" in w for w in best.why) else 0.0,
+    }
+
+
+def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
+    """What the plan is unsure of, in words the caller can act on (ask the user, pick a chain)."""
+    out = []
+    best = result.chains[0]
+    for p in [p for p in result.parts if p.chains] or [result]:
+        if len(p.chains) > 1 and p.chains[0].score - p.chains[1].score < MARGIN_CAP / 4:
+            out.append(
+                f"{p.request!r}: chain 2 ({' → '.join(p.chains[1].api_keys)}) scores "
+                f"{p.chains[0].score - p.chains[1].score:.2f} below chain 1"
+            )
+    unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
+    if unused:
+        out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))
+    if best.missing:
+        out.append("inputs to ask the user: " + ", ".join(best.missing))
+    loose = [
+        f"{s.api}.{i.name}" for s in best.steps for i in s.inputs if i.origin == "step" and i.confidence < 0.9
+    ]
+    if loose:
+        out.append("inputs fed by loosely matched fields: " + ", ".join(loose))
+    if signals.get("off_target", 0.0) > 0:
+        out.append("the top chain ends at an API other than the best-matching one")
+    return out or ["the request's words match the chain's APIs weakly"]
+
+
+def judge(result: PlanResult, model: PlanConfidenceModel | None) -> PlanResult:
+    """Set ``result.confidence``; below the model's threshold say what is unclear, and a plan that
+    would answer ``OK`` answers ``NO_CONFIDENT_PLAN`` (status partial, the chains kept as candidates).
+    A plan already partial keeps its reason (``MISSING_REQUIRED_INPUT``: the caller asks the user
+    anyway), with the confidence and ``unclear`` beside it."""
+    if model is None or not result.chains:
+        return result
+    signals = plan_signals(result)
+    result.confidence = round(model.probability(signals), 4)
+    if result.confidence >= model.threshold:
+        return result
+    result.unclear = unclear(result, signals)
+    low = f"no confident plan (p={result.confidence:.2f} < {model.threshold:.2f})"
+    if result.reason is ReasonCode.OK:
+        result.status, result.reason = "partial", ReasonCode.NO_CONFIDENT_PLAN
+        result.message = f"{low}; candidates: {result.message}"
+    else:
+        result.message = f"{result.message}; {low}"
+    return result

@@ -1,0 +1,75 @@
+"""Things asked together: "details and offers for X", "the forecast, current weather, and time zone
+for Paris" — one verb, several things joined by "and" / commas, one complement after a preposition.
+Each thing with the shared complement is an action of its own ("details for X", "offers for X"); the
+planner keeps them apart only when their best chains end at different APIs (else it is one thing
+said twice, "the name and title of X")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.planning.actions import RequestAction, action_verb
+from apiatlas.planning.combined import combined_plan
+from apiatlas.planning.model import PlanResult
+from apiatlas.planning.snapshot_reads import SnapshotCache
+
+# "A and B", "A, B, and C", "A, B and C" up to a preposition that starts the shared complement
+_LIST = re.compile(
+    r"^(?P<left>.+?),?\s+and\s+(?P<last>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?P<rest>(?:for|of|about|on|in)\s.+)$",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+_OBJECT_WORDS = frozenset(("me", "us", "all", "the", "some"))
+MAX_THING_WORDS = 4  # a joined thing longer than this is no noun phrase ("… and find hotels near …")
+
+
+def _head(left: str) -> tuple[str, str] | None:
+    """The request's opening (its verb and "me"/"us") and the first thing, or None without a verb."""
+    words = left.split()
+    at = 0
+    while at < len(words) and words[at].lower().strip(",") in BEFORE_A_VERB:
+        at += 1
+    if at >= len(words) or words[at].lower() not in ACTION_WORDS:
+        return None
+    verb_end = at + 1
+    while verb_end < len(words) and words[verb_end].lower() in ("me", "us"):
+        verb_end += 1
+    return " ".join(words[:verb_end]), " ".join(words[verb_end:])
+
+
+def coordinated_things(request: str) -> list[RequestAction]:
+    """The request's joined things, each with the opening and the shared complement ("Get me details,
+    five reviews, and offers for Sony PlayStation 5." → three actions); [] when it has no such list."""
+    text = request.strip().rstrip(".?!")
+    match = _LIST.match(text)
+    if match is None or any(w.lower() in ACTION_WORDS for w in _WORD.findall(match["last"])[:1]):
+        return []
+    opened = _head(match["left"])
+    if opened is None:
+        return []
+    head, first = opened
+    things = [t.strip() for t in first.split(",") if t.strip()] + [match["last"].strip()]
+    if len(things) < 2 or any(len(t.split()) > MAX_THING_WORDS or not _WORD.search(t) for t in things):
+        return []
+    if any(w.lower() in ACTION_WORDS for t in things for w in _WORD.findall(t)[:1]):
+        return []
+    texts = [f"{head} {t} {match['rest']}" for t in things]
+    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+
+
+def things_apart(
+    request: str,
+    things: list[RequestAction],
+    plan_one: Callable[[RequestAction], PlanResult],
+    cache: SnapshotCache,
+) -> PlanResult | None:
+    """The plan of things asked together, each planned alone (``plan_one``) and joined in the
+    request's order (``combined.combined_plan``); None when one has no chain or two end at the same
+    API (one thing said twice: the single plan stands)."""
+    parts = [(a, plan_one(a)) for a in things]
+    ends = [r.chains[0].target for _, r in parts if r.chains]
+    if len(ends) < len(parts) or len(set(ends)) < len(ends):
+        return None
+    return combined_plan(request, parts, cache)
