@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "bench": (
         "bench_compile",
         "bench_server",
+        "bench_tokens",
         "bench_openapi",
         "bench_search",
         "bench_load",
