@@ -36,9 +36,10 @@ from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
 from apiatlas.server.planning import ChainPlanning
+from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
 from apiatlas.server.results import ToolResult
 from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
-from apiatlas.server.tools.common import render
+from apiatlas.server.tools.common import render, session_key
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
 
@@ -76,12 +77,22 @@ class AtlasServer(MCPServer[Any]):
         super().__init__(tools=tools, **settings)
         self.warm_up: Callable[[], object] | None = None  # set by build_server
         self.navigator: Navigator | None = None  # set by build_server
+        self.core: AtlasTools | None = None  # set by build_server
         self.accepted = {t.name: set(t.parameters.get("properties", {})) for t in tools}
         self.log_levels = SessionLogLevels()  # MCP logging: the SDK's way to serve logging/setLevel
         self._lowlevel_server.add_request_handler(
             "logging/setLevel", SetLevelRequestParams, self.log_levels.set_level
         )
         self.middleware.append(self.log_levels)
+
+    def _with_progress(
+        self, result: CallToolResult | InputRequiredResult, context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
+        """The answer with the progress of the playbook the caller's session follows (if it follows one)."""
+        if self.core is None or not isinstance(result, CallToolResult):
+            return result
+        store = self.core.evidence.for_session(session_key(_request_headers(context) or {}))
+        return with_progress(result, self.core.playbooks, store)
 
     def warm(self) -> float:
         """Do before the first client what the first search would otherwise do while every other
@@ -129,7 +140,7 @@ class AtlasServer(MCPServer[Any]):
             )
         try:
             with caller_headers(_request_headers(context)):  # an HTTP upstream may forward the caller's auth
-                return await super().call_tool(name, arguments, context)
+                return self._with_progress(await super().call_tool(name, arguments, context), context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 code, message = _argument_problem(exc.__cause__)
@@ -160,6 +171,7 @@ def atlas_core(
         chains=ChainRunner(execution),
         evidence=EvidenceRegistry(config.evidence),
         config=config,
+        playbooks=Playbooks(snapshot, prefix),
     )
 
 
@@ -209,6 +221,8 @@ def build_server(
         )
         served += direct
         guide += curated_guide(prefix, direct)
+    if index := tools.playbooks.index():  # per role, so last: the static prefix stays shared and cacheable
+        guide += "\n" + index
     server = server_class(
         tools=served,
         name="apiatlas",
@@ -218,6 +232,9 @@ def build_server(
         log_level="WARNING",
     )
     server.navigator = navigator
+    server.core = tools
+    for prompt in playbook_prompts(tools.playbooks):
+        server.add_prompt(prompt)
 
     def warm_up() -> None:
         navigator.search(warm_up_query(snapshot), None, 1)

@@ -16,6 +16,7 @@ from apiatlas.server.tools import (
     execute_api,
     execute_chain,
     fetch_evidence,
+    get_playbook,
     list_apis,
     list_business_objects,
     plan_chain,
@@ -34,6 +35,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     execute_api.TOOL,
     execute_chain.TOOL,
     fetch_evidence.TOOL,
+    get_playbook.TOOL,
 )
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS)
 EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)

@@ -9,7 +9,7 @@ A playbook file::
     apis: [API_A, API_B]           # every API the steps name
     sections:                      # optional; the facts each part of the flow needs
       identity:
-        PersonID: API_A.PersonID   # a non-empty output column of an executed call
+        id: API_A.Id               # a non-empty output column of an executed call
         documents: [API_B]         # a successful call of API_B (several sources: any of them)
     invariants:                    # optional; parts must add up to the declared total
       - {marker: turnoverMismatch, section: identity, parts: [API_A.X, -API_A.Y], total: [API_A.Z]}
@@ -22,6 +22,7 @@ unknown key, an API the catalog does not have (or its funnel dropped), a column 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from apiatlas.catalog.model import Catalog, Playbook, PlaybookInvariant, Playboo
 from apiatlas.errors import Location, ReasonCode, SourceError
 
 _FENCE = "---"
+_CODE = re.compile(r"`([^`\n]+)`")
 _KEYS = {"name", "trigger", "roles", "apis", "sections", "invariants"}
 
 
@@ -143,8 +145,19 @@ def check_playbooks(playbooks: list[Playbook], catalog: Catalog, folder: Path) -
                 )
             for term in (*invariant.parts, *invariant.total):
                 _check_term(catalog, term.lstrip("+-"), fail)
+        for key in _mentioned(playbook.body, catalog):
+            _check_api(catalog, key, fail)
         named = set(playbook.apis)
-        playbook.apis += sorted({t.lstrip("+-").split(".")[0] for t in _terms(playbook)} - named)
+        used = {t.lstrip("+-").split(".")[0] for t in _terms(playbook)} | set(
+            _mentioned(playbook.body, catalog)
+        )
+        playbook.apis += sorted(used - named)
+
+
+def _mentioned(body: str, catalog: Catalog) -> list[str]:
+    """The catalog's APIs the body names as code (`` `KEY` ``), kept or not, in order of mention."""
+    spans = dict.fromkeys(m.strip() for m in _CODE.findall(body))
+    return [span for span in spans if span in catalog.apis]
 
 
 def _terms(playbook: Playbook) -> list[str]:
