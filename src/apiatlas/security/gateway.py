@@ -212,7 +212,21 @@ class SecureGateway:
             routes.append(Route(WELL_KNOWN, self.resource_metadata, methods=["GET"]))
         if self.security.metrics.path:
             routes.append(Route(self.security.metrics.path, self.metrics_page, methods=["GET"]))
+        routes += [Route(p, self.listing_page, methods=["GET"]) for p in ("/", "/tools.json")]
         return Starlette(routes=routes, lifespan=self.lifespan)
+
+    async def listing_page(self, request: Request) -> Response:
+        """``/`` and ``/tools.json``: the tools and playbooks the authenticated principal's role sees."""
+        from apiatlas.server.pages import listing_response
+
+        try:
+            principal, _ = await self.authenticator.authenticate(_bearer(request.scope))
+            role = role_for(principal.roles, self.security.roles)
+            if role is None:
+                raise AuthError("no role this server knows", status=403, error="insufficient_scope")
+        except AuthError as exc:
+            return self.challenge(exc)
+        return await listing_response(self.servers[role], request, html=request.url.path == "/")
 
 
 def uvicorn_tls(security: SecurityConfig) -> dict[str, Any]:

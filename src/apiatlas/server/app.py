@@ -35,9 +35,11 @@ from apiatlas.server.curated import CuratedConfig, curated_tool_names, curated_t
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
+from apiatlas.server.pages import add_pages
 from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
 from apiatlas.server.results import ToolResult
+from apiatlas.server.surface import ICON, add_resources, with_evidence_link
 from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
 from apiatlas.server.tools.common import render, session_key
 from apiatlas.snapshot import CatalogReader
@@ -92,7 +94,7 @@ class AtlasServer(MCPServer[Any]):
         if self.core is None or not isinstance(result, CallToolResult):
             return result
         store = self.core.evidence.for_session(session_key(_request_headers(context) or {}))
-        return with_progress(result, self.core.playbooks, store)
+        return with_progress(with_evidence_link(result), self.core.playbooks, store)
 
     def warm(self) -> float:
         """Do before the first client what the first search would otherwise do while every other
@@ -229,12 +231,14 @@ def build_server(
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
         instructions=guide,
         version=__version__,
+        icons=[ICON],
         log_level="WARNING",
     )
     server.navigator = navigator
     server.core = tools
     for prompt in playbook_prompts(tools.playbooks):
         server.add_prompt(prompt)
+    add_resources(server, tools)  # contracts, playbooks, evidence (server/surface.py)
 
     def warm_up() -> None:
         navigator.search(warm_up_query(snapshot), None, 1)
@@ -246,7 +250,11 @@ def build_server(
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
     """The Streamable HTTP ASGI app at ``config.http.path``."""
-    return server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+    app = server.streamable_http_app(
+        streamable_http_path=config.http.path, host=config.http.host, stateless_http=config.http.stateless
+    )
+    add_pages(app, server, config.http.path)  # GET / and /tools.json (server/pages.py)
+    return app
 
 
 def settle_heap() -> None:

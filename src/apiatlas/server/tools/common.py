@@ -35,9 +35,8 @@ EVIDENCE_SCOPE_HEADER = "x-apiatlas-evidence-scope"  # set by apiatlas.security'
 # a client's conversation id: a new session sending it resumes that conversation's evidence and playbook
 CONVERSATION_HEADER = "x-apiatlas-conversation"
 
-Cursor = Annotated[
-    str | None, Field(description="next_cursor from the previous page; omit for the first page")
-]
+# the previous page's paging.next_cursor (its how_to_continue says so): the name is the whole description
+Cursor = Annotated[str | None, Field()]
 
 
 @dataclass

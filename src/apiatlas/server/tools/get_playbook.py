@@ -26,7 +26,7 @@ class GetPlaybookResult(ToolResult):
 
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def get_playbook(
-        name: Annotated[str, Field(description="playbook name from the instructions")],
+        name: str,
         ctx: Context,
     ) -> Annotated[CallToolResult, GetPlaybookResult]:
         store = session_store(core.evidence, ctx)
@@ -37,7 +37,6 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="get_playbook",
-    description="Returns the steps of one playbook and starts tracking its progress in every answer. "
-    "Use when a request matches a playbook's trigger, before the first call.",
+    description="Returns a playbook's steps and tracks its progress. Use when a request matches its trigger.",
     handler=handler,
 )  # no guide line: the playbook index at the end of the instructions says when to call it
