@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "audit": ("audit",),
     "plan": ("plan",),
     "search": ("search",),
+    "config": ("config",),
+    "registry-entry": ("registry_entry",),
     "bench": (
         "bench_compile",
         "bench_server",
