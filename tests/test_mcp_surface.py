@@ -150,3 +150,33 @@ def test_a_playbook_path_is_written_to_the_snapshot(snap: Snapshot, tmp_path: Pa
         "API_Prs_FindListByFIO",
         "API_Acc_FindListByListOwnerID",
     ]
+
+
+def test_tools_json_behind_security_lists_what_the_callers_role_sees(snap: Snapshot, tmp_path: Path) -> None:
+    from apiatlas.security.config import RoleSettings
+    from local_server import free_port
+    from test_security_http import gateway, security_config, write_keys
+
+    keys, plain = write_keys(tmp_path, {"ann": ["retail"], "olga": ["operator"]})
+    port = free_port()
+    roles = {
+        "retail": RoleSettings(objects=["Prs"], tools=["search", "describe_api"]),
+        "operator": RoleSettings(),
+    }
+    with gateway(snap, security_config(tmp_path, port, keys, roles=roles), port):
+        base = f"http://127.0.0.1:{port}"
+        anonymous = httpx.get(f"{base}/tools.json", timeout=10)
+        seen = {
+            who: httpx.get(
+                f"{base}/tools.json", headers={"Authorization": f"Bearer {plain[who]}"}, timeout=10
+            ).json()
+            for who in ("ann", "olga")
+        }
+        page = httpx.get(f"{base}/", headers={"Authorization": f"Bearer {plain['olga']}"}, timeout=10)
+    assert anonymous.status_code == 401 and "Bearer" in anonymous.headers["www-authenticate"]
+    assert [t["name"] for t in seen["ann"]["tools"]] == [P + "describe_api", P + "search"]
+    assert seen["ann"]["playbooks"] == []  # its accounts API is not the retail role's
+    assert [p["name"] for p in seen["olga"]["playbooks"]] == ["client-deals"] and len(
+        seen["olga"]["tools"]
+    ) == 10
+    assert page.status_code == 200 and "client-deals" in page.text
