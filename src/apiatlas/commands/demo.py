@@ -35,10 +35,11 @@ def demo(
     console = Console()
     from apiatlas.build import compile_docs
     from apiatlas.commands.compile import RichProgress
-    from apiatlas.demo.playbook_walk import SAMPLE_PLAYBOOKS, run_playbook_walk
+    from apiatlas.demo.playbook_walk import run_playbook_walk
     from apiatlas.demo.walkthrough import client_config, print_summary, run_walkthrough
     from apiatlas.embedded_pg import EmbeddedPostgres
     from apiatlas.samples.bankdb import load_bank_database
+    from apiatlas.samples.demo_playbook import SAMPLE_PLAYBOOKS
     from apiatlas.samples.docs_writer import SAMPLE_CONFIG, SAMPLE_DOCS, SAMPLE_OVERLAYS
 
     workdir = workdir.resolve()

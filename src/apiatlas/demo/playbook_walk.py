@@ -12,12 +12,9 @@ from mcp.client import Client
 from rich.console import Console
 
 from apiatlas.demo.walkthrough import PREFIX, CallRecord, serve_parameters
+from apiatlas.samples.demo_playbook import FOLLOW_UP_API, FOLLOW_UP_COLUMN, PLAYBOOK, REQUEST
 from apiatlas.samples.demo_scenarios import MIKHALOV_REQUEST, planned_steps
 from apiatlas.server.benchmark import ENCODING, tokens
-
-SAMPLE_PLAYBOOKS = Path(__file__).resolve().parents[3] / "examples" / "bank" / "playbooks"
-PLAYBOOK = "client-securities-portfolio"
-REQUEST = "Покажи портфель ценных бумаг клиента Михалова"
 
 
 def _progress_line(data: dict[str, Any]) -> str:
@@ -62,12 +59,11 @@ async def run_playbook_walk(snapshot: Path, db_url: str, console: Console) -> li
         console.print("   " + "\n   ".join(book.get("body", "").splitlines()[:4]), markup=False)
         plan = await call("plan_chain", {"request": MIKHALOV_REQUEST}, "steps 1-3 are one chain")
         deals = await call("execute_chain", planned_steps([plan]), "person → accounts → deal ids → deals")
-        isins = sorted({row[_column(deals, "ISIN")] for row in _last_rows(deals)} - {None})
+        values = sorted({row[_column(deals, FOLLOW_UP_COLUMN)] for row in _last_rows(deals)} - {None})
         last = deals
-        for isin in isins[:3]:
-            last = await call(
-                "execute_api", {"api": "API_Sec_FindByISIN", "args": {"ISIN": isin}}, "the issuer"
-            )
+        for value in values[:3]:
+            args = {"api": FOLLOW_UP_API, "args": {FOLLOW_UP_COLUMN: value}}
+            last = await call("execute_api", args, "the last section")
         sections = last.get("progress") or {}
         if sections and all(s["complete"] for s in sections.values()):
             console.print("[green]✓ every section complete: the server computed it from the evidence")
