@@ -27,7 +27,7 @@ from shared_data import shared
 from test_http_upstream import Upstream, rest_catalog, serve_upstream, write_rest_snapshot
 from test_server_catalog import structured
 
-NAVIGATION = 9  # navigation, execution and evidence tools every server has
+NAVIGATION = 10  # navigation, execution and evidence tools every server has
 
 
 @pytest.fixture(scope="module")

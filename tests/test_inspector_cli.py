@@ -14,7 +14,7 @@ import pytest
 BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
 TOOLS = {
     "list_business_objects", "list_apis", "describe_api", "search",
-    "dependency_chain", "plan_chain", "execute_api", "execute_chain", "fetch_evidence",
+    "dependency_chain", "plan_chain", "execute_api", "execute_chain", "fetch_evidence", "get_playbook",
 }  # fmt: skip
 
 

@@ -173,7 +173,8 @@ def test_a_role_may_name_a_curated_direct_tool(tmp_path: Path) -> None:
     unsourced = SecurityConfig(auth=AuthSettings(keys_file=tmp_path / "keys.yaml"))  # built in code
     unsourced.roles = {"desk": RoleSettings(tools=["find_persons"])}
     error = _gateway_error(snap, unsourced, config)
-    assert error.message.endswith("fetch_evidence, find_people, '*'") and error.location.file is None
+    assert error.message.endswith("fetch_evidence, get_playbook, find_people, '*'")
+    assert error.location.file is None
 
 
 def test_where_a_config_was_read_from_is_not_a_setting_in_it(tmp_path: Path) -> None:

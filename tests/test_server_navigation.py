@@ -53,6 +53,7 @@ def test_tools_list_has_descriptions_annotations_and_output_schemas(snap_path: P
                 "execute_api",
                 "execute_chain",
                 "fetch_evidence",
+                "get_playbook",
             )
         )
         for tool in tools.values():
@@ -257,7 +258,7 @@ def test_stdio_subprocess_serves_the_protocol_only(snap_path: Path) -> None:
     async def main() -> None:
         async with Client(serve_command(snap_path)) as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) == 9 and all(t.name.startswith(P) for t in tools)
+            assert len(tools) == 10 and all(t.name.startswith(P) for t in tools)
             bad = structured(await client.call_tool(P + "describe_api", {"api": "nope"}))
             assert bad["reason"] == "UNKNOWN_API"
             hits = structured(await client.call_tool(P + "search", {"query": "остаток"}))

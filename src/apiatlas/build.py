@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from apiatlas.catalog.model import Catalog, Overlay
+from apiatlas.catalog.model import Catalog, Overlay, Playbook
 from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
@@ -105,6 +105,7 @@ def compile_docs(
     embeddings: str | None = None,
     vector_cache: Path | None = None,
     search_settings: Path | None = None,
+    playbooks_dir: Path | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
@@ -117,6 +118,7 @@ def compile_docs(
     ``search_settings`` (a JSON file of ``FusionSettings``, e.g. from ``apiatlas eval retrieval --fit
     --save-settings``) overrides the config's ``search_settings``; without either the snapshot gets the
     shipped ``CALIBRATED`` settings. A bad settings file is a ``ConfigError`` before anything is parsed.
+    ``playbooks_dir`` is a folder of playbooks (``docs/playbooks.md``), checked against the kept APIs.
     """
     sink: CompileProgress = progress or SilentProgress()
     timings: dict[str, float] = {}
@@ -139,6 +141,8 @@ def compile_docs(
         run_passes(catalog, config, passes=PASSES[:-1], context=context)
     with _timed(timings, "index", sink):
         run_passes(catalog, config, passes=PASSES[-1:], context=context)  # the index pass, timed apart
+    if playbooks_dir is not None:
+        catalog.playbooks = _playbooks(Path(playbooks_dir), catalog, sink)
     options = _options(source, overlays_dir, config_path, config, kind)
     with _timed(timings, "snapshot", sink):
         manifest = write_snapshot(
@@ -155,6 +159,16 @@ def compile_docs(
         vectors=indexing.vectors,
         search_index=indexing.blobs,
     )
+
+
+def _playbooks(folder: Path, catalog: Catalog, sink: CompileProgress) -> list[Playbook]:
+    """The folder's playbooks, checked against the catalog's kept APIs (a dangling name stops the build)."""
+    from apiatlas.sources.playbooks import check_playbooks, load_playbooks
+
+    playbooks = load_playbooks(folder)
+    check_playbooks(playbooks, catalog, folder)
+    sink.note(f"{len(playbooks)} playbooks from {folder}")
+    return playbooks
 
 
 def _check_inputs(source: Path, overlays_dir: Path | None) -> None:

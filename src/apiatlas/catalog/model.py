@@ -191,11 +191,39 @@ class Edge(_Entity):
     reason: str
 
 
+class PlaybookSection(_Entity):
+    """A part of a playbook's flow and the facts it needs: each fact is established by an executed call,
+    named ``API.Column`` (a non-empty value of that output column) or ``API`` (a successful call); a fact
+    with several sources is established by any of them."""
+
+    name: str
+    facts: dict[str, list[str]] = Field(default_factory=dict)  # fact name -> its sources
+
+
+class PlaybookInvariant(_Entity):
+    """A relation between facts of several calls: the sum of the ``total`` terms equals the sum of the
+    ``parts`` terms (``API.Column`` summed over every row the session's calls returned; ``-`` subtracts);
+    when both sides are known and differ, ``marker`` is missing from ``section``."""
+
+    marker: str
+    section: str
+    parts: list[str]
+    total: list[str]
+    tolerance: float = 0.005
+
+
 class Playbook(_Entity):
+    """Procedural knowledge an expert wrote: when to use it (``trigger``), the steps (``body``, Markdown),
+    the APIs it names, and the sections whose progress the server computes from the session's evidence."""
+
     name: str
     trigger: str
     body: str = ""
-    roles: list[str] = Field(default_factory=list)
+    roles: list[str] = Field(default_factory=list)  # empty: every role
+    apis: list[str] = Field(default_factory=list)
+    sections: list[PlaybookSection] = Field(default_factory=list)
+    invariants: list[PlaybookInvariant] = Field(default_factory=list)
+    source: str = ""  # the file it was read from, relative to the playbooks folder
 
 
 class Catalog(BaseModel):

@@ -21,9 +21,12 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "ask": ("ask",),
     "chat": ("chat",),
     "trace": ("trace",),
+    "config": ("config",),
+    "registry-entry": ("registry_entry",),
     "bench": (
         "bench_compile",
         "bench_server",
+        "bench_tokens",
         "bench_openapi",
         "bench_search",
         "bench_load",

@@ -77,6 +77,12 @@ def compile_command(
             "overrides the config's 'embeddings'.",
         ),
     ] = None,
+    playbooks: Annotated[
+        Path | None,
+        typer.Option(
+            "--playbooks", help="Folder of playbooks (Markdown with front matter, docs/playbooks.md)."
+        ),
+    ] = None,
     search_settings: Annotated[
         Path | None,
         typer.Option(
@@ -120,6 +126,7 @@ def compile_command(
                     report_path=staging.path_for(report_out),
                     embeddings=embeddings,
                     search_settings=search_settings,
+                    playbooks_dir=playbooks,
                 )
                 sink.close()
             errors = result.manifest.counts.get("diagnostics_error", 0)

@@ -35,9 +35,11 @@ def demo(
     console = Console()
     from apiatlas.build import compile_docs
     from apiatlas.commands.compile import RichProgress
+    from apiatlas.demo.playbook_walk import run_playbook_walk
     from apiatlas.demo.walkthrough import client_config, print_summary, run_walkthrough
     from apiatlas.embedded_pg import EmbeddedPostgres
     from apiatlas.samples.bankdb import load_bank_database
+    from apiatlas.samples.demo_playbook import SAMPLE_PLAYBOOKS
     from apiatlas.samples.docs_writer import SAMPLE_CONFIG, SAMPLE_DOCS, SAMPLE_OVERLAYS
 
     workdir = workdir.resolve()
@@ -67,6 +69,7 @@ def demo(
                 config_path=SAMPLE_CONFIG if SAMPLE_CONFIG.is_file() else None,
                 out=snapshot,
                 progress=sink,
+                playbooks_dir=SAMPLE_PLAYBOOKS,
             )
             sink.close()
         manifest = result.manifest
@@ -81,6 +84,8 @@ def demo(
 
         console.rule(f"[bold]4. An agent's conversation over MCP (stdio, official client, as {READER_ROLE})")
         records = anyio.run(run_walkthrough, snapshot, reader_url, console)
+        console.rule("[bold]4b. Following a playbook, with progress kept by the server")
+        records += anyio.run(run_playbook_walk, snapshot, reader_url, console)
         print_summary(console, records)
 
         console.rule("[bold]4b. The evidence assistant: a conversation in business words (apiatlas ask)")
@@ -93,6 +98,10 @@ def demo(
         console.rule("[bold]5. Use it from Claude Desktop or Cursor")
         console.print("Add this to claude_desktop_config.json (or .cursor/mcp.json):")
         console.print(client_config(snapshot, reader_url), markup=False, highlight=False)
+        console.print(
+            f"VS Code, HTTP and any other snapshot: [bold]apiatlas config {snapshot} --client "
+            "vscode|cursor|http --db URL[/] (the password from PGPASSWORD, never the file)"
+        )
         if not hold:
             console.print(
                 "[dim]The embedded database stops when the demo exits; run `apiatlas demo --hold` to keep it "

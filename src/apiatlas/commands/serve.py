@@ -120,6 +120,9 @@ def serve(
         Path | None,
         typer.Option("--security", help="security YAML: auth, roles, limits, audit, TLS (HTTP only)"),
     ] = None,
+    stateless: Annotated[
+        bool, typer.Option("--stateless", help="HTTP: no MCP sessions, every request stands alone")
+    ] = False,
     embedding: Annotated[
         str | None,
         typer.Option(
@@ -144,6 +147,7 @@ def serve(
             config.curated = curated
         if embedding is not None:
             config.embedding = embedding
+        config.http.stateless = config.http.stateless or stateless
         check_search(snapshot, config)
         executor, write_executor = _executors(db, snapshot, config, upstream, security)
         from apiatlas.server.app import build_server  # the MCP SDK loads only for this command

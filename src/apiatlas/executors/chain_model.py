@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
@@ -15,6 +15,11 @@ MAX_STEPS = 20
 MAX_FAN_OUT = 50  # calls of one step with on_many='each'
 
 ApiResolver = Callable[[str], Api | None]
+# input session tables: validated as table -> rows of {column: value}, listed as one short object
+InputTables = Annotated[
+    dict[str, list[dict[str, Any]]],
+    WithJsonSchema({"type": "object", "description": "table -> [{column: value}]"}),
+]
 
 
 class FieldRef(BaseModel):
@@ -22,9 +27,9 @@ class FieldRef(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
-    source_table: str = Field(description="output table of that step")
-    column: str = Field(description="column of that table")
+    source_step: Annotated[int, Field(ge=0), WithJsonSchema({"type": "integer"})]  # an earlier step, 0-based
+    source_table: str  # its output table
+    column: str
 
 
 class TableMapping(BaseModel):
@@ -32,11 +37,9 @@ class TableMapping(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    source_step: int = Field(ge=0, description="index (0-based) of an earlier step")
-    source_table: str = Field(description="output table of that step whose rows are copied")
-    column_mapping: dict[str, str] = Field(
-        description="input-table column of this step -> output column of the source step"
-    )
+    source_step: Annotated[int, Field(ge=0), WithJsonSchema({"type": "integer"})]  # an earlier step, 0-based
+    source_table: str  # its output table
+    column_mapping: dict[str, str] = Field(description="input column -> output column")
 
 
 class ChainStep(BaseModel):
@@ -44,22 +47,18 @@ class ChainStep(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    api: str = Field(description="API key, as search and list_apis name it")
-    args: dict[str, Any] = Field(default_factory=dict, description="literal scalar arguments")
-    input_tables: dict[str, list[dict[str, Any]]] = Field(
-        default_factory=dict, description="literal rows of input tables: table -> list of {column: value}"
-    )
+    api: str
+    args: dict[str, Any] = Field(default_factory=dict, description="scalar arguments")
+    input_tables: InputTables = Field(default_factory=dict)
     input_table_mapping: dict[str, TableMapping] = Field(
-        default_factory=dict, description="input table of this step -> rows of an earlier step's output table"
+        default_factory=dict, description="input table -> earlier output rows (source_step 0-based)"
     )
     param_mapping: dict[str, FieldRef] = Field(
-        default_factory=dict, description="argument of this step -> a column of an earlier step's output"
+        default_factory=dict, description="argument -> earlier output column"
     )
     on_many: Literal["all", "first", "stop", "each"] = Field(
         default="all",
-        description="when a mapped argument gets several distinct values: 'all' fails (map into an input "
-        "table instead), 'first' takes the first, 'stop' ends the chain so the user can choose, 'each' "
-        f"calls this step once per value (fan-out, at most {MAX_FAN_OUT} calls) and merges their rows",
+        description=f"several values: all fails, stop asks, each fans out (≤{MAX_FAN_OUT})",
     )
 
 

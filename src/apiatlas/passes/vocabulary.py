@@ -14,4 +14,3 @@ def vocabulary(catalog: Catalog, config: BuildConfig, context: PassContext) -> N
     derived = derive_vocabulary(catalog.kept_apis()).amended(config.vocabulary)
     catalog.stats["vocabulary"] = derived.model_dump()
     context.progress(f"vocabulary: {len(derived.kinds)} kinds of things, {len(derived.expansions)} synonyms")
-

@@ -217,9 +217,23 @@ class SecureGateway:
         from apiatlas.assistant.http import gateway_ask_route  # the assistant: POST /ask, same auth and audit
 
         routes.append(gateway_ask_route(self))
+        routes += [Route(p, self.listing_page, methods=["GET"]) for p in ("/", "/tools.json")]
         app = Starlette(routes=routes, lifespan=self.lifespan)
         app.mount("/ui", secured_pages(self, self.snapshot))  # the web pages (apiatlas.web), same roles
         return app
+
+    async def listing_page(self, request: Request) -> Response:
+        """``/`` and ``/tools.json``: the tools and playbooks the authenticated principal's role sees."""
+        from apiatlas.server.pages import listing_response
+
+        try:
+            principal, _ = await self.authenticator.authenticate(_bearer(request.scope))
+            role = role_for(principal.roles, self.security.roles)
+            if role is None:
+                raise AuthError("no role this server knows", status=403, error="insufficient_scope")
+        except AuthError as exc:
+            return self.challenge(exc)
+        return await listing_response(self.servers[role], request, html=request.url.path == "/")
 
 
 def uvicorn_tls(security: SecurityConfig) -> dict[str, Any]:

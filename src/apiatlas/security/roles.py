@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, SideEffect
+from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, Playbook, SideEffect
 from apiatlas.errors import ApiatlasError, Location, ReasonCode
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
@@ -206,6 +206,14 @@ class RoleView:
             kept = _without_hidden(self._base.search_index(), self._kept)
             self._search_index = _without_hidden(kept, set(self._visible) - self._kept, DROPPED_PREFIX)
         return dict(self._search_index)
+
+    def playbooks(self) -> list[Playbook]:
+        """The playbooks this role may follow: granted to it (or every role), naming only APIs it sees."""
+        return [
+            p
+            for p in self._base.playbooks()
+            if (not p.roles or self.policy.name in p.roles) and all(a in self._kept for a in p.apis)
+        ]
 
     def search(self, query: str, limit: int = 10, object_key: str | None = None) -> list[SearchHit]:
         """The base search over enough extra hits that ``limit`` visible ones survive the filter."""

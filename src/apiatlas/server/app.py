@@ -35,10 +35,13 @@ from apiatlas.server.curated import CuratedConfig, curated_tool_names, curated_t
 from apiatlas.server.evidence import EvidenceRegistry
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
+from apiatlas.server.pages import add_pages
 from apiatlas.server.planning import ChainPlanning
+from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
 from apiatlas.server.results import ToolResult
+from apiatlas.server.surface import ICON, add_resources, with_evidence_link
 from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
-from apiatlas.server.tools.common import render
+from apiatlas.server.tools.common import render, session_key
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
 
@@ -83,6 +86,15 @@ class AtlasServer(MCPServer[Any]):
             "logging/setLevel", SetLevelRequestParams, self.log_levels.set_level
         )
         self.middleware.append(self.log_levels)
+
+    def _with_progress(
+        self, result: CallToolResult | InputRequiredResult, context: Context[Any, Any] | None
+    ) -> CallToolResult | InputRequiredResult:
+        """The answer with the progress of the playbook the caller's session follows (if it follows one)."""
+        if self.core is None or not isinstance(result, CallToolResult):
+            return result
+        store = self.core.evidence.for_session(session_key(_request_headers(context) or {}))
+        return with_progress(with_evidence_link(result), self.core.playbooks, store)
 
     def warm(self) -> float:
         """Do before the first client what the first search would otherwise do while every other
@@ -130,7 +142,7 @@ class AtlasServer(MCPServer[Any]):
             )
         try:
             with caller_headers(_request_headers(context)):  # an HTTP upstream may forward the caller's auth
-                return await super().call_tool(name, arguments, context)
+                return self._with_progress(await super().call_tool(name, arguments, context), context)
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 code, message = _argument_problem(exc.__cause__)
@@ -161,6 +173,7 @@ def atlas_core(
         chains=ChainRunner(execution),
         evidence=EvidenceRegistry(config.evidence),
         config=config,
+        playbooks=Playbooks(snapshot, prefix),
     )
 
 
@@ -210,16 +223,22 @@ def build_server(
         )
         served += direct
         guide += curated_guide(prefix, direct)
+    if index := tools.playbooks.index():  # per role, so last: the static prefix stays shared and cacheable
+        guide += "\n" + index
     server = server_class(
         tools=served,
         name="apiatlas",
         title=f"apiatlas: {manifest.get('source_kind', 'catalog')} {snapshot.path.name}",
         instructions=guide,
         version=__version__,
+        icons=[ICON],
         log_level="WARNING",
     )
     server.navigator = navigator
     server.core = tools
+    for prompt in playbook_prompts(tools.playbooks):
+        server.add_prompt(prompt)
+    add_resources(server, tools)  # contracts, playbooks, evidence (server/surface.py)
 
     def warm_up() -> None:
         navigator.search(warm_up_query(snapshot), None, 1)
@@ -230,13 +249,16 @@ def build_server(
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
-    """The Streamable HTTP ASGI app at ``config.http.path``, the assistant's ``POST /ask`` and the web
-    pages at ``/ui``."""
-    app = server.streamable_http_app(streamable_http_path=config.http.path, host=config.http.host)
+    """The Streamable HTTP ASGI app at ``config.http.path``, the assistant's ``POST /ask``, ``GET /`` and
+    ``/tools.json``, and the web pages at ``/ui``."""
+    app = server.streamable_http_app(
+        streamable_http_path=config.http.path, host=config.http.host, stateless_http=config.http.stateless
+    )
     if server.core is not None:
         from apiatlas.assistant.http import plain_ask_route
 
         app.router.routes.append(plain_ask_route(server.core))
+    add_pages(app, server, config.http.path)  # GET / and /tools.json (server/pages.py)
     from apiatlas.web.serving import mount_pages  # the web pages (apiatlas.web) over the same navigator
 
     return mount_pages(app, server)

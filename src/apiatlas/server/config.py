@@ -63,6 +63,8 @@ class HttpBinding(BaseModel):
     host: str = "127.0.0.1"
     port: int = Field(default=8765, ge=0, le=65535)
     path: str = "/mcp"
+    # no MCP sessions: every request stands alone (evidence per x-apiatlas-conversation, else shared)
+    stateless: bool = False
 
 
 class ServerConfig(BaseModel):
@@ -76,6 +78,8 @@ class ServerConfig(BaseModel):
     preview_rows: int = Field(default=10, ge=0, le=500)
     evidence_page_rows: int = Field(default=50, ge=1, le=1000)
     max_chain_depth: int = Field(default=4, ge=1, le=4)
+    # describe_api contracts above this many UTF-8 bytes of JSON (≈ 4.2 a token) are cut (contract_bounds.py)
+    describe_budget_bytes: int = Field(default=7500, ge=1000)
     limits: ServerLimits = Field(default_factory=ServerLimits)
     database_pool: DatabasePool = Field(default_factory=DatabasePool)
     evidence: EvidenceCaps = Field(default_factory=EvidenceCaps)

@@ -23,8 +23,10 @@ from apiatlas.config_file import load_yaml_model
 from apiatlas.curation import default_description, default_tool_name, suggested_annotations
 from apiatlas.errors import ConfigError, Location
 from apiatlas.server.navigation import not_executable_reason
+from apiatlas.server.surface import ICON
 from apiatlas.server.tools.common import AtlasTools, answer, compact_schema, session_store
 from apiatlas.server.tools.execute_api import ExecuteApiResult
+from apiatlas.server.tools.outline import outline_schema
 from apiatlas.snapshot import CatalogReader
 
 log = logging.getLogger("apiatlas.server")
@@ -211,7 +213,9 @@ def _direct_tool(
         portable_schema(tools.navigator.snapshot.api_input_schema(api.key) or {})
     )
     tool.fn_metadata.arg_model = _Arguments
-    tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
+    if tool.fn_metadata.output_schema is not None:  # the outline execute_api lists (tools/outline.py)
+        tool.fn_metadata.output_schema = outline_schema(tool.fn_metadata.output_schema)
+    tool.icons = [ICON]
     return tool
 
 

@@ -56,6 +56,7 @@ class EvidenceStore:
     _bytes: int = 0
     _counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    following: str | None = None  # the playbook this session follows (get_playbook sets it)
 
     def add(self, api: str, args: dict[str, Any], tables: list[EvidenceTable]) -> Evidence:
         """Keep a call's result; returns it with its new id ``ev-<n>-<hash>``."""
@@ -86,6 +87,11 @@ class EvidenceStore:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def all(self) -> list[Evidence]:
+        """Every kept call's evidence, oldest first (what a playbook's progress is computed from)."""
+        with self._lock:
+            return list(self._items.values())
 
     @property
     def size_bytes(self) -> int:

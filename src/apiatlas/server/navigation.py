@@ -10,6 +10,7 @@ from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, EdgeLevel, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.server import bounds, search_answers
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.contract_bounds import bounded_answer, split_pointer
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.dependency_walk import Direction, chain_answer, walk
 from apiatlas.server.edges_view import edge_to_dependency, strongest
@@ -176,6 +177,17 @@ class Navigator:
         return result
 
     def describe_api(self, name: str) -> DescribeApiResult:
+        """The contract of ``name`` (``KEY#/pointer``: that part of it), bounded by the config's budget."""
+        key, pointer = split_pointer(name)
+        budget = self.config.describe_budget_bytes
+        return bounded_answer(self.full_contract(key if pointer else name), pointer, budget, self.prefix)
+
+    def full_contract(self, name: str) -> DescribeApiResult:
+        """describe_api's answer without the budget's cut."""
+        return self._describe(name)
+
+    def _describe(self, name: str) -> DescribeApiResult:
+        """The whole contract, uncut (the ``apiatlas://api/{key}`` resource reads it)."""
         found = self.resolve_api(name)
         if isinstance(found, DescribeApiResult):
             return found

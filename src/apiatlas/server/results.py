@@ -18,13 +18,22 @@ class Compact(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class SectionProgress(Compact):
+    """One section of the followed playbook: done, or the facts (and invariant markers) still missing."""
+
+    complete: bool
+    missing: list[str] = Field(default_factory=list)
+
+
 class ToolResult(Compact):
-    """What every tool answers: status, reason code (when not plainly ok), message, next best actions."""
+    """What every tool answers: status, reason code (when not plainly ok), message, next best actions;
+    while the session follows a playbook with sections, its progress (computed by the server)."""
 
     status: Status = "ok"
     reason: ReasonCode | None = None
     message: str = ""
     next_actions: list[str] = Field(default_factory=list)
+    progress: dict[str, SectionProgress] | None = None
 
     def summary(self) -> str:
         """A one-paragraph text rendering for clients that read only the text content."""

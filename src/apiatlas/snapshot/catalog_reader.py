@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel
+from apiatlas.catalog.model import Api, BusinessObject, DomainType, Edge, EdgeLevel, Playbook
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.snapshot.hits import SearchHit
 
@@ -50,3 +50,4 @@ class CatalogReader(Protocol):
     def search_index(self) -> dict[str, bytes]: ...
     def api_titles(self, keys: list[str]) -> dict[str, tuple[str, str]]: ...
     def kept_api_names(self) -> list[tuple[str, str]]: ...
+    def playbooks(self) -> list[Playbook]: ...

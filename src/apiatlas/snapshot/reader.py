@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, BusinessObject, DomainType, Edge, EdgeLevel
+from apiatlas.catalog.model import (
+    EDGE_LEVEL_RANK,
+    Api,
+    BusinessObject,
+    DomainType,
+    Edge,
+    EdgeLevel,
+    Playbook,
+)
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.snapshot.hits import SearchHit
@@ -313,6 +321,11 @@ class Snapshot:
         return [h.model_copy(update={"title": titles.get(h.api_key) or ""}) for h in hits]
 
     # -- diagnostics ----------------------------------------------------------------------
+
+    def playbooks(self) -> list[Playbook]:
+        """Every playbook compiled into the snapshot, by name."""
+        rows = self._rows("SELECT body FROM playbooks ORDER BY name")
+        return [Playbook.model_validate(json.loads(body)) for (body,) in rows]
 
     def diagnostics(self, severity: Severity | str | None = None) -> list[Diagnostic]:
         """Build findings, errors first; only one severity when given."""

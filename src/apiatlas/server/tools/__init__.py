@@ -10,12 +10,14 @@ from typing import Any
 
 from mcp.server.mcpserver.tools import Tool
 
+from apiatlas.server.surface import ICON
 from apiatlas.server.tools import (
     dependency_chain,
     describe_api,
     execute_api,
     execute_chain,
     fetch_evidence,
+    get_playbook,
     list_apis,
     list_business_objects,
     plan_chain,
@@ -23,6 +25,7 @@ from apiatlas.server.tools import (
 )
 from apiatlas.server.tools.common import AtlasTools, ExecutorTraits, ToolSpec, compact_schema
 from apiatlas.server.tools.examples import CatalogExamples
+from apiatlas.server.tools.outline import lean_input_schema, outline_schema
 
 TOOLS: tuple[ToolSpec, ...] = (
     list_business_objects.TOOL,
@@ -34,6 +37,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     execute_api.TOOL,
     execute_chain.TOOL,
     fetch_evidence.TOOL,
+    get_playbook.TOOL,
 )
 TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS)
 EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)
@@ -49,9 +53,11 @@ def mcp_tool(
         name=f"{prefix}{spec.name}",
         description=spec.description.format_map(examples.fields()),
         annotations=spec.annotations(traits),
+        icons=[ICON],
     )
-    tool.parameters = {**compact_schema(tool.parameters), "additionalProperties": False}
-    tool.fn_metadata.output_schema = compact_schema(tool.fn_metadata.output_schema)
+    tool.parameters = {**lean_input_schema(compact_schema(tool.parameters)), "additionalProperties": False}
+    if tool.fn_metadata.output_schema is not None:  # the outline: fields and types (tools/outline.py)
+        tool.fn_metadata.output_schema = outline_schema(tool.fn_metadata.output_schema)
     return tool
 
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the core imports the tools' result models; the tools reach 
     from apiatlas.server.execution import Execution
     from apiatlas.server.navigation import Navigator
     from apiatlas.server.planning import ChainPlanning
+    from apiatlas.server.playbooks import Playbooks
     from apiatlas.server.tools.examples import CatalogExamples
 
 log = logging.getLogger("apiatlas.server")
@@ -31,10 +32,11 @@ _HEADER = ("status", "reason", "message", "next_actions")
 R = TypeVar("R", bound=ToolResult)
 Handler = Callable[..., Awaitable[CallToolResult]]
 EVIDENCE_SCOPE_HEADER = "x-apiatlas-evidence-scope"  # set by apiatlas.security's gateway, never by clients
+# a client's conversation id: a new session sending it resumes that conversation's evidence and playbook
+CONVERSATION_HEADER = "x-apiatlas-conversation"
 
-Cursor = Annotated[
-    str | None, Field(description="next_cursor from the previous page; omit for the first page")
-]
+# the previous page's paging.next_cursor (its how_to_continue says so): the name is the whole description
+Cursor = Annotated[str | None, Field()]
 
 
 @dataclass
@@ -47,6 +49,7 @@ class AtlasTools:
     chains: ChainRunner
     evidence: EvidenceRegistry
     config: ServerConfig
+    playbooks: Playbooks
     # Searches overlap up to eight at a time: new queries queue for the embedding engines inside the
     # provider, which sees that queue and answers by words alone past ``embedding_wait_ms``, while
     # repeated queries (vectors from its cache) pass them; graph walks and plans overlap up to four.
@@ -134,12 +137,20 @@ def render(result: ToolResult) -> CallToolResult:
     )
 
 
+def session_key(headers: dict[str, str]) -> str:
+    """Whose evidence a call reads and adds to: the client's conversation id (within the authenticated
+    principal's scope), else the HTTP session id, else the principal's scope (set by the security
+    gateway), else the process (stdio, unauthenticated stateless)."""
+    scope = headers.get(EVIDENCE_SCOPE_HEADER)
+    conversation = headers.get(CONVERSATION_HEADER)
+    if conversation:
+        return f"conversation:{scope or ''}:{conversation}"
+    return headers.get("mcp-session-id") or scope or "local"
+
+
 def session_store(registry: EvidenceRegistry, ctx: Context) -> EvidenceStore:
-    """The evidence store of the caller's session: the HTTP session id, else the authenticated principal's
-    scope (set by the security gateway), else the process (stdio, unauthenticated stateless)."""
-    headers = ctx.headers or {}
-    key = headers.get("mcp-session-id") or headers.get(EVIDENCE_SCOPE_HEADER) or "local"
-    return registry.for_session(key)
+    """The evidence store of the caller's session (``session_key``)."""
+    return registry.for_session(session_key(dict(ctx.headers or {})))
 
 
 async def answer(kind: type[R], produce: Callable[[], R | Awaitable[R]]) -> CallToolResult:

@@ -25,14 +25,9 @@ class DependencyChainResult(ToolResult):
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def dependency_chain(
         api: Annotated[str, Field(description=examples.api_help())],
-        direction: Annotated[
-            Literal["upstream", "downstream"],
-            Field(description="upstream: what must run before api; downstream: what api's outputs feed"),
-        ] = "upstream",
-        depth: Annotated[int, Field(ge=1, le=4, description="levels to follow (1-4)")] = 3,
-        min_confidence: Annotated[
-            Confidence, Field(description="weakest edge level kept: declared > name_type > alias > type_only")
-        ] = "alias",
+        direction: Literal["upstream", "downstream"] = "upstream",
+        depth: Annotated[int, Field(ge=1, le=4)] = 3,
+        min_confidence: Confidence = "alias",
     ) -> Annotated[CallToolResult, DependencyChainResult]:
         walk = off_loop(
             lambda: core.navigator.dependency_chain(api, direction, depth, min_confidence), core.graph_slots
@@ -44,8 +39,8 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="dependency_chain",
-    description="Shows which APIs must run before (upstream) or can run after (downstream) an API, level by "
-    "level, with field mappings and their confidence. Use when an input is an ID you do not have.",
+    description="Shows the APIs that run before (upstream) or after (downstream) an API. "
+    "Use when an input is an ID you do not have.",
     handler=handler,
     guide=GuideLine(
         30, "{p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it."

@@ -22,6 +22,8 @@ class TableInfo(Compact):
     name: str
     description: str | None = None
     columns: list[ColumnInfo] = Field(default_factory=list)
+    more_columns: str | None = None  # cut: pass back as `api` for every column
+    total_columns: int | None = None
 
 
 class ErrorInfo(Compact):
@@ -43,10 +45,18 @@ class ApiContract(Compact):
     when_to_use: list[str] = Field(default_factory=list)
     important: list[str] = Field(default_factory=list)
     depends_on: list[Dependency] = Field(default_factory=list)
+    more_depends_on: str | None = None  # cut: pass back as `api` for the rest
 
 
 class DescribeApiResult(ToolResult):
+    """A contract larger than the budget is cut: its schemas at ``cut_depth`` levels of properties, long
+    lists after their first items; each cut leaves an ``x-more`` (in a schema) or ``more_*`` pointer
+    ``API#/json/pointer`` to pass back as ``api``, which answers that ``part``."""
+
     api: ApiContract | None = None
+    cut_depth: int | None = None
+    pointer: str | None = None  # the part answered (api was KEY#pointer)
+    part: Any = None
     suggestions: list[str] = Field(default_factory=list)
 
 
@@ -61,8 +71,8 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="describe_api",
-    description="Returns the full contract of one API: input JSON Schema, output tables with typed columns, "
-    "error codes, when to use it and which APIs feed its inputs. Use when you are about to call it.",
+    description="Returns one API's contract: inputs, outputs, errors, when to use it, what feeds it. "
+    "Use when about to call it.",
     handler=handler,
     guide=GuideLine(20, "{p}describe_api for the contract: inputs, output tables, when to use it."),
 )

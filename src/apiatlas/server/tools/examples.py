@@ -24,11 +24,15 @@ class CatalogExamples:
 
     @classmethod
     def of(cls, snapshot: CatalogReader) -> CatalogExamples:
-        """The first kept API (an entry point when there is one), its object and the first scalar input of
-        the first kept APIs that has one (its documented example value, else a placeholder)."""
+        """The kept API with the shortest key (an entry point when there is one: it is repeated in three
+        tools' schemas), its object and the first scalar input of the first kept APIs that has one (its
+        documented example value, else a placeholder)."""
         keys = snapshot.all_api_keys()
         entries = snapshot.entry_points()
-        api_key = entries[0] if entries else keys[0] if keys else None
+        candidates = entries or keys
+        api_key = (
+            min(candidates, key=lambda k: (len(k), k)) if candidates else None
+        )  # the shortest costs least
         objects, _ = snapshot.list_objects(0, 1)
         object_key = snapshot.api_object(api_key) if api_key else None
         name, value = None, None
@@ -51,12 +55,12 @@ class CatalogExamples:
 
     def object_help(self) -> str:
         """The description of an ``object_key`` argument."""
-        base = "business object key from list_business_objects"
+        base = "object key from list_business_objects"
         return f"{base}, e.g. {self.object_key}" if self.object_key else base
 
     def known_help(self) -> str:
         """The description of plan_chain's ``known`` values."""
-        base = "values already known by input name"
+        base = "known inputs"
         if self.input_name is None:
             return base
         shown = json.dumps({self.input_name: self.input_value}, ensure_ascii=False, separators=(",", ": "))

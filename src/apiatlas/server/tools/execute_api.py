@@ -7,6 +7,7 @@ from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from apiatlas.executors.chain_model import InputTables
 from apiatlas.server.results import TablePreview, ToolResult
 from apiatlas.server.tools.common import (
     AtlasTools,
@@ -35,13 +36,8 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def execute_api(
         api: Annotated[str, Field(description=examples.api_help())],
         ctx: Context,
-        args: Annotated[
-            dict[str, Any] | None, Field(description="scalar inputs by parameter name (see describe_api)")
-        ] = None,
-        input_tables: Annotated[
-            dict[str, list[dict[str, Any]]] | None,
-            Field(description="input session tables: table name -> list of row objects"),
-        ] = None,
+        args: Annotated[dict[str, Any] | None, Field(description="scalar inputs by name")] = None,
+        input_tables: InputTables | None = None,
     ) -> Annotated[CallToolResult, ExecuteApiResult]:
         store = session_store(core.evidence, ctx)
         return await answer(
@@ -59,8 +55,8 @@ def runs_apis(arguments: dict[str, Any]) -> list[str]:
 
 TOOL = ToolSpec(
     name="execute_api",
-    description="Calls one API with scalar arguments and input tables and returns a preview of the rows "
-    "with an evidence id for the full result. Use when describe_api showed you have every required input.",
+    description="Calls one API; returns a preview of its rows and an evidence id. "
+    "Use when you have its required inputs.",
     handler=handler,
     annotations=execution_annotations,
     guide=GuideLine(

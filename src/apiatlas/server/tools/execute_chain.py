@@ -46,8 +46,7 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
             Field(
                 min_length=1,
                 max_length=MAX_STEPS,
-                description="calls in order; input_table_mapping/param_mapping take columns of earlier "
-                "steps' output tables (source_step is 0-based)",
+                description="plan_chain's chains[0].steps",
             ),
         ],
         ctx: Context,
@@ -67,9 +66,8 @@ def runs_apis(arguments: dict[str, Any]) -> list[str]:
 
 TOOL = ToolSpec(
     name="execute_chain",
-    description="Runs several APIs in order in one transaction, feeding output fields of earlier steps into "
-    "inputs of later ones; every step is checked before the first runs. Use when dependency_chain "
-    "showed the path from values you know to the data you need.",
+    description="Runs several APIs in one transaction, earlier outputs feeding later inputs. "
+    "Use when plan_chain gave the steps.",
     handler=handler,
     annotations=execution_annotations,
     runs_apis=runs_apis,

@@ -31,9 +31,9 @@ class FetchEvidenceResult(ToolResult):
 
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def fetch_evidence(
-        evidence_id: Annotated[str, Field(description="evidence_id returned by an execute tool")],
+        evidence_id: str,
         ctx: Context,
-        table: Annotated[str | None, Field(description="output table name; omit for the first table")] = None,
+        table: str | None = None,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, FetchEvidenceResult]:
         store = session_store(core.evidence, ctx)
@@ -46,8 +46,8 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="fetch_evidence",
-    description="Returns more rows of an executed call's result by evidence id, one page at a time. "
-    "Use when a preview was truncated or you need to cite exact rows.",
+    description="Returns more rows of an executed call's result. "
+    "Use when a preview was truncated or to cite exact rows.",
     handler=handler,
     guide=GuideLine(
         50, "{p}fetch_evidence to page the full rows of an evidence_id; cite evidence ids in answers."

@@ -29,7 +29,6 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="list_apis",
-    description="Lists the callable APIs of one business object with one-line titles, one page at a time. "
-    "Use when you know the object{object_hint} and need to pick the API that answers the question.",
+    description="Lists one business object's callable APIs. Use when you know the object{object_hint}.",
     handler=handler,
 )

@@ -31,7 +31,7 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="list_business_objects",
-    description="Lists the business objects of the catalog with their API counts, one page at a time. "
-    "Use when you start and do not yet know which object holds the data.",
+    description="Lists the business objects with their API counts. "
+    "Use when you do not know which object holds the data.",
     handler=handler,
 )

@@ -54,10 +54,10 @@ class PlanChainResult(ToolResult):
 
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def plan_chain(
-        request: Annotated[str, Field(description="the user's request in their words (Russian or English)")],
-        target: Annotated[str | None, Field(description="the API whose result is wanted, if known")] = None,
+        request: Annotated[str, Field(description="the user's words")],
+        target: Annotated[str | None, Field(description="the API wanted")] = None,
         known: Annotated[dict[str, Any] | None, Field(description=examples.known_help())] = None,
-        limit: Annotated[int, Field(ge=1, le=5, description="candidate chains to return")] = 3,
+        limit: Annotated[int, Field(ge=1, le=5)] = 3,
     ) -> Annotated[CallToolResult, PlanChainResult]:
         plan = off_loop(
             lambda: core.planning.plan_chain(request, target, known or {}, limit), core.graph_slots
@@ -69,8 +69,7 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="plan_chain",
-    description="Plans the calls that answer a request: ranked chains from an entry point to the API that "
-    "returns the data, where every input comes from and what to ask the user. Use when a question "
-    "needs several calls; pass chains[0].steps to execute_chain after filling the ask_user values.",
+    description="Plans the calls answering a request: ranked chains, each input's source, what to ask. "
+    "Use when a question needs several calls.",
     handler=handler,
 )

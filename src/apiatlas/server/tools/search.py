@@ -29,9 +29,9 @@ class SearchResult(ToolResult):
 
 def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
     async def search(
-        query: Annotated[str, Field(description="words (Russian or English) or an exact API name")],
-        object_key: Annotated[str | None, Field(description="only APIs of this business object")] = None,
-        limit: Annotated[int | None, Field(ge=1, le=100, description="most hits to return")] = None,
+        query: Annotated[str, Field(description="words or an API name")],
+        object_key: Annotated[str | None, Field(description="only this object's APIs")] = None,
+        limit: Annotated[int | None, Field(ge=1, le=100)] = None,
     ) -> Annotated[CallToolResult, SearchResult]:
         body = off_loop(lambda: core.navigator.search(query, object_key, limit), core.search_slots)
         return await answer(SearchResult, body)
@@ -41,8 +41,7 @@ def handler(core: AtlasTools, examples: CatalogExamples) -> Handler:
 
 TOOL = ToolSpec(
     name="search",
-    description="Finds APIs by words or by exact name, best match first, optionally within one business "
-    "object. Use when you do not know where to look.",
+    description="Finds APIs by words or exact name, best first. Use when you do not know where to look.",
     handler=handler,
     guide=GuideLine(10, "{p}search (or {p}list_business_objects -> {p}list_apis) to find candidate APIs."),
 )
