@@ -36,6 +36,7 @@ SOURCES: dict[str, SourceFormat | str] = {
     "postgresql": "apiatlas.sources.postgres.format:PostgresFormat",
     "mssql_ddl": "apiatlas.sources.mssql_ddl.format:MssqlDdlFormat",
     "mssql_catalog": "apiatlas.sources.mssql_catalog.format:MssqlCatalogFormat",
+    "dotnet": "apiatlas.sources.dotnet.format:DotnetFormat",
 }
 
 
