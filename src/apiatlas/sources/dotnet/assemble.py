@@ -109,6 +109,8 @@ def _api(member: Member, overloads: list[str]) -> Api:
             "card_name": f"{path_of(member.doc_id)} {member.kind}",
             "alias": entity_alias(member.doc_id, member.kind, member.owner),
             "overloads": overloads if len(overloads) > 1 else [],
-            "member": member.model_dump(mode="json", exclude_defaults=True),
+            "member": member.model_dump(
+                mode="json", exclude_defaults=True, exclude={"docs": {"summary", "remarks"}}
+            ),  # the summary and remarks are the API's title and description
         },
     )

@@ -11,10 +11,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from apiatlas.sources.dotnet.doc_text import member_docs
-from apiatlas.sources.dotnet.docids import KEYWORD_TYPES, display_type, member_id, type_id
-from apiatlas.sources.dotnet.model import BodyFacts, Member, MemberDocs, Parameter, SourceSpan
-from apiatlas.sources.dotnet.syntax import (
+from apiatlas.code.csharp import (
     TYPE_DECLARATIONS,
     call_name,
     doc_comment,
@@ -25,6 +22,9 @@ from apiatlas.sources.dotnet.syntax import (
     visibility,
     walk,
 )
+from apiatlas.sources.dotnet.doc_text import member_docs
+from apiatlas.sources.dotnet.docids import KEYWORD_TYPES, display_type, member_id, type_id
+from apiatlas.sources.dotnet.model import BodyFacts, Member, MemberDocs, Parameter, SourceSpan
 
 _MEMBER_NODES = {
     "method_declaration": "method",

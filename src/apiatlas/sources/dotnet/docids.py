@@ -9,8 +9,9 @@ source's document uses for entity cards; here the normalised signature is the do
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+from apiatlas.code.keys import entity_alias, path_of
 
 # C# keywords for the framework's primitive types, both ways
 CS_ALIASES = {
@@ -35,7 +36,7 @@ CS_ALIASES = {
 }
 KEYWORD_TYPES = {cs: full for full, cs in CS_ALIASES.items() if cs[0].islower()}
 
-_PARAMS = re.compile(r"\(.*\)(~.*)?$")
+__all__ = ["entity_alias", "path_of"]
 
 
 def member_id(prefix: str, owner: str, name: str, param_types: list[str], generic_arity: int = 0) -> str:
@@ -51,20 +52,6 @@ def member_id(prefix: str, owner: str, name: str, param_types: list[str], generi
 
 def type_id(full_name: str) -> str:
     return f"T:{full_name}"
-
-
-def path_of(doc_id: str) -> str:
-    """The documentation ID without its prefix letter and parameter list: ``Gtk.Window.SetDefaultSize``;
-    a generic arity stays out too (``List`1`` -> ``List``)."""
-    body = doc_id[2:] if len(doc_id) > 2 and doc_id[1] == ":" else doc_id
-    body = _PARAMS.sub("", body)
-    return re.sub(r"`+\d+", "", body)
-
-
-def entity_alias(doc_id: str, kind: str, owner: str) -> str:
-    """``Gtk.Window::method::<sha1 of the documentation ID, 16 hex>``: stable across builds and inputs."""
-    digest = hashlib.sha1(doc_id.encode("utf-8")).hexdigest()[:16]
-    return f"{owner}::{kind}::{digest}"
 
 
 def display_type(doc_type: str) -> str:

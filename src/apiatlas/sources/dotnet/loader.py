@@ -104,6 +104,26 @@ def _assembly_members(
     return members
 
 
+TYPE_SOURCE_LINES = 60  # a type's card keeps its declaration's first lines; its members keep their own
+MEMBER_SOURCE_LINES = 400
+
+
+def _attach_source_text(root: Path, members: dict[str, Member]) -> None:
+    """Each member's source lines, so that the snapshot alone answers read_source."""
+    files: dict[str, list[str]] = {}
+    for member in members.values():
+        span = member.source
+        if span is None:
+            continue
+        if span.file not in files:
+            files[span.file] = (
+                (root / span.file).read_text(encoding="utf-8-sig", errors="replace").splitlines()
+            )
+        limit = TYPE_SOURCE_LINES if member.is_type else MEMBER_SOURCE_LINES
+        end = min(span.end_line, span.start_line + limit - 1)
+        span.text = "\n".join(files[span.file][span.start_line - 1 : end])
+
+
 def load_dotnet(path: Path, *, include_internal: bool = False, progress: Progress | None = None) -> Catalog:
     inputs = find_inputs(path)
     if inputs.empty():
@@ -122,6 +142,7 @@ def load_dotnet(path: Path, *, include_internal: bool = False, progress: Progres
     for doc_file in inputs.compiler_docs:
         docs.update(read_compiler_docs(doc_file))
     members = join_members(metadata, described, docs)
+    _attach_source_text(inputs.root, members)
     catalog = to_catalog(members, {inputs.relative(f): sha256_of(f) for f in inputs.files()})
     catalog.stats["dotnet"] = {
         "by_kind": catalog.stats["dotnet"],

@@ -53,6 +53,9 @@ class SourceSpan(BaseModel):
     file: str  # relative to the source root
     start_line: int  # 1-based, inclusive
     end_line: int
+    text: str = (
+        ""  # the lines themselves (a type: its first lines only), kept in the snapshot for read_source
+    )
 
 
 class BodyFacts(BaseModel):

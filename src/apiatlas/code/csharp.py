@@ -68,8 +68,7 @@ def parameters(node: Node | None) -> list[SyntaxParameter]:
             mods = [text(c) for c in child.children if c.type == "modifier"]
             optional = any(
                 c.type == "equals_value_clause"
-                or (c.is_named
-                and c.type.endswith("literal"))
+                or (c.is_named and c.type.endswith("literal"))
                 or c.type == "default_expression"
                 for c in child.children
             )
