@@ -115,3 +115,34 @@ def call_name(invocation: Node) -> str:
     if function.type == "generic_name":
         return text(function.named_children[0]) if function.named_children else ""
     return text(function).split("<")[0].replace(" ", "").replace("\n", "")
+
+
+# C#'s built-in type keywords (and ``var``/``dynamic``): never an SDK's type
+KEYWORD_TYPES = frozenset(
+    {
+        "bool",
+        "byte",
+        "sbyte",
+        "char",
+        "decimal",
+        "double",
+        "float",
+        "int",
+        "uint",
+        "long",
+        "ulong",
+        "short",
+        "ushort",
+        "object",
+        "string",
+        "void",
+        "var",
+        "dynamic",
+        "nint",
+        "nuint",
+    }
+)
+
+
+def keyword_type(name: str) -> bool:
+    return name in KEYWORD_TYPES

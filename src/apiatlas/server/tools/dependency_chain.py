@@ -50,4 +50,5 @@ TOOL = ToolSpec(
     guide=GuideLine(
         30, "{p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it."
     ),
+    surfaces=("api", "code"),
 )

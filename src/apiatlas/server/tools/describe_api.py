@@ -6,6 +6,7 @@ from typing import Annotated, Any
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from apiatlas.server.code_card import CodeCard
 from apiatlas.server.results import Compact, Dependency, ToolResult
 from apiatlas.server.tools.common import AtlasTools, GuideLine, Handler, ToolSpec, answer
 from apiatlas.server.tools.examples import CatalogExamples
@@ -43,6 +44,7 @@ class ApiContract(Compact):
     when_to_use: list[str] = Field(default_factory=list)
     important: list[str] = Field(default_factory=list)
     depends_on: list[Dependency] = Field(default_factory=list)
+    code: CodeCard | None = None  # an SDK's type or member: signature, alias, overloads, docs, body facts
 
 
 class DescribeApiResult(ToolResult):
@@ -65,4 +67,5 @@ TOOL = ToolSpec(
     "error codes, when to use it and which APIs feed its inputs. Use when you are about to call it.",
     handler=handler,
     guide=GuideLine(20, "{p}describe_api for the contract: inputs, output tables, when to use it."),
+    surfaces=("api", "code"),
 )

@@ -32,4 +32,5 @@ TOOL = ToolSpec(
     description="Lists the callable APIs of one business object with one-line titles, one page at a time. "
     "Use when you know the object{object_hint} and need to pick the API that answers the question.",
     handler=handler,
+    surfaces=("api", "code"),
 )

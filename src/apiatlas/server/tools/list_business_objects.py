@@ -34,4 +34,5 @@ TOOL = ToolSpec(
     description="Lists the business objects of the catalog with their API counts, one page at a time. "
     "Use when you start and do not yet know which object holds the data.",
     handler=handler,
+    surfaces=("api", "code"),
 )

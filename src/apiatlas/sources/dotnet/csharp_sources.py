@@ -37,6 +37,7 @@ _MEMBER_NODES = {
     "operator_declaration": "method",
     "conversion_operator_declaration": "method",
 }
+_INTERFACE_NAME = re.compile(r"^I[A-Z]")
 _VALUE_KEYWORDS = {full for cs, full in KEYWORD_TYPES.items() if cs not in ("string", "object", "void")}
 
 
@@ -57,6 +58,13 @@ class SourceSet:
     trees: dict[str, tuple[bytes, Node]] = field(default_factory=dict)
     declared: dict[str, list[str]] = field(default_factory=dict)  # simple name (with `n) -> full names
     value_types: set[str] = field(default_factory=set)  # declared structs and enums (T? is Nullable{T})
+    interfaces: set[str] = field(default_factory=set)
+
+    def is_interface(self, full: str) -> bool:
+        """A declared interface, or a type from elsewhere named as .NET names interfaces (``IDisposable``)."""
+        bare = full.split("{", 1)[0].rsplit(".", 1)[-1]
+        declared = full.split("{", 1)[0] in {d for names in self.declared.values() for d in names}
+        return full in self.interfaces or (not declared and _INTERFACE_NAME.match(bare) is not None)
 
 
 def read_sources(root: Path, files: list[Path], *, include_internal: bool = False) -> list[Member]:
@@ -96,6 +104,8 @@ def _collect_types(sources: SourceSet, node: Node, scope: _Scope) -> None:
             sources.declared.setdefault(_type_name(child), []).append(full)
             if TYPE_DECLARATIONS[child.type] in ("struct", "enum"):
                 sources.value_types.add(full)
+            if TYPE_DECLARATIONS[child.type] == "interface":
+                sources.interfaces.add(full)
             body = child.child_by_field_name("body")
             if body is not None:
                 _collect_types(sources, body, _Scope(scope.file, scope.namespace, [], owner=full))
@@ -192,6 +202,8 @@ def _type(sources: SourceSet, node: Node, scope: _Scope, include_internal: bool)
     )
     bases = [resolve(sources, text(c), inner, []) for c in (_base_list(node) or [])]
     kind = TYPE_DECLARATIONS[node.type]
+    base_type = bases[0] if bases and kind == "class" and not sources.is_interface(bases[0]) else ""
+    interfaces = [b for b in bases if b != base_type]
     head = _head(node)
     member = Member(
         doc_id=type_id(full),
@@ -203,8 +215,8 @@ def _type(sources: SourceSet, node: Node, scope: _Scope, include_internal: bool)
         visibility=shown,
         static="static" in mods,
         abstract="abstract" in mods,
-        base_type=bases[0] if bases and kind == "class" else "",
-        interfaces=bases[1:] if kind == "class" else bases,
+        base_type=base_type,
+        interfaces=interfaces,
         signature=head,
         docs=_docs(node),
         source=_span(scope.file, node),

@@ -106,6 +106,7 @@ def _assembly_members(
 
 TYPE_SOURCE_LINES = 60  # a type's card keeps its declaration's first lines; its members keep their own
 MEMBER_SOURCE_LINES = 400
+CONTEXT_LINES = 3  # around each member's lines, for read_source
 
 
 def _attach_source_text(root: Path, members: dict[str, Member]) -> None:
@@ -120,8 +121,9 @@ def _attach_source_text(root: Path, members: dict[str, Member]) -> None:
                 (root / span.file).read_text(encoding="utf-8-sig", errors="replace").splitlines()
             )
         limit = TYPE_SOURCE_LINES if member.is_type else MEMBER_SOURCE_LINES
-        end = min(span.end_line, span.start_line + limit - 1)
-        span.text = "\n".join(files[span.file][span.start_line - 1 : end])
+        end = min(span.end_line, span.start_line + limit - 1) + CONTEXT_LINES
+        span.text_start = max(1, span.start_line - CONTEXT_LINES)
+        span.text = "\n".join(files[span.file][span.text_start - 1 : end])
 
 
 def load_dotnet(path: Path, *, include_internal: bool = False, progress: Progress | None = None) -> Catalog:

@@ -53,9 +53,8 @@ class SourceSpan(BaseModel):
     file: str  # relative to the source root
     start_line: int  # 1-based, inclusive
     end_line: int
-    text: str = (
-        ""  # the lines themselves (a type: its first lines only), kept in the snapshot for read_source
-    )
+    text_start: int = 0  # the first line of ``text``: a few lines of context before start_line
+    text: str = ""  # the lines (a type: its first lines only), kept in the snapshot for read_source
 
 
 class BodyFacts(BaseModel):
