@@ -94,7 +94,7 @@ def test_code_tools_over_mcp(snapshot: Path) -> None:
         card = (await _call(client, "describe_api", api=ADD))["api"]
         assert card["code"]["signature"] == "public void Add (Geometry.Shapes.Shape shape);"
         assert card["code"]["facts"]["throws"] == ["System.ArgumentNullException"]
-        assert [o["key"] for o in card["code"]["overloads"]][0] == ADD
+        assert card["code"]["overloads"][0]["key"] == ADD
         by_alias = (await _call(client, "describe_api", api=card["code"]["alias"]))["api"]
         assert by_alias["key"] == ADD
         for query in ("Geometry.Shapes.Canvas.Add", "Canvas.Add", "Add"):

@@ -39,7 +39,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     read_source.TOOL,
     check_code.TOOL,
 )
-TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if "api" in spec.surfaces)  # an API snapshot's
+# the tools an API snapshot serves (a code snapshot's: tools_for("code"))
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if "api" in spec.surfaces)
 EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)
 _BY_NAME = {spec.name: spec for spec in TOOLS}
 
