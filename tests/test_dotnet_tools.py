@@ -103,6 +103,12 @@ def test_code_tools_over_mcp(snapshot: Path) -> None:
         assert (await _call(client, "search", query="Circle"))["hits"][0][
             "api_key"
         ] == "T:Geometry.Shapes.Circle"
+        after = await _call(client, "dependency_chain", api="Shape.MoveTo", direction="downstream", depth=1)
+        assert after["levels"][1] == [ADD], after  # Canvas.Add(shape, x, y) moves, then adds
+        assert (
+            after["links"][0]["confidence"] == "co_usage"
+            and "called one after the other" in after["links"][0]["reason"]
+        )
         lines = await _call(client, "read_source", api=card["code"]["alias"])
         text = "\n".join(line["text"] for line in lines["lines"])
         assert lines["file"] == "Shapes.cs" and "throw new ArgumentNullException" in text

@@ -26,7 +26,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains"),
+    "eval": ("eval_retrieval", "eval_chains", "eval_code"),
     "db": ("db_reader_role",),
 }
 

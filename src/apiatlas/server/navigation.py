@@ -320,6 +320,8 @@ class Navigator:
             )
         depth = max(1, min(depth, self.config.max_chain_depth))
         min_rank = EDGE_LEVEL_RANK[EdgeLevel(min_confidence)]
+        if self.code is not None:  # a code surface's one level: members called together in its bodies
+            min_rank = max(min_rank, EDGE_LEVEL_RANK[EdgeLevel.CO_USAGE])
         found_walk = walk(self.snapshot, found.key, direction, depth, min_rank)
         return chain_answer(found.key, direction, found_walk, min_confidence, self.prefix)
 

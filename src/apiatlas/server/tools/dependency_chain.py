@@ -10,7 +10,7 @@ from apiatlas.server.results import Dependency, ToolResult
 from apiatlas.server.tools.common import AtlasTools, GuideLine, Handler, ToolSpec, answer, off_loop
 from apiatlas.server.tools.examples import CatalogExamples
 
-Confidence = Literal["declared", "name_type", "alias", "type_only"]
+Confidence = Literal["declared", "name_type", "alias", "type_only", "co_usage"]
 
 
 class DependencyChainResult(ToolResult):

@@ -67,6 +67,7 @@ class AssemblyReader:
         self._typedef_names = [self._typedef_name(i) for i in range(1, len(_rows(self.md.TypeDef)) + 1)]
         self._spec_names: dict[int, str] = {}
         self._owner_generics = self._generic_params()
+        self._param_arrays = self._param_array_rows()
         self.body = BodyReader(self) if facts else None
 
     # -- names -------------------------------------------------------------------------------------
@@ -195,16 +196,8 @@ class AssemblyReader:
             return None
         name = str(row.Name)
         kind = "constructor" if name in (".ctor", ".cctor") else "method"
-        names = [str(p.row.Name) for p in (row.ParamList or []) if p.row.Sequence > 0]
-        params = [
-            Parameter(
-                name=names[i] if i < len(names) else f"arg{i}",
-                type=t.rstrip("@") + ("@" if t.endswith("@") else ""),
-                display=display_type(t),
-                modifier="ref" if t.endswith("@") else "",
-            )
-            for i, t in enumerate(sig.params)
-        ]
+        rows = {p.row.Sequence: p for p in (row.ParamList or [])}
+        params = [self._parameter(i, t, rows.get(i + 1)) for i, t in enumerate(sig.params)]
         generics = self._owner_generics.get(("MethodDef", index), [])
         doc_id = member_id("M", full, name, [p.type for p in params], len(generics))
         if name == "op_Implicit" or name == "op_Explicit":
@@ -242,13 +235,44 @@ class AssemblyReader:
             member.facts = self.body.facts(row)
         return member
 
+    def _parameter(self, position: int, doc_type: str, ref: Any) -> Parameter:
+        """One parameter: its name, type, ``ref``/``out``/``params`` and whether it is optional."""
+        flags = ref.row.Flags if ref is not None else None
+        modifier = ""
+        if doc_type.endswith("@"):
+            modifier = "out" if flags is not None and flags.pdOut and not flags.pdIn else "ref"
+        elif ref is not None and ref.row_index in self._param_arrays:
+            modifier = "params"
+        optional = flags is not None and bool(flags.pdOptional or flags.pdHasDefault)
+        return Parameter(
+            name=str(ref.row.Name) if ref is not None else f"arg{position}",
+            type=doc_type,
+            display=display_type(doc_type),
+            modifier=modifier,
+            optional=optional or modifier == "params",
+        )
+
+    def _param_array_rows(self) -> set[int]:
+        """The Param rows carrying ``System.ParamArrayAttribute`` (C#'s ``params T[]``)."""
+        out: set[int] = set()
+        for row in _rows(self.md.CustomAttribute):
+            if row.Parent.table is None or row.Parent.table.name != "Param" or row.Type.table is None:
+                continue
+            if row.Type.table.name == "MemberRef":
+                owner = self.coded_type(self.md.MemberRef.rows[row.Type.row_index - 1].Class)
+            else:
+                owner = ""
+            if owner == "System.ParamArrayAttribute":
+                out.add(row.Parent.row_index)
+        return out
+
     @staticmethod
     def _signature(
         visibility: str, static: bool, flags: Any, returns: str, name: str, params: list[Parameter]
     ) -> str:
         words = [visibility] + (["static"] if static else []) + (["abstract"] if flags.mdAbstract else [])
         words += [display_type(returns)] if returns else []
-        args = ", ".join(f"{'ref ' if p.modifier else ''}{p.display} {p.name}" for p in params)
+        args = ", ".join(f"{p.modifier + ' ' if p.modifier else ''}{p.display} {p.name}" for p in params)
         return " ".join(words) + f" {name} ({args});"
 
     def _fields(self, type_row: Any, full: str) -> list[Member]:
