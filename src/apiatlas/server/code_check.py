@@ -423,7 +423,7 @@ class DraftChecker:
         if info is None or info.kind in ("interface", "delegate", "enum"):
             return
         self.checked += 1
-        constructors = info.members.get("#ctor", [])
+        constructors = [c for c in info.members.get("#ctor", []) if not c.protected]
         line, column = _at(type_node)
         symbol = f"{found.full}.#ctor"
         if not constructors and info.kind == "class":

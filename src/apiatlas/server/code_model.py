@@ -24,6 +24,7 @@ class Overload:
     max_args: float  # math.inf for a params array
     static: bool
     returns: str  # documentation-ID spelling ("" for void)
+    protected: bool = False  # reachable from a subclass only (``new T()`` cannot call it)
 
 
 @dataclass
@@ -110,6 +111,7 @@ class SdkModel:
                     high,
                     bool(member.get("static")),
                     str(member.get("returns", "")),
+                    member.get("visibility") == "protected",
                 )
             )
         return info
