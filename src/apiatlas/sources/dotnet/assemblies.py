@@ -43,6 +43,31 @@ def _rows(table: Any) -> list[Any]:
     return list(table.rows) if table is not None else []
 
 
+_RUNTIME_DELEGATE_MEMBERS = (
+    "#ctor",
+    "Invoke",
+    "BeginInvoke",
+    "EndInvoke",
+)  # every delegate's, made by the CLI
+
+
+def _delegate_shape(delegate: Member, methods: list[Member]) -> list[Member]:
+    """A delegate type is its ``Invoke`` signature: its card says it; the members the runtime gives every
+    delegate (constructor, Invoke, BeginInvoke, EndInvoke) are not cards of their own (``check_code``
+    knows them as the CLI's ``System.MulticastDelegate`` members)."""
+    invoke = next((m for m in methods if m.name == "Invoke"), None)
+    if invoke is not None:
+        args = ", ".join(f"{p.display} {p.name}" for p in invoke.params)
+        shown = invoke.returns_display or "void"
+        delegate.signature = f"public delegate {shown} {delegate.name} ({args});"
+        delegate.params, delegate.returns, delegate.returns_display = (
+            invoke.params,
+            invoke.returns,
+            invoke.returns_display,
+        )
+    return [m for m in methods if m.name not in _RUNTIME_DELEGATE_MEMBERS]
+
+
 def _visibility(flags: Any, prefix: str) -> str:
     if getattr(flags, f"{prefix}Public"):
         return "public"
@@ -126,8 +151,11 @@ class AssemblyReader:
             if str(row.TypeName) == "<Module>" or not self._visible_type(index):
                 continue
             full = self.typedef_name(index)
-            out.append(self._type_member(index, row, full, interfaces.get(index, [])))
-            out += self._methods(row, full, accessors)
+            kind_member = self._type_member(index, row, full, interfaces.get(index, []))
+            methods = self._methods(row, full, accessors)
+            if kind_member.kind == "delegate":
+                methods = _delegate_shape(kind_member, methods)
+            out += [kind_member, *methods]
             out += self._fields(row, full)
         out += self._properties(accessors) + self._events(accessors)
         return out
