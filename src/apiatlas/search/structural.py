@@ -42,6 +42,12 @@ class StructuralNames:
             for found in table.values():
                 found.sort(key=_order)
 
+    def names_exactly(self, query: str) -> bool:
+        """Whether the whole query is one name this index knows (``Gtk.Window.SetDefaultSize``, ``Gtk``)."""
+        text = re.sub(r"\(.*\)$", "", re.sub(r"^[TMPEF]:", "", query.strip().strip("`'\""))).rstrip(".")
+        lowered = text.lower().replace("`", "")
+        return bool(_IDENTIFIER.match(text)) and (lowered in self.by_suffix or lowered in self.namespaces)
+
     def lookup(self, query: str, limit: int = 10) -> list[str]:
         """The keys the query names exactly: the whole query as a name, else the code names it contains."""
         text = query.strip().strip("`'\"")
@@ -51,7 +57,7 @@ class StructuralNames:
         found: list[str] = []
         for name in names:
             lowered = name.lower().replace("`", "")
-            matches = self.by_suffix.get(lowered) or self.namespaces.get(lowered) or []
+            matches = self.namespaces.get(lowered) or self.by_suffix.get(lowered) or []
             found += [k for k in matches if k not in found]
         return found[:limit]
 

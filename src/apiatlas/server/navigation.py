@@ -293,9 +293,14 @@ class Navigator:
         obj = self.snapshot.get_object(object_key) if object_key else None
         if object_key and obj is None:
             return search_answers.unknown_object(query, object_key, self.prefix)
+        from apiatlas.search.outcome import SearchMode
+
+        # a code surface's exact name: the named entities, then words only (no query embedding to wait for)
+        named = self.code is not None and self.code.structural.names_exactly(query)
         outcome = self.search_engine.search(
-            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms
-        )
+            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms,
+            mode=SearchMode.LEXICAL if named else None,
+        )  # fmt: skip
         if self.code is not None:  # names of types and members first, exactly
             outcome = self.code.search(query, outcome, limit, obj.key if obj else None)
         if outcome.reason is ReasonCode.NO_CONFIDENT_MATCH:
