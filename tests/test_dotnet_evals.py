@@ -95,3 +95,20 @@ def test_info_lists_entities_by_kind(snapshot: Path) -> None:
     result = CliRunner().invoke(app, ["info", str(snapshot)])
     assert result.exit_code == 0, result.output
     assert "Entities by kind" in result.output and "constructor" in result.output
+
+
+def test_compile_include_internal(tmp_path: Path) -> None:
+    if shutil.which("mcs") is None:
+        pytest.skip("Mono's C# compiler (mcs) is not installed: ./run test installs mono-mcs")
+    import apiatlas.commands.compile  # noqa: F401  (registers the command)
+
+    folder = build_sdk(tmp_path / "sdk")
+    out = tmp_path / "wide.atlas"
+    args = ["compile", str(folder), "-o", str(out), "--embeddings", "none", "--include-internal"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    from apiatlas.snapshot import Snapshot
+
+    with Snapshot.open(out) as snap:
+        assert snap.get_api("M:Geometry.Shapes.Canvas.Clear") is not None  # internal, kept on request
+        assert snap.manifest()["pass_stats"]["dotnet"]["include_internal"] is True

@@ -40,8 +40,17 @@ class SourceFormat:
 
     def load(self, path: Path, *, progress: Progress | None = None) -> Catalog:
         """Read the source at ``path`` into a Catalog whose ``source_kind`` is ``kind``."""
-        raise ConfigError(f"source kind {self.kind or '(neutral)'!r} cannot load sources",
-                          location=Location(file=str(path)))  # fmt: skip
+        raise ConfigError(
+            f"source kind {self.kind or '(neutral)'!r} cannot load sources", location=Location(file=str(path))
+        )
+
+    def load_with(self, path: Path, options: dict[str, Any], *, progress: Progress | None = None) -> Catalog:
+        """``load`` with the format's own options (``apiatlas compile --include-internal``); the base takes
+        none, so an option it does not know is a located error rather than silently ignored."""
+        raise ConfigError(
+            f"source kind {self.kind or '(neutral)'!r} takes no options ({', '.join(options)})",
+            location=Location(file=str(path)),
+        )
 
     def build_defaults(self) -> dict[str, Any]:
         """BuildConfig fields this format sets over the neutral defaults (a build config file wins)."""

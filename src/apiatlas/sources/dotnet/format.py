@@ -4,6 +4,7 @@ code surface (navigation, search, ``read_source``, ``check_code``; nothing execu
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.sources.format import Progress, SourceFormat
@@ -32,6 +33,14 @@ class DotnetFormat(SourceFormat):
         from apiatlas.sources.dotnet.loader import load_dotnet
 
         return load_dotnet(path, progress=progress)
+
+    def load_with(self, path: Path, options: dict[str, Any], *, progress: Progress | None = None) -> Catalog:
+        from apiatlas.sources.dotnet.loader import load_dotnet
+
+        unknown = sorted(set(options) - {"include_internal"})
+        if unknown:
+            return super().load_with(path, {k: options[k] for k in unknown}, progress=progress)
+        return load_dotnet(path, include_internal=bool(options.get("include_internal")), progress=progress)
 
     def compile_notes(self, catalog: Catalog) -> list[str]:
         stats = catalog.stats.get("dotnet")

@@ -157,5 +157,6 @@ def load_dotnet(path: Path, *, include_internal: bool = False, progress: Progres
         "documented": sum(1 for m in members.values() if not m.docs.empty()),
         "with_source": sum(1 for m in members.values() if m.source is not None),
         "with_facts": sum(1 for m in members.values() if not m.facts.empty()),
+        "include_internal": include_internal,
     }
     return catalog
