@@ -112,3 +112,28 @@ def test_compile_include_internal(tmp_path: Path) -> None:
     with Snapshot.open(out) as snap:
         assert snap.get_api("M:Geometry.Shapes.Canvas.Clear") is not None  # internal, kept on request
         assert snap.manifest()["pass_stats"]["dotnet"]["include_internal"] is True
+
+
+def test_bench_code_prints_latencies(snapshot: Path, tmp_path: Path) -> None:
+    import apiatlas.commands.bench_code  # noqa: F401  (registers the command)
+
+    draft = tmp_path / "draft.cs"
+    draft.write_text(CASES[1]["code"], encoding="utf-8")
+    requests = tmp_path / "requests.json"
+    requests.write_text(json.dumps(REQUESTS, ensure_ascii=False), encoding="utf-8")
+    args = [
+        "bench",
+        "code",
+        str(snapshot),
+        "--draft",
+        str(draft),
+        "--requests",
+        str(requests),
+        "--repeat",
+        "3",
+    ]
+    result = CliRunner().invoke(app, [*args, "--no-compile"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["unknown"] == ["Geometry.Shapes.Circle.Spin"] and figures["search_requests"] == 4
+    assert figures["check_code_p50_ms"] > 0 and "compile_ms" not in figures

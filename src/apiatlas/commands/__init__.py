@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_server",
         "bench_openapi",
         "bench_search",
+        "bench_code",
         "bench_load",
         "bench_fuzz",
         "plan",
