@@ -197,6 +197,7 @@ def test_pass_list_is_ordered_and_named() -> None:
         "types",
         "graph",
         "rest_edges",
+        "co_usage",
         "entry_points",
         "vocabulary",
         "index",

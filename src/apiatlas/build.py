@@ -106,6 +106,7 @@ def compile_docs(
     vector_cache: Path | None = None,
     search_settings: Path | None = None,
     playbooks_dir: Path | None = None,
+    source_options: dict[str, Any] | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
@@ -127,7 +128,7 @@ def compile_docs(
     search = _search_inputs(config_path, embeddings, search_settings)
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
     with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders):
-        catalog, fmt = _load_catalog(source, kind, sink)
+        catalog, fmt = _load_catalog(source, kind, sink, source_options)
     config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
     overlays = _apply_overlays(catalog, overlays_dir, timings, sink)
     config = _record_config(catalog, config, config_path, search, embeddings)
@@ -196,9 +197,11 @@ def _search_inputs(config_path: Path | None, embeddings: str | None, flag: Path 
     return SearchInputs(provider, settings, path, _sha256(path) if path is not None else None)
 
 
-def _load_catalog(source: Path, kind: str | None, sink: CompileProgress) -> tuple[Catalog, SourceFormat]:
+def _load_catalog(
+    source: Path, kind: str | None, sink: CompileProgress, options: dict[str, Any] | None = None
+) -> tuple[Catalog, SourceFormat]:
     """The source read into a Catalog, and its format; ``SourceError`` when it holds no API."""
-    catalog = load_source(source, kind=kind, progress=sink.advance)
+    catalog = load_source(source, kind=kind, progress=sink.advance, options=options)
     if not catalog.apis:
         raise SourceError(
             f"nothing parsed: no API pages found under {source}",

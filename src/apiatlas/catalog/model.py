@@ -32,6 +32,7 @@ class EdgeLevel(StrEnum):
     NAME_TYPE = "name_type"  # 2: same field name and same domain type
     ALIAS = "alias"  # 3: different name, same domain type, tied by a description or alias rule
     TYPE_ONLY = "type_only"  # 4: same specific (non-generic) domain type only
+    CO_USAGE = "co_usage"  # 5: called one after the other in the SDK's own method bodies (code surfaces)
 
 
 EDGE_LEVEL_RANK: dict[EdgeLevel, int] = {
@@ -39,6 +40,7 @@ EDGE_LEVEL_RANK: dict[EdgeLevel, int] = {
     EdgeLevel.NAME_TYPE: 2,
     EdgeLevel.ALIAS: 3,
     EdgeLevel.TYPE_ONLY: 4,
+    EdgeLevel.CO_USAGE: 5,
 }
 
 

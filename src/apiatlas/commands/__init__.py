@@ -29,11 +29,12 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_tokens",
         "bench_openapi",
         "bench_search",
+        "bench_code",
         "bench_load",
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains", "eval_answers"),
+    "eval": ("eval_retrieval", "eval_chains", "eval_answers", "eval_code"),
     "db": ("db_reader_role",),
 }
 

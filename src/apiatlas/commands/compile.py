@@ -92,6 +92,10 @@ def compile_command(
             "Overrides the config's 'search_settings'.",
         ),
     ] = None,
+    include_internal: Annotated[
+        bool,
+        typer.Option("--include-internal", help="SDK sources (dotnet): keep internal and private members."),
+    ] = False,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
     from apiatlas.atomic import Terminated, signals_raise, staged_outputs
@@ -127,6 +131,7 @@ def compile_command(
                     embeddings=embeddings,
                     search_settings=search_settings,
                     playbooks_dir=playbooks,
+                    source_options={"include_internal": True} if include_internal else None,
                 )
                 sink.close()
             errors = result.manifest.counts.get("diagnostics_error", 0)

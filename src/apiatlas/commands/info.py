@@ -98,6 +98,9 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
         ],
     )
     tables = [head, counts, funnel, graph, search_table]
+    for name, stats in sorted(manifest.get("pass_stats", {}).items()):  # a source's entities by kind
+        if isinstance(stats, dict) and isinstance(stats.get("by_kind"), dict):
+            tables.append(_pairs(f"Entities by kind ({name})", sorted(stats["by_kind"].items())))
     if source_files:
         tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
     return tables

@@ -23,6 +23,7 @@ from apiatlas.errors import ApiatlasError
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.providers import query_provider, words_only_note
+from apiatlas.snapshot.manifest import serving_of
 from apiatlas.snapshot.reader import Snapshot
 
 NO_MATCH_EXIT = 1
@@ -86,6 +87,10 @@ def search_command(
             search = HybridSearch(snap, provider)
             started = time.perf_counter()
             outcome = search.search(query, limit=limit, object_key=object_key, mode=mode)
+            if serving_of(snap.manifest()).surface == "code":  # as the search tool: exact names first
+                from apiatlas.server.code_navigation import CodeNavigator
+
+                outcome = CodeNavigator(snap, "").search(query, outcome, limit, object_key)
             elapsed_ms = (time.perf_counter() - started) * 1000
     except ApiatlasError as exc:
         raise _fail(str(exc)) from exc

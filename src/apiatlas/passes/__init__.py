@@ -11,6 +11,7 @@ like sqlglot's optimizer rules. Order, and why:
                    types and their generic class; the MCP contract needs each field's JSON Schema).
 4. graph        -- edges between kept APIs, using the declared sources (from docs and overlays) and types.
    rest_edges   -- formats with ``rest_passes`` only: response fields feed path/query/body parameters.
+   co_usage     -- code surfaces only (body facts): members called one after the other in the SDK's bodies.
 5. entry_points -- kept APIs whose required inputs are all values a user can say.
 6. vocabulary   -- the catalog's own words (kinds of things, synonyms) derived from its kept APIs,
                    amended by the build config's ``vocabulary``; read by the planner.
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Catalog, Overlay
+from apiatlas.passes.co_usage import co_usage
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import Pass, PassContext
 from apiatlas.passes.entry_points import entry_points
@@ -36,7 +38,7 @@ from apiatlas.passes.types import types
 from apiatlas.passes.vocabulary import vocabulary
 
 PASSES: list[Pass] = [
-    overlays_pass, side_effects, funnel, types, graph, rest_edges, entry_points, vocabulary, index,
+    overlays_pass, side_effects, funnel, types, graph, rest_edges, co_usage, entry_points, vocabulary, index,
 ]  # fmt: skip
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]

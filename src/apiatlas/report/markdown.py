@@ -20,6 +20,7 @@ LEVEL_MEANING = {
     EdgeLevel.NAME_TYPE: "same field name and domain type",
     EdgeLevel.ALIAS: "different name, same type, tied by a description or alias rule",
     EdgeLevel.TYPE_ONLY: "same specific domain type only",
+    EdgeLevel.CO_USAGE: "called one after the other in the SDK's own method bodies",
 }
 
 

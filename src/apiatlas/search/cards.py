@@ -33,7 +33,7 @@ def readable_name(identifier: str) -> str:
 def card_text(api: Api, object_title: str = "") -> str:
     """One short passage: readable name (its HTTP method said as the action, ``list v 1 customers``),
     business object, title, description start, when to use."""
-    name = readable_name(api.key)
+    name = readable_name(str(api.extra.get("card_name") or api.key))  # a source's own readable name wins
     action = http_action(api)
     method, _, rest = name.partition(" ")
     if action and method.upper() in HTTP_METHODS:

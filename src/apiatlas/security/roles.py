@@ -95,6 +95,10 @@ class RoleView:
         """The snapshot's manifest (build figures, source kind, embedding model): not per API."""
         return self._base.manifest()
 
+    def source_files(self) -> dict[str, str]:
+        """The input files' hashes (check_code compiles against the snapshot's assemblies): not per API."""
+        return self._base.source_files()
+
     def vocabulary(self) -> CatalogVocabulary:
         """The catalog's own words (kinds of things, synonyms): shared vocabulary like types, not APIs."""
         return self._base.vocabulary()

@@ -40,7 +40,7 @@ from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
 from apiatlas.server.results import ToolResult
 from apiatlas.server.surface import ICON, add_resources, with_evidence_link
-from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions
+from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions, tools_for
 from apiatlas.server.tools.common import render, session_key
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
@@ -188,7 +188,7 @@ def curated_guide(prefix: str, direct: list[Tool]) -> str:
 
 def served_tool_names(snapshot: CatalogReader, config: ServerConfig) -> list[str]:
     """The names, without prefix, of the tools ``build_server`` serves: the registry's, then the curated."""
-    names = list(TOOL_NAMES)
+    names = [spec.name for spec in tools_for(serving_of(snapshot.manifest()).surface)]
     if config.curated is not None:
         names += curated_tool_names(CuratedConfig.load(config.curated), snapshot)
     return names
@@ -212,8 +212,11 @@ def build_server(
         read_only=executor is None or executor.limits.read_only,
         open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
     )
-    served = atlas_tools(tools, prefix, traits)
-    guide = instructions(prefix, None if executor is not None else serving_of(manifest).no_executor_reason())
+    surface = serving_of(manifest).surface  # the tools of an API surface, or of a code surface (no execution)
+    served = atlas_tools(tools, prefix, traits, surface)
+    guide = instructions(
+        prefix, None if executor is not None else serving_of(manifest).no_executor_reason(), surface
+    )
     if config.curated is not None:  # curated mode: direct tools next to navigation
         direct = curated_tools(
             CuratedConfig.load(config.curated),

@@ -30,6 +30,9 @@ from apiatlas.snapshot import CatalogReader
 
 if TYPE_CHECKING:
     from apiatlas.search.hybrid import HybridSearch
+    from apiatlas.server.code_navigation import CodeNavigator
+    from apiatlas.server.tools.check_code import CheckCodeResult
+    from apiatlas.server.tools.read_source import ReadSourceResult
 
 
 def not_executable_reason(api: Api, writes_enabled: bool = False) -> str | None:
@@ -68,6 +71,17 @@ class Navigator:
 
         return HybridSearch(self.snapshot, query_provider(self.snapshot, self.config.embedding))
 
+    @cached_property
+    def code(self) -> CodeNavigator | None:
+        """The code part of navigation when the snapshot is an SDK's code surface, else None."""
+        from apiatlas.snapshot.manifest import serving_of
+
+        if serving_of(self.snapshot.manifest()).surface != "code":
+            return None
+        from apiatlas.server.code_navigation import CodeNavigator
+
+        return CodeNavigator(self.snapshot, self.prefix)
+
     # ---- names -------------------------------------------------------------------------------
 
     @cached_property
@@ -97,6 +111,9 @@ class Navigator:
     def resolve_api(self, name: str) -> Api | DescribeApiResult:
         """The API named ``name``, or an UNKNOWN_API result with close names."""
         api = self.snapshot.get_api(name) if name.strip() else None
+        if api is None and self.code is not None and name.strip():  # an alias or a dotted name
+            key = self.code.resolve_key(name)
+            api = self.snapshot.get_api(key) if key else None
         if api is not None:
             return api
         suggestions = self.suggest_apis(name)
@@ -239,7 +256,33 @@ class Navigator:
             when_to_use=list(overlay.when_to_use) if overlay else [],
             important=list(overlay.important) if overlay else [],
             depends_on=depends_on,
+            code=self.code.card(api) if self.code is not None else None,
         )
+
+    # ---- code surfaces ------------------------------------------------------------------------
+
+    def read_source(self, name: str, offset: int, limit: int | None) -> ReadSourceResult:
+        from apiatlas.server.tools.read_source import ReadSourceResult
+
+        if self.code is None:
+            return ReadSourceResult(status="error", reason=ReasonCode.NOT_EXECUTABLE,
+                                    message="this snapshot is not an SDK's code surface")  # fmt: skip
+        found = self.resolve_api(name)
+        if isinstance(found, DescribeApiResult):
+            return ReadSourceResult(
+                status="error", reason=found.reason, message=found.message,
+                suggestions=found.suggestions, next_actions=found.next_actions,
+            )  # fmt: skip
+        return self.code.read_source(found, offset, limit)
+
+    def check_code(self, code: str, compile_step: bool) -> CheckCodeResult:
+        from apiatlas.server.code_checking import check_draft
+        from apiatlas.server.tools.check_code import CheckCodeResult
+
+        if self.code is None:
+            return CheckCodeResult(status="error", reason=ReasonCode.NOT_EXECUTABLE,
+                                   message="this snapshot is not an SDK's code surface")  # fmt: skip
+        return check_draft(self.code, code, compile_step=compile_step)
 
     def _next_after_describe(self, api: Api, contract: ApiContract, why_not: str | None) -> str:
         if why_not is not None:
@@ -262,9 +305,16 @@ class Navigator:
         obj = self.snapshot.get_object(object_key) if object_key else None
         if object_key and obj is None:
             return search_answers.unknown_object(query, object_key, self.prefix)
+        from apiatlas.search.outcome import SearchMode
+
+        # a code surface's exact name: the named entities, then words only (no query embedding to wait for)
+        named = self.code is not None and self.code.structural.names_exactly(query)
         outcome = self.search_engine.search(
-            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms
-        )
+            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms,
+            mode=SearchMode.LEXICAL if named else None,
+        )  # fmt: skip
+        if self.code is not None:  # names of types and members first, exactly
+            outcome = self.code.search(query, outcome, limit, obj.key if obj else None)
         if outcome.reason is ReasonCode.NO_CONFIDENT_MATCH:
             return search_answers.abstained(query, object_key, outcome, self.snapshot, self.prefix)
         if not outcome.hits:
@@ -287,6 +337,8 @@ class Navigator:
             )
         depth = max(1, min(depth, self.config.max_chain_depth))
         min_rank = EDGE_LEVEL_RANK[EdgeLevel(min_confidence)]
+        if self.code is not None:  # a code surface's one level: members called together in its bodies
+            min_rank = max(min_rank, EDGE_LEVEL_RANK[EdgeLevel.CO_USAGE])
         found_walk = walk(self.snapshot, found.key, direction, depth, min_rank)
         return chain_answer(found.key, direction, found_walk, min_confidence, self.prefix)
 

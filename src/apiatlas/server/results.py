@@ -71,7 +71,7 @@ class Dependency(Compact):
     consumer_api: str
     consumer_table: str | None = None
     consumer_field: str
-    confidence: str  # declared | name_type | alias | type_only
+    confidence: str  # declared | name_type | alias | type_only | co_usage (code surfaces)
     reason: str = ""
 
 

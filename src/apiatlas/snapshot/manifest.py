@@ -19,6 +19,7 @@ KNOWN_STAGE_ORDER = ("kind", "name", "prefix", "visa", "approved", "implemented"
 # how a snapshot's APIs are executed: "sql" on the operator's database (--db URL), "http" on the
 # upstream API (--upstream URL); a format with neither is served for navigation and search only
 ExecutorKind = Literal["sql", "http"]
+Surface = Literal["api", "code"]  # what a snapshot is: APIs to call, or an SDK's code to write against
 NEUTRAL_PREFIX = "atlas_"
 
 
@@ -31,6 +32,7 @@ class Serving(BaseModel):
     tool_prefix: str = NEUTRAL_PREFIX
     executor: ExecutorKind | None = None
     display_name: str = "catalog"
+    surface: Surface = "api"  # "code": served with the code tools (read_source, check_code), no execution
 
     def no_executor_reason(self) -> str:
         """Why an API cannot be executed when the server was started without an executor."""

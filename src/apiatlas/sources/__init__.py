@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
+from typing import Any
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import ConfigError, Location
@@ -37,6 +38,7 @@ SOURCES: dict[str, SourceFormat | str] = {
     "mssql_ddl": "apiatlas.sources.mssql_ddl.format:MssqlDdlFormat",
     "mssql_catalog": "apiatlas.sources.mssql_catalog.format:MssqlCatalogFormat",
     "nestful": "apiatlas.sources.nestful.format:NestfulFormat",
+    "dotnet": "apiatlas.sources.dotnet.format:DotnetFormat",
 }
 
 
@@ -82,12 +84,20 @@ def detect_source(path: Path) -> str:
     )
 
 
-def load_source(path: Path, kind: str | None = None, progress: Progress | None = None) -> Catalog:
-    """Load the source at ``path`` (of ``kind``, detected when None) into a Catalog."""
+def load_source(
+    path: Path,
+    kind: str | None = None,
+    progress: Progress | None = None,
+    options: dict[str, Any] | None = None,
+) -> Catalog:
+    """Load the source at ``path`` (of ``kind``, detected when None) into a Catalog; ``options`` are the
+    format's own (``SourceFormat.load_with``), refused by a format that takes none."""
     chosen = kind or detect_source(path)
     if chosen not in SOURCES:
         raise ConfigError(
             f"unknown source kind '{chosen}' (known kinds: {', '.join(SOURCES)})",
             location=Location(file=str(path)),
         )
+    if options:
+        return source_format(chosen).load_with(Path(path), options, progress=progress)
     return source_format(chosen).load(Path(path), progress=progress)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from apiatlas.catalog.model import Catalog, DomainType
 from apiatlas.errors import ConfigError, Location
-from apiatlas.snapshot.manifest import ExecutorKind, Serving
+from apiatlas.snapshot.manifest import ExecutorKind, Serving, Surface
 
 Progress = Callable[[int, int], None]
 
@@ -32,6 +32,7 @@ class SourceFormat:
     rest_passes: ClassVar[bool] = False  # operations over HTTP paths: the rest_edges pass applies
     source_schemas_win: ClassVar[bool] = False  # a parameter's own JSON Schema beats its domain type's
     featured_api: ClassVar[str | None] = None  # the API whose chains the compile report draws first
+    surface: ClassVar[Surface] = "api"  # "code": an SDK's types and members (code tools, no execution)
 
     def detects(self, path: Path) -> bool:
         """Whether ``path`` holds a source of this format (the base recognises nothing)."""
@@ -39,8 +40,17 @@ class SourceFormat:
 
     def load(self, path: Path, *, progress: Progress | None = None) -> Catalog:
         """Read the source at ``path`` into a Catalog whose ``source_kind`` is ``kind``."""
-        raise ConfigError(f"source kind {self.kind or '(neutral)'!r} cannot load sources",
-                          location=Location(file=str(path)))  # fmt: skip
+        raise ConfigError(
+            f"source kind {self.kind or '(neutral)'!r} cannot load sources", location=Location(file=str(path))
+        )
+
+    def load_with(self, path: Path, options: dict[str, Any], *, progress: Progress | None = None) -> Catalog:
+        """``load`` with the format's own options (``apiatlas compile --include-internal``); the base takes
+        none, so an option it does not know is a located error rather than silently ignored."""
+        raise ConfigError(
+            f"source kind {self.kind or '(neutral)'!r} takes no options ({', '.join(options)})",
+            location=Location(file=str(path)),
+        )
 
     def build_defaults(self) -> dict[str, Any]:
         """BuildConfig fields this format sets over the neutral defaults (a build config file wins)."""
@@ -56,7 +66,12 @@ class SourceFormat:
 
     def serving(self) -> Serving:
         """What serving a snapshot of this format needs, recorded in its manifest at compile time."""
-        return Serving(tool_prefix=self.tool_prefix, executor=self.executor, display_name=self.display_name)
+        return Serving(
+            tool_prefix=self.tool_prefix,
+            executor=self.executor,
+            display_name=self.display_name,
+            surface=self.surface,
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(kind={self.kind!r})"

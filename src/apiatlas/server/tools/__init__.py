@@ -12,6 +12,7 @@ from mcp.server.mcpserver.tools import Tool
 
 from apiatlas.server.surface import ICON
 from apiatlas.server.tools import (
+    check_code,
     dependency_chain,
     describe_api,
     execute_api,
@@ -21,6 +22,7 @@ from apiatlas.server.tools import (
     list_apis,
     list_business_objects,
     plan_chain,
+    read_source,
     search,
 )
 from apiatlas.server.tools.common import AtlasTools, ExecutorTraits, ToolSpec, compact_schema
@@ -38,8 +40,11 @@ TOOLS: tuple[ToolSpec, ...] = (
     execute_chain.TOOL,
     fetch_evidence.TOOL,
     get_playbook.TOOL,
+    read_source.TOOL,
+    check_code.TOOL,
 )
-TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS)
+# the tools an API snapshot serves (a code snapshot's: tools_for("code"))
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOLS if "api" in spec.surfaces)
 EXECUTING_TOOL_NAMES = frozenset(spec.name for spec in TOOLS if spec.runs_apis is not None)
 _BY_NAME = {spec.name: spec for spec in TOOLS}
 
@@ -61,22 +66,29 @@ def mcp_tool(
     return tool
 
 
-def atlas_tools(core: AtlasTools, prefix: str, traits: ExecutorTraits) -> list[Tool]:
-    """Every tool of ``TOOLS`` under ``prefix``, its examples read from the snapshot being served."""
+def tools_for(surface: str) -> tuple[ToolSpec, ...]:
+    """The tools a snapshot of this surface serves (``Serving.surface``: "api", "code"), in TOOLS order."""
+    return tuple(spec for spec in TOOLS if surface in spec.surfaces)
+
+
+def atlas_tools(core: AtlasTools, prefix: str, traits: ExecutorTraits, surface: str = "api") -> list[Tool]:
+    """The tools of ``TOOLS`` for ``surface`` under ``prefix``, examples read from the served snapshot."""
     examples = CatalogExamples.of(core.navigator.snapshot)
-    return [mcp_tool(spec, core, prefix, traits, examples) for spec in TOOLS]
+    return [mcp_tool(spec, core, prefix, traits, examples) for spec in tools_for(surface)]
 
 
-def instructions(prefix: str, not_executable: str | None = None) -> str:
+def instructions(prefix: str, not_executable: str | None = None, surface: str = "api") -> str:
     """How to navigate, in the order that works: the tools' guide lines, numbered, in a few lines; then, for a
     server without an executor, why APIs cannot run (``not_executable``: what ``execute_api`` answers)."""
-    guided = sorted((spec.guide for spec in TOOLS if spec.guide is not None), key=lambda g: g.order)
+    guided = sorted((s.guide for s in tools_for(surface) if s.guide is not None), key=lambda g: g.order)
     lines = [
         "This server exposes a large API catalog through a few meta-tools. Work in this order:",
         *(f"{n}. {g.text.format(p=prefix)}" for n, g in enumerate(guided, 1)),
         "Every result has status and, when not plainly ok, a reason code and next_actions: follow them.",
     ]
-    if not_executable is not None:
+    if surface == "code":
+        lines.append("This is an SDK's code surface: nothing here runs code; check every draft you write.")
+    if not_executable is not None and surface == "api":
         lines.append(
             f"APIs are not executable here: {not_executable}. Execution tools answer NOT_EXECUTABLE; "
             "navigation works."
@@ -100,4 +112,5 @@ __all__ = [
     "apis_run_by",
     "atlas_tools",
     "instructions",
+    "tools_for",
 ]

@@ -105,6 +105,8 @@ class ToolSpec:
     guide: GuideLine | None = None
     # the APIs a call with these arguments would run (the security layer confirms writes among them)
     runs_apis: Callable[[dict[str, Any]], list[str]] | None = None
+    # the kinds of snapshot it serves (``Serving.surface``): "api" (APIs to call), "code" (an SDK)
+    surfaces: tuple[str, ...] = ("api",)
 
 
 def compact_schema(node: Any, *, in_properties: bool = False) -> Any:

@@ -10,7 +10,7 @@ from apiatlas.server.results import Dependency, ToolResult
 from apiatlas.server.tools.common import AtlasTools, GuideLine, Handler, ToolSpec, answer, off_loop
 from apiatlas.server.tools.examples import CatalogExamples
 
-Confidence = Literal["declared", "name_type", "alias", "type_only"]
+Confidence = Literal["declared", "name_type", "alias", "type_only", "co_usage"]
 
 
 class DependencyChainResult(ToolResult):
@@ -45,4 +45,5 @@ TOOL = ToolSpec(
     guide=GuideLine(
         30, "{p}dependency_chain when an input is an ID you do not have: it names the APIs that produce it."
     ),
+    surfaces=("api", "code"),
 )

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 from mcp_types import CallToolResult
 from pydantic import Field
 
+from apiatlas.server.code_card import CodeCard
 from apiatlas.server.results import Compact, Dependency, ToolResult
 from apiatlas.server.tools.common import AtlasTools, GuideLine, Handler, ToolSpec, answer
 from apiatlas.server.tools.examples import CatalogExamples
@@ -46,6 +47,7 @@ class ApiContract(Compact):
     important: list[str] = Field(default_factory=list)
     depends_on: list[Dependency] = Field(default_factory=list)
     more_depends_on: str | None = None  # cut: pass back as `api` for the rest
+    code: CodeCard | None = None  # an SDK's type or member: signature, alias, overloads, docs, body facts
 
 
 class DescribeApiResult(ToolResult):
@@ -75,4 +77,5 @@ TOOL = ToolSpec(
     "Use when about to call it.",
     handler=handler,
     guide=GuideLine(20, "{p}describe_api for the contract: inputs, output tables, when to use it."),
+    surfaces=("api", "code"),
 )

@@ -31,4 +31,5 @@ TOOL = ToolSpec(
     name="list_apis",
     description="Lists one business object's callable APIs. Use when you know the object{object_hint}.",
     handler=handler,
+    surfaces=("api", "code"),
 )

@@ -34,4 +34,5 @@ TOOL = ToolSpec(
     description="Lists the business objects with their API counts. "
     "Use when you do not know which object holds the data.",
     handler=handler,
+    surfaces=("api", "code"),
 )

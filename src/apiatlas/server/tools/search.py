@@ -44,4 +44,5 @@ TOOL = ToolSpec(
     description="Finds APIs by words or exact name, best first. Use when you do not know where to look.",
     handler=handler,
     guide=GuideLine(10, "{p}search (or {p}list_business_objects -> {p}list_apis) to find candidate APIs."),
+    surfaces=("api", "code"),
 )

@@ -1,0 +1,86 @@
+"""Exact structural lookup over a code snapshot's documentation IDs, ahead of the hybrid ranking.
+
+``Gtk.Window.SetDefaultSize``, ``Window.SetDefaultSize`` and ``SetDefaultSize`` name a member (every
+overload), ``Gtk.Window`` or ``Window`` a type, ``Gtk`` a namespace (its types). A request in words
+that carries such a name (``how does SetDefaultSize work``) gets the named entities first too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+from apiatlas.code.keys import path_of
+from apiatlas.search.outcome import SearchOutcome, SearchResultHit
+
+_KIND_ORDER = {"T": 0, "M": 1, "P": 2, "E": 3, "F": 4}
+_IDENTIFIER = re.compile(r"^[A-Za-z_][\w`]*(\.[A-Za-z_#][\w`]*)*$")
+# a word in a sentence that is a code name: dotted, or with an inner capital (SetDefaultSize, ToJson)
+_CODE_WORD = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_#][\w]*)+|[A-Za-z_]*[a-z][A-Z][\w]*|[A-Z][a-z]+[A-Z]\w*")
+
+
+def _order(key: str) -> tuple[int, int, str]:
+    return (_KIND_ORDER.get(key[:1], 5), len(key), key)
+
+
+class StructuralNames:
+    """Every dotted suffix of every key's path (lower-cased) -> the keys; namespaces -> their types."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.by_suffix: dict[str, list[str]] = defaultdict(list)
+        self.namespaces: dict[str, list[str]] = defaultdict(list)
+        for key in keys:
+            if len(key) < 3 or key[1] != ":":
+                continue
+            parts = path_of(key).lower().split(".")
+            for n in range(len(parts)):
+                self.by_suffix[".".join(parts[n:])].append(key)
+            if key.startswith("T:"):
+                for n in range(1, len(parts)):
+                    self.namespaces[".".join(parts[:n])].append(key)
+        for table in (self.by_suffix, self.namespaces):
+            for found in table.values():
+                found.sort(key=_order)
+
+    def names_exactly(self, query: str) -> bool:
+        """Whether the whole query is one name this index knows (``Gtk.Window.SetDefaultSize``, ``Gtk``)."""
+        text = re.sub(r"\(.*\)$", "", re.sub(r"^[TMPEF]:", "", query.strip().strip("`'\""))).rstrip(".")
+        lowered = text.lower().replace("`", "")
+        return bool(_IDENTIFIER.match(text)) and (lowered in self.by_suffix or lowered in self.namespaces)
+
+    def lookup(self, query: str, limit: int = 10) -> list[str]:
+        """The keys the query names exactly: the whole query as a name, else the code names it contains."""
+        text = query.strip().strip("`'\"")
+        text = re.sub(r"^[TMPEF]:", "", text)
+        text = re.sub(r"\(.*\)$", "", text).rstrip(".")
+        names = [text] if _IDENTIFIER.match(text) else [m.group(0) for m in _CODE_WORD.finditer(query)]
+        found: list[str] = []
+        for name in names:
+            lowered = name.lower().replace("`", "")
+            matches = self.namespaces.get(lowered) or self.by_suffix.get(lowered) or []
+            found += [k for k in matches if k not in found]
+        return found[:limit]
+
+
+def with_structural(
+    outcome: SearchOutcome, named: list[str], titles: dict[str, tuple[str, str]], limit: int
+) -> SearchOutcome:
+    """``outcome`` with the ``named`` keys first (exact hits) and no abstention when any is named."""
+    if not named:
+        return outcome
+    exact = [
+        SearchResultHit(
+            api_key=k,
+            object_key=titles.get(k, ("", ""))[0],
+            title=titles.get(k, ("", ""))[1],
+            score=1.0,
+            why="exact name",
+            exact=True,
+        )
+        for k in named
+    ]
+    rest = [h for h in (outcome.hits or outcome.ranked) if h.api_key not in set(named)]
+    hits = (exact + rest)[:limit]
+    return outcome.model_copy(
+        update={"hits": hits, "ranked": hits, "abstained": False, "reason": None, "closest_objects": []}
+    )
