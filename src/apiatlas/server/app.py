@@ -40,7 +40,7 @@ from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
 from apiatlas.server.results import ToolResult
 from apiatlas.server.surface import ICON, add_resources, with_evidence_link
-from apiatlas.server.tools import TOOL_NAMES, AtlasTools, ExecutorTraits, atlas_tools, instructions, tools_for
+from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions, tools_for
 from apiatlas.server.tools.common import render, session_key
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
