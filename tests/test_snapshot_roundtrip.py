@@ -160,11 +160,21 @@ def test_every_table_family_holds_what_the_catalog_says(tmp_path: Path) -> None:
     assert [r[0] for r in rows["diagnostics"]] == ["error", "warning"]
     kept = sorted(k for k, a in catalog.apis.items() if a.funnel.kept)
     assert [r[0] for r in rows["api_fts"]] == kept
-    fts = {r[0]: r for r in rows["api_fts"]}
-    assert fts["API_Acc_GetRest"][1].endswith("acc account")  # the object's key and name
-    assert "баланс" in fts["API_Acc_GetRest"][3]  # the overlay's words
+    conn = sqlite3.connect(path)
+    try:
+        fts = {
+            (word, column): [k for (k,) in conn.execute(_FTS_MATCH, (f"{column}: {word}",))]
+            for word, column in (("acc", "name_text"), ("account", "name_text"), ("баланс", "body_text"))
+        }
+    finally:
+        conn.close()
+    assert "API_Acc_GetRest" in fts[("acc", "name_text")]  # the object's key and name
+    assert "API_Acc_GetRest" in fts[("account", "name_text")]
+    assert "API_Acc_GetRest" in fts[("баланс", "body_text")]  # the overlay's words
     assert rows["api_vectors"] == [("API_Acc_GetRest", "Acc", b"\x01\x02")]  # only APIs of the catalog
-    assert rows["search_index"] == [("a", b"2"), ("z", b"1")]
+    assert [n for n, _ in rows["search_index"]] == ["a", "z"]
+    with Snapshot.open(path) as snap:
+        assert snap.search_index() == {"a": b"2", "z": b"1"}  # stored deflated, read back whole
 
 
 _TABLE_READS = {
@@ -172,15 +182,18 @@ _TABLE_READS = {
     "objects": "SELECT key, api_count FROM objects ORDER BY key",
     "apis": "SELECT key, kept FROM apis ORDER BY key",
     "api_contracts": "SELECT key FROM api_contracts ORDER BY key",
-    "source_files": "SELECT path, sha256 FROM source_files",
+    "source_files": "SELECT path, lower(hex(sha256)) FROM source_files",
     "types": "SELECT name FROM types ORDER BY name",
-    "edges": "SELECT producer, consumer FROM edges",
+    "edges": "SELECT p.key, c.key FROM edges JOIN apis p ON p.id = producer JOIN apis c ON c.id = consumer",
     "playbooks": "SELECT name, trigger FROM playbooks ORDER BY name",
     "diagnostics": "SELECT severity FROM diagnostics ORDER BY id",
-    "api_fts": "SELECT key, name_text, title, body_text FROM api_fts ORDER BY key",
+    "api_fts": "SELECT a.key FROM api_fts JOIN apis a ON a.id = api_fts.rowid ORDER BY a.key",
     "api_vectors": "SELECT key, object_key, vector FROM api_vectors",
     "search_index": "SELECT name, data FROM search_index",
 }
+
+
+_FTS_MATCH = "SELECT a.key FROM api_fts JOIN apis a ON a.id = api_fts.rowid WHERE api_fts MATCH ?"
 
 
 def test_snapshot_is_opened_read_only(snap: Snapshot) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from apiatlas.errors import ConfigError, Location
@@ -28,6 +27,8 @@ def load_yaml_model(
     model: type[M], path: Path, *, what: str, shape: str = "a mapping", empty: M | None = None
 ) -> M:
     """``model`` validated from the YAML at ``path``; ``empty`` (when given) stands for an empty file."""
+    import yaml  # loaded by the first config file read (a server started without one never needs it)
+
     where = Location(file=str(path))
     text = read_config_text(path, what)
     try:

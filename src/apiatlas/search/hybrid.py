@@ -26,6 +26,7 @@ from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit, hit_of
 from apiatlas.search.providers import (
+    check_query_model,
     snapshot_search_stats,
 )
 from apiatlas.search.tuning import FusionSettings
@@ -56,13 +57,7 @@ class HybridSearch:
         self.snapshot = snapshot
         self.model_id: str | None = stats.get("embedding_model")
         self.settings = settings or FusionSettings.from_manifest(stats)
-        if provider is not None and self.model_id and provider.model_id != self.model_id:
-            raise SearchError(
-                f"this snapshot was embedded with {self.model_id}; queries embedded with "
-                f"{provider.model_id} are not comparable. Use the same model or recompile the snapshot",
-                code=ReasonCode.EMBEDDING_MODEL_MISMATCH,
-                location=Location(file=str(snapshot.path)),
-            )
+        check_query_model(snapshot, provider.model_id if provider is not None else None)
         self.provider = provider if self.model_id else None
         self._lock = threading.Lock()
         self._vectors = CardVectors(snapshot)

@@ -26,8 +26,6 @@ from starlette.applications import Starlette
 from apiatlas import __version__
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import Executor
-from apiatlas.executors.http import HttpExecutor, caller_headers
-from apiatlas.search.e5_file import whole_words
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
@@ -140,6 +138,8 @@ class AtlasServer(MCPServer[Any]):
                     next_actions=["call again with only the accepted arguments"],
                 )
             )
+        from apiatlas.executors.http import caller_headers  # loaded with the first call, not at start
+
         try:
             with caller_headers(_request_headers(context)):  # an HTTP upstream may forward the caller's auth
                 return self._with_progress(await super().call_tool(name, arguments, context), context)
@@ -210,7 +210,7 @@ def build_server(
     navigator = tools.navigator
     traits = ExecutorTraits(
         read_only=executor is None or executor.limits.read_only,
-        open_world=isinstance(executor, HttpExecutor),  # SQL executors reach only the operator's own database
+        open_world=_calls_http(executor),  # SQL executors reach only the operator's own database
     )
     surface = serving_of(manifest).surface  # the tools of an API surface, or of a code surface (no execution)
     served = atlas_tools(tools, prefix, traits, surface)
@@ -244,11 +244,22 @@ def build_server(
     add_resources(server, tools)  # contracts, playbooks, evidence (server/surface.py)
 
     def warm_up() -> None:
+        from apiatlas.search.e5_file import whole_words
+
         navigator.search(warm_up_query(snapshot), None, 1)
         whole_words()  # the typo fallback's lexicon, read from the model file at the first typo otherwise
 
     server.warm_up = warm_up
     return server
+
+
+def _calls_http(executor: Executor | None) -> bool:
+    """Whether ``executor`` calls an HTTP upstream (its module loads only when there is an executor)."""
+    if executor is None:
+        return False
+    from apiatlas.executors.http import HttpExecutor
+
+    return isinstance(executor, HttpExecutor)
 
 
 def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:

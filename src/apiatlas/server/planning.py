@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apiatlas.catalog.model import Api
 from apiatlas.errors import ReasonCode
 from apiatlas.planning.model import CandidateChain
-from apiatlas.planning.planner import Planner
 from apiatlas.server import bounds
 from apiatlas.server.navigation import Navigator, not_executable_reason
 from apiatlas.server.tools.describe_api import DescribeApiResult
 from apiatlas.server.tools.plan_chain import AskUser, PlanChainResult, PlannedChain
+
+if TYPE_CHECKING:  # the planner (and the search it ranks with) loads with the first plan
+    from apiatlas.planning.planner import Planner
 
 MAX_CHAINS = 5
 
@@ -66,6 +68,8 @@ class ChainPlanning:
     @property
     def planner(self) -> Planner:
         if self._planner is None:
+            from apiatlas.planning.planner import Planner
+
             self._planner = Planner(
                 self.navigator.snapshot, allow=self._callable, search=self.navigator.search_engine
             )

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from apiatlas.errors import ConfigError, Location
-from apiatlas.executors.http import HttpSettings
+
+if TYPE_CHECKING:  # the HTTP executor (and its client library) loads only for a REST upstream
+    from apiatlas.executors.http import HttpSettings
 
 
 class UpstreamAuth(BaseModel):
@@ -75,6 +78,8 @@ class UpstreamConfig(BaseModel):
                         file=str(auth.bearer_token_file), anchor="upstream.auth.bearer_token_file"
                     ),
                 )
+        from apiatlas.executors.http import HttpSettings
+
         return HttpSettings(
             bearer_token=SecretStr(token) if token else None,
             pass_through_header=auth.pass_through_header,

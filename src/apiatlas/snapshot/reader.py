@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import zlib
 from pathlib import Path
 from typing import Any, Self
 from urllib.parse import quote
@@ -27,15 +28,20 @@ from apiatlas.catalog.model import (
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.snapshot.hits import SearchHit
-from apiatlas.snapshot.schema import FORMAT_VERSION, FTS_WEIGHTS
+from apiatlas.snapshot.packing import Packer
+from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, FORMAT_VERSION, FTS_WEIGHTS
 from apiatlas.text import query_terms
 
-_EDGE_COLUMNS = (
-    "producer, producer_table, producer_field, consumer, consumer_table, consumer_field,"
-    " domain_type, level, reason"
+# an edge's texts back from its integers (apis.id, edge_names.id)
+_EDGES = (
+    "SELECT p.key, pt.text, pf.text, c.key, ct.text, cf.text, dt.text, e.rank, r.text FROM edges e"
+    " JOIN apis p ON p.id = e.producer JOIN apis c ON c.id = e.consumer"
+    " LEFT JOIN edge_names pt ON pt.id = e.producer_table JOIN edge_names pf ON pf.id = e.producer_field"
+    " LEFT JOIN edge_names ct ON ct.id = e.consumer_table JOIN edge_names cf ON cf.id = e.consumer_field"
+    " LEFT JOIN edge_names dt ON dt.id = e.domain_type LEFT JOIN edge_names r ON r.id = e.reason"
 )
 _MAX_RANK = max(EDGE_LEVEL_RANK.values())
-_LEVELS = {level.value: level for level in EdgeLevel}
+_LEVEL_OF_RANK = {rank: level for level, rank in EDGE_LEVEL_RANK.items()}
 
 
 class Snapshot:
@@ -46,6 +52,7 @@ class Snapshot:
         self._lock = threading.Lock()
         self.path = path
         self._manifest: dict[str, Any] | None = None
+        self._packers: dict[str, Packer] = {}  # the packed columns' dictionaries, read on first use
 
     @classmethod
     def open(cls, path: Path | str) -> Self:
@@ -90,6 +97,17 @@ class Snapshot:
         with self._lock:
             return self._conn.execute(sql, params).fetchall()
 
+    def _unpacked(self, column: str, blob: bytes) -> str:
+        """A packed column's value as text (the column's dictionary read on its first value)."""
+        packer = self._packers.get(column)
+        if packer is None:
+            rows = self._rows("SELECT zdict FROM packing WHERE name = ?", (column,))
+            packer = self._packers[column] = Packer(bytes(rows[0][0]) if rows else b"")
+        return packer.unpack(blob)
+
+    def _api(self, blob: bytes) -> Api:
+        return Api.model_validate_json(self._unpacked(APIS_DICT, blob))
+
     # -- manifest and counts -------------------------------------------------------------
 
     def manifest(self) -> dict[str, Any]:
@@ -107,7 +125,8 @@ class Snapshot:
 
     def source_files(self) -> dict[str, str]:
         """Every source file read by the build (path relative to the source root) and its sha256."""
-        return {p: h for p, h in self._rows("SELECT path, sha256 FROM source_files ORDER BY path")}
+        rows = self._rows("SELECT path, sha256 FROM source_files ORDER BY path")
+        return {p: bytes(h).hex() for p, h in rows}
 
     def counts(self) -> dict[str, int]:
         counts = self.manifest().get("counts", {})
@@ -147,7 +166,7 @@ class Snapshot:
         rows = self._rows(
             f"SELECT body FROM apis WHERE {where} ORDER BY key LIMIT ? OFFSET ?", (object_key, limit, offset)
         )
-        return [Api.model_validate_json(r[0]) for r in rows], int(total)
+        return [self._api(r[0]) for r in rows], int(total)
 
     def all_api_keys(self, include_dropped: bool = False) -> list[str]:
         sql = "SELECT key FROM apis" + ("" if include_dropped else " WHERE kept = 1") + " ORDER BY key"
@@ -158,7 +177,7 @@ class Snapshot:
         rows = self._rows("SELECT body FROM apis WHERE key = ?", (key,)) or self._rows(
             "SELECT body FROM apis WHERE key = ? COLLATE NOCASE ORDER BY key LIMIT 1", (key,)
         )
-        return Api.model_validate_json(rows[0][0]) if rows else None
+        return self._api(rows[0][0]) if rows else None
 
     def api_object(self, key: str) -> str:
         """The business object of an API ('' when unknown), without decoding its body."""
@@ -168,12 +187,12 @@ class Snapshot:
     def api_input_schema(self, key: str) -> dict[str, Any] | None:
         """The API's input as one JSON Schema object, as the compiler built it (None when unknown)."""
         rows = self._rows("SELECT input_schema FROM api_contracts WHERE key = ?", (key,))
-        return dict(json.loads(rows[0][0])) if rows else None
+        return dict(json.loads(self._unpacked(CONTRACTS_DICT, rows[0][0]))) if rows else None
 
     def api_output_schema(self, key: str) -> dict[str, Any] | None:
         """The API's output tables as one JSON Schema object, as the compiler built it (None when unknown)."""
         rows = self._rows("SELECT output_schema FROM api_contracts WHERE key = ?", (key,))
-        return dict(json.loads(rows[0][0])) if rows else None
+        return dict(json.loads(self._unpacked(CONTRACTS_DICT, rows[0][0]))) if rows else None
 
     def writes_enabled(self, key: str) -> bool:
         """Whether a write API may run: never through the snapshot itself (a role's view may enable one)."""
@@ -203,7 +222,8 @@ class Snapshot:
     def edges_into(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
         """Edges whose consumer is ``api_key`` (its producers), strongest level first."""
         rows = self._rows(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE consumer = ? AND rank <= ? ORDER BY rank, id",
+            f"{_EDGES} WHERE e.consumer = (SELECT id FROM apis WHERE key = ?) AND e.rank <= ?"
+            " ORDER BY e.rank, e.id",
             (api_key, min_rank),
         )
         return [_edge(r) for r in rows]
@@ -211,7 +231,8 @@ class Snapshot:
     def edges_out_of(self, api_key: str, min_rank: int = _MAX_RANK) -> list[Edge]:
         """Edges whose producer is ``api_key`` (the APIs it feeds), strongest level first."""
         rows = self._rows(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE producer = ? AND rank <= ? ORDER BY rank, id",
+            f"{_EDGES} WHERE e.producer = (SELECT id FROM apis WHERE key = ?) AND e.rank <= ?"
+            " ORDER BY e.rank, e.id",
             (api_key, min_rank),
         )
         return [_edge(r) for r in rows]
@@ -222,14 +243,16 @@ class Snapshot:
         A light form of ``all_edges`` for whole-graph walks (the report, planners).
         """
         rows = self._rows(
-            "SELECT producer, consumer, producer_field, consumer_field, level FROM edges"
-            " WHERE rank <= ? ORDER BY rank, id",
+            "SELECT p.key, c.key, pf.text, cf.text, e.rank FROM edges e"
+            " JOIN apis p ON p.id = e.producer JOIN apis c ON c.id = e.consumer"
+            " JOIN edge_names pf ON pf.id = e.producer_field JOIN edge_names cf ON cf.id = e.consumer_field"
+            " WHERE e.rank <= ? ORDER BY e.rank, e.id",
             (min_rank,),
         )
-        return [(p, c, pf, cf, _LEVELS[lvl]) for p, c, pf, cf, lvl in rows]
+        return [(p, c, pf, cf, _LEVEL_OF_RANK[rank]) for p, c, pf, cf, rank in rows]
 
     def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
-        rows = self._rows(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE rank <= ? ORDER BY id", (min_rank,))
+        rows = self._rows(f"{_EDGES} WHERE e.rank <= ? ORDER BY e.id", (min_rank,))
         return [_edge(r) for r in rows]
 
     # -- search ---------------------------------------------------------------------------
@@ -240,22 +263,27 @@ class Snapshot:
         terms = query_terms(query)
         hits: list[SearchHit] = []
         if terms:
-            match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
             weights = ", ".join(str(w) for w in FTS_WEIGHTS)
             sql = (
-                f"SELECT key, object_key, bm25(api_fts, {weights}) AS rank, name_text, title, body_text "
-                "FROM api_fts WHERE api_fts MATCH ?"
-                + (" AND object_key = ?" if object_key is not None else "")
-                + " ORDER BY rank LIMIT ?"
+                f"SELECT a.id, a.key, a.object_key, a.title, bm25(api_fts, {weights}) AS score"
+                " FROM api_fts JOIN apis a ON a.id = api_fts.rowid WHERE api_fts MATCH ?"
+                + (" AND a.object_key = ?" if object_key is not None else "")
+                + " ORDER BY score LIMIT ?"
             )
+            match = " OR ".join(_fts_term(t) for t in terms)
             params: tuple[Any, ...] = (match, object_key, limit) if object_key is not None else (match, limit)
-            for key, obj, rank, name_text, title_text, body_text in self._rows(sql, params):
-                present = set(f"{name_text} {title_text} {body_text}".split())
-                matched = [t for t in terms if t in present]
-                hits.append(
-                    SearchHit(api_key=key, object_key=obj, title="", score=round(-rank, 6), matched=matched)
+            rows = self._rows(sql, params)
+            holding = self._terms_held(terms, [r[0] for r in rows])
+            hits = [
+                SearchHit(
+                    api_key=key,
+                    object_key=obj,
+                    title=title or "",
+                    score=round(-score, 6),
+                    matched=[t for t in terms if n in holding[t]],
                 )
-            hits = self._with_titles(hits)
+                for n, key, obj, title, score in rows
+            ]
         top = max((h.score for h in hits), default=0.0)
         seen = {h.api_key for h in exact}
         front = [h.model_copy(update={"score": round(top + 1.0, 6)}) for h in exact]
@@ -272,9 +300,10 @@ class Snapshot:
             return []
 
     def search_index(self) -> dict[str, bytes]:
-        """The precomputed search arrays by name ({} for a snapshot written without them)."""
+        """The precomputed search arrays by name ({} for a snapshot written without them), inflated."""
         try:
-            return {n: bytes(d) for n, d in self._rows("SELECT name, data FROM search_index ORDER BY name")}
+            rows = self._rows("SELECT name, data FROM search_index ORDER BY name")
+            return {n: zlib.decompress(d) for n, d in rows}
         except sqlite3.OperationalError:  # a snapshot written before search_index existed
             return {}
 
@@ -311,14 +340,21 @@ class Snapshot:
                     )
         return hits
 
-    def _with_titles(self, hits: list[SearchHit]) -> list[SearchHit]:
-        if not hits:
-            return hits
-        marks = ",".join("?" * len(hits))
-        titles = dict(
-            self._rows(f"SELECT key, title FROM apis WHERE key IN ({marks})", tuple(h.api_key for h in hits))
-        )
-        return [h.model_copy(update={"title": titles.get(h.api_key) or ""}) for h in hits]
+    def _terms_held(self, terms: list[str], ids: list[int]) -> dict[str, set[int]]:
+        """Which of the APIs ``ids`` hold each term (the index keeps no texts: one match per term)."""
+        marks = ",".join("?" * len(ids))
+        return {
+            t: {
+                r[0]
+                for r in self._rows(
+                    f"SELECT rowid FROM api_fts WHERE api_fts MATCH ? AND rowid IN ({marks})",
+                    (_fts_term(t), *ids),
+                )
+            }
+            if ids
+            else set()
+            for t in dict.fromkeys(terms)
+        }
 
     # -- diagnostics ----------------------------------------------------------------------
 
@@ -338,8 +374,12 @@ class Snapshot:
         return [_diagnostic(r) for r in rows]
 
 
+def _fts_term(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
 def _edge(row: tuple[Any, ...]) -> Edge:
-    producer, ptable, pfield, consumer, ctable, cfield, dtype, level, reason = row
+    producer, ptable, pfield, consumer, ctable, cfield, dtype, rank, reason = row
     # rows were validated when written: construct without re-validating (hundreds of thousands of edges)
     return Edge.model_construct(
         producer=producer,
@@ -349,7 +389,7 @@ def _edge(row: tuple[Any, ...]) -> Edge:
         consumer_table=ctable,
         consumer_field=cfield,
         domain_type=dtype or "",
-        level=_LEVELS[level],
+        level=_LEVEL_OF_RANK[rank],
         reason=reason or "",
     )
 

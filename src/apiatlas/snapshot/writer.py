@@ -6,16 +6,18 @@ import json
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from apiatlas.catalog.actions import api_action
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Playbook
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
-from apiatlas.snapshot.schema import DDL, PAGE_SIZE
+from apiatlas.snapshot.packing import Packer, dictionary
+from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, DDL, PAGE_SIZE
 from apiatlas.text import index_text, words
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -146,33 +148,44 @@ def _kept_api_count(catalog: Catalog) -> dict[str, int]:
 
 
 def _insert_apis(conn: sqlite3.Connection, apis: list[StoredApi]) -> None:
-    """Every API (kept or dropped) and its contract, built from the API as the snapshot holds it."""
+    """Every API (kept or dropped, ``id`` in key order) and its contract, built from the API as the
+    snapshot holds it; bodies and contracts deflated against a dictionary of their own column."""
+    bodies = [s.body.encode("utf-8") for s in apis]
+    body_packer = Packer(dictionary(bodies))
     conn.executemany(
-        "INSERT INTO apis(key, object_key, title, kept, side_effect, entry_point, body)"
-        " VALUES (?,?,?,?,?,?,?)",
+        "INSERT INTO apis(id, key, object_key, title, kept, side_effect, entry_point, body)"
+        " VALUES (?,?,?,?,?,?,?,?)",
         (
             (
+                n,
                 s.api.key,
                 s.api.object_key,
                 s.api.title,
                 int(s.api.funnel.kept),
                 s.api.side_effect.value,
                 int(s.api.entry_point),
-                s.body,
+                body_packer.pack(s.body),
             )
-            for s in apis
+            for n, s in enumerate(apis, start=1)
         ),
     )
+    contracts = [_contract_row(Api.model_validate_json(s.body)) for s in apis]
+    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in contracts]))
     conn.executemany(
         "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
-        (_contract_row(Api.model_validate_json(s.body)) for s in apis),
+        ((k, contract_packer.pack(i), contract_packer.pack(o)) for k, i, o in contracts),
+    )
+    conn.executemany(
+        "INSERT INTO packing(name, zdict) VALUES (?, ?)",
+        [(APIS_DICT, body_packer.zdict), (CONTRACTS_DICT, contract_packer.zdict)],
     )
 
 
 def _insert_sources_and_types(conn: sqlite3.Connection, catalog: Catalog) -> None:
     """The source files' hashes and the domain-type map."""
     conn.executemany(
-        "INSERT INTO source_files(path, sha256) VALUES (?, ?)", sorted(catalog.source_files.items())
+        "INSERT INTO source_files(path, sha256) VALUES (?, ?)",
+        ((path, bytes.fromhex(digest)) for path, digest in sorted(catalog.source_files.items())),
     )
     conn.executemany(
         "INSERT INTO types(name, body) VALUES (?, ?)",
@@ -181,26 +194,40 @@ def _insert_sources_and_types(conn: sqlite3.Connection, catalog: Catalog) -> Non
 
 
 def _insert_edges(conn: sqlite3.Connection, catalog: Catalog) -> None:
-    """The dependency graph's edges between kept APIs, each with its level's rank."""
+    """The dependency graph's edges between kept APIs, each with its level's rank, as integers: APIs by
+    ``apis.id``, every other text by its ``edge_names`` id (``id`` keeps the edges' order)."""
+    ids = {key: n for n, key in enumerate(sorted(catalog.apis), start=1)}
+    edges = kept_edges(catalog)
+    texts = sorted({t for e in edges for t in _edge_texts(e) if t is not None})
+    name_id = {t: n for n, t in enumerate(texts, start=1)}
+    conn.executemany("INSERT INTO edge_names(id, text) VALUES (?, ?)", ((n, t) for t, n in name_id.items()))
+
+    def named(text: str | None) -> int | None:
+        return None if text is None else name_id[text]
+
     conn.executemany(
-        "INSERT INTO edges(producer, producer_table, producer_field, consumer, consumer_table,"
-        " consumer_field, domain_type, level, rank, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO edges(consumer, rank, id, producer, producer_table, producer_field, consumer_table,"
+        " consumer_field, domain_type, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
         (
             (
-                e.producer,
-                e.producer_table,
-                e.producer_field,
-                e.consumer,
-                e.consumer_table,
-                e.consumer_field,
-                e.domain_type,
-                e.level.value,
+                ids[e.consumer],
                 EDGE_LEVEL_RANK[e.level],
-                e.reason,
+                n,
+                ids[e.producer],
+                named(e.producer_table),
+                name_id[e.producer_field],
+                named(e.consumer_table),
+                name_id[e.consumer_field],
+                named(e.domain_type),
+                named(e.reason),
             )
-            for e in kept_edges(catalog)
+            for n, e in enumerate(edges, start=1)
         ),
     )
+
+
+def _edge_texts(e: Edge) -> tuple[str | None, ...]:
+    return (e.producer_table, e.producer_field, e.consumer_table, e.consumer_field, e.domain_type, e.reason)
 
 
 def _insert_playbooks(conn: sqlite3.Connection, catalog: Catalog) -> None:
@@ -236,14 +263,17 @@ def _insert_search(
     arrays."""
     names = {o.key: o.name for o in catalog.objects.values()}
     conn.executemany(
-        "INSERT INTO api_fts(key, object_key, name_text, title, body_text) VALUES (?, ?, ?, ?, ?)",
-        _fts_rows((a for a in apis if a.funnel.kept), names),
+        "INSERT INTO api_fts(rowid, name_text, title, body_text) VALUES (?, ?, ?, ?)",
+        _fts_rows(apis, names),
     )
     conn.executemany(
         "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
         ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
     )
-    conn.executemany("INSERT INTO search_index(name, data) VALUES (?, ?)", sorted(search_index.items()))
+    conn.executemany(
+        "INSERT INTO search_index(name, data) VALUES (?, ?)",
+        ((name, zlib.compress(data, 6)) for name, data in sorted(search_index.items())),
+    )
 
 
 def _contract_row(api: Api) -> tuple[str, str, str]:
@@ -271,10 +301,12 @@ def _diagnostic_order(d: Diagnostic) -> tuple[int, str, str, int, str, str]:
     )
 
 
-def _fts_rows(apis: Iterable[Api], object_names: dict[str, str]) -> Iterator[tuple[str, str, str, str, str]]:
-    for a in apis:
-        name_text = index_text(api_name_parts(a, object_names.get(a.object_key, "")))
-        yield a.key, a.object_key, name_text, index_text([a.title]), index_text(api_body_parts(a))
+def _fts_rows(apis: list[Api], object_names: dict[str, str]) -> Iterator[tuple[int, str, str, str]]:
+    """The kept APIs' full-text rows, each under its ``apis.id`` (its place in key order, from 1)."""
+    for n, a in enumerate(apis, start=1):
+        if a.funnel.kept:
+            name_text = index_text(api_name_parts(a, object_names.get(a.object_key, "")))
+            yield n, name_text, index_text([a.title]), index_text(api_body_parts(a))
 
 
 def api_name_parts(api: Api, object_name: str) -> list[str]:

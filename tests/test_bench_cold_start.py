@@ -1,0 +1,35 @@
+"""``apiatlas bench cold-start``: spawns ``apiatlas serve``, times the first tools/list (official client)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from apiatlas.snapshot import write_snapshot
+from test_snapshot_catalog import mini_catalog
+
+
+def test_cold_start_prints_each_run_and_the_median(tmp_path: Path) -> None:
+    path = tmp_path / "mini.atlas"
+    write_snapshot(mini_catalog(), path, options={})
+    bench = [sys.executable, "-m", "apiatlas.entry", "bench", "cold-start"]
+    result = subprocess.run([*bench, str(path), "--runs", "1", "--json"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert len(figures["cold_start_ms"]) == 1 and figures["median_ms"] > 0
+    assert figures["target_ms"] == 300.0 and "before" in figures["load_average_1min"]
+    missing = subprocess.run([*bench, str(tmp_path / "none.atlas")], capture_output=True, text=True)
+    assert missing.returncode == 2 and "snapshot not found" in missing.stderr
+
+
+def test_serve_starts_without_numpy_or_the_planner() -> None:
+    """What the first requests do not need is not imported by the server's start-up path."""
+    probe = (
+        "import sys; import apiatlas.commands.serve, apiatlas.server.app, apiatlas.search.providers; "
+        "print(sorted(m for m in ('numpy', 'httpx', 'apiatlas.planning.planner', "
+        "'apiatlas.search.hybrid') if m in sys.modules))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout
