@@ -217,7 +217,7 @@ def test_funnel_summary_counts_each_stage_in_order() -> None:
 def test_graph_summary_counts_only_edges_between_kept_apis() -> None:
     graph = graph_summary(mini_catalog())
     assert graph["edges"] == 5
-    assert graph["by_level"] == {"declared": 1, "name_type": 2, "alias": 1, "type_only": 1}
+    assert graph["by_level"] == {"declared": 1, "name_type": 2, "alias": 1, "type_only": 1, "co_usage": 0}
     assert graph["entry_points"] == 1
 
 
