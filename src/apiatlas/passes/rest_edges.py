@@ -368,7 +368,7 @@ class _RestGraph:
                     by_resource[resource].append((api, param))
         self.shapes(by_resource)
         return [
-            Edge(
+            Edge.model_construct(
                 producer=k[0],
                 producer_table=k[1],
                 producer_field=k[2],

@@ -1,0 +1,87 @@
+"""``bench compile`` figures of several sizes side by side: time and peak memory per stage and pass, with
+the ratio of each to the first size's (linear cost: the ratio follows the ratio of APIs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+# targets of the linear compile (``--embeddings none``): APIs -> (seconds, peak MiB)
+TARGETS: dict[int, tuple[float, float]] = {31580: (30.0, 1024.0), 100000: (100.0, 2048.0)}
+
+
+def step_rows(f: dict[str, Any]) -> list[tuple[str, float | None, float | None]]:
+    """(step, seconds, peak MiB) for each stage and pass of one size's figures, in the order they ran."""
+    stages: dict[str, float] = f.get("compile_stages_s", {})
+    passes: dict[str, float] = f.get("compile_passes_s", {})
+    peaks: dict[str, float] = f.get("peak_mib_by_step", {})
+    rows: list[tuple[str, float | None, float | None]] = []
+    for stage, seconds in stages.items():
+        if stage in ("passes", "index"):
+            if stage == "passes":
+                rows += [(f"pass {p}", s, peaks.get(f"pass {p}")) for p, s in passes.items() if p != "index"]
+            else:
+                rows.append(("pass index", passes.get("index", seconds), peaks.get("pass index")))
+            continue
+        rows.append((stage if stage != "overlays" else "overlay files", seconds, peaks.get(stage)))
+    rows.append(("compile (total)", f.get("compile_s"), f.get("peak_rss_mib")))
+    return rows
+
+
+def _ratio(value: float | None, first: float | None) -> str:
+    if value is None or not first:
+        return ""
+    return f"{value / first:.1f}×"
+
+
+def scaling_table(all_figures: list[dict[str, Any]]) -> Table:
+    """One row per stage/pass; per size its seconds and peak MiB, and their ratio to the first size's."""
+    first = all_figures[0]
+    sizes = ", ".join(f"{f['apis']:,}" for f in all_figures)
+    table = Table(
+        title=f"bench compile per step, APIs {sizes} (embeddings: {first.get('embeddings') or 'config'})",
+        show_edge=False,
+    )
+    table.add_column("step")
+    for f in all_figures:
+        ratio = f"{f['apis'] / first['apis']:.1f}× APIs" if f is not first else "base"
+        table.add_column(f"{f['apis']:,} s ({ratio})", justify="right")
+        table.add_column("peak MiB", justify="right")
+    base = {name: (s, m) for name, s, m in step_rows(first)}
+    names = [name for name, _, _ in step_rows(first)]
+    by_size = [{name: (s, m) for name, s, m in step_rows(f)} for f in all_figures]
+    for name in names:
+        cells: list[str] = []
+        for rows in by_size:
+            seconds, mib = rows.get(name, (None, None))
+            b_s, b_m = base[name]
+            cells.append("" if seconds is None else f"{seconds:.2f} {_ratio(seconds, b_s)}".rstrip())
+            cells.append("" if mib is None else f"{mib:.0f} {_ratio(mib, b_m)}".rstrip())
+        table.add_row(name, *cells)
+    _figure_row(table, all_figures, "graph edges", lambda f: float(f["edges"]), "{:,.0f}")
+    _figure_row(table, all_figures, "snapshot MB", lambda f: f["snapshot_bytes"] / 1e6, "{:.0f}")
+    _figure_row(
+        table, all_figures, "parse workers' peak MiB", lambda f: f["parse_workers_peak_rss_mib"], "{:.0f}"
+    )
+    table.add_row("target (s, MiB)", *[c for f in all_figures for c in _target(f)])
+    return table
+
+
+def _figure_row(table: Table, all_figures: list[dict[str, Any]], name: str, get: Any, fmt: str) -> None:
+    base = get(all_figures[0])
+    cells: list[str] = []
+    for f in all_figures:
+        value = get(f)
+        cells += [f"{fmt.format(value)} {_ratio(value, base)}".rstrip(), ""]
+    table.add_row(name, *cells)
+
+
+def _target(f: dict[str, Any]) -> list[str]:
+    target = TARGETS.get(f["apis"])
+    if target is None:
+        return ["", ""]
+    seconds, mib = target
+    ok_s = "[green]ok[/green]" if f["compile_s"] <= seconds else "[red]missed[/red]"
+    ok_m = "[green]ok[/green]" if f["peak_rss_mib"] <= mib else "[red]missed[/red]"
+    return [f"≤ {seconds:.0f} {ok_s}", f"≤ {mib:.0f} {ok_m}"]
