@@ -20,6 +20,7 @@ from apiatlas.passes.types import is_generic_type, is_user_value_type
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 
+_CAPPED = (EdgeLevel.NAME_TYPE, EdgeLevel.ALIAS, EdgeLevel.TYPE_ONLY)  # levels with a per-field cap
 EdgeKey = tuple[str, str | None, str, str, str | None, str]  # producer, table, field, consumer, table, field
 
 
@@ -83,8 +84,13 @@ class _GraphBuilder:
             "declared_dangling": 0,
             "declared_to_dropped": 0,
             # consumer fields that had more candidates than the per-field limit, by level
-            "capped_fields": {
-                lvl.value: 0 for lvl in (EdgeLevel.NAME_TYPE, EdgeLevel.ALIAS, EdgeLevel.TYPE_ONLY)
+            "capped_fields": {lvl.value: 0 for lvl in _CAPPED},
+            # candidate pairs those fields had beyond the cap (at most: the same API's own fields included)
+            "capped_candidates": {lvl.value: 0 for lvl in _CAPPED},
+            "cap_per_field": {
+                EdgeLevel.NAME_TYPE.value: config.max_edges_per_consumer_field,
+                EdgeLevel.ALIAS.value: config.max_edges_per_consumer_field,
+                EdgeLevel.TYPE_ONLY.value: config.max_type_only_edges_per_field,
             },
         }
 
@@ -184,10 +190,14 @@ class _GraphBuilder:
         c: ApiField,
         level: EdgeLevel,
         limit: int | None,
+        offered: int = 0,
     ) -> None:
+        """At most ``limit`` new edges from ``candidates`` (in rank order; ``offered``: how many there are
+        at most, so what the cap drops is counted without reading the rest)."""
         rank = EDGE_LEVEL_RANK[level]
-        taken = 0
+        taken = read = 0
         for p, reason in candidates:
+            read += 1
             if p.api == c.api:
                 continue
             key: EdgeKey = (p.api, p.table, p.name, c.api, c.table, c.name)
@@ -196,6 +206,7 @@ class _GraphBuilder:
                 continue
             if limit is not None and taken == limit:
                 self.stats["capped_fields"][level.value] += 1
+                self.stats["capped_candidates"][level.value] += max(offered - read + 1, 1)
                 return
             self.best[key] = _Found(rank, level, c.domain_type or p.domain_type, reason)
             taken += 1
@@ -205,21 +216,25 @@ class _GraphBuilder:
             return
         reason = f"same field name {c.name} and domain type {c.domain_type}"
         same = ((p, reason) for p in self.producers.named(c.name, c.domain_type, c.object_key))
-        self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field)
+        offered = self.producers.count_named(c.name, c.domain_type)
+        self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field, offered)
 
     def by_alias(self, c: ApiField) -> None:
         if not c.domain_type:
             return
         own = c.name.casefold()
         streams: list[Iterator[tuple[ApiField, str]]] = []
+        offered = 0
         for name in self.aliases.get(own, ()):
             if name.casefold() != own:
+                offered += self.producers.count_named(name, c.domain_type)
                 why = f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}"
                 streams.append(_with_reason(self.producers.named(name, c.domain_type, c.object_key), why))
         if self.config.description_aliases and c.description:
             for token in dict.fromkeys(_IDENTIFIER.findall(c.description)):
                 if token.casefold() == own:
                     continue
+                offered += self.producers.count_named(token, c.domain_type)
                 why = (
                     f"description of {c.name} names {token} ({c.description!r}), domain type {c.domain_type}"
                 )
@@ -232,6 +247,7 @@ class _GraphBuilder:
             c,
             EdgeLevel.ALIAS,
             self.config.max_edges_per_consumer_field,
+            offered,
         )
 
     def by_type_only(self, c: ApiField) -> None:
@@ -242,7 +258,8 @@ class _GraphBuilder:
             (p, f"same specific domain type {c.domain_type} ({p.name} → {c.name})")
             for p in self.producers.typed(c.domain_type, c.object_key, but_not=c.name)
         )
-        self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit)
+        offered = self.producers.count_typed(c.domain_type, but_not=c.name)
+        self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit, offered)
 
     def build(self) -> list[Edge]:
         all_inputs: list[ApiField] = []

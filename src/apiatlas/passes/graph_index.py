@@ -58,6 +58,13 @@ class ProducerIndex:
         yield from self.by_name_type_object.get((folded, domain_type, object_key), ())
         yield from (p for p in self.by_name_type.get((folded, domain_type), ()) if p.object_key != object_key)
 
+    def count_named(self, name: str, domain_type: str) -> int:
+        return len(self.by_name_type.get((name.casefold(), domain_type), ()))
+
+    def count_typed(self, domain_type: str, *, but_not: str) -> int:
+        own = but_not.casefold()
+        return sum(len(f) for name, f in self.by_type_name.get(domain_type, {}).items() if name != own)
+
     def typed(self, domain_type: str, object_key: str, *, but_not: str) -> Iterator[ApiField]:
         """Fields of the specific ``domain_type`` not called ``but_not``: own object's first, then others."""
         own = but_not.casefold()
