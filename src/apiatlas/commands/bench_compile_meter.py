@@ -100,6 +100,7 @@ def measure_compile(docs: Path, overlays: Path, snap: Path, embeddings: str | No
     deterministic = _rewrite_is_identical(result, snap)
     counts = result.manifest.counts
     graph = result.manifest.graph
+    pass_graph: dict[str, Any] = result.manifest.pass_stats.get("graph", {})
     return {
         "compile_s": round(compile_s, 3),
         "compile_stages_s": {k: round(v, 3) for k, v in result.timings.items()},
@@ -122,7 +123,9 @@ def measure_compile(docs: Path, overlays: Path, snap: Path, embeddings: str | No
         "diagnostics_warning": counts.get("diagnostics_warning", 0),
         "funnel": [(s["stage"], s["count"]) for s in result.manifest.funnel.get("stages", [])],
         "edges_by_level": graph.get("by_level", {}),
-        "graph_capped": graph.get("capped_fields", {}),
+        "graph_capped": pass_graph.get("capped_fields", {}),
+        "graph_capped_candidates": pass_graph.get("capped_candidates", {}),
+        "graph_cap_per_field": pass_graph.get("cap_per_field", {}),
     }
 
 
