@@ -139,7 +139,7 @@ def bench_compile(
         shown: Any = all_figures[0] if len(all_figures) == 1 else all_figures
         typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True))
         return
-    out = Console()
+    out = Console() if sys.stdout.isatty() else Console(width=60 + 36 * len(all_figures))  # no wrapping
     if len(all_figures) == 1:
         out.print(figures_table(all_figures[0]))
     out.print(scaling_table(all_figures))
