@@ -326,6 +326,9 @@ def test_per_field_limit_keeps_own_object_then_producers_needing_fewer_inputs() 
         bank_config(max_edges_per_consumer_field=1),
     )
     assert catalog.stats["graph"]["capped_fields"]["name_type"] == 1
+    # the cap dropped the two others (A, B): counted from the index, without reading them
+    assert catalog.stats["graph"]["capped_candidates"]["name_type"] == 2
+    assert catalog.stats["graph"]["cap_per_field"]["name_type"] == 1
 
 
 def test_a_dangling_source_the_parser_already_reported_is_not_reported_twice() -> None:

