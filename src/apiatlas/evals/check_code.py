@@ -3,7 +3,6 @@ reports (micro-averaged over the cases), exact cases, latency; dev and test halv
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from apiatlas.errors import Location, ReasonCode, SourceError
 from apiatlas.evals.dataset import EvalQuery
 from apiatlas.evals.metrics import percentile
+from apiatlas.evals.restbench import read_json
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.navigation import Navigator
 from apiatlas.snapshot import Snapshot
@@ -18,12 +18,7 @@ from apiatlas.snapshot import Snapshot
 
 def load_cases(path: Path) -> list[EvalQuery]:
     where = Location(file=str(path))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SourceError(
-            f"cannot read the cases: {exc}", code=ReasonCode.MALFORMED_PAGE, location=where
-        ) from exc
+    data = read_json(path, "the cases")
     cases: list[EvalQuery] = []
     for n, item in enumerate(data if isinstance(data, list) else []):
         code, unknown = (item.get("code"), item.get("unknown")) if isinstance(item, dict) else (None, None)

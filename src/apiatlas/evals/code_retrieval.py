@@ -8,7 +8,6 @@ counts, constructors are ``Type.#ctor``). Queries split into dev and test halves
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from pathlib import Path
@@ -18,6 +17,7 @@ from apiatlas.code.keys import path_of
 from apiatlas.errors import Location, ReasonCode, SourceError
 from apiatlas.evals.dataset import EvalQuery
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
+from apiatlas.evals.restbench import read_json
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.structural import StructuralNames, with_structural
 from apiatlas.snapshot import Snapshot
@@ -29,12 +29,7 @@ LIMIT = 10
 def load_code_requests(path: Path, snapshot: Snapshot) -> list[EvalQuery]:
     """``[{"query", "solution": ["Type.Member", ...]}]``; a solution the snapshot lacks is an error."""
     where = Location(file=str(path))
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SourceError(
-            f"cannot read the requests: {exc}", code=ReasonCode.MALFORMED_PAGE, location=where
-        ) from exc
+    data = read_json(path, "the requests")
     if not isinstance(data, list):
         raise SourceError(
             "expected a JSON list of {query, solution}", code=ReasonCode.MALFORMED_PAGE, location=where

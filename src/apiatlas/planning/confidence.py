@@ -9,13 +9,13 @@ plan-confidence``; shipped in ``planning/calibrated.py``) turns them into the pr
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apiatlas.errors import ReasonCode
 from apiatlas.planning.model import CandidateChain, PlanResult
+from apiatlas.search.confidence import standardised_logistic
 
 MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
 PLAN_SIGNALS: dict[str, str] = {
@@ -59,11 +59,7 @@ class PlanConfidenceModel(BaseModel):
     def probability(self, signals: Mapping[str, float]) -> float:
         if not self.signals:
             return 1.0
-        z = self.bias + sum(
-            w * (signals.get(name, 0.0) - c) / s
-            for name, w, c, s in zip(self.signals, self.weights, self.center, self.scale, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+        return standardised_logistic(self.bias, self.signals, self.weights, self.center, self.scale, signals)
 
 
 def _margin(result: PlanResult) -> float:

@@ -64,6 +64,23 @@ DENSE_SIGNALS = (
 HYBRID_SIGNALS = tuple(SIGNALS)
 
 
+def standardised_logistic(
+    bias: float,
+    names: Sequence[str],
+    weights: Sequence[float],
+    center: Sequence[float],
+    scale: Sequence[float],
+    signals: Mapping[str, float],
+) -> float:
+    """``sigmoid(bias + sum(weight * (signal - center) / scale))`` over ``names`` (a missing signal is 0);
+    the abstention model's and the plan-confidence model's probability."""
+    z = bias + sum(
+        w * (signals.get(name, 0.0) - c) / s
+        for name, w, c, s in zip(names, weights, center, scale, strict=True)
+    )
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
 class AbstentionModel(BaseModel):
     """``p = sigmoid(bias + sum(weight * (signal - center) / scale))``; abstain when ``p < threshold``.
 
@@ -94,11 +111,7 @@ class AbstentionModel(BaseModel):
         """How likely the request is served by the catalog, in [0, 1]."""
         if not self.signals:
             return 1.0
-        z = self.bias + sum(
-            w * (signals.get(name, 0.0) - c) / s
-            for name, w, c, s in zip(self.signals, self.weights, self.center, self.scale, strict=True)
-        )
-        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+        return standardised_logistic(self.bias, self.signals, self.weights, self.center, self.scale, signals)
 
 
 def coverage(
