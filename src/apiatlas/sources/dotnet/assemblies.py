@@ -316,22 +316,10 @@ class AssemblyReader:
                 continue
             static = bool(row.Flags.fdStatic)
             words = [visibility] + (["const"] if row.Flags.fdLiteral else ["static"] if static else [])
-            out.append(
-                Member(
-                    doc_id=f"F:{full}.{row.Name}",
-                    kind="field",
-                    namespace=full.rsplit(".", 1)[0],
-                    declaring_type=full,
-                    name=str(row.Name),
-                    returns=field_type,
-                    returns_display=display_type(field_type),
-                    visibility=visibility,
-                    static=static,
-                    signature=" ".join(words) + f" {display_type(field_type)} {row.Name};",
-                    assembly=self.assembly,
-                    inputs=[self.relative],
-                )
-            )
+            signature = " ".join(words) + f" {display_type(field_type)} {row.Name};"
+            doc_id = f"F:{full}.{row.Name}"
+            access = (visibility, static)
+            out.append(self._data_member(doc_id, "field", full, str(row.Name), field_type, access, signature))
         return out
 
     def _accessor_facts(self, methods: list[Any]) -> tuple[str, bool]:
@@ -369,25 +357,43 @@ class AssemblyReader:
             ]
             names = {str(m.Name).split("_", 1)[0] for m in methods.get(index, [])}
             access = " ".join(f"{a};" for a in ("get", "set") if a in names)
+            doc_id = member_id("P", full, str(row.Name), [p.type for p in params])
+            shown = f"{visibility}{' static' if static else ''} {display_type(sig.returns)}"
+            signature = f"{shown} {row.Name} {{ {access} }}"
+            name, flags = str(row.Name), (visibility, static)
             out.append(
-                Member(
-                    doc_id=member_id("P", full, str(row.Name), [p.type for p in params]),
-                    kind="property",
-                    namespace=full.rsplit(".", 1)[0],
-                    declaring_type=full,
-                    name=str(row.Name),
-                    params=params,
-                    returns=sig.returns,
-                    returns_display=display_type(sig.returns),
-                    visibility=visibility,
-                    static=static,
-                    signature=f"{visibility}{' static' if static else ''} {display_type(sig.returns)} "
-                    f"{row.Name} {{ {access} }}",
-                    assembly=self.assembly,
-                    inputs=[self.relative],
-                )
+                self._data_member(doc_id, "property", full, name, sig.returns, flags, signature, params)
             )
         return out
+
+    def _data_member(
+        self,
+        doc_id: str,
+        kind: str,
+        full: str,
+        name: str,
+        returns: str,
+        access: tuple[str, bool],
+        signature: str,
+        params: list[Parameter] | None = None,
+    ) -> Member:
+        """A field, property or event of the type ``full``: its value's type, visibility and static-ness."""
+        visibility, static = access
+        return Member(
+            doc_id=doc_id,
+            kind=kind,
+            namespace=full.rsplit(".", 1)[0],
+            declaring_type=full,
+            name=name,
+            params=params or [],
+            returns=returns,
+            returns_display=display_type(returns),
+            visibility=visibility,
+            static=static,
+            signature=signature,
+            assembly=self.assembly,
+            inputs=[self.relative],
+        )
 
     def _events(self, semantics: dict[int, Any]) -> list[Member]:
         owners = {e.row_index: m.Parent.row_index for m in _rows(self.md.EventMap) for e in m.EventList or []}
@@ -399,20 +405,8 @@ class AssemblyReader:
             if owner is None or not self._visible_type(owner) or not self._keep(visibility):
                 continue
             full, handler = self.typedef_name(owner), self.coded_type(row.EventType)
-            out.append(
-                Member(
-                    doc_id=f"E:{full}.{row.Name}",
-                    kind="event",
-                    namespace=full.rsplit(".", 1)[0],
-                    declaring_type=full,
-                    name=str(row.Name),
-                    returns=handler,
-                    returns_display=display_type(handler),
-                    visibility=visibility,
-                    static=static,
-                    signature=f"{visibility} event {display_type(handler)} {row.Name};",
-                    assembly=self.assembly,
-                    inputs=[self.relative],
-                )
-            )
+            signature = f"{visibility} event {display_type(handler)} {row.Name};"
+            doc_id = f"E:{full}.{row.Name}"
+            access = (visibility, static)
+            out.append(self._data_member(doc_id, "event", full, str(row.Name), handler, access, signature))
         return out
