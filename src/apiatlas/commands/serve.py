@@ -16,6 +16,7 @@ from apiatlas.errors import ApiatlasError, ConfigError
 from apiatlas.executors.base import ExecutionLimits, Executor
 from apiatlas.executors.registry import executor_for_url
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.result_text import RESULT_TEXT_FORMS
 from apiatlas.snapshot import Snapshot
 from apiatlas.snapshot.manifest import ExecutorKind, serving_of
 
@@ -129,6 +130,14 @@ def serve(
             "openai:MODEL@BASE_URL (default: the snapshot's bundled model)",
         ),
     ] = None,
+    result_text: Annotated[
+        str | None,
+        typer.Option(
+            "--result-text",
+            help="text beside each answer's structured content: lines (the data as lines and tables, "
+            "default), summary (clients that forward the structured content), json",
+        ),
+    ] = None,
 ) -> None:
     """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
     logging.basicConfig(
@@ -137,8 +146,14 @@ def serve(
     if transport not in ("stdio", "http"):
         typer.echo(f"error: --transport must be stdio or http, not {transport!r}", err=True)
         raise typer.Exit(2)
+    if result_text is not None and result_text not in RESULT_TEXT_FORMS:
+        forms = ", ".join(RESULT_TEXT_FORMS)
+        typer.echo(f"error: --result-text must be one of {forms}, not {result_text!r}", err=True)
+        raise typer.Exit(2)
     try:
         config = load_config(config_file, host, port)
+        if result_text is not None:
+            config.result_text = result_text
         snapshot = Snapshot.open(snapshot_path)
         security, db = _security_for(security_file, transport, db)
         if curated is not None:

@@ -36,6 +36,7 @@ from apiatlas.server.navigation import Navigator
 from apiatlas.server.pages import add_pages
 from apiatlas.server.planning import ChainPlanning
 from apiatlas.server.playbooks import Playbooks, playbook_prompts, with_progress
+from apiatlas.server.result_text import result_text_form
 from apiatlas.server.results import ToolResult
 from apiatlas.server.surface import ICON, add_resources, with_evidence_link
 from apiatlas.server.tools import AtlasTools, ExecutorTraits, atlas_tools, instructions, tools_for
@@ -116,6 +117,16 @@ class AtlasServer(MCPServer[Any]):
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Every answer's text in the configured form (``ServerConfig.result_text``)."""
+        form = result_text_form.set(self.core.config.result_text if self.core is not None else "lines")
+        try:
+            return await self._call_tool(name, arguments, context)
+        finally:
+            result_text_form.reset(form)
+
+    async def _call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None
     ) -> CallToolResult | InputRequiredResult:
         accepted = self.accepted.get(name)
         if accepted is None:

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.config_file import load_yaml_model
+from apiatlas.server.result_text import ResultText
 from apiatlas.server.upstream import UpstreamConfig
 from apiatlas.snapshot.manifest import serving_of
 
@@ -92,6 +93,9 @@ class ServerConfig(BaseModel):
     # the longest a new query waits for a free embedding engine (the queue ahead of it at the recent
     # time per query) before it is ranked by words alone (reason WORDS_ONLY); None: always wait
     embedding_wait_ms: float | None = Field(default=100.0, ge=0)
+    # the text content beside the structured content (server/result_text.py): the data as lines and
+    # tables (default), only the summary (clients that forward the structured content), or JSON
+    result_text: ResultText = "lines"
 
     def prefix_for(self, manifest: Mapping[str, Any] | str) -> str:
         """The tool-name prefix: the config's, else the snapshot's ``manifest`` says (``serving``; a bare

@@ -15,9 +15,12 @@ import tiktoken
 from mcp.client import Client
 from pydantic import BaseModel, Field
 
-from apiatlas.server.app import build_server
+from apiatlas.server.app import build_server, warm_up_query
 from apiatlas.server.benchmark import ENCODING, ENCODING_NOTE, per_api_tools, tokens, wire_tools
 from apiatlas.server.config import ServerConfig
+from apiatlas.server.result_text import RESULT_TEXT_FORMS
+from apiatlas.server.results import ToolResult
+from apiatlas.server.tools.common import ANSWER_HEADER, answer_text
 from apiatlas.snapshot import Snapshot
 
 # the budgets of issue 21: description + inputSchema, the whole tools/list, the static instructions,
@@ -105,6 +108,44 @@ async def _describe_figures(
     ]
 
 
+def _answer_calls(snap: Snapshot, prefix: str, largest: str) -> list[tuple[str, dict[str, Any]]]:
+    """Typical answers, from the served catalog itself: a search by one API's title, the business
+    objects, the largest describe_api."""
+    return [
+        (f"{prefix}search", {"query": warm_up_query(snap)}),
+        (f"{prefix}list_business_objects", {}),
+        (f"{prefix}describe_api", {"api": largest}),
+    ]
+
+
+async def _answer_text_figures(
+    client: Client, encoder: tiktoken.Encoding, calls: list[tuple[str, dict[str, Any]]]
+) -> list[SurfaceFigure]:
+    """What the text of those answers costs in each form of ``--result-text``, alone and with the
+    structured content beside it (a client that forwards both)."""
+    answers = [(await client.call_tool(name, args)).structured_content or {} for name, args in calls]
+    structured = sum(tokens(encoder, data) for data in answers)
+    names = ", ".join(name for name, _ in calls)
+    figures = [
+        SurfaceFigure(name="answers_structured", tokens=structured, note=f"structured content of {names}")
+    ]
+    for form in RESULT_TEXT_FORMS:
+        text = sum(tokens(encoder, answer_text(_summary_of(data), data, form)) for data in answers)
+        figures.append(
+            SurfaceFigure(
+                name=f"answers_text_{form}",
+                tokens=text,
+                note=f"--result-text {form}: the text alone; with the structured content beside it "
+                f"{text + structured}",
+            )
+        )
+    return figures
+
+
+def _summary_of(data: dict[str, Any]) -> str:
+    return ToolResult.model_validate({k: data[k] for k in ANSWER_HEADER if k in data}).summary()
+
+
 async def measure_tokens(snapshot_path: Path, config: ServerConfig | None = None) -> TokenBench:
     """Every figure of ``apiatlas bench tokens`` for one snapshot."""
     encoder = tiktoken.get_encoding(ENCODING)
@@ -119,6 +160,7 @@ async def measure_tokens(snapshot_path: Path, config: ServerConfig | None = None
             listed = wire_tools((await client.list_tools()).tools)
             prompts = (await client.list_prompts()).prompts
             key, describe = await _describe_figures(client, encoder, snap, prefix, per_api)
+            answers = await _answer_text_figures(client, encoder, _answer_calls(snap, prefix, key))
         static, index = split_instructions(server.instructions or "")
         report = TokenBench(
             snapshot=str(snapshot_path), kept_apis=len(kept), tools=len(listed), playbooks=len(prompts)
@@ -156,6 +198,7 @@ async def measure_tokens(snapshot_path: Path, config: ServerConfig | None = None
                 note="the per-role part: visible playbooks' names and triggers",
             ),
             *describe,
+            *answers,
         ]
     return report
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from apiatlas.errors import ApiatlasError, ReasonCode
+from apiatlas.server.result_text import ResultText, body_text, result_text_form
 from apiatlas.server.results import ToolResult
 
 if TYPE_CHECKING:  # the core imports the tools' result models; the tools reach the core through AtlasTools
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the core imports the tools' result models; the tools reach 
     from apiatlas.server.tools.examples import CatalogExamples
 
 log = logging.getLogger("apiatlas.server")
-_HEADER = ("status", "reason", "message", "next_actions")
+ANSWER_HEADER = ("status", "reason", "message", "next_actions")
 R = TypeVar("R", bound=ToolResult)
 Handler = Callable[..., Awaitable[CallToolResult]]
 EVIDENCE_SCOPE_HEADER = "x-apiatlas-evidence-scope"  # set by apiatlas.security's gateway, never by clients
@@ -126,17 +126,22 @@ def compact_schema(node: Any, *, in_properties: bool = False) -> Any:
 
 
 def render(result: ToolResult) -> CallToolResult:
-    """Structured content + a compact text rendering; ``isError`` when the status is "error"."""
+    """Structured content + the summary and the data in the server's text form (server/result_text.py);
+    ``isError`` when the status is "error"."""
     data = result.model_dump(mode="json", exclude_none=True)
-    body = {k: v for k, v in data.items() if k not in _HEADER and v not in ([], {}, "", 0, False)}
-    text = result.summary()
-    if body:
-        text += "\n" + json.dumps(body, ensure_ascii=False, separators=(",", ":"))
     return CallToolResult(
-        content=[TextContent(type="text", text=text)],
+        content=[TextContent(type="text", text=answer_text(result.summary(), data, result_text_form.get()))],
         structured_content=data,
         is_error=result.status == "error",
     )
+
+
+def answer_text(summary: str, data: dict[str, Any], form: ResultText) -> str:
+    """An answer's text: its summary (status, reason, message, next actions), then the rest of its
+    structured content ``data`` (empty values left out) in ``form``."""
+    body = {k: v for k, v in data.items() if k not in ANSWER_HEADER and v not in ([], {}, "", 0, False)}
+    rest = body_text(body, form)
+    return f"{summary}\n{rest}" if rest else summary
 
 
 def session_key(headers: dict[str, str]) -> str:
