@@ -4,6 +4,7 @@ new session."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -22,8 +23,9 @@ from apiatlas.executors.registry import executor_for_url
 from apiatlas.security.config import RoleSettings
 from apiatlas.security.roles import RolePolicy, RoleView
 from apiatlas.server.app import build_server
-from apiatlas.server.config import ServerConfig
-from apiatlas.server.evidence import Evidence, EvidenceTable
+from apiatlas.server.config import EvidenceCaps, ServerConfig
+from apiatlas.server.evidence import Evidence, EvidenceRegistry, EvidenceTable
+from apiatlas.server.evidence_journal import EvidenceJournal
 from apiatlas.server.playbooks import progress
 from apiatlas.server.tools import instructions
 from apiatlas.server.tools.common import CONVERSATION_HEADER
@@ -229,3 +231,63 @@ def test_a_flow_is_resumed_in_a_new_session_with_the_same_conversation(
             anyio.run(main, url)
     finally:
         anyio.run(executor.close)
+
+
+def test_a_flow_outlives_a_server_restart_with_an_evidence_journal(
+    snapshot: Snapshot, bank_db: str, tmp_path: Path
+) -> None:
+    executor = executor_for_url(bank_db, ExecutionLimits())
+    journal = tmp_path / "evidence.sqlite"
+    config = ServerConfig(tool_prefix=P)
+    config.evidence.journal = journal
+    chain = mikhalov_chain()
+    kept: dict[str, Any] = {}
+
+    async def before(url: str) -> None:
+        async with conversation(url, "conv-restart") as first:
+            await first.call_tool(P + "get_playbook", {"name": "client-securities-portfolio"})
+            kept.update(structured(await first.call_tool(P + "execute_api", chain[0])))
+
+    async def after(url: str) -> None:
+        async with conversation(url, "conv-restart") as resumed:
+            listed = structured(await resumed.call_tool(P + "list_business_objects", {}))
+            assert listed["progress"] == kept["progress"]  # the followed playbook and its evidence came back
+            page = structured(
+                await resumed.call_tool(P + "fetch_evidence", {"evidence_id": kept["evidence_id"]})
+            )
+            assert page["status"] == "ok" and page["rows"], page
+            ran = structured(await resumed.call_tool(P + "execute_api", chain[0]))
+            assert int(ran["evidence_id"].split("-")[1]) > int(kept["evidence_id"].split("-")[1])
+
+    try:
+        with http_server(build_server(snapshot, executor, config), config) as url:
+            anyio.run(before, url)
+        assert journal.stat().st_mode & 0o077 == 0  # result rows: readable by the owner only
+        with http_server(build_server(snapshot, executor, config), config) as url:  # a new process's server
+            anyio.run(after, url)
+    finally:
+        anyio.run(executor.close)
+
+
+    with sqlite3.connect(journal) as db:
+        sessions = [row[0] for row in db.execute("SELECT session FROM sessions")]
+    assert sessions == ["conversation::conv-restart"], sessions
+
+
+def test_only_resumable_sessions_are_written_and_the_oldest_go_past_the_cap(tmp_path: Path) -> None:
+    journal = EvidenceJournal(tmp_path / "evidence.sqlite", max_sessions=2)
+    registry = EvidenceRegistry(EvidenceCaps(max_entries=2), journal=journal)
+    table = EvidenceTable("result", ["PersonID"], [[1]])
+    registry.for_session("7f3a-http-session-id").add("API_A", {}, [table])  # dies with the process
+    for conversation_id in ("one", "two", "three"):
+        store = registry.for_session(f"conversation::{conversation_id}")
+        for n in range(3):
+            store.add("API_A", {"n": n}, [table])
+    store.following = "deals"
+    again = EvidenceRegistry(EvidenceCaps(max_entries=2), journal=journal)
+    assert len(again.for_session("7f3a-http-session-id")) == 0
+    assert len(again.for_session("conversation::one")) == 0  # dropped: the least recently used past 2
+    restored = again.for_session("conversation::three")
+    assert [e.args["n"] for e in restored.all()] == [1, 2]  # the store's own cap held in the file too
+    assert restored.following == "deals"
+    assert restored.add("API_A", {}, [table]).evidence_id.startswith("ev-4-")  # the counter went on

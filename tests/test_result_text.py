@@ -67,7 +67,9 @@ def _spec() -> dict[str, Any]:
             "/pets/{id}": {
                 "get": {
                     **op("getPet", "Show one pet by its id"),
-                    "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+                    "parameters": [
+                        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
                 }
             },
         },
@@ -80,7 +82,12 @@ def snap_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
     out = folder / "pets.atlas"
     compile_docs(
-        folder / "pets.json", overlays_dir=None, config_path=None, out=out, write_report=False, embeddings="none"
+        folder / "pets.json",
+        overlays_dir=None,
+        config_path=None,
+        out=out,
+        write_report=False,
+        embeddings="none",
     )
     return out
 

@@ -138,6 +138,13 @@ def serve(
             "default), summary (clients that forward the structured content), json",
         ),
     ] = None,
+    evidence_journal: Annotated[
+        Path | None,
+        typer.Option(
+            "--evidence-journal",
+            help="SQLite file where resumable sessions' evidence and playbook progress outlive a restart",
+        ),
+    ] = None,
 ) -> None:
     """Serve a snapshot to LLM agents over MCP (stdout carries only the protocol on stdio)."""
     logging.basicConfig(
@@ -154,6 +161,8 @@ def serve(
         config = load_config(config_file, host, port)
         if result_text is not None:
             config.result_text = result_text
+        if evidence_journal is not None:
+            config.evidence.journal = evidence_journal
         snapshot = Snapshot.open(snapshot_path)
         security, db = _security_for(security_file, transport, db)
         if curated is not None:

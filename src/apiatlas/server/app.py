@@ -31,6 +31,7 @@ from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.curated import CuratedConfig, curated_tool_names, curated_tools
 from apiatlas.server.evidence import EvidenceRegistry
+from apiatlas.server.evidence_journal import EvidenceJournal
 from apiatlas.server.execution import Execution
 from apiatlas.server.navigation import Navigator
 from apiatlas.server.pages import add_pages
@@ -182,10 +183,16 @@ def atlas_core(
         planning=ChainPlanning(navigator),
         execution=execution,
         chains=ChainRunner(execution),
-        evidence=EvidenceRegistry(config.evidence),
+        evidence=EvidenceRegistry(config.evidence, journal=_journal(config)),
         config=config,
         playbooks=Playbooks(snapshot, prefix),
     )
+
+
+def _journal(config: ServerConfig) -> EvidenceJournal | None:
+    """The file resumable sessions' evidence outlives a restart in (``evidence.journal``), if one is set."""
+    path = config.evidence.journal
+    return None if path is None else EvidenceJournal(path, config.evidence.max_sessions)
 
 
 def curated_guide(prefix: str, direct: list[Tool]) -> str:

@@ -27,6 +27,9 @@ class EvidenceCaps(BaseModel):
     max_entries: int = Field(default=200, ge=1)
     max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)  # per session
     max_sessions: int = Field(default=32, ge=1)
+    # resumable sessions' evidence (and followed playbook) written to this SQLite file, so they survive
+    # a restart (server/evidence_journal.py); None: kept in memory only
+    journal: Path | None = None
 
 
 class ServerLimits(BaseModel):
@@ -112,6 +115,8 @@ class ServerConfig(BaseModel):
         # files named in the config are relative to it
         if config.curated is not None and not config.curated.is_absolute():
             config.curated = path.parent / config.curated
+        if config.evidence.journal is not None and not config.evidence.journal.is_absolute():
+            config.evidence.journal = path.parent / config.evidence.journal
         token_file = config.upstream.auth.bearer_token_file
         if token_file is not None and not token_file.is_absolute():
             config.upstream.auth.bearer_token_file = path.parent / token_file

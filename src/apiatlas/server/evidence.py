@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apiatlas.server.config import EvidenceCaps
+from apiatlas.server.evidence_journal import EvidenceJournal, SavedSession
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,21 @@ class EvidenceStore:
     _bytes: int = 0
     _counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    following: str | None = None  # the playbook this session follows (get_playbook sets it)
+    _following: str | None = None
+    # where a resumable session's evidence is written through (server/evidence_journal.py), under its key
+    journal: EvidenceJournal | None = None
+    session: str = ""
+
+    @property
+    def following(self) -> str | None:
+        """The playbook this session follows (get_playbook sets it)."""
+        return self._following
+
+    @following.setter
+    def following(self, playbook: str | None) -> None:
+        self._following = playbook
+        if self.journal is not None:
+            self.journal.follow(self.session, playbook)
 
     def add(self, api: str, args: dict[str, Any], tables: list[EvidenceTable]) -> Evidence:
         """Keep a call's result; returns it with its new id ``ev-<n>-<hash>``."""
@@ -66,9 +81,11 @@ class EvidenceStore:
             + secrets.token_bytes(8)
         ).hexdigest()[:8]
         with self._lock:
-            evidence = Evidence(f"ev-{next(self._counter)}-{digest}", api, dict(args), tables, size)
+            seq = next(self._counter)
+            evidence = Evidence(f"ev-{seq}-{digest}", api, dict(args), tables, size)
             self._items[evidence.evidence_id] = evidence
             self._bytes += size
+            dropped: list[str] = []
             while self._items and (
                 len(self._items) > self.caps.max_entries or self._bytes > self.caps.max_bytes
             ):
@@ -76,7 +93,18 @@ class EvidenceStore:
                     break  # the newest entry stays even when alone it exceeds the byte cap
                 _, old = self._items.popitem(last=False)
                 self._bytes -= old.size_bytes
+                dropped.append(old.evidence_id)
+            if self.journal is not None:
+                self.journal.add(self.session, seq, evidence, dropped)
         return evidence
+
+    def restore(self, saved: SavedSession) -> None:
+        """Take back what the journal kept of this session (before the store serves any call)."""
+        for evidence in saved.evidence:
+            self._items[evidence.evidence_id] = evidence
+            self._bytes += evidence.size_bytes
+        self._counter = itertools.count(saved.counter + 1)
+        self._following = saved.following
 
     def get(self, evidence_id: str) -> Evidence | None:
         with self._lock:
@@ -100,20 +128,32 @@ class EvidenceStore:
 
 @dataclass
 class EvidenceRegistry:
-    """One evidence store per session key (an HTTP ``mcp-session-id``; one shared store otherwise)."""
+    """One evidence store per session key (an HTTP ``mcp-session-id``; one shared store otherwise); with a
+    journal, the resumable sessions' stores are written through it and restored from it."""
 
     caps: EvidenceCaps
     _stores: OrderedDict[str, EvidenceStore] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    journal: EvidenceJournal | None = None  # resumable sessions outlive the process (opt-in)
 
     def for_session(self, session_key: str) -> EvidenceStore:
         with self._lock:
             store = self._stores.get(session_key)
             if store is None:
-                store = EvidenceStore(self.caps)
+                store = self._new_store(session_key)
                 self._stores[session_key] = store
                 while len(self._stores) > self.caps.max_sessions:
                     self._stores.popitem(last=False)
             else:
                 self._stores.move_to_end(session_key)
             return store
+
+    def _new_store(self, session_key: str) -> EvidenceStore:
+        """A session's store: written through the journal, and given back what it kept, when resumable."""
+        if self.journal is None or not self.journal.resumable(session_key):
+            return EvidenceStore(self.caps)
+        store = EvidenceStore(self.caps, journal=self.journal, session=session_key)
+        saved = self.journal.load(session_key)
+        if saved is not None:
+            store.restore(saved)
+        return store
