@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -37,6 +38,11 @@ SECURITY_HEADERS = {
 
 SiteFor = Callable[[Request], WebSite]
 Page = Callable[[Request, WebSite], dict[str, Any]]
+# Under the gateway (secured.py), one page view as a tool call: the principal's rate limit for the
+# tool the page answers like (``reports`` for the reports), and one audit line with the response's
+# status. Given that tool and the query, it yields a function to call with the status code.
+PAGE_GUARD_KEY = "apiatlas.page_guard"
+PageGuard = Callable[[str, dict[str, Any]], AbstractAsyncContextManager[Callable[[int], None]]]
 
 _templates = Environment(
     loader=PackageLoader("apiatlas.web", "templates"),
@@ -101,6 +107,18 @@ def page_endpoint(
     async def endpoint(request: Request) -> Response:
         request.scope["apiatlas.started"] = time.perf_counter()
         site = site_for(request)
+        guard: PageGuard | None = request.scope.get(PAGE_GUARD_KEY)
+        if guard is None:
+            return await answer(request, site)
+        try:
+            async with guard(tool or "reports", dict(request.query_params)) as done:
+                response = await answer(request, site)
+                done(response.status_code)
+                return response
+        except PageError as exc:  # the rate limit spent: refused before the page was built
+            return render(request, site, "error.html", {"error": exc}, status=exc.status)
+
+    async def answer(request: Request, site: WebSite) -> Response:
         if not site.allows(tool):
             refused = PageError(f"your role is not granted the {tool} tool this page answers with", 403)
             return render(request, site, "error.html", {"error": refused}, status=403)

@@ -11,7 +11,7 @@ is refused.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -27,7 +27,7 @@ from apiatlas.assistant.trace import Turn
 from apiatlas.security.auth import AuthError
 from apiatlas.security.roles import role_for
 from apiatlas.snapshot import Snapshot
-from apiatlas.web.app import STATIC, PageError, link_maker, render, web_app
+from apiatlas.web.app import PAGE_GUARD_KEY, STATIC, PageError, link_maker, render, web_app
 from apiatlas.web.ask import GUARD_KEY, PRINCIPAL_KEY, Record, attach_assistant
 from apiatlas.web.site import Reports, WebSite
 
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from apiatlas.security.gateway import SecureGateway
 
 COOKIE = "apiatlas_ui"
+# a page's error status as the audit line's reason: the code an MCP call meets in the same case (a tool
+# the role is not granted does not exist for it: INVALID_ARGUMENT, as a call of an unknown tool)
+_PAGE_REASONS = {403: "INVALID_ARGUMENT", 404: "NO_MATCH", 409: "NOT_EXECUTABLE", 429: "RATE_LIMITED"}
 SITE_KEY = "apiatlas.site"
 
 
@@ -94,6 +97,7 @@ class SecuredPages:
         scope[SITE_KEY] = self.sites[role]
         scope[PRINCIPAL_KEY] = principal.name  # conversations scoped per principal, as POST /ask's
         scope[GUARD_KEY] = lambda: self.ask_guard(str(principal.name), role)
+        scope[PAGE_GUARD_KEY] = lambda tool, query: self.page_guard(str(principal.name), role, tool, query)
         await self.pages(scope, receive, send)
 
     @asynccontextmanager
@@ -119,6 +123,47 @@ class SecuredPages:
                 principal=principal, role=role, tool="ask", arguments={}, result=result,
                 duration_ms=(time.perf_counter() - started) * 1000, session=None,
             )  # fmt: skip
+
+    @asynccontextmanager
+    async def page_guard(
+        self, principal: str, role: str, tool: str, query: dict[str, Any]
+    ) -> AsyncIterator[Callable[[int], None]]:
+        """One page view as a call of the tool it answers like: the principal's rate limit for that tool
+        (a spent budget is a 429 page), one audit line (``tool: web:<tool>``, the query as arguments)."""
+        from apiatlas.security.limits import LimitBreach
+
+        started = time.perf_counter()
+        outcome: dict[str, Any] = {"status": "error", "reason": "TOOL_EXECUTION_ERROR"}
+
+        def done(status: int) -> None:
+            outcome["status"] = "ok" if status < 400 else "error"
+            fallback = "TOOL_EXECUTION_ERROR" if status >= 500 else "INVALID_ARGUMENT"
+            outcome["reason"] = None if status < 400 else _PAGE_REASONS.get(status, fallback)
+
+        try:
+            await self.gateway.limits.admit(principal, tool)
+        except LimitBreach as breach:
+            outcome["reason"] = breach.code.value
+            self._audit_page(principal, role, tool, query, outcome, started)
+            raise PageError(f"{breach.code.value}: {breach.message}", status=429) from breach
+        try:
+            yield done
+        finally:
+            self._audit_page(principal, role, tool, query, outcome, started)
+
+    def _audit_page(
+        self,
+        principal: str,
+        role: str,
+        tool: str,
+        query: dict[str, Any],
+        outcome: dict[str, Any],
+        started: float,
+    ) -> None:
+        self.gateway.guard.audit.record(
+            principal=principal, role=role, tool=f"web:{tool}", arguments=query, result=outcome,
+            duration_ms=(time.perf_counter() - started) * 1000, session=None,
+        )  # fmt: skip
 
     def sign_in(self, request: Request, problem: str | None, status: int) -> Response:
         return render(request, None, "login.html", {"problem": problem}, status=status)
