@@ -75,4 +75,8 @@ def web_command(
     try:
         uvicorn.run(single_site_app(site), host=host, port=port, log_level="warning")
     finally:
+        if executor is not None:  # its connection pool or HTTP client, also after Ctrl-C
+            import anyio
+
+            anyio.run(executor.close)
         snapshot.close()
