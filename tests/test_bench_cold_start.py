@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,10 +16,15 @@ def test_cold_start_prints_each_run_and_the_median(tmp_path: Path) -> None:
     path = tmp_path / "mini.atlas"
     write_snapshot(mini_catalog(), path, options={})
     bench = [sys.executable, "-m", "apiatlas.entry", "bench", "cold-start"]
-    result = subprocess.run([*bench, str(path), "--runs", "1", "--json"], capture_output=True, text=True)
+    env = {**os.environ, "APIATLAS_CACHE": str(tmp_path / "cache")}
+    args = [*bench, str(path), "--runs", "1", "--json"]
+    result = subprocess.run(args, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert len(figures["cold_start_ms"]) == 1 and figures["median_ms"] > 0
+    assert len(figures["without_held_answers_ms"]) == 1  # the baseline, in the same run
+    assert len(figures["first_call_ms"]) == len(figures["without_held_answers_first_call_ms"]) == 1
+    assert list((tmp_path / "cache" / "stdio-start").glob("*.json"))  # the answers the timed starts held
     assert figures["target_ms"] == 300.0 and "before" in figures["load_average_1min"]
     missing = subprocess.run([*bench, str(tmp_path / "none.atlas")], capture_output=True, text=True)
     assert missing.returncode == 2 and "snapshot not found" in missing.stderr

@@ -23,6 +23,10 @@ def modules_for(argv: Sequence[str]) -> tuple[str, ...]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["serve"]:  # a stdio server answers its first requests before the rest loads
+        from apiatlas.server.stdio_start import begin
+
+        begin(sys.argv[1:])
     register(modules_for(sys.argv[1:]))
     app()
 

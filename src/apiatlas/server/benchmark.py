@@ -136,19 +136,27 @@ def typical_calls(snap: Snapshot, prefix: str) -> dict[str, dict[str, Any]]:
     }
 
 
-async def cold_start(snapshot_path: Path, runs: int) -> list[float]:
-    """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio."""
-    params = StdioServerParameters(  # this process's environment: the server runs the same apiatlas
+async def cold_start(
+    snapshot_path: Path, runs: int, env: dict[str, str] | None = None
+) -> list[tuple[float, float]]:
+    """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio, and to the
+    answer of a first tool call right after it (the first listed tool that needs no argument); ``env``
+    added to this process's environment (the server runs the same apiatlas)."""
+    params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "apiatlas.entry", "serve", str(snapshot_path)],
-        env=dict(os.environ),
+        env={**os.environ, **(env or {})},
     )
     out = []
     for _ in range(runs):
         started = time.perf_counter()
         async with Client(params) as client:
-            await client.list_tools()
-            out.append(round((time.perf_counter() - started) * 1000.0, 1))
+            tools = (await client.list_tools()).tools
+            listed = time.perf_counter()
+            free = next(t.name for t in tools if not t.input_schema.get("required"))
+            await client.call_tool(free, {})
+            called = time.perf_counter()
+        out.append((round((listed - started) * 1000.0, 1), round((called - started) * 1000.0, 1)))
     return out
 
 
@@ -205,7 +213,7 @@ async def measure(
                 report.notes.append("no --db: execute figures skipped")
             else:
                 report.notes.append(f"API {call[0]!r} is not in this snapshot: execute figures skipped")
-    report.cold_start_ms = await cold_start(snapshot_path, cold_runs)
+    report.cold_start_ms = [listed for listed, _ in await cold_start(snapshot_path, cold_runs)]
     report.cold_start_median_ms = round(statistics.median(report.cold_start_ms), 1)
     return report
 

@@ -20,6 +20,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from apiatlas.server.stdio_start import StdioStart
+from apiatlas.server.stdio_start import current as current_start
+
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 _ID = re.compile(r'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 
@@ -42,17 +45,32 @@ def request_id(line: str) -> str | int | None:
 
 
 class GuardedStdin:
-    """stdin lines for the SDK; a line that does not validate is answered here and not passed on."""
+    """stdin lines for the SDK; a line that does not validate is answered here and not passed on.
 
-    def __init__(self) -> None:
+    Under a stdio start (``stdio_start``) the lines come from its prelude, which has read stdin from the
+    process's start, or are shown to it as they are read, so that it learns the answers to hold."""
+
+    def __init__(self, start: StdioStart | None = None) -> None:
         self.write_stream: Any = None  # the server's write stream, set once the transport runs
+        self.start = start
         self._lines = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._guarded()
 
-    async def _guarded(self) -> AsyncIterator[str]:
+    async def _read(self) -> AsyncIterator[str]:
+        start = self.start
+        if start is not None and start.prelude:
+            while (line := await anyio.to_thread.run_sync(start.lines.get)) is not None:
+                yield line
+            return
         async for line in self._lines:
+            if start is not None:
+                start.heard(line)
+            yield line
+
+    async def _guarded(self) -> AsyncIterator[str]:
+        async for line in self._read():
             if not line.strip():
                 continue
             try:
@@ -76,10 +94,26 @@ class GuardedStdin:
         await self.write_stream.send(SessionMessage(error))
 
 
+class StartWire:
+    """The SDK's stdout under a stdio start: each line through ``StdioStart.said`` to the wire it holds."""
+
+    def __init__(self, start: StdioStart) -> None:
+        self.start = start
+
+    async def write(self, text: str) -> None:
+        self.start.said(text)
+
+    async def flush(self) -> None:
+        return None
+
+
 async def serve_stdio_guarded(server: Any) -> None:
-    """``server.run_stdio_async()``, with every unreadable request answered by a JSON-RPC error."""
-    stdin = GuardedStdin()
-    async with stdio_server(stdin=stdin) as (read_stream, write_stream):  # type: ignore[arg-type]
+    """``server.run_stdio_async()``, with every unreadable request answered by a JSON-RPC error; under a
+    stdio start (``apiatlas serve`` from the installed script), its prelude's lines and wire."""
+    start = current_start()
+    stdin = GuardedStdin(start)
+    stdout = StartWire(start) if start is not None else None
+    async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):  # type: ignore[arg-type]
         stdin.write_stream = write_stream
         lowlevel = server._lowlevel_server
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
