@@ -5,23 +5,19 @@ The model never produces a fact: the composer's text is refused when it states a
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-import httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.assistant.artifacts import CoverageReport, EvidenceBundle, FinalAnswerPackage, QueryFrame
 from apiatlas.assistant.compose import render_text
 from apiatlas.assistant.execute import same_value
-from apiatlas.errors import ConfigError, ReasonCode
+from apiatlas.errors import ReasonCode
+from apiatlas.llm import KEY_ENV, ChatModel, ModelFailed
 from apiatlas.security.secrets import read_secret
 
-KEY_ENV = "APIATLAS_LLM_KEY"  # or APIATLAS_LLM_KEY_FILE
-MAX_REPAIRS = 2
-_SPEC = re.compile(r"^openai:(?P<model>[^@]+)@(?P<url>https?://\S+)$")
 _VALUE = re.compile(r"\d[\d\s.,:/-]*\d|\d")
 M = TypeVar("M", bound=BaseModel)
 D = TypeVar("D")
@@ -80,8 +76,7 @@ class RoleLog:
     reasons: list[ReasonCode] = field(default_factory=list)
 
 
-class RoleFailed(Exception):
-    """A role's output stayed invalid after the repairs, or the server failed."""
+RoleFailed = ModelFailed  # a role's output stayed invalid after the repairs, or the server failed
 
 
 def unbound_claims(text: str, evidence: EvidenceBundle, question: str, counts: set[int]) -> list[str]:
@@ -97,76 +92,17 @@ def unbound_claims(text: str, evidence: EvidenceBundle, question: str, counts: s
     return bad
 
 
-class ModelRoles:
+class ModelRoles(ChatModel):
     """The three roles against one model server; every call bounded by a timeout."""
-
-    def __init__(self, model: str, base_url: str, key: str | None, timeout_s: float = 20.0) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.key = key
-        self.timeout_s = timeout_s
 
     @classmethod
     def from_spec(cls, spec: str, timeout_s: float = 20.0) -> ModelRoles:
-        match = _SPEC.match(spec.strip())
-        if match is None:
-            raise ConfigError(
-                f"--llm takes openai:MODEL@BASE_URL (an OpenAI-compatible server), not {spec!r}"
-            )
-        return cls(match["model"], match["url"], read_secret(KEY_ENV), timeout_s)
-
-    def _chat(self, messages: list[dict[str, str]], schema: type[BaseModel]) -> str:
-        headers = {"Authorization": f"Bearer {self.key}"} if self.key else {}
-        body = {
-            "model": self.model,
-            "messages": messages,
-            "temperature": 0,
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": schema.__name__,
-                    "strict": True,
-                    "schema": schema.model_json_schema(),
-                },
-            },
-        }
-        try:
-            response = httpx.post(
-                f"{self.base_url}/chat/completions", json=body, headers=headers, timeout=self.timeout_s
-            )
-            response.raise_for_status()
-            return str(response.json()["choices"][0]["message"]["content"])
-        except httpx.TimeoutException as exc:
-            raise RoleFailed(f"timeout after {self.timeout_s:g} s") from exc
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-            raise RoleFailed(f"model server: {exc}") from exc
+        model, url = cls.parse_spec(spec)
+        return cls(model, url, read_secret(KEY_ENV), timeout_s)
 
     def ask(self, role: str, context: dict[str, Any], schema: type[M], check: Any = None) -> M:
         """The role's output validated by ``schema`` (and ``check``), repaired at most twice."""
-        shape = schema.model_json_schema()
-        messages = [
-            {"role": "system", "content": PROMPTS[role]},  # static first: servers cache the prefix
-            {"role": "system", "content": "Answer with JSON only, matching: " + json.dumps(shape)},
-            {"role": "user", "content": json.dumps(context, ensure_ascii=False, default=str)},  # facts last
-        ]  # fmt: skip
-        problem = ""
-        for _attempt in range(MAX_REPAIRS + 1):
-            content = self._chat(messages, schema)
-            try:
-                parsed = schema.model_validate_json(content)
-                problem = check(parsed) if check is not None else ""
-                if not problem:
-                    return parsed
-            except ValidationError as exc:
-                problem = str(exc).splitlines()[0] + ": " + "; ".join(e["msg"] for e in exc.errors()[:3])
-            messages += [
-                {"role": "assistant", "content": content},
-                {
-                    "role": "user",
-                    "content": f"That output is invalid: {problem}. Return corrected JSON only.",
-                },
-            ]
-        raise RoleFailed(f"still invalid after {MAX_REPAIRS} repairs: {problem}")
+        return self.ask_json(PROMPTS[role], context, schema, check)
 
     def interpret(self, frame: QueryFrame, log: RoleLog) -> QueryFrame:
         try:
