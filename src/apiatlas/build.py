@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from apiatlas.catalog.model import Catalog, Overlay, Playbook
 from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
@@ -27,6 +27,9 @@ from apiatlas.snapshot.writer import write_snapshot
 from apiatlas.sources import SourceFormat, is_url_source, load_source, source_format
 from apiatlas.sources.confine import allowed_ref_folders
 from apiatlas.sources.overlay_files import read_overlays
+
+if TYPE_CHECKING:
+    from apiatlas.code.enrichment import Enricher
 
 STAGES = ("parse", "overlays", "passes", "index", "snapshot", "report")
 
@@ -136,6 +139,7 @@ def compile_docs(
     playbooks_dir: Path | None = None,
     source_options: dict[str, Any] | None = None,
     on_step: Callable[[str], None] | None = None,
+    llm: str | None = None,
 ) -> CompileResult:
     """Compile the documentation at ``source`` into the snapshot ``out`` (and ``bank.report.md`` next to it).
 
@@ -150,7 +154,8 @@ def compile_docs(
     shipped ``CALIBRATED`` settings. A bad settings file is a ``ConfigError`` before anything is parsed.
     ``playbooks_dir`` is a folder of playbooks (``docs/playbooks.md``), checked against the kept APIs.
     ``on_step(name)`` is called as each stage (``parse``, ...) and each pass (``pass graph``, ...) starts
-    (``bench compile`` attributes peak memory to them).
+    (``bench compile`` attributes peak memory to them). ``llm`` (``openai:MODEL@BASE_URL``) enriches an
+    SDK's cards with the model's usage scenarios and search hints (``code/enrichment.py``).
     """
     sink: CompileProgress = (
         _Stepping(progress or SilentProgress(), on_step) if on_step else (progress or SilentProgress())
@@ -159,6 +164,7 @@ def compile_docs(
     source, out = Path(source), Path(out)
     _check_inputs(source, overlays_dir)
     search = _search_inputs(config_path, embeddings, search_settings)
+    enricher = _enricher(llm) if llm is not None else None  # a bad --llm stops the build before parsing
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
     with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders):
         catalog, fmt = _load_catalog(source, kind, sink, source_options)
@@ -172,6 +178,8 @@ def compile_docs(
     )
     context = PassContext(overlays=overlays, progress=sink.note, source=fmt, indexing=indexing)
     context.on_pass = _pass_starts(on_step)
+    if enricher is not None:
+        context.enricher, context.advance = enricher, _staged(sink, "enrich")
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, passes=PASSES[:-1], context=context)
     with _timed(timings, "index", sink):
@@ -179,6 +187,8 @@ def compile_docs(
     if playbooks_dir is not None:
         catalog.playbooks = _playbooks(Path(playbooks_dir), catalog, sink)
     options = _options(source, overlays_dir, config_path, config, kind)
+    if context.enricher is not None and context.enricher.run is not None:
+        options["enrichment"] = context.enricher.run.manifest()
     with _timed(timings, "snapshot", sink):
         manifest = write_snapshot(
             catalog, out, options=options, vectors=indexing.vectors, search_index=indexing.blobs
@@ -205,6 +215,28 @@ def _playbooks(folder: Path, catalog: Catalog, sink: CompileProgress) -> list[Pl
     check_playbooks(playbooks, catalog, folder)
     sink.note(f"{len(playbooks)} playbooks from {folder}")
     return playbooks
+
+
+def _enricher(spec: str) -> Enricher:
+    """The model and cache ``--llm`` names for the enrichment pass (a bad spec is a ``ConfigError``)."""
+    from apiatlas.code.enrichment import Enricher, EnrichmentCache, default_cache_path
+    from apiatlas.llm import model_from_spec
+
+    return Enricher(model_from_spec(spec, timeout_s=60.0), EnrichmentCache(default_cache_path()))
+
+
+def _staged(sink: CompileProgress, name: str) -> Callable[[int, int], None]:
+    """A (done, total) sink that opens the progress stage ``name`` on its first call."""
+    opened = False
+
+    def advance(done: int, total: int) -> None:
+        nonlocal opened
+        if not opened:
+            sink.stage(name, total)
+            opened = True
+        sink.advance(done, total)
+
+    return advance
 
 
 def _pass_starts(on_step: Callable[[str], None] | None) -> Callable[[str], None]:

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.errors import Diagnostic, Location
 
+# where an API keeps what a model wrote for it at build time (code/enrichment.py), with its provenance
+ENRICHMENT_KEY = "enrichment"
+
 
 class SideEffect(StrEnum):
     """What a call does to the system it runs against."""
@@ -157,6 +160,14 @@ class Api(_Entity):
     # why the source's contract cannot work (a table missing, truncated or without columns): such an
     # API is kept for navigation but not callable; None when the contract is complete
     incomplete_contract: str | None = None
+
+    def written_texts(self) -> list[str]:
+        """Search hints and usage scenarios a model wrote for this API at build time (``code/enrichment.py``;
+        their provenance beside them in ``extra``), none without enrichment."""
+        written = self.extra.get(ENRICHMENT_KEY)
+        if not isinstance(written, dict):
+            return []
+        return [str(t) for t in [*written.get("search_hints", []), *written.get("scenarios", [])] if t]
 
     def annotations(self) -> dict[str, bool]:
         """MCP tool annotations implied by the side-effect class."""

@@ -96,6 +96,14 @@ def compile_command(
         bool,
         typer.Option("--include-internal", help="SDK sources (dotnet): keep internal and private members."),
     ] = False,
+    llm: Annotated[
+        str | None,
+        typer.Option(
+            "--llm",
+            help="SDK sources (dotnet): a model (openai:MODEL@BASE_URL, key from $APIATLAS_LLM_KEY) writes "
+            "usage scenarios and search hints per member from its signature, docs and facts (cached).",
+        ),
+    ] = None,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
     from apiatlas.atomic import Terminated, signals_raise, staged_outputs
@@ -132,6 +140,7 @@ def compile_command(
                     search_settings=search_settings,
                     playbooks_dir=playbooks,
                     source_options={"include_internal": True} if include_internal else None,
+                    llm=llm,
                 )
                 sink.close()
             errors = result.manifest.counts.get("diagnostics_error", 0)

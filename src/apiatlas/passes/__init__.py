@@ -15,6 +15,8 @@ like sqlglot's optimizer rules. Order, and why:
 5. entry_points -- kept APIs whose required inputs are all values a user can say.
 6. vocabulary   -- the catalog's own words (kinds of things, synonyms) derived from its kept APIs,
                    amended by the build config's ``vocabulary``; read by the planner.
+   enrichment   -- with ``--llm`` only: a model's usage scenarios and search hints for an SDK's members,
+                   before the index reads the cards.
 7. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
                    everything the others decided.
 """
@@ -28,6 +30,7 @@ from apiatlas.catalog.model import Catalog, Overlay
 from apiatlas.passes.co_usage import co_usage
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import Pass, PassContext
+from apiatlas.passes.enrichment import enrichment
 from apiatlas.passes.entry_points import entry_points
 from apiatlas.passes.funnel import funnel
 from apiatlas.passes.graph import graph
@@ -39,7 +42,8 @@ from apiatlas.passes.types import types
 from apiatlas.passes.vocabulary import vocabulary
 
 PASSES: list[Pass] = [
-    overlays_pass, side_effects, funnel, types, graph, rest_edges, co_usage, entry_points, vocabulary, index,
+    overlays_pass, side_effects, funnel, types, graph, rest_edges, co_usage, entry_points, vocabulary,
+    enrichment, index,
 ]  # fmt: skip
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]

@@ -11,6 +11,7 @@ from apiatlas.passes.config import BuildConfig
 from apiatlas.sources.format import SourceFormat
 
 if TYPE_CHECKING:
+    from apiatlas.code.enrichment import Enricher
     from apiatlas.passes.index import SearchIndexing
 
 
@@ -34,6 +35,9 @@ class PassContext:
     # seconds per pass as ``run_passes`` ran them, and a hook called as each pass starts (a meter's)
     pass_timings: dict[str, float] = field(default_factory=dict)
     on_pass: Callable[[str], None] = _silent
+    # the model that enriches an SDK's cards (``--llm``; None: no enrichment), and a (done, total) sink
+    enricher: Enricher | None = None
+    advance: Callable[[int, int], None] | None = None
 
     def source_of(self, catalog: Catalog) -> SourceFormat:
         """The source format the passes ask about ``catalog`` (REST passes, schemas, ...)."""

@@ -43,6 +43,8 @@ def card_text(api: Api, object_title: str = "") -> str:
         parts.append(object_title)
     if api.title:
         parts.append(api.title)
+    if written := api.written_texts():  # a model's search hints (enrichment), before the long description
+        parts.append("; ".join(written))
     if api.description and api.description != api.title:
         parts.append(api.description)
     if api.overlay is not None and api.overlay.when_to_use:

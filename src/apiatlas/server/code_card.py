@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from apiatlas.catalog.model import Api
+from apiatlas.catalog.model import ENRICHMENT_KEY, Api
 from apiatlas.server.results import Compact
 
 
@@ -23,6 +23,15 @@ class BodyFactsInfo(Compact):
     calls: list[str] = Field(default_factory=list)
     creates: list[str] = Field(default_factory=list)
     throws: list[str] = Field(default_factory=list)
+
+
+class WrittenInfo(Compact):
+    """What a model wrote for the entity at build time (``compile --llm``): not documentation."""
+
+    scenarios: list[str] = Field(default_factory=list)
+    search_hints: list[str] = Field(default_factory=list)
+    written_by: str = ""  # the model
+    prompt_version: str = ""
 
 
 class OverloadInfo(Compact):
@@ -52,6 +61,7 @@ class CodeCard(Compact):
     source: SourceSpanInfo | None = None
     assembly: str = ""
     overloads: list[OverloadInfo] = Field(default_factory=list)  # every overload, this one included
+    model_written: WrittenInfo | None = None  # enrichment, with its provenance
 
 
 def member_record(api: Api) -> dict[str, Any] | None:
@@ -89,4 +99,18 @@ def code_card(api: Api, overloads: list[OverloadInfo]) -> CodeCard | None:
         else None,
         assembly=str(record.get("assembly", "")),
         overloads=overloads,
+        model_written=_written(api),
+    )
+
+
+def _written(api: Api) -> WrittenInfo | None:
+    written = api.extra.get(ENRICHMENT_KEY)
+    if not isinstance(written, dict):
+        return None
+    provenance = written.get("provenance") or {}
+    return WrittenInfo(
+        scenarios=list(written.get("scenarios", [])),
+        search_hints=list(written.get("search_hints", [])),
+        written_by=str(provenance.get("model", "")),
+        prompt_version=str(provenance.get("prompt_version", "")),
     )

@@ -330,4 +330,5 @@ def api_body_parts(api: Api) -> list[str]:
             parts += [c.name, c.description]
     if api.overlay is not None:
         parts += api.overlay.when_to_use + api.overlay.important
+    parts += api.written_texts()
     return [p for p in parts if p]
