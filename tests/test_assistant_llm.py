@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
 from collections.abc import Iterator
 from datetime import date
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +21,7 @@ from apiatlas.commands.serve import make_executor
 from apiatlas.errors import ReasonCode
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot.reader import Snapshot
+from chat_stub import ChatStub
 
 READING = {
     "normalized_question": "find the client with surname Mikhalov",
@@ -40,41 +38,18 @@ CRITIQUE = {
 }
 
 
-class Stub:
+class Stub(ChatStub):
     """Answers /chat/completions from a script per role: a dict (JSON), a str (raw), a float (sleep)."""
 
     def __init__(self) -> None:
         self.script: dict[str, list[Any]] = {}
-        self.requests: list[dict[str, Any]] = []
-        stub = self
+        super().__init__(self._step)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                stub.requests.append(body)
-                role = next(
-                    r for r in ("interpreter", "critic", "composer") if r in body["messages"][0]["content"]
-                )
-                queue = stub.script.get(role, [])
-                step = queue.pop(0) if len(queue) > 1 else (queue[0] if queue else {})
-                if isinstance(step, float):
-                    time.sleep(step)
-                content = step if isinstance(step, str) else json.dumps(step)
-                data = json.dumps(
-                    {"choices": [{"message": {"role": "assistant", "content": content}}]}
-                ).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def _step(self, body: dict[str, Any]) -> str | float:
+        role = next(r for r in ("interpreter", "critic", "composer") if r in body["messages"][0]["content"])
+        queue = self.script.get(role, [])
+        step = queue.pop(0) if len(queue) > 1 else (queue[0] if queue else {})
+        return step if isinstance(step, (str, float)) else json.dumps(step)
 
     def of(self, role: str) -> list[dict[str, Any]]:
         return [r for r in self.requests if role in r["messages"][0]["content"]]
@@ -84,7 +59,7 @@ class Stub:
 def stub() -> Iterator[Stub]:
     server = Stub()
     yield server
-    server.server.shutdown()
+    server.close()
 
 
 def ask(snapshot: Path, db: str, roles: ModelRoles, question: str) -> Turn:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from apiatlas.errors import ConfigError
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from chat_stub import ChatStub
 from dotnet_fixture import SOURCE
 from test_server_catalog import structured
 
@@ -31,47 +30,30 @@ ADD_ANSWER = {"scenarios": ["Put a shape on the canvas before drawing it."],
               "search_hints": ["добавить фигуру на холст", "add a shape"]}  # fmt: skip
 
 
-class Stub:
+class Stub(ChatStub):
     """/chat/completions by member: ADD answers bad JSON, then an invented member, then well; MOVE always
     bad JSON; every other member a plain valid answer."""
 
     def __init__(self) -> None:
         self.asked: list[str] = []
-        stub = self
+        super().__init__(self._answer)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["content-length"])))
-                member = json.loads(body["messages"][2]["content"])["member"]
-                stub.asked.append(member)
-                tries = stub.asked.count(member)
-                content = json.dumps({"scenarios": [f"Use {member[2:].split('(')[0]}."], "search_hints": []})
-                if member == MOVE:
-                    content = "not json"
-                elif member == ADD:
-                    invented = {"scenarios": ["Then call Canvas.Clear to start again."], "search_hints": []}
-                    content = ["{oops", json.dumps(invented), json.dumps(ADD_ANSWER)][min(tries, 3) - 1]
-                answer = {"choices": [{"message": {"role": "assistant", "content": content}}]}
-                data = json.dumps(answer).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def _answer(self, body: dict[str, Any]) -> str:
+        member = json.loads(body["messages"][2]["content"])["member"]
+        self.asked.append(member)
+        if member == MOVE:
+            return "not json"
+        if member == ADD:
+            invented = {"scenarios": ["Then call Canvas.Clear to start again."], "search_hints": []}
+            return ["{oops", json.dumps(invented), json.dumps(ADD_ANSWER)][min(self.asked.count(ADD), 3) - 1]
+        return json.dumps({"scenarios": [f"Use {member[2:].split('(')[0]}."], "search_hints": []})
 
 
 @pytest.fixture
 def stub() -> Iterator[Stub]:
     server = Stub()
     yield server
-    server.server.shutdown()
+    server.close()
 
 
 def _compile(folder: Path, out: Path, llm: str) -> dict[str, Any]:

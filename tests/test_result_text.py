@@ -12,12 +12,12 @@ import pytest
 from mcp.client import Client
 from typer.testing import CliRunner
 
-from apiatlas.build import compile_docs
 from apiatlas.cli import app
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.result_text import STRUCTURED_NOTE, ResultText, body_text
 from apiatlas.snapshot import Snapshot
+from spec_snapshots import compile_spec
 
 
 def _leaves(value: Any) -> list[Any]:
@@ -78,18 +78,7 @@ def _spec() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def snap_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("result-text")
-    (folder / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
-    out = folder / "pets.atlas"
-    compile_docs(
-        folder / "pets.json",
-        overlays_dir=None,
-        config_path=None,
-        out=out,
-        write_report=False,
-        embeddings="none",
-    )
-    return out
+    return compile_spec(tmp_path_factory.mktemp("result-text"), _spec(), "pets")
 
 
 def _answers(snap_path: Path, form: ResultText) -> tuple[str, dict[str, Any]]:

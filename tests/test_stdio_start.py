@@ -18,19 +18,14 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
-from apiatlas.build import compile_docs
 from apiatlas.server.stdio_start import _serves_stdio
+from spec_snapshots import compile_spec
 from test_result_text import _spec
 
 
 @pytest.fixture(scope="module")
 def snap_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("stdio-start")
-    (folder / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
-    out = folder / "pets.atlas"
-    compile_docs(folder / "pets.json", overlays_dir=None, config_path=None, out=out, write_report=False,
-                 embeddings="none")  # fmt: skip
-    return out
+    return compile_spec(tmp_path_factory.mktemp("stdio-start"), _spec(), "pets")
 
 
 def _env(cache: Path, **extra: str) -> dict[str, str]:

@@ -12,11 +12,11 @@ import pytest
 from mcp.client import Client
 from typer.testing import CliRunner
 
-from apiatlas.build import compile_docs
 from apiatlas.cli import app
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
+from spec_snapshots import compile_spec
 from test_server_catalog import structured
 
 DEPTH = 6
@@ -59,18 +59,7 @@ def spec() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def snap_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("tokens")
-    (folder / "spec.json").write_text(json.dumps(spec()), encoding="utf-8")
-    out = folder / "depth.atlas"
-    compile_docs(
-        folder / "spec.json",
-        overlays_dir=None,
-        config_path=None,
-        out=out,
-        write_report=False,
-        embeddings="none",
-    )
-    return out
+    return compile_spec(tmp_path_factory.mktemp("tokens"), spec(), "depth")
 
 
 def _bytes(value: Any) -> int:
