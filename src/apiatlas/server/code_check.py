@@ -5,13 +5,13 @@ namespaces, its own classes (and their base types), and the types of locals, fie
 from __future__ import annotations
 
 import difflib
-import math
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from apiatlas.code.csharp import TYPE_DECLARATIONS, keyword_type, parameters, parse, text, walk
-from apiatlas.server.code_model import Overload, SdkModel
+from apiatlas.server.code_findings import Findings, at
+from apiatlas.server.code_model import SdkModel
 from apiatlas.server.tools.check_code import CodeDiagnostic
 
 _FUNCTIONS = (
@@ -47,10 +47,6 @@ class Typed:
 UNKNOWN = Typed("unknown")
 
 
-def _at(node: Node) -> tuple[int, int]:
-    return node.start_point[0] + 1, node.start_point[1] + 1
-
-
 class DraftChecker:
     def __init__(self, model: SdkModel, source: str) -> None:
         self.model = model
@@ -59,9 +55,7 @@ class DraftChecker:
         self.usings: list[str] = []
         self.namespace = ""
         self.drafts: dict[str, DraftType] = {}
-        self.diagnostics: list[CodeDiagnostic] = []
-        self.unknown: list[str] = []
-        self.checked = 0
+        self.findings = Findings(model)
         self.locals: dict[str, str] = {}  # name -> a snapshot type's full name or a draft type ("" unknown)
         self.current: DraftType | None = None
 
@@ -92,9 +86,9 @@ class DraftChecker:
             return
         for node in walk(self.root):
             if node.type == "ERROR" or node.is_missing:
-                line, column = _at(node)
+                line, column = at(node)
                 what = f"missing {node.type}" if node.is_missing else f"cannot parse '{text(node)[:40]}'"
-                self.diagnostics.append(
+                self.findings.diagnostics.append(
                     CodeDiagnostic(code="SYNTAX_ERROR", message=what, line=line, column=column)
                 )
 
@@ -221,7 +215,7 @@ class DraftChecker:
             self._report_unknown_type(written, report_at)
         return UNKNOWN
 
-    def _report_unknown_type(self, written: str, at: Node) -> None:
+    def _report_unknown_type(self, written: str, where: Node) -> None:
         """An unresolved name is reported when it claims an SDK namespace (``Gtk.Windw``) or is close to an
         SDK type visible here: otherwise it may be any library's type this snapshot does not hold."""
         head = written.rsplit(".", 1)[0] if "." in written else ""
@@ -230,18 +224,8 @@ class DraftChecker:
         close = difflib.get_close_matches(written.rsplit(".", 1)[-1], list(simple), n=3, cutoff=0.8)
         if not (head and head in self.model.namespaces) and not close:
             return
-        line, column = _at(at)
-        self.unknown.append(written)
-        self.diagnostics.append(
-            CodeDiagnostic(
-                code="UNKNOWN_TYPE",
-                message=f"no type {written} in this SDK",
-                line=line,
-                column=column,
-                symbol=written,
-                suggestions=[simple[c] for c in close],
-            )
-        )
+        suggestions = [simple[c] for c in close]
+        self.findings.add("UNKNOWN_TYPE", f"no type {written} in this SDK", written, where, suggestions)
 
     def expr_type(self, node: Node | None) -> Typed:
         if node is None:
@@ -333,7 +317,7 @@ class DraftChecker:
             return
         target = self._snapshot_target(left)
         if target:
-            self._check_on(target, name, arguments, name_node)
+            self.findings.member(target, name, arguments, name_node)
 
     def _draft_has(self, draft_name: str, member: str) -> bool:
         seen: set[str] = set()
@@ -351,64 +335,7 @@ class DraftChecker:
             return
         target = self._snapshot_target(Typed("value", self.current.name, draft=True))
         if target:
-            self._check_on(target, name, arguments, name_node)
-
-    def _check_on(self, target: str, name: str, arguments: int | None, at: Node) -> None:
-        overloads, complete, names = self.model.lookup(target, name)
-        self.checked += 1
-        line, column = _at(at)
-        symbol = f"{target}.{name}"
-        if not overloads:
-            if complete:
-                close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
-                self._unknown(
-                    "UNKNOWN_MEMBER",
-                    f"{target} has no member {name}",
-                    symbol,
-                    line,
-                    column,
-                    [f"{target}.{c}" for c in close],
-                )
-            return
-        self._check_arity(overloads, arguments, symbol, line, column)
-
-    def _check_arity(
-        self, overloads: list[Overload], arguments: int | None, symbol: str, line: int, column: int
-    ) -> None:
-        methods = [o for o in overloads if o.kind in ("method", "constructor")]
-        if arguments is None or not methods or len(methods) < len(overloads):
-            return
-        if any(o.min_args <= arguments <= o.max_args for o in methods):
-            return
-        counts = sorted(
-            {
-                f"{o.min_args}"
-                if o.min_args == o.max_args
-                else f"{o.min_args}+"
-                if o.max_args == math.inf
-                else f"{o.min_args}-{int(o.max_args)}"
-                for o in methods
-            }
-        )
-        self._unknown(
-            "WRONG_ARGUMENT_COUNT",
-            f"no overload of {symbol} takes {arguments} arguments (overloads take {', '.join(counts)})",
-            symbol,
-            line,
-            column,
-            [o.key for o in methods][:5],
-        )
-
-    def _unknown(
-        self, code: str, message: str, symbol: str, line: int, column: int, suggestions: list[str]
-    ) -> None:
-        if symbol not in self.unknown:
-            self.unknown.append(symbol)
-        self.diagnostics.append(
-            CodeDiagnostic(
-                code=code, message=message, line=line, column=column, symbol=symbol, suggestions=suggestions
-            )
-        )
+            self.findings.member(target, name, arguments, name_node)
 
     def _check_creation(self, node: Node) -> None:
         type_node = node.child_by_field_name("type")
@@ -422,21 +349,19 @@ class DraftChecker:
         info = self.model.type(found.full)
         if info is None or info.kind in ("interface", "delegate", "enum"):
             return
-        self.checked += 1
+        self.findings.checked += 1
         constructors = [c for c in info.members.get("#ctor", []) if not c.protected]
-        line, column = _at(type_node)
         symbol = f"{found.full}.#ctor"
         if not constructors and info.kind == "class":
-            self._unknown(
-                "UNKNOWN_MEMBER", f"{found.full} has no public constructor", symbol, line, column, []
-            )
+            message = f"{found.full} has no public constructor"
+            self.findings.add("UNKNOWN_MEMBER", message, symbol, type_node, [])
         elif constructors and not (info.kind == "struct" and count == 0):
-            self._check_arity(constructors, count, symbol, line, column)
+            self.findings.arity(constructors, count, symbol, type_node)
         initializer = next((c for c in node.named_children if c.type == "initializer_expression"), None)
         for assignment in initializer.named_children if initializer is not None else []:
             left = assignment.child_by_field_name("left")
             if assignment.type == "assignment_expression" and left is not None and left.type == "identifier":
-                self._check_on(found.full, text(left), None, left)
+                self.findings.member(found.full, text(left), None, left)
 
     def _check_base_constructor(self, initializer: Node) -> None:
         if self.current is None or not self.current.base or self.current.base in self.drafts:
@@ -444,7 +369,5 @@ class DraftChecker:
         info = self.model.type(self.current.base)
         arguments = next((c for c in initializer.named_children if c.type == "argument_list"), None)
         if info is not None and "base" in text(initializer)[:6] and info.members.get("#ctor"):
-            line, column = _at(initializer)
-            self._check_arity(
-                info.members["#ctor"], self._argument_count(arguments), f"{info.full}.#ctor", line, column
-            )
+            count = self._argument_count(arguments)
+            self.findings.arity(info.members["#ctor"], count, f"{info.full}.#ctor", initializer)

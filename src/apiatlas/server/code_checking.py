@@ -33,20 +33,20 @@ def check_draft(code: CodeNavigator, draft: str, *, compile_step: bool = True) -
     checker = DraftChecker(code.model, draft)
     checker.run()
     step = compile_draft(code, draft) if compile_step else CompileStep(reason="not asked (compile=false)")
-    ok = not checker.diagnostics and (step.compiled or not step.ran)
-    found = len(checker.diagnostics)
+    ok = not checker.findings.diagnostics and (step.compiled or not step.ran)
+    found = len(checker.findings.diagnostics)
     message = (
         f"{found} problem(s): "
-        + "; ".join(f"{d.line}:{d.column} {d.message}" for d in checker.diagnostics[:5])
+        + "; ".join(f"{d.line}:{d.column} {d.message}" for d in checker.findings.diagnostics[:5])
         if found
-        else f"no unknown symbols among {checker.checked} checked uses"
+        else f"no unknown symbols among {checker.findings.checked} checked uses"
     )
     message += f"; compile step: {step.reason}" if step.reason else ""
     return CheckCodeResult(
         ok=ok,
-        diagnostics=checker.diagnostics,
-        unknown=checker.unknown,
-        checked_symbols=checker.checked,
+        diagnostics=checker.findings.diagnostics,
+        unknown=checker.findings.unknown,
+        checked_symbols=checker.findings.checked,
         compile=step,
         message=message,
         next_actions=["fix the reported symbols (the suggestions exist in this SDK) and check again"]
