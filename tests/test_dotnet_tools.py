@@ -142,3 +142,27 @@ def test_check_code_finds_invented_members_and_wrong_arities(snapshot: Path) -> 
         assert "not asked" in sub["compile"]["reason"]
 
     _serve(snapshot, body)
+
+
+NULL_CONDITIONAL = """using Geometry.Shapes;
+class Demo {
+    static void Main() {
+        Canvas canvas = new Canvas(640, 480);
+        int w = canvas?.Width ?? 0;
+        canvas?.Clear();
+        var first = canvas?.Find<Circle>();
+        first?.MoveTo(1, 2);
+        first?.Spin();
+    }
+}
+"""
+
+
+def test_check_code_follows_null_conditional_access(snapshot: Path) -> None:
+    async def body(client: Client) -> None:
+        found = await _call(client, "check_code", code=NULL_CONDITIONAL, compile=False)
+        assert found["unknown"] == ["Geometry.Shapes.Canvas.Clear"], found  # Find<T>'s result type is unknown
+        clear = found["diagnostics"][0]
+        assert (clear["line"], clear["column"], clear["code"]) == (6, 17, "UNKNOWN_MEMBER")
+
+    _serve(snapshot, body)

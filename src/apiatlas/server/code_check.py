@@ -47,6 +47,23 @@ class Typed:
 UNKNOWN = Typed("unknown")
 
 
+_ACCESSES = ("member_access_expression", "conditional_access_expression")
+
+
+def access_parts(node: Node) -> tuple[Node | None, Node | None]:
+    """The object and the member name of ``a.b`` or ``a?.b`` (a null-conditional access binds its member
+    in a ``member_binding_expression``); (None, None) for anything else."""
+    if node.type == "member_access_expression":
+        return node.child_by_field_name("expression"), node.child_by_field_name("name")
+    if node.type == "conditional_access_expression" and node.named_children:
+        binding = node.named_children[-1]
+        if binding.type == "member_binding_expression":
+            name = binding.child_by_field_name("name")
+            last = binding.named_children[-1] if binding.named_children else None
+            return node.named_children[0], name or last
+    return None, None
+
+
 class DraftChecker:
     def __init__(self, model: SdkModel, source: str) -> None:
         self.model = model
@@ -172,16 +189,16 @@ class DraftChecker:
         if kind == "invocation_expression":
             function = node.child_by_field_name("function")
             count = self._argument_count(node.child_by_field_name("arguments"))
-            if function is not None and function.type == "member_access_expression":
+            if function is not None and function.type in _ACCESSES:
                 self._check_member(function, count)
-                self._visit(function.child_by_field_name("expression") or function)
+                self._visit(access_parts(function)[0] or function)
             elif function is not None and function.type == "identifier":
                 self._check_implicit(function, count)
             self._visit_children(node.child_by_field_name("arguments"))
             return
-        if kind == "member_access_expression":
+        if kind in _ACCESSES:
             self._check_member(node, None)
-            inner = node.child_by_field_name("expression")
+            inner = access_parts(node)[0]
             if inner is not None:
                 self._visit(inner)
             return
@@ -246,11 +263,11 @@ class DraftChecker:
         if kind == "as_expression":
             found = self.resolve_type(text(node.child_by_field_name("right")).split("<")[0])
             return Typed("value", found.full, found.draft) if found.kind == "type" else UNKNOWN
-        if kind == "member_access_expression":
+        if kind in _ACCESSES:
             return self._member_type(node)
         if kind == "invocation_expression":
             function = node.child_by_field_name("function")
-            if function is not None and function.type == "member_access_expression":
+            if function is not None and function.type in _ACCESSES:
                 return self._member_type(function, invoked=True)
         return UNKNOWN
 
@@ -271,8 +288,9 @@ class DraftChecker:
         return UNKNOWN
 
     def _member_type(self, node: Node, invoked: bool = False) -> Typed:
-        left = self.expr_type(node.child_by_field_name("expression"))
-        name = text(node.child_by_field_name("name")).split("<")[0]
+        left_node, name_node = access_parts(node)
+        left = self.expr_type(left_node)
+        name = text(name_node).split("<")[0]
         if left.kind == "namespace":
             qualified = f"{left.full}.{name}"
             if self.model.has_type(qualified):
@@ -299,8 +317,7 @@ class DraftChecker:
 
     # -- members ----------------------------------------------------------------------------------
     def _check_member(self, node: Node, arguments: int | None) -> None:
-        left_node = node.child_by_field_name("expression")
-        name_node = node.child_by_field_name("name")
+        left_node, name_node = access_parts(node)
         if left_node is None or name_node is None:
             return
         left = self.expr_type(left_node)
