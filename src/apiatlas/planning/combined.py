@@ -4,6 +4,7 @@ steps two actions share done once, and an input a later action lacks fed by an e
 from __future__ import annotations
 
 import re
+from itertools import product
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK
 from apiatlas.errors import ReasonCode
@@ -18,6 +19,9 @@ from apiatlas.planning.model import (
     PlanValue,
 )
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.planning.weights import Weights
+
+STEP_COST = Weights().step  # what one more step costs a chain's score
 
 
 def combined_plan(
@@ -76,6 +80,7 @@ def join_chains(
     steps: list[PlannedStep] = []
     why: list[str] = []
     chosen: list[CandidateChain] = []
+    candidates = _coherent(candidates, back)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
         if number > 1 and back and back[number - 1]:
@@ -122,6 +127,49 @@ def join_chains(
         target=steps[-1].api, confidence=round(confidence, 4), missing=missing, why=why,
     )  # fmt: skip
     return joined, chosen
+
+
+JOINT_CANDIDATES = 3  # chains per action weighed together (3 ** 4 combinations at the most)
+MAX_JOINT_ACTIONS = 4
+
+
+def _coherent(candidates: list[list[CandidateChain]], back: list[bool] | None) -> list[list[CandidateChain]]:
+    """Each action's chains with the one to use first: of every combination of each action's best few,
+    the one whose scores summed, plus a step's cost for each step an action shares with the ones before
+    it (done once: a step the joined plan does not pay twice, as the planner's own ``Weights.step``
+    prices a step), is highest. "Details and offers for X" ends both actions on X's search when that
+    beats a details API of another kind by less than the step it saves."""
+    movable = [i for i in range(len(candidates)) if not (back and back[i]) and len(candidates[i]) > 1]
+    if not movable or len(candidates) > MAX_JOINT_ACTIONS:
+        return candidates
+    pools = [chains[:JOINT_CANDIDATES] if i in movable else chains[:1] for i, chains in enumerate(candidates)]
+    best = max(product(*(range(len(p)) for p in pools)), key=lambda pick: _joint_score(pools, pick))
+    return [
+        [chains[pick], *(c for n, c in enumerate(chains) if n != pick)]
+        for chains, pick in zip(candidates, best, strict=True)
+    ]
+
+
+def _joint_score(pools: list[list[CandidateChain]], pick: tuple[int, ...]) -> tuple[float, int]:
+    seen: set[tuple[object, ...]] = set()
+    shared = 0
+    total = 0.0
+    for pool, index in zip(pools, pick, strict=True):
+        chain = pool[index]
+        total += chain.score
+        keys = [_call_key(step) for step in chain.steps[:-1]]  # what the action does is its own
+        shared += sum(1 for key in keys if key in seen)
+        seen.update(keys)
+    return round(total + STEP_COST * shared, 6), -sum(pick)  # ties: each action's own best
+
+
+def _call_key(step: PlannedStep) -> tuple[object, ...]:
+    """A step as a call two actions could share: its API and the values it is given (from the request,
+    the caller, or still to ask); an input fed by an earlier step counts by the field that feeds it."""
+    given = sorted(
+        (s.name, s.origin, repr(s.value) if s.origin != "step" else s.from_field or "") for s in step.inputs
+    )
+    return step.api, tuple(given)
 
 
 def _target_alone(
