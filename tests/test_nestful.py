@@ -10,10 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 import apiatlas.commands.eval_chains  # noqa: F401  (registers `eval chains`)
+from apiatlas.build import compile_docs
 from apiatlas.cli_app import app
 from apiatlas.errors import SourceError
 from apiatlas.evals.nestful import GoldBinding, align, bound, held_back, nestful_cases, normal_field
 from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
+from apiatlas.snapshot import Snapshot
 from apiatlas.sources import detect_source, load_source
 
 SPEC = [
@@ -41,7 +43,10 @@ SPEC = [
         "name": "Weather_Now",
         "description": "Current weather for a city.",
         "method": "GET", "endpoint": "/current.json", "host": "weather.example.com",
-        "path_parameters": {"q": {"type": "String", "description": "City name", "required": True}},
+        "path_parameters": {
+            "q": {"type": "String", "description": "City name", "required": True},
+            "units": {"type": "String", "required": True, "possible_values": ["metric", "imperial"]},
+        },
         "output_parameters": {"location": {"type": "object", "properties": {
             "name": {"type": "String"}, "localtime": {"type": "String"}}}},
     },
@@ -80,6 +85,12 @@ def test_the_spec_loads_as_apis_with_outputs_flattened(files: tuple[Path, Path])
     assert albums.params[0].name == "artist_id" and albums.params[0].required
     weather = catalog.apis["Weather_Now"]
     assert weather.params[0].location == "path"
+    assert weather.params[1].json_schema["enum"] == ["metric", "imperial"]  # NESTFUL's possible_values
+    out = spec.with_suffix(".atlas")
+    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False, embeddings="none")
+    with Snapshot.open(out) as snap:  # the spec's own schemas survive the types pass
+        units = snap.get_api("Weather_Now").params[1]  # type: ignore[union-attr]
+        assert units.json_schema["enum"] == ["metric", "imperial"]
     assert [c.name for c in weather.output_tables[0].columns] == ["location.name", "location.localtime"]
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
 from apiatlas.planning.model import InputOrigin
@@ -125,15 +127,54 @@ def enum_choice(slot: Slot, words: list[str]) -> str | None:
     return None
 
 
+_TEXT_WORD = re.compile(r"[\w'’-]+")
+MIN_NOUN = 5  # shorter input names (id, q, name, type, time) are too generic to say a value beside them
+
+
+def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> str | None:
+    """A name said beside the noun its input is named for: "the india subreddit", "the channel
+    releases", "in namespace shop" -> the word after the noun, else the one before it, when that word is
+    no function, asking or action word and names no kind of thing of the catalog. Only for a required
+    string input named by one word of at least five letters that the request says."""
+    noun = slot.name.lower()
+    if not (slot.required and slot.table is None and slot.json_type in ("", "string")) or slot.enum:
+        return None
+    if len(noun) < MIN_NOUN or not noun.isalpha():
+        return None
+    said = _TEXT_WORD.findall(text)
+    lowered = [w.lower() for w in said]
+    if noun not in lowered:
+        return None
+    at = lowered.index(noun)
+    for index in (at + 1, at - 1):
+        if 0 <= index < len(said) and _a_name(lowered[index], noun, kinds):
+            return str(said[index]).strip("'’")
+    return None
+
+
+def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
+    return (
+        word != noun
+        and word not in PLAIN_WORDS
+        and word not in SENTENCE_WORDS
+        and word not in ACTION_WORDS
+        and word not in kinds
+        and not (word.endswith("s") and word[:-1] in kinds)  # "the channel messages": a kind, plural
+        and not word.isdigit()
+    )
+
+
 def bind(
     api: Api,
     found: list[v.ExtractedValue],
     known: dict[str, Any],
     words: list[str] | None = None,
     kinds: frozenset[str] = frozenset(),
+    text: str = "",
 ) -> dict[tuple[str | None, str], Bound]:
     """The inputs of ``api`` that known or stated values fill: (table, name) -> value (``kinds``: the
-    catalog's kinds of things, which a value's hint names)."""
+    catalog's kinds of things, which a value's hint names; ``text``: the request, whose names said beside
+    an input's noun fill it, ``named_beside``)."""
     out: dict[tuple[str | None, str], Bound] = {}
     lowered = {k.lower(): val for k, val in known.items()}
     used: set[int] = set()
@@ -158,4 +199,6 @@ def bind(
             choice = enum_choice(slot, words or [])
             if choice is not None:
                 out[key] = Bound("request", choice, choice=True)
+        if key not in out and text and (beside := named_beside(slot, text, kinds)) is not None:
+            out[key] = Bound("request", beside)
     return out

@@ -176,18 +176,22 @@ def _target_alone(
     target: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCache
 ) -> PlannedStep | None:
     """``target`` with its inputs fed by ``earlier`` steps instead of its own chain's; None when one its
-    chain fed is not, or when none is fed by an earlier step (it would not act on what they name)."""
+    chain fed is not, or when none is fed by what the earlier steps have or were given (it would not act
+    on what they name): an earlier step's output, or the value an earlier step was given under the same
+    name (the namespace the deployment was created in, for "… and expose it")."""
     inputs = []
+    taken = False
     for source in target.inputs:
         if source.origin == "step":
             fed = _fed(source.model_copy(update={"origin": "user"}), target.api, earlier, cache)
             if fed.origin == "user":
                 return None
-            source = fed
+            source, taken = fed, True
         elif source.origin == "user":
-            source = _fed(source, target.api, earlier, cache)
+            fed = _fed(source, target.api, earlier, cache)
+            source, taken = fed, taken or fed.origin != "user"
         inputs.append(source)
-    if not any(s.origin == "step" for s in inputs):
+    if not taken:
         return None
     return target.model_copy(update={"inputs": inputs})
 

@@ -66,6 +66,6 @@ class PlanContext:
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
             self.bound[api.key] = bind(
-                api, self.found, self.known, self.words, self.cache.vocabulary.kind_set
+                api, self.found, self.known, self.words, self.cache.vocabulary.kind_set, self.request
             )
         return self.bound[api.key]

@@ -19,6 +19,7 @@ class NestfulFormat(SourceFormat):
     tool_prefix = "api_"
     executor = "http"
     rest_passes = True
+    source_schemas_win = True  # each parameter arrives with its type and its closed list of values
 
     def detects(self, path: Path) -> bool:
         from apiatlas.sources.nestful.loader import is_nestful_spec

@@ -74,8 +74,10 @@ def _params(entry: dict[str, Any]) -> list[Param]:
     for location, group in (("path", "path_parameters"), ("query", "query_parameters")):
         for name, spec in (entry.get(group) or {}).items():
             spec = spec if isinstance(spec, dict) else {}
-            allowed = spec.get("enum") or spec.get("allowed_values")
+            allowed = spec.get("enum") or spec.get("allowed_values") or spec.get("possible_values")
             schema: dict[str, Any] = {"type": json_type(spec.get("type"))}
+            if spec.get("description"):
+                schema["description"] = str(spec["description"])
             if isinstance(allowed, list) and allowed:
                 schema["enum"] = allowed
             out.append(
