@@ -154,7 +154,9 @@ def eval_chains(
         ),
     ] = ChainDataset.RESTBENCH,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures and misses as JSON.")] = False,
-    misses: Annotated[bool, typer.Option("--misses", help="Also print every request planned wrong.")] = False,
+    misses: Annotated[
+        bool, typer.Option("--misses", help="Also print every development request planned wrong.")
+    ] = False,
     config: Annotated[
         Path | None, typer.Option("--config", help="Build config of the catalog (its vocabulary).")
     ] = None,
@@ -199,6 +201,8 @@ def eval_chains(
                 console.print(f"  gold bindings planned: {miss['bindings']}", highlight=False)
             if miss.get("gold_writes"):
                 console.print("  gold writes: " + ", ".join(miss["gold_writes"]), highlight=False)
+        if result.get("held_out_misses"):
+            console.print(f"\n(and {result['held_out_misses']} held-out misses, not shown)", highlight=False)
 
 
 def print_writes(writes: dict[str, Any]) -> None:
