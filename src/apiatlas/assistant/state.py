@@ -10,7 +10,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from apiatlas.assistant.artifacts import EvidenceRows, Premise, TimeScope
+from apiatlas.assistant.artifacts import (
+    EntityBinding,
+    EntityCandidate,
+    EvidenceRows,
+    Premise,
+    ResolvedTerm,
+    TimeScope,
+)
 
 MAX_KEPT_EVIDENCE = 24
 
@@ -40,6 +47,19 @@ class OpenAmbiguity(BaseModel):
     identifying: list[str] = Field(description="the columns named like the inputs of the finding API")
 
 
+class OpenTerm(BaseModel):
+    """A question waiting for the user to say what its informal terms mean."""
+
+    question: str = Field(description="the question as it was to be planned")
+    surfaces: list[str]
+    stems: list[str]
+    turn_id: str
+    bindings: list[EntityBinding] = Field(default_factory=list)
+    candidates: list[EntityCandidate] = Field(default_factory=list, description="what the question named")
+    period: TimeScope = TimeScope()
+    shape: str = "record"
+
+
 class PremiseRecord(BaseModel):
     text: str
     status: Premise
@@ -53,8 +73,9 @@ class ConversationState(BaseModel):
     active_entity: ActiveEntity | None = None
     time_scope: TimeScope = TimeScope()
     topic: str = Field(default="", description="the last answered question without its period")
-    resolved_terms: list[str] = Field(default_factory=list)
+    resolved_terms: list[ResolvedTerm] = Field(default_factory=list, description="meanings the user gave")
     open_ambiguity: OpenAmbiguity | None = None
+    open_term: OpenTerm | None = None
     premises: list[PremiseRecord] = Field(default_factory=list)
     last_evidence_ids: list[str] = Field(default_factory=list)
     evidence: list[EvidenceRows] = Field(default_factory=list, description="rows the conversation cites")
