@@ -1,0 +1,207 @@
+"""Informal business terms: found against the catalog's own words (the sample bank on the embedded
+PostgreSQL, and an OpenAPI snapshot compiled from a spec written here, served by a local upstream), defined
+by the catalog's settings or by the user's answer to the question back, applied to the answering rows."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from apiatlas.assistant.artifacts import Outcome, TermFilter
+from apiatlas.assistant.state import StateStore
+from apiatlas.assistant.terms import TermDefinition, parse_bound
+from apiatlas.assistant.trace import Turn
+from apiatlas.assistant.workflow import Assistant, AssistantSettings
+from apiatlas.build import compile_docs
+from apiatlas.commands.serve import make_executor
+from apiatlas.errors import ReasonCode
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.server.config import ServerConfig
+from apiatlas.snapshot.reader import Snapshot
+from local_server import serve_asgi
+
+ROOT = Path(__file__).resolve().parents[1]
+BANK_SETTINGS = AssistantSettings.load(ROOT / "examples" / "bank" / "assistant.yaml")
+
+
+def conversation(
+    snapshot: Path, state: Path, questions: list[str], settings: AssistantSettings,
+    db: str | None = None, upstream: str | None = None,
+) -> list[Turn]:  # fmt: skip
+    """The questions asked in order in one conversation, the state reopened for every turn."""
+
+    async def go() -> list[Turn]:
+        turns = []
+        with Snapshot.open(snapshot) as snap:
+            executor = make_executor(db, snap, ServerConfig(), upstream)
+            try:
+                for question in questions:
+                    store = StateStore(state)
+                    assistant = Assistant(snap, executor, state=store, settings=settings)
+                    turns.append(await assistant.ask(question, "t"))
+                    store.close()
+            finally:
+                if executor is not None:
+                    await executor.close()
+        return turns
+
+    return asyncio.run(go())
+
+
+def bound(turn: Turn) -> set[str]:
+    return {v for s in turn.answer.found if s.kind == "evidence" for v in s.values}
+
+
+def test_a_term_the_settings_define_is_applied_to_the_rows_as_an_assumption(
+    bank_snapshot: Path, bank_db: str, tmp_path: Path
+) -> None:
+    (turn,) = conversation(
+        bank_snapshot,
+        tmp_path / "s.sqlite",
+        ["Какие недавно открытые счета у Михалова?"],
+        BANK_SETTINGS,
+        bank_db,
+    )
+    assert turn.frame.informal_terms == ["недавно"]
+    assert turn.answer.outcome is Outcome.PARTIALLY_ANSWERED
+    assert ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY in turn.answer.reasons
+    assert "42306810100012000032" in bound(turn)  # opened 2025-10-15: within 180 days of 2026-03-31
+    assert "40817810100012000031" not in bound(turn)  # opened 2019-03-12
+    (term,) = turn.resolution.resolved_terms
+    assert term.origin == "settings" and term.premise == "assumed" and term.applied == "OpenDate ≥ 2025-10-02"
+    assert "OpenDate ≥ 2025-10-02" in turn.answer.text and "180" in turn.answer.text
+
+
+def test_an_undefined_term_asks_back_and_the_answer_defines_it_for_later_turns(
+    bank_snapshot: Path, bank_db: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "s.sqlite"
+    questions = [
+        "крупные остатки на счетах Михалова",
+        "больше 1 000 000",
+        "а крупные остатки на счетах Ждановой?",
+    ]
+    asked, answered, later = conversation(bank_snapshot, state, questions, BANK_SETTINGS, bank_db)
+    assert asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY and not asked.runs
+    assert ReasonCode.AMBIGUOUS_BUSINESS_TERM in asked.answer.reasons
+    assert asked.answer.clarifying_question and "«крупные»" in asked.answer.clarifying_question
+    assert answered.answer.outcome is Outcome.FULLY_ANSWERED
+    assert answered.frame.original_question == "больше 1 000 000"  # the user's words kept verbatim
+    assert "1619245.47" in bound(answered) and "975536.01" not in bound(answered)
+    (term,) = answered.resolution.resolved_terms
+    assert (term.origin, term.premise, term.applied) == ("user", "confirmed", "Rest ≥ 1000000")
+    assert later.resolution.resolved_terms[0].premise == "inherited"
+    assert "1037826.75" in bound(later)
+    kept = StateStore(state).load("t")
+    assert kept.open_term is None and [t.stem for t in kept.resolved_terms] == ["крупн"]
+
+
+def test_a_new_question_instead_of_the_answer_drops_the_open_term(
+    bank_snapshot: Path, bank_db: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "s.sqlite"
+    asked, other = conversation(
+        bank_snapshot, state, ["Найди крупных клиентов", "Найди клиента Михалова"], BANK_SETTINGS, bank_db
+    )
+    assert asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY
+    assert other.answer.outcome is Outcome.FULLY_ANSWERED and not other.resolution.resolved_terms
+    assert StateStore(state).load("t").open_term is None
+
+
+def test_a_bound_is_read_from_an_answer_in_either_language() -> None:
+    words = CatalogVocabulary()
+    assert parse_bound("больше 1 000 000", words) == TermFilter(at_least=1_000_000)
+    assert parse_bound("до 100 тыс", words) == TermFilter(at_most=100_000)
+    assert parse_bound("свыше миллиона", words) == TermFilter(at_least=1_000_000)
+    assert parse_bound("opened since 2026-01-01", words) == TermFilter(since=date(2026, 1, 1))
+    assert parse_bound("за последние 3 месяца", words) == TermFilter(within_days=90)
+    assert parse_bound("VIP клиенты", words) is None
+    assert parse_bound("остаток на счёте 40817810100012000031", words) is None  # a value, not a bound
+
+
+SPEC = """
+openapi: 3.0.3
+info: {title: Shop, version: "1"}
+servers: [{url: "http://localhost"}]
+paths:
+  /customers/search:
+    get:
+      operationId: searchCustomers
+      summary: Search customers by name
+      parameters:
+        - {name: name, in: query, required: true, schema: {type: string}, description: the customer's name}
+        - name: status
+          in: query
+          schema: {type: string, enum: [active, closed]}
+          description: only customers of this status
+      responses:
+        "200":
+          description: matching customers
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  results:
+                    type: array
+                    items:
+                      type: object
+                      properties:
+                        id: {type: integer}
+                        name: {type: string}
+                        balance: {type: number, description: what the customer holds}
+                        joined: {type: string, format: date}
+"""
+CUSTOMERS = [
+    {"id": 1, "name": "Ann Smith", "balance": 250.5, "joined": "2019-04-01"},
+    {"id": 2, "name": "Bob Smith", "balance": 98000.0, "joined": "2025-11-20"},
+]
+
+
+def shop() -> Starlette:
+    async def search(request: Request) -> Response:
+        name = request.query_params.get("name", "").lower()
+        return JSONResponse({"results": [c for c in CUSTOMERS if name in str(c["name"]).lower()]})
+
+    return Starlette(routes=[Route("/customers/search", search)])
+
+
+def test_terms_are_found_against_an_openapi_catalogs_own_words(tmp_path: Path) -> None:
+    spec = tmp_path / "shop.yaml"
+    spec.write_text(SPEC, encoding="utf-8")
+    snapshot = tmp_path / "shop.atlas"
+    compile_docs(spec, overlays_dir=None, config_path=None, out=snapshot, write_report=False)
+    big = 'search for all big customers named "Smith"'
+    with serve_asgi(shop()) as port:
+        base = f"http://127.0.0.1:{port}"
+        plain = AssistantSettings()
+        asked, answered = conversation(
+            snapshot, tmp_path / "a.sqlite", [big, "over 1000"], plain, upstream=base
+        )
+        (active,) = conversation(
+            snapshot,
+            tmp_path / "b.sqlite",
+            ['search for all active customers named "Smith"'],
+            plain,
+            upstream=base,
+        )
+        defined = AssistantSettings(
+            terms=[
+                TermDefinition(words=["big"], means="holds 1000 or more", filter=TermFilter(at_least=1000))
+            ]
+        )
+        (assumed,) = conversation(snapshot, tmp_path / "c.sqlite", [big], defined, upstream=base)
+    assert asked.frame.informal_terms == ["big"] and asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY
+    assert ReasonCode.AMBIGUOUS_BUSINESS_TERM in asked.answer.reasons
+    assert answered.answer.outcome is Outcome.FULLY_ANSWERED
+    assert "Bob Smith" in bound(answered) and "Ann Smith" not in bound(answered)
+    assert active.frame.informal_terms == []  # the catalog binds "active": a value of its status input
+    assert assumed.answer.outcome is Outcome.PARTIALLY_ANSWERED
+    assert ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY in assumed.answer.reasons
+    assert "Bob Smith" in bound(assumed) and "Ann Smith" not in bound(assumed)
