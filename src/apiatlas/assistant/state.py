@@ -1,12 +1,13 @@
-"""ConversationState: what a conversation has established, kept by the server between turns (SQLite),
-each premise marked confirmed / inherited / assumed so an old assumption never becomes a fact."""
+"""ConversationState: what a conversation has established, kept by the server between turns (SQLite by
+default, Redis when replicas share it), each premise marked confirmed / inherited / assumed so an old
+assumption never becomes a fact."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel, Field
 
@@ -18,6 +19,7 @@ from apiatlas.assistant.artifacts import (
     ResolvedTerm,
     TimeScope,
 )
+from apiatlas.errors import ApiatlasError, ReasonCode
 
 MAX_KEPT_EVIDENCE = 24
 
@@ -126,3 +128,68 @@ class StateStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class ConversationStore(Protocol):
+    """Where conversation states live between turns: ``StateStore`` (SQLite) or ``RedisStateStore``."""
+
+    def load(self, conversation_id: str) -> ConversationState: ...
+
+    def save(self, state: ConversationState) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class StateUnavailable(ApiatlasError):
+    """The shared state store cannot be reached: the turn is refused rather than run without its past."""
+
+    code = ReasonCode.UPSTREAM_UNAVAILABLE
+
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+class RedisStateStore:
+    """Conversation states in Redis, one JSON string per conversation under ``prefix``: replicas behind
+    one balancer continue each other's conversations."""
+
+    def __init__(self, url: str, prefix: str = "apiatlas:assistant:conversation:") -> None:
+        import redis
+
+        self.url = url
+        self.prefix = prefix
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+
+    def load(self, conversation_id: str) -> ConversationState:
+        try:
+            raw = cast("bytes | None", self._client.get(self.prefix + conversation_id))
+        except self._errors as exc:
+            raise StateUnavailable(f"conversation state in {_safe(self.url)}: {exc}") from exc
+        if raw is None:
+            return ConversationState(conversation_id=conversation_id)
+        return ConversationState.model_validate_json(raw)
+
+    def save(self, state: ConversationState) -> None:
+        try:
+            self._client.set(self.prefix + state.conversation_id, state.model_dump_json())
+        except self._errors as exc:
+            raise StateUnavailable(f"conversation state in {_safe(self.url)}: {exc}") from exc
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _safe(url: str) -> str:
+    """The URL without its password (said in errors)."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rpartition('@')[2]}"
+
+
+def is_shared(where: str | Path) -> bool:
+    return str(where).startswith(REDIS_SCHEMES)
+
+
+def open_state(where: str | Path) -> ConversationStore:
+    """The store ``where`` names: a ``redis://`` URL (shared by replicas), else a SQLite file."""
+    return RedisStateStore(str(where)) if is_shared(where) else StateStore(where)

@@ -29,7 +29,7 @@ from apiatlas.assistant.llm import ModelRoles, RoleLog
 from apiatlas.assistant.memory import NAME_KINDS, update_entity, update_terms
 from apiatlas.assistant.resolve import own_words, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
-from apiatlas.assistant.state import ConversationState, OpenTerm, PremiseRecord, StateStore
+from apiatlas.assistant.state import ConversationState, ConversationStore, OpenTerm, PremiseRecord
 from apiatlas.assistant.terms import TermDefinition, TermReader, apply_terms, catalog_stems, term_notes
 from apiatlas.assistant.trace import TraceLog, Turn
 from apiatlas.assistant.words import REFERENCES
@@ -74,7 +74,7 @@ class Assistant:
     """Questions in, FinalAnswerPackages out, every stage's artifact traced, the conversation kept."""
 
     def __init__(
-        self, snapshot: CatalogReader, executor: Executor | None, *, state: StateStore,
+        self, snapshot: CatalogReader, executor: Executor | None, *, state: ConversationStore,
         trace: TraceLog | None = None, settings: AssistantSettings | None = None,
         core: AtlasTools | None = None, roles: ModelRoles | None = None,
     ) -> None:  # fmt: skip
