@@ -205,3 +205,18 @@ def test_terms_are_found_against_an_openapi_catalogs_own_words(tmp_path: Path) -
     assert assumed.answer.outcome is Outcome.PARTIALLY_ANSWERED
     assert ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY in assumed.answer.reasons
     assert "Bob Smith" in bound(assumed) and "Ann Smith" not in bound(assumed)
+
+
+def test_a_slang_term_the_settings_read_as_catalog_words_is_planned_with_them(
+    bank_snapshot: Path, bank_db: str, tmp_path: Path
+) -> None:
+    tails = TermDefinition(words=["хвосты"], means="остатки на счетах", reads_as="остатки")
+    settings = BANK_SETTINGS.model_copy(update={"terms": [tails]})
+    (turn,) = conversation(
+        bank_snapshot, tmp_path / "s.sqlite", ["хвосты на счетах Михалова"], settings, bank_db
+    )
+    assert turn.frame.informal_terms == ["хвосты"]
+    assert turn.resolution.rewritten_question.startswith("остатки на счетах")
+    assert "API_Acc_GetRest" in turn.answer.apis and "975536.01" in bound(turn)
+    assert turn.answer.outcome is Outcome.PARTIALLY_ANSWERED
+    assert ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY in turn.answer.reasons
