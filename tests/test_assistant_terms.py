@@ -220,3 +220,20 @@ def test_a_slang_term_the_settings_read_as_catalog_words_is_planned_with_them(
     assert "API_Acc_GetRest" in turn.answer.apis and "975536.01" in bound(turn)
     assert turn.answer.outcome is Outcome.PARTIALLY_ANSWERED
     assert ReasonCode.ASSUMPTION_APPLIED_EXPLICITLY in turn.answer.reasons
+
+
+def test_a_word_naming_several_things_of_the_catalog_offers_its_readings(
+    bank_snapshot: Path, bank_db: str, tmp_path: Path
+) -> None:
+    state = tmp_path / "s.sqlite"
+    questions = ["статус Михалова", "счёта", "а статус Ждановой?", "статус счёта 40817810100012000031"]
+    asked, chosen, later, named = conversation(bank_snapshot, state, questions, BANK_SETTINGS, bank_db)
+    assert asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY and not asked.runs
+    assert ReasonCode.MULTIPLE_VALID_INTERPRETATIONS in asked.answer.reasons
+    assert [r.api for r in asked.resolution.readings][:2] == ["API_Prs_GetStatus", "API_Acc_GetStatus"]
+    assert asked.answer.clarifying_question and "Текущий статус счёта" in asked.answer.clarifying_question
+    assert chosen.resolution.term_answer and "API_Acc_GetStatus" in chosen.answer.apis  # the reading chosen
+    assert (
+        later.resolution.resolved_terms[0].premise == "inherited" and "API_Acc_GetStatus" in later.answer.apis
+    )
+    assert not named.resolution.readings  # "счёта" names the object: one reading

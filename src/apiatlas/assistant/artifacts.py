@@ -137,6 +137,14 @@ class ResolvedTerm(BaseModel):
     applied: str = Field(default="", description="the bound as applied to the rows, e.g. Rest ≥ 1000000")
 
 
+class Reading(BaseModel):
+    """One thing a word of the question may name: the API that answers it, its business object, its title."""
+
+    api: str
+    object_key: str
+    title: str
+
+
 class EntityBinding(BaseModel):
     """One input bound to a value, and why it may be trusted."""
 
@@ -157,6 +165,9 @@ class Resolution(BaseModel):
     terms: list[str] = Field(default_factory=list, description="informal terms left unresolved")
     resolved_terms: list[ResolvedTerm] = Field(default_factory=list)
     term_answer: bool = Field(default=False, description="this turn answered a question about a term")
+    readings: list[Reading] = Field(
+        default_factory=list, description="the catalog's readings of an unresolved term (after the route)"
+    )
     period: TimeScope = TimeScope()
     notes: list[Note] = Field(default_factory=list)
     rewritten_question: str = Field(default="", description="the question planned (a clarified one)")

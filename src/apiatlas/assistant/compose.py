@@ -24,6 +24,8 @@ T = {
         Outcome.PARTIALLY_ANSWERED: "Ответ частичный: {what}; есть допущения (ниже).",
         Outcome.BLOCKED_BY_AMBIGUITY: "Нужно уточнение: под «{surface}» подходят {n} записей.",
         "unclear": "Нужно уточнение: не определено, что считать {terms}.",
+        "several": "Нужно уточнение: {terms} в каталоге означает разное.",
+        "choose": "Что вы имеете в виду под {terms}: {readings}? Ответьте номером или словами.",
         "term": "Что считать {terms}? Назовите порог или период, например «больше 1 000 000» или "
         "«с 01.01.2026».",
         "terms": "Термины",
@@ -51,6 +53,8 @@ T = {
         Outcome.PARTIALLY_ANSWERED: "A partial answer: {what}; it rests on assumptions (below).",
         Outcome.BLOCKED_BY_AMBIGUITY: "Which one? {n} records match «{surface}».",
         "unclear": "Please clarify: it is not defined what counts as {terms}.",
+        "several": "Please clarify: {terms} names different things in this catalog.",
+        "choose": "Which {terms} do you mean: {readings}? Answer with the number or in words.",
         "term": "What counts as {terms}? Give a threshold or a period, e.g. «over 1000000» or "
         "«since 2026-01-01».",
         "terms": "Terms",
@@ -121,6 +125,7 @@ def compose(
     frame: QueryFrame, report: CoverageReport, runs: list[ToolRun], evidence: EvidenceBundle,
     answer_apis: list[str], limit: int, surface: str = "", ask_for: str = "", candidates: int = 0,
     unclear: list[str] | None = None, terms: list[ResolvedTerm] | None = None,
+    readings: list[str] | None = None,
 ) -> FinalAnswerPackage:  # fmt: skip
     """The package by template in the question's language."""
     lang = frame.language
@@ -132,8 +137,9 @@ def compose(
     why = "; ".join(n.say(lang) for n in report.why_partial) or "—"
     short = str(t[report.outcome]).format(what=what, why=why, surface=surface, n=candidates)
     named = ", ".join(f"«{u}»" for u in unclear or [])
+    offered = "; ".join(f"{i + 1}) {title}" for i, title in enumerate(readings or []))
     if unclear and report.outcome is Outcome.BLOCKED_BY_AMBIGUITY:
-        short = str(t["unclear"]).format(terms=named)
+        short = str(t["several" if offered else "unclear"]).format(terms=named)
     checked = [
         f"{r.api}: {r.status}, {r.rows_returned} " + ("строк(и)" if lang == "ru" else "row(s)")
         + (f" [{r.evidence_id}]" if r.evidence_id else "")
@@ -143,6 +149,7 @@ def compose(
     clarify = None
     if report.outcome is Outcome.BLOCKED_BY_AMBIGUITY:
         clarify = str(t["term"]).format(terms=named) if unclear else str(t["which"])
+        clarify = str(t["choose"]).format(terms=named, readings=offered) if offered else clarify
     elif report.outcome is Outcome.FAILED_TO_BIND_ENTITIES:
         clarify = str(t["say"]).format(what=ask_for or why)
     package = FinalAnswerPackage(

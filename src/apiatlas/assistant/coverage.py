@@ -29,6 +29,7 @@ class Findings:
     ambiguous: int = 0  # candidates of an entity the question names once
     notes: list[Note] = field(default_factory=list)  # resolver and route notes (assumptions)
     terms: list[str] = field(default_factory=list)  # informal terms nothing defines
+    readings: int = 0  # the catalog's readings of the term, when it names several things
     term_notes: list[Note] = field(default_factory=list)  # definitions assumed, or not applicable
     filtered_out: str = ""  # the terms' bounds that left no answering row
 
@@ -66,7 +67,7 @@ def coverage(
                    "переформулируйте вопрос словами каталога или обратитесь к другому источнику")  # fmt: skip
         return _blocked(Outcome.MISROUTED, notes, act, criteria)
     if found.terms:
-        return _unclear_terms(found.terms, criteria)
+        return _unclear_terms(found.terms, criteria, found.readings)
     if found.unbound:
         names = ", ".join(found.unbound)
         why = note(ReasonCode.ENTITY_NOT_RESOLVED, f"not stated: {names}", f"не указано: {names}")
@@ -107,9 +108,20 @@ def coverage(
     return _answered(frame, runs, found)
 
 
-def _unclear_terms(terms: list[str], criteria: list[str]) -> CoverageReport:
-    """Words only the user can define ("крупные", "recent"): the question back, nothing called."""
+def _unclear_terms(terms: list[str], criteria: list[str], readings: int) -> CoverageReport:
+    """Words only the user can define ("крупные", "recent") or choose the reading of ("статус": whose?): the
+    question back, nothing called."""
     names = ", ".join(f"«{t}»" for t in terms)
+    if readings:
+        notes = [
+            note(ReasonCode.AMBIGUOUS_BUSINESS_TERM, f"{names} names {readings} things of the catalog",
+                 f"{names} в каталоге означает {readings} разных вещи"),
+            note(ReasonCode.MULTIPLE_VALID_INTERPRETATIONS, "the question does not say which",
+                 "вопрос не говорит, какую из них"),
+            note(ReasonCode.NEEDS_USER_CONFIRMATION, "the user must choose", "нужно выбрать"),
+        ]  # fmt: skip
+        act = note(ReasonCode.OK, f"say which {names} is meant", f"скажите, какое {names} имеется в виду")
+        return _blocked(Outcome.BLOCKED_BY_AMBIGUITY, notes, act, criteria)
     notes = [
         note(ReasonCode.AMBIGUOUS_BUSINESS_TERM,
              f"{names}: neither the catalog nor its settings say what this means",

@@ -26,7 +26,7 @@ def update_terms(turn: Turn, state: ConversationState) -> None:
             question=res.rewritten_question, surfaces=list(res.terms),
             stems=[stem(t.lower().replace("ё", "е")) for t in res.terms], turn_id=turn.turn_id,
             bindings=list(res.bindings), candidates=list(turn.frame.entity_candidates), period=res.period,
-            shape=turn.frame.expected_answer_shape,
+            shape=turn.frame.expected_answer_shape, readings=list(res.readings),
         )  # fmt: skip
     for term in res.resolved_terms:
         if term.origin == "user" and term.premise == "confirmed":

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.assistant.artifacts import EntityBinding, Note, QueryFrame, Resolution, ResolvedTerm, TimeScope
+from apiatlas.assistant.readings import chosen_reading
 from apiatlas.assistant.state import ConversationState, OpenAmbiguity, OpenTerm
 from apiatlas.assistant.terms import TermReader, answers_term, parse_bound
 from apiatlas.assistant.words import CHOICE_ORDINALS, FILLERS, REFERENCES, words_of
@@ -87,8 +88,13 @@ def resolve(
     """Bindings from the conversation, the clarified question, the period, the informal terms' meanings;
     notes say what was inherited."""
     res = Resolution(rewritten_question=frame.text, period=frame.time_scope)
-    if state.open_term is not None and answers_term(frame.text, vocabulary):
-        return _term_answered(frame, state.open_term, res, vocabulary)
+    open_term = state.open_term
+    if open_term is not None and answers_term(frame.text, vocabulary):
+        if not open_term.readings:
+            return _term_answered(frame, open_term, res, vocabulary)
+        index = chosen_reading(frame.text, open_term.readings)
+        if index is not None:
+            return _reading_chosen(frame, open_term, index, res)
     res = _bound(frame, state, vocabulary, res)
     if terms is not None:
         read_terms(frame, state, terms, res)
@@ -98,6 +104,14 @@ def resolve(
 def read_terms(frame: QueryFrame, state: ConversationState, terms: TermReader, res: Resolution) -> None:
     """Each informal term given the meaning the user gave it earlier (inherited), else the one the
     catalog's settings give (assumed), else left for the user (``res.terms``)."""
+    own = [w for w in own_words(frame) if w not in frame.informal_terms]
+    for told in state.resolved_terms:  # a word the user chose the catalog's reading of, said again
+        surface = next(
+            (w for w in own if told.reads_as and same_stem(stem(w.replace("ё", "е")), told.stem)), ""
+        )
+        if surface:
+            res.resolved_terms.append(told.model_copy(update={"surface": surface, "premise": "inherited"}))
+            res.rewritten_question += " " + told.reads_as
     for surface in frame.informal_terms:
         term = stem(surface.lower().replace("ё", "е"))
         given = next((t for t in reversed(state.resolved_terms) if same_stem(t.stem, term)), None)
@@ -146,6 +160,22 @@ def _term_answered(
         )  # fmt: skip
     names = ", ".join(f"«{s}»" for s in open_.surfaces)
     res.notes.append(Note(reason_code=ReasonCode.OK, message=f"the answer says what {names} means"))
+    return res
+
+
+def _reading_chosen(frame: QueryFrame, open_: OpenTerm, index: int, res: Resolution) -> Resolution:
+    """The waiting question asked again with the chosen reading's title (the planner's words for it)."""
+    reading = open_.readings[index]
+    res.rewritten_question = f"{open_.question} {reading.title.lower()}"  # lower case: no name to extract
+    res.bindings, res.period, res.term_answer = list(open_.bindings), open_.period, True
+    for surface, term in zip(open_.surfaces, open_.stems, strict=True):
+        res.resolved_terms.append(
+            ResolvedTerm(
+                surface=surface, stem=term, meaning=reading.title, origin="user", premise="confirmed",
+                turn_id=frame.turn_id, reads_as=reading.title.lower(),
+            )
+        )  # fmt: skip
+    res.notes.append(Note(reason_code=ReasonCode.OK, message=f"the answer chose {reading.api}"))
     return res
 
 

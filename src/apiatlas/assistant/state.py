@@ -16,6 +16,7 @@ from apiatlas.assistant.artifacts import (
     EntityCandidate,
     EvidenceRows,
     Premise,
+    Reading,
     ResolvedTerm,
     TimeScope,
 )
@@ -60,6 +61,7 @@ class OpenTerm(BaseModel):
     candidates: list[EntityCandidate] = Field(default_factory=list, description="what the question named")
     period: TimeScope = TimeScope()
     shape: str = "record"
+    readings: list[Reading] = Field(default_factory=list, description="the readings offered, in order")
 
 
 class PremiseRecord(BaseModel):

@@ -27,6 +27,7 @@ from apiatlas.assistant.coverage import Findings, coverage
 from apiatlas.assistant.execute import bundle, run_steps, sources_of
 from apiatlas.assistant.llm import ModelRoles, RoleLog
 from apiatlas.assistant.memory import NAME_KINDS, update_entity, update_terms
+from apiatlas.assistant.readings import ObjectWords, several_readings, surface_of
 from apiatlas.assistant.resolve import own_words, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
 from apiatlas.assistant.state import ConversationState, ConversationStore, OpenTerm, PremiseRecord
@@ -40,6 +41,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools import AtlasTools
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
+from apiatlas.text import query_terms
 
 _TURN_LOG: ContextVar[RoleLog] = ContextVar("assistant_turn_log")
 
@@ -89,6 +91,7 @@ class Assistant:
         self.core = core or atlas_core(snapshot, executor, config, config.prefix_for(snapshot.manifest()))
         self.roles = roles
         self._terms: TermReader | None = None
+        self._objects: ObjectWords | None = None
 
     @property
     def terms(self) -> TermReader:
@@ -157,6 +160,14 @@ class Assistant:
         )
         found.notes += route.notes
         clock.lap("route")
+        if (
+            route.chain is not None
+            and not route.unbound
+            and not res.term_answer
+            and self._several(frame, res, route)
+        ):
+            found.terms, found.readings = list(res.terms), len(res.readings)
+            return await self._finish(frame, res, route, [], found, clock, state)
         if route.chain is None:
             found.no_chain = True
         elif route.unbound:
@@ -166,6 +177,22 @@ class Assistant:
         else:
             return await self._run(frame, res, route, found, clock, state)
         return await self._finish(frame, res, route, [], found, clock, state)
+
+    def _several(self, frame: QueryFrame, res: Resolution, route: Route) -> bool:
+        """A word of the question the nearly-tied chains read as different things of the catalog, the
+        question naming none of them ("статус Михалова"): left for the user with its readings."""
+        if self._objects is None:
+            self._objects = ObjectWords(self.snapshot)
+        told = {t.stem for t in res.resolved_terms}
+        values = {w for c in frame.entity_candidates for w in str(c.surface).lower().split()}
+        stems = [
+            s for s in query_terms(" ".join(w for w in own_words(frame) if w not in values)) if s not in told
+        ]
+        several = several_readings(stems, route.ranked, self._objects)
+        if several is None:
+            return False
+        res.terms, res.readings = [surface_of(frame.text, several[0])], several[1]
+        return True
 
     def _outside(self, frame: QueryFrame) -> bool:
         """The search abstains on the question's words, and again without the values it states (a surname
@@ -253,7 +280,7 @@ class Assistant:
         package = compose(
             frame, report, runs, evidence, answer_apis, self.settings.rows_shown, surface=surface,
             ask_for=", ".join(found.unbound), candidates=found.ambiguous, unclear=found.terms,
-            terms=res.resolved_terms,
+            terms=res.resolved_terms, readings=[r.title for r in res.readings],
         )  # fmt: skip
         if self.roles is not None:
             package = await anyio.to_thread.run_sync(self.roles.compose, package, evidence, _TURN_LOG.get())
