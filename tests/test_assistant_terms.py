@@ -16,7 +16,7 @@ from starlette.routing import Route
 from apiatlas.assistant.artifacts import Outcome, TermFilter
 from apiatlas.assistant.state import StateStore
 from apiatlas.assistant.terms import TermDefinition, parse_bound
-from apiatlas.assistant.trace import Turn
+from apiatlas.assistant.trace import TraceLog, Turn
 from apiatlas.assistant.workflow import Assistant, AssistantSettings
 from apiatlas.build import compile_docs
 from apiatlas.commands.serve import make_executor
@@ -100,6 +100,11 @@ def test_an_undefined_term_asks_back_and_the_answer_defines_it_for_later_turns(
     assert "1037826.75" in bound(later)
     kept = StateStore(state).load("t")
     assert kept.open_term is None and [t.stem for t in kept.resolved_terms] == ["крупн"]
+    log = TraceLog(tmp_path / "trace.jsonl")
+    for turn in (asked, answered, later):
+        log.append(turn)
+    found = log.find(answered.turn_id)  # the later turn's inherited term names this turn too
+    assert found is not None and found.turn_id == answered.turn_id
 
 
 def test_a_new_question_instead_of_the_answer_drops_the_open_term(

@@ -33,7 +33,7 @@ from apiatlas.assistant.route import Route, plan_route
 from apiatlas.assistant.state import ConversationState, ConversationStore, OpenTerm, PremiseRecord
 from apiatlas.assistant.terms import TermDefinition, TermReader, apply_terms, catalog_stems, term_notes
 from apiatlas.assistant.trace import TraceLog, Turn
-from apiatlas.assistant.words import REFERENCES
+from apiatlas.assistant.words import REFERENCES, words_of
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors.base import Executor
 from apiatlas.server.app import atlas_core, warm_up_query
@@ -127,7 +127,10 @@ class Assistant:
         log = RoleLog()
         _TURN_LOG.set(log)
         if self.roles is not None:
+            own_terms = frame.informal_terms  # the model may add terms, of the question's own words only
             frame = await anyio.to_thread.run_sync(self.roles.interpret, frame, log)
+            added = [t for t in frame.informal_terms if t.lower() in words_of(frame.text)]
+            frame.informal_terms = list(dict.fromkeys([*own_terms, *added]))
         clock.lap("interpret")
         resolution = resolve(frame, state, self.vocabulary, self.terms)
         if resolution.term_answer and state.open_term is not None:
