@@ -1,6 +1,6 @@
 """A word of the question that names several distinct things of the catalog with no way to choose: the
 planner's best chains, nearly tied, end in APIs of different business objects whose titles share the
-question's word ("статус Михалова": the client's status, or an account's), and the question names none of
+question's word ("the status of Smith": the person's status, or an account's), and the question names none of
 those objects. Derived from the catalog (its business objects' and APIs' titles), for any catalog."""
 
 from __future__ import annotations

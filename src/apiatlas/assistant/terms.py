@@ -1,5 +1,5 @@
 """Informal business terms: words of a question whose meaning the catalog cannot fix by itself ("крупные
-клиенты", "recent accounts"), found against the catalog's own words, given a meaning by the catalog's
+суммы", "recent accounts"), found against the catalog's own words, given a meaning by the catalog's
 settings (an assumption said in the answer) or by the user's answer to the question back, and applied to
 the answering rows as a bound on one of their columns."""
 

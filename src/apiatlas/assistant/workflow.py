@@ -183,7 +183,7 @@ class Assistant:
 
     def _several(self, frame: QueryFrame, res: Resolution, route: Route) -> bool:
         """A word of the question the nearly-tied chains read as different things of the catalog, the
-        question naming none of them ("статус Михалова"): left for the user with its readings."""
+        question naming none of them ("the status of Smith"): left for the user with its readings."""
         if self._objects is None:
             self._objects = ObjectWords(self.snapshot)
         told = {t.stem for t in res.resolved_terms}
