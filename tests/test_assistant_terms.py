@@ -242,3 +242,88 @@ def test_a_word_naming_several_things_of_the_catalog_offers_its_readings(
         later.resolution.resolved_terms[0].premise == "inherited" and "API_Acc_GetStatus" in later.answer.apis
     )
     assert not named.resolution.readings  # "счёта" names the object: one reading
+
+
+TWO_STATUSES = """
+openapi: 3.0.3
+info: {title: Ledger, version: "1"}
+servers: [{url: "http://localhost"}]
+tags:
+  - {name: customers, description: People who buy}
+  - {name: accounts, description: Money accounts of customers}
+paths:
+  /customers/search:
+    get:
+      tags: [customers]
+      summary: Search customers by name
+      parameters: [{name: name, in: query, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: matches
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  results:
+                    type: array
+                    items: {type: object, properties: {id: {type: integer}, name: {type: string}}}
+  /customers/{customer_id}/status:
+    get:
+      tags: [customers]
+      summary: Current status of a customer
+      parameters: [{name: customer_id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        "200":
+          description: the status
+          content:
+            application/json:
+              schema: {type: object, properties: {customer_id: {type: integer}, status: {type: string}}}
+  /customers/{customer_id}/accounts:
+    get:
+      tags: [accounts]
+      summary: Accounts of a customer
+      parameters: [{name: customer_id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        "200":
+          description: accounts
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  results:
+                    type: array
+                    items:
+                      type: object
+                      properties: {account_id: {type: integer}, customer_id: {type: integer}}
+  /accounts/{account_id}/status:
+    get:
+      tags: [accounts]
+      summary: Current status of an account
+      parameters: [{name: account_id, in: path, required: true, schema: {type: integer}}]
+      responses:
+        "200":
+          description: the status
+          content:
+            application/json:
+              schema: {type: object, properties: {account_id: {type: integer}, status: {type: string}}}
+"""
+
+
+def test_an_openapi_catalogs_word_naming_two_things_offers_both(tmp_path: Path) -> None:
+    spec = tmp_path / "ledger.yaml"
+    spec.write_text(TWO_STATUSES, encoding="utf-8")
+    snapshot = tmp_path / "ledger.atlas"
+    compile_docs(spec, overlays_dir=None, config_path=None, out=snapshot, write_report=False)
+    questions = ['what is the status of "Bob Smith"', "the account's", 'status of the customer "Bob Smith"']
+    asked, chosen, named = conversation(snapshot, tmp_path / "s.sqlite", questions, AssistantSettings())
+    assert asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY
+    assert ReasonCode.MULTIPLE_VALID_INTERPRETATIONS in asked.answer.reasons
+    assert [r.api for r in asked.resolution.readings] == [
+        "GET /customers/{customer_id}/status",
+        "GET /accounts/{account_id}/status",
+    ]
+    assert chosen.resolution.term_answer and chosen.plan is not None
+    assert chosen.plan.steps[-1].api == "GET /accounts/{account_id}/status"  # planned for the chosen reading
+    assert not named.resolution.readings  # "customer" names the object

@@ -11,9 +11,7 @@ from apiatlas.language.catalog import title_stems
 from apiatlas.language.stemming import same_stem, stem
 from apiatlas.planning.model import CandidateChain
 from apiatlas.snapshot import CatalogReader
-from apiatlas.text import query_terms
-
-NEAR = 0.15  # chains within this much of the best score are readings just as valid (planner score units)
+from apiatlas.text import content_terms, query_terms
 
 
 class ObjectWords:
@@ -22,17 +20,21 @@ class ObjectWords:
     def __init__(self, snapshot: CatalogReader) -> None:
         self.snapshot = snapshot
         objects, _ = snapshot.list_objects(0, 10_000)
-        self.by_object = {o.key: set(query_terms(f"{o.key} {getattr(o, 'title', '')}")) for o in objects}
+        self.by_object = {
+            o.key: set(content_terms(query_terms(f"{o.key} {getattr(o, 'title', '')}"))) for o in objects
+        }  # content words only: "of" in "accounts of customers" names nothing
 
     def names(self, word: str, object_key: str) -> bool:
         return any(same_stem(word, s) for s in self.by_object.get(object_key, ()))
 
 
 def several_readings(
-    question_stems: list[str], ranked: list[tuple[CandidateChain, float]], objects: ObjectWords
+    question_stems: list[str], ranked: list[tuple[CandidateChain, float]], objects: ObjectWords, hop: float
 ) -> tuple[str, list[Reading]] | None:
     """The question's stem several nearly-tied chains read as different things, and those readings (the
-    best chain's first); none when the best chain is clearly best or the question names the object."""
+    best chain's first); none when the best chain is clearly best or the question names the object.
+    Nearly tied: behind the best by no more than the planner's cost of the hops it has more (``hop``, the
+    planner's step and edge weights), at least one hop's: longer only, not worse."""
     if len(ranked) < 2:
         return None
     best, top = ranked[0]
@@ -41,8 +43,8 @@ def several_readings(
         return None
     readings, word = [first], ""
     for chain, score in ranked[1:6]:
-        if top - score > NEAR:
-            break
+        if top - score > hop * max(1, len(chain.steps) - len(best.steps)):
+            continue
         other = _reading(chain.api_keys[-1], objects.snapshot)
         if other is None or other.object_key in {r.object_key for r in readings}:
             continue

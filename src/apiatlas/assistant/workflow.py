@@ -41,7 +41,7 @@ from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools import AtlasTools
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
-from apiatlas.text import query_terms
+from apiatlas.text import content_terms, query_terms
 
 _TURN_LOG: ContextVar[RoleLog] = ContextVar("assistant_turn_log")
 
@@ -187,11 +187,11 @@ class Assistant:
         if self._objects is None:
             self._objects = ObjectWords(self.snapshot)
         told = {t.stem for t in res.resolved_terms}
-        values = {w for c in frame.entity_candidates for w in str(c.surface).lower().split()}
-        stems = [
-            s for s in query_terms(" ".join(w for w in own_words(frame) if w not in values)) if s not in told
-        ]
-        several = several_readings(stems, route.ranked, self._objects)
+        values = {w for c in frame.entity_candidates for w in words_of(str(c.surface))}
+        asked = content_terms(query_terms(" ".join(w for w in own_words(frame) if w not in values)))
+        stems = [s for s in asked if s not in told]
+        weights = self.core.planning.planner.weights
+        several = several_readings(stems, route.ranked, self._objects, weights.step + weights.edge)
         if several is None:
             return False
         res.terms, res.readings = [surface_of(frame.text, several[0])], several[1]
