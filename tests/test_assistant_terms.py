@@ -126,6 +126,9 @@ def test_a_bound_is_read_from_an_answer_in_either_language() -> None:
     assert parse_bound("свыше миллиона", words) == TermFilter(at_least=1_000_000)
     assert parse_bound("opened since 2026-01-01", words) == TermFilter(since=date(2026, 1, 1))
     assert parse_bound("за последние 3 месяца", words) == TermFilter(within_days=90)
+    assert parse_bound("за последние полгода", words) == TermFilter(within_days=182)
+    assert parse_bound("balances more than 1000000", words) == TermFilter(at_least=1_000_000)
+    assert parse_bound("от 500 тысяч", words) == TermFilter(at_least=500_000)
     assert parse_bound("VIP клиенты", words) is None
     assert parse_bound("остаток на счёте 40817810100012000031", words) is None  # a value, not a bound
 

@@ -171,8 +171,10 @@ def _date_bound(text: str, vocabulary: CatalogVocabulary) -> TermFilter | None:
 
 
 def _word_before(text: str, start: int) -> str:
-    before = text[:start].split()
-    return before[-1].strip("?,.!:;()«»\"'") if before else ""
+    """The word before a value, past "than" ("more than 1000000") and a currency sign."""
+    before = [w.strip("?,.!:;()«»\"'$€₽") for w in text[:start].split()]
+    before = [w for w in before if w and w != "than"]
+    return before[-1] if before else ""
 
 
 def apply_terms(
