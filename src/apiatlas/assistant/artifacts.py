@@ -3,10 +3,11 @@ the calls, the evidence, the coverage, and the answer a person reads (see docs/a
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.errors import ReasonCode
 
@@ -86,6 +87,64 @@ class QueryFrame(BaseModel):
         return " ".join(self.original_question.split())
 
 
+class TermFilter(BaseModel):
+    """What a definition keeps of the answering rows: a lower and/or upper bound on one column (a number or
+    a date; ``within_days``: a date no older than that many days before the as-of date)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    column: str | None = Field(default=None, description="the rows' column; none: chosen from the rows")
+    at_least: float | None = None
+    at_most: float | None = None
+    since: date | None = None
+    until: date | None = None
+    within_days: int | None = None
+
+    @property
+    def on_dates(self) -> bool:
+        return self.since is not None or self.until is not None or self.within_days is not None
+
+    def dated(self, as_of: date) -> TermFilter:
+        """The filter with ``within_days`` turned into a ``since`` date counted back from ``as_of``."""
+        if self.within_days is None:
+            return self
+        since = as_of - timedelta(days=self.within_days)
+        return self.model_copy(update={"since": since, "within_days": None})
+
+    def describe(self, column: str) -> str:
+        lower = self.since.isoformat() if self.since else _number(self.at_least)
+        upper = self.until.isoformat() if self.until else _number(self.at_most)
+        parts = [f"{column} ≥ {lower}" if lower else "", f"{column} ≤ {upper}" if upper else ""]
+        return ", ".join(p for p in parts if p)
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}" if value != int(value) else str(int(value))
+
+
+class ResolvedTerm(BaseModel):
+    """An informal term of a question and the meaning it was given: by the catalog's settings (an
+    assumption, said in the answer) or by the user (confirmed, then inherited by later turns)."""
+
+    surface: str
+    stem: str
+    meaning: str
+    origin: Literal["settings", "user"]
+    premise: Premise
+    turn_id: str
+    reads_as: str = Field(default="", description="words the question is planned with instead of it")
+    filter: TermFilter | None = None
+    applied: str = Field(default="", description="the bound as applied to the rows, e.g. Rest ≥ 1000000")
+
+
+class Reading(BaseModel):
+    """One thing a word of the question may name: the API that answers it, its business object, its title."""
+
+    api: str
+    object_key: str
+    title: str
+
+
 class EntityBinding(BaseModel):
     """One input bound to a value, and why it may be trusted."""
 
@@ -104,6 +163,11 @@ class Resolution(BaseModel):
     bindings: list[EntityBinding] = Field(default_factory=list)
     unbound: list[str] = Field(default_factory=list, description="candidates no value could be bound for")
     terms: list[str] = Field(default_factory=list, description="informal terms left unresolved")
+    resolved_terms: list[ResolvedTerm] = Field(default_factory=list)
+    term_answer: bool = Field(default=False, description="this turn answered a question about a term")
+    readings: list[Reading] = Field(
+        default_factory=list, description="the catalog's readings of an unresolved term (after the route)"
+    )
     period: TimeScope = TimeScope()
     notes: list[Note] = Field(default_factory=list)
     rewritten_question: str = Field(default="", description="the question planned (a clarified one)")
@@ -236,6 +300,7 @@ class FinalAnswerPackage(BaseModel):
     checked: list[str] = Field(default_factory=list)
     found: list[Statement] = Field(default_factory=list)
     not_established: list[str] = Field(default_factory=list)
+    terms: list[str] = Field(default_factory=list, description="how the question's informal terms were read")
     clarifying_question: str | None = None
     next_step: str | None = None
     text: str = Field(default="", description="the whole answer as a person reads it")

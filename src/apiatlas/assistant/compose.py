@@ -11,6 +11,7 @@ from apiatlas.assistant.artifacts import (
     FinalAnswerPackage,
     Outcome,
     QueryFrame,
+    ResolvedTerm,
     Statement,
     ToolRun,
 )
@@ -22,6 +23,17 @@ T = {
         Outcome.FULLY_ANSWERED: "Ответ найден: {what}.",
         Outcome.PARTIALLY_ANSWERED: "Ответ частичный: {what}; есть допущения (ниже).",
         Outcome.BLOCKED_BY_AMBIGUITY: "Нужно уточнение: под «{surface}» подходят {n} записей.",
+        "unclear": "Нужно уточнение: не определено, что считать {terms}.",
+        "several": "Нужно уточнение: {terms} в каталоге означает разное.",
+        "choose": "Что вы имеете в виду под {terms}: {readings}? Ответьте номером или словами.",
+        "term": "Что считать {terms}? Назовите порог или период, например «больше 1 000 000» или "
+        "«с 01.01.2026».",
+        "terms": "Термины",
+        "settings": "определение из настроек каталога, допущение",
+        "user": "сказано вами",
+        "inherited": "сказано вами ранее",
+        "applied": "применено: {how}",
+        "not_applied": "не применено к строкам",
         Outcome.BLOCKED_BY_MISSING_DATA: "Данных не найдено: {why}.",
         Outcome.BLOCKED_BY_TOOLING: "Ответить не удалось: источник данных недоступен или сбоит ({why}).",
         Outcome.MISROUTED: "В этом каталоге нет API, отвечающего на этот вопрос.",
@@ -40,6 +52,17 @@ T = {
         Outcome.FULLY_ANSWERED: "Answer found: {what}.",
         Outcome.PARTIALLY_ANSWERED: "A partial answer: {what}; it rests on assumptions (below).",
         Outcome.BLOCKED_BY_AMBIGUITY: "Which one? {n} records match «{surface}».",
+        "unclear": "Please clarify: it is not defined what counts as {terms}.",
+        "several": "Please clarify: {terms} names different things in this catalog.",
+        "choose": "Which {terms} do you mean: {readings}? Answer with the number or in words.",
+        "term": "What counts as {terms}? Give a threshold or a period, e.g. «over 1000000» or "
+        "«since 2026-01-01».",
+        "terms": "Terms",
+        "settings": "the catalog's settings define it; an assumption",
+        "user": "as you said",
+        "inherited": "as you said earlier",
+        "applied": "applied: {how}",
+        "not_applied": "not applied to the rows",
         Outcome.BLOCKED_BY_MISSING_DATA: "No data found: {why}.",
         Outcome.BLOCKED_BY_TOOLING: "No answer: the data source is unreachable or failed ({why}).",
         Outcome.MISROUTED: "No API of this catalog answers this question.",
@@ -101,6 +124,8 @@ def unbound_values(package: FinalAnswerPackage, sources: list[EvidenceRows]) -> 
 def compose(
     frame: QueryFrame, report: CoverageReport, runs: list[ToolRun], evidence: EvidenceBundle,
     answer_apis: list[str], limit: int, surface: str = "", ask_for: str = "", candidates: int = 0,
+    unclear: list[str] | None = None, terms: list[ResolvedTerm] | None = None,
+    readings: list[str] | None = None,
 ) -> FinalAnswerPackage:  # fmt: skip
     """The package by template in the question's language."""
     lang = frame.language
@@ -111,6 +136,10 @@ def compose(
     what = t["rows"].format(n=len(last.rows), api=last.api) if last is not None else ""
     why = "; ".join(n.say(lang) for n in report.why_partial) or "—"
     short = str(t[report.outcome]).format(what=what, why=why, surface=surface, n=candidates)
+    named = ", ".join(f"«{u}»" for u in unclear or [])
+    offered = "; ".join(f"{i + 1}) {title}" for i, title in enumerate(readings or []))
+    if unclear and report.outcome is Outcome.BLOCKED_BY_AMBIGUITY:
+        short = str(t["several" if offered else "unclear"]).format(terms=named)
     checked = [
         f"{r.api}: {r.status}, {r.rows_returned} " + ("строк(и)" if lang == "ru" else "row(s)")
         + (f" [{r.evidence_id}]" if r.evidence_id else "")
@@ -119,7 +148,8 @@ def compose(
     ]  # fmt: skip
     clarify = None
     if report.outcome is Outcome.BLOCKED_BY_AMBIGUITY:
-        clarify = str(t["which"])
+        clarify = str(t["term"]).format(terms=named) if unclear else str(t["which"])
+        clarify = str(t["choose"]).format(terms=named, readings=offered) if offered else clarify
     elif report.outcome is Outcome.FAILED_TO_BIND_ENTITIES:
         clarify = str(t["say"]).format(what=ask_for or why)
     package = FinalAnswerPackage(
@@ -127,6 +157,7 @@ def compose(
         language=lang, outcome=report.outcome, reasons=[n.reason_code for n in report.why_partial],
         short_answer=short, checked=checked, found=found,
         not_established=[n.say(lang) for n in report.why_partial if n.reason_code is not ReasonCode.OK],
+        terms=[term_line(term, lang) for term in terms or []],
         clarifying_question=clarify,
         next_step=_next_step(report, lang),
         apis=[r.api for r in runs if r.status != "skipped"],
@@ -134,6 +165,16 @@ def compose(
     )  # fmt: skip
     package.text = render_text(package)
     return package
+
+
+def term_line(term: ResolvedTerm, lang: str) -> str:
+    """How one informal term was read: its meaning, who gave it, how it was applied to the rows."""
+    t = T[lang]
+    told = "inherited" if term.premise == "inherited" else "user"
+    source = t["settings"] if term.origin == "settings" else t[told]
+    how = str(t["applied"]).format(how=term.applied) if term.applied else ""
+    how = how or ("" if term.reads_as else str(t["not_applied"]))
+    return f"«{term.surface}» — {term.meaning} ({source}" + (f"; {how})" if how else ")")
 
 
 def _next_step(report: CoverageReport, lang: str) -> str | None:
@@ -149,6 +190,8 @@ def render_text(package: FinalAnswerPackage) -> str:
     """The five layers as plain text: answer, checked, found, not established, question or next step."""
     t = T[package.language]
     parts = [package.short_answer]
+    if package.terms:
+        parts.append(f"{t['terms']}:\n" + "\n".join(f"  - {line}" for line in package.terms))
     if package.checked:
         parts.append(f"{t['checked']}:\n" + "\n".join(f"  - {c}" for c in package.checked))
     if package.found:

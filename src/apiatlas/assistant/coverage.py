@@ -28,6 +28,10 @@ class Findings:
     no_executor: str = ""
     ambiguous: int = 0  # candidates of an entity the question names once
     notes: list[Note] = field(default_factory=list)  # resolver and route notes (assumptions)
+    terms: list[str] = field(default_factory=list)  # informal terms nothing defines
+    readings: int = 0  # the catalog's readings of the term, when it names several things
+    term_notes: list[Note] = field(default_factory=list)  # definitions assumed, or not applicable
+    filtered_out: str = ""  # the terms' bounds that left no answering row
 
 
 def note(code: ReasonCode, en: str, ru: str) -> Note:
@@ -62,6 +66,8 @@ def coverage(
         act = note(ReasonCode.OK, "rephrase with the catalog's words, or ask another source",
                    "переформулируйте вопрос словами каталога или обратитесь к другому источнику")  # fmt: skip
         return _blocked(Outcome.MISROUTED, notes, act, criteria)
+    if found.terms:
+        return _unclear_terms(found.terms, criteria, found.readings)
     if found.unbound:
         names = ", ".join(found.unbound)
         why = note(ReasonCode.ENTITY_NOT_RESOLVED, f"not stated: {names}", f"не указано: {names}")
@@ -94,7 +100,38 @@ def coverage(
         act = note(ReasonCode.OK, "check the value stated, or widen the period",
                    "проверьте названное значение или расширьте период")  # fmt: skip
         return _blocked(Outcome.BLOCKED_BY_MISSING_DATA, missing, act, criteria[-1:])
+    if found.filtered_out:
+        why = note(ReasonCode.NO_MATCH_IN_SOURCE, f"no row is left by {found.filtered_out}",
+                   f"ни одна строка не проходит {found.filtered_out}")  # fmt: skip
+        act = note(ReasonCode.OK, "widen what the term means", "расширьте определение термина")
+        return _blocked(Outcome.BLOCKED_BY_MISSING_DATA, [why], act, criteria[-1:])
     return _answered(frame, runs, found)
+
+
+def _unclear_terms(terms: list[str], criteria: list[str], readings: int) -> CoverageReport:
+    """Words only the user can define ("крупные", "recent") or choose the reading of ("статус": whose?): the
+    question back, nothing called."""
+    names = ", ".join(f"«{t}»" for t in terms)
+    if readings:
+        notes = [
+            note(ReasonCode.AMBIGUOUS_BUSINESS_TERM, f"{names} names {readings} things of the catalog",
+                 f"{names} в каталоге означает {readings} разных вещи"),
+            note(ReasonCode.MULTIPLE_VALID_INTERPRETATIONS, "the question does not say which",
+                 "вопрос не говорит, какую из них"),
+            note(ReasonCode.NEEDS_USER_CONFIRMATION, "the user must choose", "нужно выбрать"),
+        ]  # fmt: skip
+        act = note(ReasonCode.OK, f"say which {names} is meant", f"скажите, какое {names} имеется в виду")
+        return _blocked(Outcome.BLOCKED_BY_AMBIGUITY, notes, act, criteria)
+    notes = [
+        note(ReasonCode.AMBIGUOUS_BUSINESS_TERM,
+             f"{names}: neither the catalog nor its settings say what this means",
+             f"{names}: ни каталог, ни его настройки не определяют, что это значит"),
+        note(ReasonCode.NEEDS_USER_CONFIRMATION, "the user must say what it means",
+             "нужно, чтобы вы сказали, что это значит"),
+    ]  # fmt: skip
+    act = note(ReasonCode.OK, f"say what {names} means: a threshold or a period",
+               f"скажите, что считать {names}: порог или период")  # fmt: skip
+    return _blocked(Outcome.BLOCKED_BY_AMBIGUITY, notes, act, criteria)
 
 
 def _tooling(runs: list[ToolRun], evidence: EvidenceBundle) -> list[Note]:
@@ -139,16 +176,23 @@ def _answered(frame: QueryFrame, runs: list[ToolRun], found: Findings) -> Covera
         notes.append(
             note(ReasonCode.MISSING_PERIOD, "the question states no period", "в вопросе не указан период")
         )
+    period = bool(notes)
     if any(r.reason is ReasonCode.TRUNCATED for r in runs):
         notes.append(
             note(ReasonCode.EVIDENCE_DEPTH_LIMIT, "a result was capped", "результат был усечён лимитом строк")
         )
+    notes += found.term_notes
     partial = bool(notes)
+    actions = [
+        *([("state the period to replace the assumption", "укажите период, чтобы заменить допущение")]
+          if period else []),
+        *([("say what the term means to replace its reading", "скажите, что значит термин, чтобы заменить "
+            "его толкование")] if found.term_notes else []),
+    ]  # fmt: skip
     return CoverageReport(
         answerability="partial" if partial else "full",
         outcome=Outcome.PARTIALLY_ANSWERED if partial else Outcome.FULLY_ANSWERED,
         covered_points=frame.success_criteria, why_partial=notes,
         uncovered_points=[n.message for n in notes if n.reason_code is not ReasonCode.MISSING_PERIOD],
-        next_best_actions=["state the period to replace the assumption"] if partial else [],
-        next_best_actions_ru=["укажите период, чтобы заменить допущение"] if partial else [],
+        next_best_actions=[en for en, _ in actions], next_best_actions_ru=[ru for _, ru in actions],
     )  # fmt: skip

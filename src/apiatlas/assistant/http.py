@@ -18,16 +18,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from apiatlas.assistant.session import SETTINGS_ENV
-from apiatlas.assistant.state import StateStore
+from apiatlas.assistant.state import StateUnavailable, is_shared, open_state
 from apiatlas.assistant.trace import TraceLog
 from apiatlas.assistant.workflow import Assistant, AssistantSettings
 from apiatlas.security.limits import LimitBreach
 from apiatlas.server.tools import AtlasTools
 
 ASK_PATH = "/ask"
-STATE_ENV = (
-    "APIATLAS_ASSISTANT_STATE"  # the conversation state file of a server (default: beside the snapshot)
-)
+# the conversation state of a server: a SQLite file (default: beside the snapshot) or a redis:// URL that
+# the replicas behind one balancer share
+STATE_ENV = "APIATLAS_ASSISTANT_STATE"
 MAX_QUESTION = 2000
 
 
@@ -37,18 +37,19 @@ class AskRequest(BaseModel):
 
 
 def server_assistant(core: AtlasTools) -> Assistant:
-    """The assistant of one served core (a role's view behind the gateway), its state in SQLite."""
+    """The assistant of one served core (a role's view behind the gateway), its state in SQLite or in the
+    Redis that ``$APIATLAS_ASSISTANT_STATE`` names."""
     snapshot = core.navigator.snapshot
     base = getattr(snapshot, "path", None)
-    default = (
+    beside = (
         Path(str(base)).with_suffix(".assistant.sqlite") if base is not None else Path("assistant.sqlite")
     )
-    state = Path(os.environ.get(STATE_ENV) or default)
+    where = os.environ.get(STATE_ENV) or str(beside)
     settings_file = os.environ.get(SETTINGS_ENV)
     settings = AssistantSettings.load(Path(settings_file) if settings_file else None)
-    trace = TraceLog(state.with_suffix(".trace.jsonl"))
+    trace = TraceLog((beside if is_shared(where) else Path(where)).with_suffix(".trace.jsonl"))
     executor = core.execution.executor
-    return Assistant(snapshot, executor, state=StateStore(state), trace=trace, settings=settings, core=core)
+    return Assistant(snapshot, executor, state=open_state(where), trace=trace, settings=settings, core=core)
 
 
 def scoped(principal: str, conversation_id: str) -> str:
@@ -65,7 +66,11 @@ async def answer(request: Request, assistant: Assistant, principal: str) -> tupl
         refused: dict[str, Any] = {"status": "error", "reason": "INVALID_ARGUMENT", "message": problem}
         return JSONResponse(refused, status_code=400), refused
     conversation = body.conversation_id or os.urandom(6).hex()
-    turn = await assistant.ask(body.question, scoped(principal, conversation))
+    try:
+        turn = await assistant.ask(body.question, scoped(principal, conversation))
+    except StateUnavailable as exc:
+        down: dict[str, Any] = {"status": "error", "reason": exc.code.value, "message": exc.message}
+        return JSONResponse(down, status_code=503, headers={"Retry-After": "1"}), down
     package = turn.answer.model_dump(mode="json")
     package["conversation_id"] = conversation
     result: dict[str, Any] = {

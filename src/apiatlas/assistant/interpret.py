@@ -4,6 +4,7 @@ words), the question always kept verbatim beside its normalised form."""
 from __future__ import annotations
 
 from apiatlas.assistant.artifacts import EntityCandidate, QueryFrame, TimeScope
+from apiatlas.assistant.terms import TermReader
 from apiatlas.assistant.words import COUNTING, EVERY, FINDING, REFERENCES, language_of, words_of
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
@@ -35,6 +36,7 @@ def frame(
     conversation_id: str,
     vocabulary: CatalogVocabulary,
     has_context: bool,
+    terms: TermReader | None = None,
 ) -> QueryFrame:
     """The question as understood: candidates, references back, period, shape, criteria."""
     normalized = " ".join(question.split())
@@ -64,13 +66,15 @@ def frame(
         ambiguities.append(
             _say(lang, "refers to an earlier turn, but there is none", "ссылка на прошлый ход, которого нет")
         )
+    informal = [s for s, _ in terms.informal(normalized, [f.text for f in found])] if terms else []
     criteria = [_say(lang, f"bind {c.surface!r}", f"привязать «{c.surface}»") for c in candidates]
+    criteria += [_say(lang, f"fix what {t!r} means", f"определить, что значит «{t}»") for t in informal]
     criteria.append(_say(lang, "find rows that answer the question", "найти строки, отвечающие на вопрос"))
     return QueryFrame(
         turn_id=turn_id, conversation_id=conversation_id, original_question=question,
         normalized_question=normalized, language="ru" if lang == "ru" else "en", intent=intent,
         expected_answer_shape=shape, entity_candidates=candidates, references=references,
-        time_scope=scope, ambiguities=ambiguities, success_criteria=criteria,
+        time_scope=scope, informal_terms=informal, ambiguities=ambiguities, success_criteria=criteria,
     )  # fmt: skip
 
 

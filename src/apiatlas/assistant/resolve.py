@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from apiatlas.assistant.artifacts import EntityBinding, Note, QueryFrame, Resolution, TimeScope
-from apiatlas.assistant.state import ConversationState, OpenAmbiguity
+from apiatlas.assistant.artifacts import EntityBinding, Note, QueryFrame, Resolution, ResolvedTerm, TimeScope
+from apiatlas.assistant.readings import chosen_reading
+from apiatlas.assistant.state import ConversationState, OpenAmbiguity, OpenTerm
+from apiatlas.assistant.terms import TermReader, answers_term, parse_bound
 from apiatlas.assistant.words import CHOICE_ORDINALS, FILLERS, REFERENCES, words_of
 from apiatlas.errors import ReasonCode
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.stemming import same_stem, stem
 from apiatlas.planning import values as v
 
 SUBJECT_KINDS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER}
@@ -76,9 +79,109 @@ def _has_subject(frame: QueryFrame) -> bool:
     return any(c.type in SUBJECT_KINDS for c in frame.entity_candidates)
 
 
-def resolve(frame: QueryFrame, state: ConversationState, vocabulary: CatalogVocabulary) -> Resolution:
-    """Bindings from the conversation, the clarified question, the period; notes say what was inherited."""
+def resolve(
+    frame: QueryFrame,
+    state: ConversationState,
+    vocabulary: CatalogVocabulary,
+    terms: TermReader | None = None,
+) -> Resolution:
+    """Bindings from the conversation, the clarified question, the period, the informal terms' meanings;
+    notes say what was inherited."""
     res = Resolution(rewritten_question=frame.text, period=frame.time_scope)
+    open_term = state.open_term
+    if open_term is not None and answers_term(frame.text, vocabulary):
+        if not open_term.readings:
+            return _term_answered(frame, open_term, res, vocabulary)
+        index = chosen_reading(frame.text, open_term.readings)
+        if index is not None:
+            return _reading_chosen(frame, open_term, index, res)
+    res = _bound(frame, state, vocabulary, res)
+    if terms is not None:
+        read_terms(frame, state, terms, res)
+    return res
+
+
+def read_terms(frame: QueryFrame, state: ConversationState, terms: TermReader, res: Resolution) -> None:
+    """Each informal term given the meaning the user gave it earlier (inherited), else the one the
+    catalog's settings give (assumed), else left for the user (``res.terms``)."""
+    own = [w for w in own_words(frame) if w not in frame.informal_terms]
+    for told in state.resolved_terms:  # a word the user chose the catalog's reading of, said again
+        surface = next(
+            (w for w in own if told.reads_as and same_stem(stem(w.replace("ё", "е")), told.stem)), ""
+        )
+        if surface:
+            res.resolved_terms.append(told.model_copy(update={"surface": surface, "premise": "inherited"}))
+            res.rewritten_question += " " + told.reads_as
+    for surface in frame.informal_terms:
+        term = stem(surface.lower().replace("ё", "е"))
+        given = next((t for t in reversed(state.resolved_terms) if same_stem(t.stem, term)), None)
+        definition = terms.definition(term)
+        if given is not None:
+            res.resolved_terms.append(given.model_copy(update={"surface": surface, "premise": "inherited"}))
+            res.rewritten_question = without_words(res.rewritten_question, [surface])
+        elif definition is not None:
+            res.resolved_terms.append(
+                ResolvedTerm(
+                    surface=surface, stem=term, meaning=definition.meaning(frame.language),
+                    origin="settings", premise="assumed", turn_id=frame.turn_id,
+                    reads_as=definition.reads_as, filter=definition.filter,
+                )
+            )  # fmt: skip
+            if definition.reads_as:
+                res.rewritten_question = res.rewritten_question.replace(surface, definition.reads_as)
+            else:
+                res.rewritten_question = without_words(res.rewritten_question, [surface])
+        else:
+            res.terms.append(surface)
+
+
+def without_words(text: str, surfaces: list[str]) -> str:
+    """The question planned without its informal terms: the rows' bound carries what they mean, and a word
+    the catalog does not bind only misleads the search ("new" towards a column named NewValue)."""
+    drop = {s.lower() for s in surfaces}
+    return " ".join(w for w in text.split() if w.lower().strip('?,.!«»"') not in drop)
+
+
+def _term_answered(
+    frame: QueryFrame, open_: OpenTerm, res: Resolution, vocabulary: CatalogVocabulary
+) -> Resolution:
+    """The waiting question asked again, its terms meaning what the user just said (confirmed)."""
+    bound = parse_bound(frame.text, vocabulary)
+    res.rewritten_question = without_words(open_.question, open_.surfaces)
+    res.bindings = list(open_.bindings)
+    res.period = open_.period
+    res.term_answer = True
+    for surface, term in zip(open_.surfaces, open_.stems, strict=True):
+        res.resolved_terms.append(
+            ResolvedTerm(
+                surface=surface, stem=term, meaning=frame.text, origin="user", premise="confirmed",
+                turn_id=frame.turn_id, filter=bound,
+            )
+        )  # fmt: skip
+    names = ", ".join(f"«{s}»" for s in open_.surfaces)
+    res.notes.append(Note(reason_code=ReasonCode.OK, message=f"the answer says what {names} means"))
+    return res
+
+
+def _reading_chosen(frame: QueryFrame, open_: OpenTerm, index: int, res: Resolution) -> Resolution:
+    """The waiting question asked again with the chosen reading's title (the planner's words for it)."""
+    reading = open_.readings[index]
+    res.rewritten_question = f"{open_.question} {reading.title.lower()}"  # lower case: no name to extract
+    res.bindings, res.period, res.term_answer = list(open_.bindings), open_.period, True
+    for surface, term in zip(open_.surfaces, open_.stems, strict=True):
+        res.resolved_terms.append(
+            ResolvedTerm(
+                surface=surface, stem=term, meaning=reading.title, origin="user", premise="confirmed",
+                turn_id=frame.turn_id, reads_as=reading.title.lower(),
+            )
+        )  # fmt: skip
+    res.notes.append(Note(reason_code=ReasonCode.OK, message=f"the answer chose {reading.api}"))
+    return res
+
+
+def _bound(
+    frame: QueryFrame, state: ConversationState, vocabulary: CatalogVocabulary, res: Resolution
+) -> Resolution:
     open_ = state.open_ambiguity
     if open_ is not None:
         index = chosen_candidate(frame.text, open_, vocabulary)

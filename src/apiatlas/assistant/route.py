@@ -32,6 +32,7 @@ class Route:
     fill: dict[str, Any] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
     unbound: list[InputSource] = field(default_factory=list)
+    ranked: list[tuple[CandidateChain, float]] = field(default_factory=list)  # best first, with scores
 
 
 def is_date_input(source: InputSource) -> bool:
@@ -58,8 +59,9 @@ def plan_route(
 ) -> Route:
     """The planner's best chain for the (rewritten) question and what it still lacks."""
     result = planner.plan(question, known=known)
-    chain = max(result.chains, key=lambda c: fillable_score(c, planner), default=None)
-    route = Route(plan=_plan_artifact(question, result, chain), chain=chain)
+    ranked = sorted(((c, fillable_score(c, planner)) for c in result.chains), key=lambda p: -p[1])
+    chain = ranked[0][0] if ranked else None
+    route = Route(plan=_plan_artifact(question, result, chain), chain=chain, ranked=ranked)
     if chain is None:
         return route
     for step_index, step in enumerate(chain.steps):

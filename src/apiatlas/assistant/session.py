@@ -1,5 +1,6 @@
 """Opening an assistant for the CLI: the snapshot, its executor (``--db`` / ``--upstream``), the state
-file beside the snapshot (or ``--state``), the trace beside the state, settings, optional model roles."""
+file beside the snapshot (or ``--state``: a file, or a ``redis://`` URL shared by replicas), the trace
+beside the state file (beside the snapshot for Redis), settings, optional model roles."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from apiatlas.assistant.state import StateStore
+from apiatlas.assistant.state import is_shared, open_state
 from apiatlas.assistant.trace import TraceLog
 from apiatlas.assistant.workflow import Assistant, AssistantSettings
 from apiatlas.server.config import ServerConfig
@@ -22,16 +23,22 @@ class AssistantOptions:
     snapshot: Path
     db: str | None = None
     upstream: str | None = None
-    state: Path | None = None
+    state: Path | str | None = None
     settings: Path | None = None
     llm: str | None = None
     trace: bool = True
 
-    def state_path(self) -> Path:
-        return self.state or self.snapshot.with_suffix(".assistant.sqlite")
+    def state_path(self) -> Path | str:
+        """The SQLite file (default: beside the snapshot), or the Redis URL, the conversations live in."""
+        if self.state is None:
+            return self.snapshot.with_suffix(".assistant.sqlite")
+        return str(self.state) if is_shared(self.state) else Path(self.state)
 
     def trace_path(self) -> Path:
-        return self.state_path().with_suffix(".trace.jsonl")
+        where = self.state_path()
+        if isinstance(where, str):
+            return self.snapshot.with_suffix(".assistant.trace.jsonl")
+        return where.with_suffix(".trace.jsonl")
 
 
 @asynccontextmanager
@@ -47,7 +54,7 @@ async def open_assistant(options: AssistantOptions) -> AsyncIterator[Assistant]:
     settings = AssistantSettings.load(settings_path)
     snapshot = Snapshot.open(options.snapshot)
     executor = make_executor(options.db, snapshot, ServerConfig(), options.upstream)
-    state = StateStore(options.state_path())
+    state = open_state(options.state_path())
     roles = None
     if options.llm:
         from apiatlas.assistant.llm import ModelRoles

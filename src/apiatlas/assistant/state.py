@@ -1,16 +1,26 @@
-"""ConversationState: what a conversation has established, kept by the server between turns (SQLite),
-each premise marked confirmed / inherited / assumed so an old assumption never becomes a fact."""
+"""ConversationState: what a conversation has established, kept by the server between turns (SQLite by
+default, Redis when replicas share it), each premise marked confirmed / inherited / assumed so an old
+assumption never becomes a fact."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel, Field
 
-from apiatlas.assistant.artifacts import EvidenceRows, Premise, TimeScope
+from apiatlas.assistant.artifacts import (
+    EntityBinding,
+    EntityCandidate,
+    EvidenceRows,
+    Premise,
+    Reading,
+    ResolvedTerm,
+    TimeScope,
+)
+from apiatlas.errors import ApiatlasError, ReasonCode
 
 MAX_KEPT_EVIDENCE = 24
 
@@ -40,6 +50,20 @@ class OpenAmbiguity(BaseModel):
     identifying: list[str] = Field(description="the columns named like the inputs of the finding API")
 
 
+class OpenTerm(BaseModel):
+    """A question waiting for the user to say what its informal terms mean."""
+
+    question: str = Field(description="the question as it was to be planned")
+    surfaces: list[str]
+    stems: list[str]
+    turn_id: str
+    bindings: list[EntityBinding] = Field(default_factory=list)
+    candidates: list[EntityCandidate] = Field(default_factory=list, description="what the question named")
+    period: TimeScope = TimeScope()
+    shape: str = "record"
+    readings: list[Reading] = Field(default_factory=list, description="the readings offered, in order")
+
+
 class PremiseRecord(BaseModel):
     text: str
     status: Premise
@@ -53,8 +77,9 @@ class ConversationState(BaseModel):
     active_entity: ActiveEntity | None = None
     time_scope: TimeScope = TimeScope()
     topic: str = Field(default="", description="the last answered question without its period")
-    resolved_terms: list[str] = Field(default_factory=list)
+    resolved_terms: list[ResolvedTerm] = Field(default_factory=list, description="meanings the user gave")
     open_ambiguity: OpenAmbiguity | None = None
+    open_term: OpenTerm | None = None
     premises: list[PremiseRecord] = Field(default_factory=list)
     last_evidence_ids: list[str] = Field(default_factory=list)
     evidence: list[EvidenceRows] = Field(default_factory=list, description="rows the conversation cites")
@@ -105,3 +130,68 @@ class StateStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+class ConversationStore(Protocol):
+    """Where conversation states live between turns: ``StateStore`` (SQLite) or ``RedisStateStore``."""
+
+    def load(self, conversation_id: str) -> ConversationState: ...
+
+    def save(self, state: ConversationState) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class StateUnavailable(ApiatlasError):
+    """The shared state store cannot be reached: the turn is refused rather than run without its past."""
+
+    code = ReasonCode.UPSTREAM_UNAVAILABLE
+
+
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+class RedisStateStore:
+    """Conversation states in Redis, one JSON string per conversation under ``prefix``: replicas behind
+    one balancer continue each other's conversations."""
+
+    def __init__(self, url: str, prefix: str = "apiatlas:assistant:conversation:") -> None:
+        import redis
+
+        self.url = url
+        self.prefix = prefix
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+
+    def load(self, conversation_id: str) -> ConversationState:
+        try:
+            raw = cast("bytes | None", self._client.get(self.prefix + conversation_id))
+        except self._errors as exc:
+            raise StateUnavailable(f"conversation state in {_safe(self.url)}: {exc}") from exc
+        if raw is None:
+            return ConversationState(conversation_id=conversation_id)
+        return ConversationState.model_validate_json(raw)
+
+    def save(self, state: ConversationState) -> None:
+        try:
+            self._client.set(self.prefix + state.conversation_id, state.model_dump_json())
+        except self._errors as exc:
+            raise StateUnavailable(f"conversation state in {_safe(self.url)}: {exc}") from exc
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def _safe(url: str) -> str:
+    """The URL without its password (said in errors)."""
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rpartition('@')[2]}"
+
+
+def is_shared(where: str | Path) -> bool:
+    return str(where).startswith(REDIS_SCHEMES)
+
+
+def open_state(where: str | Path) -> ConversationStore:
+    """The store ``where`` names: a ``redis://`` URL (shared by replicas), else a SQLite file."""
+    return RedisStateStore(str(where)) if is_shared(where) else StateStore(where)

@@ -56,8 +56,10 @@ class TraceLog:
         found = None
         with self.path.open(encoding="utf-8") as lines:
             for line in lines:
-                if f'"turn_id":"{turn_id}"' in line or (turn_id == "last" and line.strip()):
+                if turn_id == "last" and line.strip():
                     found = line
+                elif line.startswith(f'{{"turn_id":"{turn_id}"'):
+                    found = line  # the turn's own id leads its line (a term it resolved names its turn too)
         return Turn.model_validate(json.loads(found)) if found else None
 
 
@@ -72,11 +74,17 @@ def debug_view(turn: Turn) -> str:
         f"   intent {f.intent}, shape {f.expected_answer_shape}, language {f.language}, "
         f"period {f.time_scope.kind}" + (f" ({f.time_scope.text})" if f.time_scope.text else ""),
         "   candidates: " + (", ".join(f"{c.surface}={c.type}" for c in f.entity_candidates) or "none"),
+        "   informal terms: " + (", ".join(f.informal_terms) or "none"),
         "2. bound:",
         f"   planned as: {r.rewritten_question}",
     ]
     lines += [f"   {b.input} = {b.value!r} ({b.origin}, {b.premise}, {b.evidence_ids})" for b in r.bindings]
     lines += [f"   NOT bound: {u}" for u in r.unbound]
+    for t in r.resolved_terms:
+        applied = f", {t.applied}" if t.applied else ""
+        lines.append(f"   term «{t.surface}» = {t.meaning!r} ({t.origin}, {t.premise}{applied})")
+    lines += [f"   term NOT resolved: «{t}»" for t in r.terms]
+    lines += [f"   reading {i + 1}: {x.api} ({x.title})" for i, x in enumerate(r.readings)]
     lines += [f"   {n.reason_code.value}: {n.message}" for n in r.notes]
     lines.append("3. route:")
     if turn.plan is not None:

@@ -12,48 +12,50 @@ from typing import Any
 
 import anyio
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from apiatlas.assistant import interpret
 from apiatlas.assistant.artifacts import (
     EvidenceRows,
     FinalAnswerPackage,
     Note,
-    Outcome,
     QueryFrame,
     Resolution,
 )
 from apiatlas.assistant.compose import compose, unbound_values
 from apiatlas.assistant.coverage import Findings, coverage
-from apiatlas.assistant.execute import bundle, key_column, run_steps, sources_of
+from apiatlas.assistant.execute import bundle, run_steps, sources_of
 from apiatlas.assistant.llm import ModelRoles, RoleLog
-from apiatlas.assistant.resolve import SUBJECT_KINDS, own_words, resolve, topic_of
+from apiatlas.assistant.memory import NAME_KINDS, update_entity, update_terms
+from apiatlas.assistant.readings import ObjectWords, several_readings, surface_of
+from apiatlas.assistant.resolve import own_words, resolve, topic_of
 from apiatlas.assistant.route import Route, plan_route
-from apiatlas.assistant.state import ActiveEntity, ConversationState, OpenAmbiguity, PremiseRecord, StateStore
+from apiatlas.assistant.state import ConversationState, ConversationStore, OpenTerm, PremiseRecord
+from apiatlas.assistant.terms import TermDefinition, TermReader, apply_terms, catalog_stems, term_notes
 from apiatlas.assistant.trace import TraceLog, Turn
-from apiatlas.assistant.words import REFERENCES
-from apiatlas.catalog.model import Api
+from apiatlas.assistant.words import REFERENCES, words_of
 from apiatlas.errors import ConfigError, ReasonCode
 from apiatlas.executors.base import Executor
-from apiatlas.planning import values as v
 from apiatlas.server.app import atlas_core, warm_up_query
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools import AtlasTools
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
+from apiatlas.text import content_terms, query_terms
 
 _TURN_LOG: ContextVar[RoleLog] = ContextVar("assistant_turn_log")
-NAME_KINDS = {v.SURNAME, v.ENTITY}  # values that need not be unique: several rows are an ambiguity
 
 
 class AssistantSettings(BaseModel):
     """What a deployment tells the assistant (a YAML file): the as-of date assumed when a question states
-    no period (the source's operating day), how many rows an answer lists."""
+    no period (the source's operating day), how many rows an answer lists, and the catalog's definitions
+    of informal business terms (``terms``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     as_of: date | None = None
     rows_shown: int = 10
+    terms: list[TermDefinition] = Field(default_factory=list)
 
     @classmethod
     def load(cls, path: Path | None) -> AssistantSettings:
@@ -74,7 +76,7 @@ class Assistant:
     """Questions in, FinalAnswerPackages out, every stage's artifact traced, the conversation kept."""
 
     def __init__(
-        self, snapshot: CatalogReader, executor: Executor | None, *, state: StateStore,
+        self, snapshot: CatalogReader, executor: Executor | None, *, state: ConversationStore,
         trace: TraceLog | None = None, settings: AssistantSettings | None = None,
         core: AtlasTools | None = None, roles: ModelRoles | None = None,
     ) -> None:  # fmt: skip
@@ -88,6 +90,16 @@ class Assistant:
         config = ServerConfig()
         self.core = core or atlas_core(snapshot, executor, config, config.prefix_for(snapshot.manifest()))
         self.roles = roles
+        self._terms: TermReader | None = None
+        self._objects: ObjectWords | None = None
+
+    @property
+    def terms(self) -> TermReader:
+        """The catalog's words a qualitative word could be bound by, and the settings' definitions (read
+        from the snapshot once)."""
+        if self._terms is None:
+            self._terms = TermReader(catalog_stems(self.snapshot), self.settings.terms)
+        return self._terms
 
     def warm(self) -> float:
         """Load the search index and the query encoder before the first question (milliseconds spent)."""
@@ -110,14 +122,19 @@ class Assistant:
         has_context = state.active_entity is not None or state.open_ambiguity is not None
         frame = interpret.frame(
             question, turn_id=turn_id, conversation_id=conversation_id, vocabulary=self.vocabulary,
-            has_context=has_context,
+            has_context=has_context, terms=self.terms,
         )  # fmt: skip
         log = RoleLog()
         _TURN_LOG.set(log)
         if self.roles is not None:
+            own_terms = frame.informal_terms  # the model may add terms, of the question's own words only
             frame = await anyio.to_thread.run_sync(self.roles.interpret, frame, log)
+            added = [t for t in frame.informal_terms if t.lower() in words_of(frame.text)]
+            frame.informal_terms = list(dict.fromkeys([*own_terms, *added]))
         clock.lap("interpret")
-        resolution = resolve(frame, state, self.vocabulary)
+        resolution = resolve(frame, state, self.vocabulary, self.terms)
+        if resolution.term_answer and state.open_term is not None:
+            frame = _asked_again(frame, state.open_term)
         clock.lap("resolve")
         turn = await self._answer(frame, resolution, state, clock)
         turn.llm = log.notes
@@ -130,9 +147,12 @@ class Assistant:
         self, frame: QueryFrame, res: Resolution, state: ConversationState, clock: _Clock
     ) -> Turn:
         found = Findings(notes=list(res.notes))
-        clarified = any(b.origin == "clarification" for b in res.bindings)
+        clarified = res.term_answer or any(b.origin == "clarification" for b in res.bindings)
         if not clarified and own_words(frame) and self._outside(frame):
             found.abstained = True  # asked of the question itself, not of its rewriting with the entity
+            return await self._finish(frame, res, None, [], found, clock, state)
+        if res.terms:  # a term only the user can define: ask before calling anything
+            found.terms = list(res.terms)
             return await self._finish(frame, res, None, [], found, clock, state)
         if res.unbound:
             found.unbound = list(res.unbound)
@@ -143,6 +163,14 @@ class Assistant:
         )
         found.notes += route.notes
         clock.lap("route")
+        if (
+            route.chain is not None
+            and not route.unbound
+            and not res.term_answer
+            and self._several(frame, res, route)
+        ):
+            found.terms, found.readings = list(res.terms), len(res.readings)
+            return await self._finish(frame, res, route, [], found, clock, state)
         if route.chain is None:
             found.no_chain = True
         elif route.unbound:
@@ -152,6 +180,22 @@ class Assistant:
         else:
             return await self._run(frame, res, route, found, clock, state)
         return await self._finish(frame, res, route, [], found, clock, state)
+
+    def _several(self, frame: QueryFrame, res: Resolution, route: Route) -> bool:
+        """A word of the question the nearly-tied chains read as different things of the catalog, the
+        question naming none of them ("the status of Smith"): left for the user with its readings."""
+        if self._objects is None:
+            self._objects = ObjectWords(self.snapshot)
+        told = {t.stem for t in res.resolved_terms}
+        values = {w for c in frame.entity_candidates for w in words_of(str(c.surface))}
+        asked = content_terms(query_terms(" ".join(w for w in own_words(frame) if w not in values)))
+        stems = [s for s in asked if s not in told]
+        weights = self.core.planning.planner.weights
+        several = several_readings(stems, route.ranked, self._objects, weights.step + weights.edge)
+        if several is None:
+            return False
+        res.terms, res.readings = [surface_of(frame.text, several[0])], several[1]
+        return True
 
     def _outside(self, frame: QueryFrame) -> bool:
         """The search abstains on the question's words, and again without the values it states (a surname
@@ -222,6 +266,11 @@ class Assistant:
     ) -> Turn:  # fmt: skip
         sources = sources_of(runs, store) if store is not None else []
         answer_apis = _answer_apis(runs, found)
+        if res.resolved_terms and answer_apis:
+            words = [*own_words(frame), *res.rewritten_question.lower().split()]
+            as_of = self.settings.as_of_date()[0]
+            sources = apply_terms(sources, answer_apis[-1], res.resolved_terms, self.snapshot, words, as_of)
+            found.term_notes, found.filtered_out = term_notes(res.resolved_terms, sources, answer_apis[-1])
         evidence = bundle(runs, sources, set(answer_apis), self.settings.rows_shown)
         clock.lap("evidence")
         report = coverage(frame, found, runs, evidence)
@@ -233,7 +282,8 @@ class Assistant:
         surface = next((c.surface for c in frame.entity_candidates if c.type in NAME_KINDS), "")
         package = compose(
             frame, report, runs, evidence, answer_apis, self.settings.rows_shown, surface=surface,
-            ask_for=", ".join(found.unbound), candidates=found.ambiguous,
+            ask_for=", ".join(found.unbound), candidates=found.ambiguous, unclear=found.terms,
+            terms=res.resolved_terms, readings=[r.title for r in res.readings],
         )  # fmt: skip
         if self.roles is not None:
             package = await anyio.to_thread.run_sync(self.roles.compose, package, evidence, _TURN_LOG.get())
@@ -252,6 +302,7 @@ class Assistant:
         state.keep_evidence(turn.evidence.sources)
         state.last_evidence_ids = turn.answer.evidence_ids
         update_entity(turn, state, self.snapshot)
+        update_terms(turn, state)
         if turn.answer.outcome.answered:
             state.topic = topic_of(turn.resolution.rewritten_question, self.vocabulary)
         if turn.frame.time_scope.kind == "explicit":
@@ -269,6 +320,15 @@ class Assistant:
         self.state.save(state)
         if self.trace is not None:
             self.trace.append(turn)
+
+
+def _asked_again(frame: QueryFrame, open_: OpenTerm) -> QueryFrame:
+    """This turn (the user's answer, kept verbatim) read as the question it answers: what that named, its
+    period and shape (the stages after the resolver look the named things up)."""
+    return frame.model_copy(
+        update={"entity_candidates": list(open_.candidates), "expected_answer_shape": open_.shape,
+                "time_scope": open_.period}  # a date the answer states bounds the term, it is no period
+    )  # fmt: skip
 
 
 def _without_references(frame: QueryFrame, values: bool) -> str:
@@ -306,53 +366,6 @@ def _check_bindings(package: FinalAnswerPackage, sources: list[EvidenceRows]) ->
             statement.kind = "unknown"
             statement.values = [value for value in statement.values if value not in bad]
     package.reasons.append(ReasonCode.UNBOUND_CLAIM)
-
-
-def update_entity(turn: Turn, state: ConversationState, snapshot: CatalogReader) -> None:
-    """A first step that found exactly one row for a stated subject makes it the active entity; several
-    rows for a name leave an open ambiguity; a clarified turn closes it."""
-    if turn.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY and turn.evidence.sources:
-        first = turn.evidence.sources[0]
-        state.open_ambiguity = OpenAmbiguity(
-            question=turn.resolution.rewritten_question, surface=turn.answer.short_answer,
-            kind=v.SURNAME, api=first.api, evidence_id=first.evidence_id, columns=first.columns,
-            candidates=first.rows[:10], identifying=_identifying(snapshot.get_api(first.api), first),
-        )  # fmt: skip
-        names = [c.surface for c in turn.frame.entity_candidates if c.type in NAME_KINDS]
-        state.open_ambiguity.surface = names[0] if names else first.api
-        return
-    if not turn.answer.outcome.answered or not turn.evidence.sources:
-        return
-    clarified = any(b.origin == "clarification" for b in turn.resolution.bindings)
-    subjects = [c for c in turn.frame.entity_candidates if c.type in SUBJECT_KINDS]
-    first = turn.evidence.sources[0]
-    if len(first.rows) != 1 or not (subjects or clarified):
-        return
-    surface = (
-        state.open_ambiguity.surface
-        if clarified and state.open_ambiguity
-        else subjects[0].surface
-        if subjects
-        else ""
-    )
-    row = dict(zip(first.columns, first.rows[0], strict=False))
-    key = key_column(first.columns)
-    identifying = _identifying(snapshot.get_api(first.api), first)
-    state.active_entity = ActiveEntity(
-        surface=surface, kind=subjects[0].type if subjects else v.SURNAME, key=f"{key}={row.get(key)}",
-        values={n: row[n] for n in identifying if row.get(n) is not None},
-        api=first.api, evidence_id=first.evidence_id,
-    )  # fmt: skip
-    state.open_ambiguity = None
-
-
-def _identifying(api: Api | None, first: EvidenceRows) -> list[str]:
-    """The columns of the first step's rows named like that step's inputs (what found the entity)."""
-    if api is None:
-        return []
-    inputs = {p.name.lower() for p in api.params}
-    inputs |= {c.name.lower() for t in api.input_tables for c in t.columns}
-    return [c for c in first.columns if c.lower() in inputs]
 
 
 class _Clock:

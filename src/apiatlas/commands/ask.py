@@ -17,7 +17,12 @@ SnapArg = Annotated[Path, typer.Argument(metavar="SNAP", help="snapshot file (*.
 DbOpt = Annotated[str | None, typer.Option("--db", help="database URL (else $APIATLAS_DB_URL)")]
 UpstreamOpt = Annotated[str | None, typer.Option("--upstream", help="REST snapshots: the API's base URL")]
 StateOpt = Annotated[
-    Path | None, typer.Option("--state", help="conversation state (SQLite; default: beside the snapshot)")
+    str | None,
+    typer.Option(
+        "--state",
+        help="conversation state: a SQLite file (default: beside the snapshot) or redis://HOST:PORT/DB "
+        "(shared by replicas)",
+    ),
 ]
 SettingsOpt = Annotated[
     Path | None,
