@@ -200,6 +200,7 @@ def test_pass_list_is_ordered_and_named() -> None:
         "co_usage",
         "entry_points",
         "vocabulary",
+        "enrichment",
         "index",
     ]
 

@@ -85,7 +85,16 @@ def start_key(argv: list[str]) -> str:
     return hashlib.sha256(json.dumps(whole, sort_keys=True).encode("utf-8")).hexdigest()[:32]
 
 
+# per-request fields of ``params._meta`` that no answer depends on (a trace context, a progress token)
+_VOLATILE_META = frozenset({"traceparent", "tracestate", "baggage", "progressToken"})
+
+
 def request_key(method: str, params: Any) -> str:
+    """A request as its answer depends on it: method and params, without the per-request ``_meta``
+    fields (``_VOLATILE_META``)."""
+    if isinstance(params, dict) and isinstance(params.get("_meta"), dict):
+        meta = {k: v for k, v in params["_meta"].items() if k not in _VOLATILE_META}
+        params = {**params, "_meta": meta}
     return json.dumps([method, params], sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
