@@ -36,16 +36,25 @@ def is_bank_docs(root: Path) -> bool:
 
 def find_pages(root: Path) -> list[tuple[PageKind, str]]:
     """Every page of the docs as (kind, path relative to ``root`` in POSIX form), sorted by path."""
-    pages: list[tuple[PageKind, str]] = []
+    return [(kind, file) for kind, file, _ in _found_pages(root)]
+
+
+def _found_pages(root: Path) -> list[tuple[PageKind, str, bool]]:
+    """``find_pages`` with, for each page, whether it (symlinks followed) lies inside ``root``: checked
+    once per folder, and page by page only for a page that is itself a symlink."""
+    pages: list[tuple[PageKind, str, bool]] = []
     for folders, pattern, kind in LAYOUT:
         folder: Path | None = root
         for name in folders:
             folder = _child_dir(folder, name) if folder is not None else None
         if folder is None:
             continue
+        folder_inside = is_inside(folder, [root])
         for entry in os.scandir(folder):
             if entry.is_file() and pattern.match(entry.name):
-                pages.append((kind, Path(entry.path).relative_to(root).as_posix()))
+                path = Path(entry.path)
+                inside = folder_inside and (not entry.is_symlink() or is_inside(path, [root]))
+                pages.append((kind, path.relative_to(root).as_posix(), inside))
     return sorted(pages, key=lambda page: page[1])
 
 
@@ -68,7 +77,7 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
             code=ReasonCode.BAD_CONFIG,
             location=Location(file=str(root)),
         )
-    pages = find_pages(root)
+    pages = _found_pages(root)
     if workers is None:
         workers = (os.cpu_count() or 1) if len(pages) >= PARALLEL_FROM else 1
     parsed: list[ParsedPage] = []
@@ -79,8 +88,8 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
     return assemble_catalog(parsed)
 
 
-def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> Iterator[ParsedPage]:
-    jobs = [(kind, file, str(root)) for kind, file in pages]
+def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int) -> Iterator[ParsedPage]:
+    jobs = [(kind, file, str(root), inside) for kind, file, inside in pages]
     if workers <= 1 or len(jobs) < 2:
         for job in jobs:
             yield _parse_one(job)
@@ -96,9 +105,9 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> I
             yield _parse_one(job)
 
 
-def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
-    kind, file, root = job
-    if not is_inside(Path(root) / file, [Path(root)]):  # a symlink out of the documentation folder
+def _parse_one(job: tuple[PageKind, str, str, bool]) -> ParsedPage:
+    kind, file, root, inside = job
+    if not inside:  # a symlink out of the documentation folder
         message = "the page is a link to outside the documentation folder; not read"
         diagnostic = finding(Severity.ERROR, ReasonCode.REF_OUTSIDE_SOURCE, message, file)
         return ParsedPage(file=file, sha256="", page=None, diagnostics=[diagnostic])
