@@ -50,11 +50,11 @@ def _found_pages(root: Path) -> list[tuple[PageKind, str, bool]]:
         if folder is None:
             continue
         folder_inside = is_inside(folder, [root])
+        prefix = folder.relative_to(root).as_posix() + "/"
         for entry in os.scandir(folder):
             if entry.is_file() and pattern.match(entry.name):
-                path = Path(entry.path)
-                inside = folder_inside and (not entry.is_symlink() or is_inside(path, [root]))
-                pages.append((kind, path.relative_to(root).as_posix(), inside))
+                inside = folder_inside and (not entry.is_symlink() or is_inside(Path(entry.path), [root]))
+                pages.append((kind, prefix + entry.name, inside))
     return sorted(pages, key=lambda page: page[1])
 
 
@@ -112,7 +112,8 @@ def _parse_one(job: tuple[PageKind, str, str, bool]) -> ParsedPage:
         diagnostic = finding(Severity.ERROR, ReasonCode.REF_OUTSIDE_SOURCE, message, file)
         return ParsedPage(file=file, sha256="", page=None, diagnostics=[diagnostic])
     try:
-        data = (Path(root) / file).read_bytes()
+        with open(os.path.join(root, file), "rb") as page:
+            data = page.read()
     except OSError as error:
         return ParsedPage(
             file=file,
