@@ -11,6 +11,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 _BREAK = "\ue000"
 _BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
 _BLOCK_END = re.compile(r"</(?:p|div|li)\s*>", re.IGNORECASE)  # paragraphs in a cell become lines
+_LINK_TAG = re.compile(r"<a[\s/>]", re.IGNORECASE)  # no <a> element without one (a table page has none)
 _INLINE_TAGS = frozenset(
     {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
 )
@@ -69,6 +70,7 @@ def read_page(html: str) -> HtmlPage:
     truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
     marked = _BLOCK_END.sub(lambda end: end.group(0) + _BREAK, _BR_TAG.sub(_BREAK, html))
     tree = LexborHTMLParser(marked)
+    links = _LINK_TAG.search(marked) is not None
     # One walk of the elements in document order instead of CSS queries: the first query on a document
     # builds lexbor's selector engine, which cost more than parsing the (small) page itself.
     tables: list[HtmlTable] = []
@@ -79,7 +81,7 @@ def read_page(html: str) -> HtmlPage:
     for node in root.traverse() if root is not None else ():
         tag = node.tag
         if tag == "table":
-            tables.append(HtmlTable(heading=_heading_before(node), rows=_rows(node)))
+            tables.append(HtmlTable(heading=_heading_before(node), rows=_rows(node, links)))
         elif tag in _HEADING_TAGS:
             heading_nodes.append(node)
         elif tag == "title" and title_tag is None:
@@ -92,23 +94,23 @@ def read_page(html: str) -> HtmlPage:
     return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
 
 
-def _rows(table: LexborNode) -> list[list[Cell]]:
+def _rows(table: LexborNode, links: bool) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for child in table.iter():
         if child.tag == "tr":
-            rows.append(_cells(child))
+            rows.append(_cells(child, links))
         elif child.tag in ("tbody", "thead", "tfoot"):
-            rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
+            rows.extend(_cells(tr, links) for tr in child.iter() if tr.tag == "tr")
     return [row for row in rows if row]
 
 
-def _cells(tr: LexborNode) -> list[Cell]:
+def _cells(tr: LexborNode, links: bool) -> list[Cell]:
     cells: list[Cell] = []
     for td in tr.iter():
         if td.tag not in ("td", "th"):
             continue
         text = clean_text(td.text(deep=True, separator=""))
-        href = _first_link(td)
+        href = _first_link(td) if links else None
         cells.append(Cell(text=text, href=href.strip() if href else None))
     return cells
 
