@@ -40,7 +40,14 @@ def words(text: str) -> list[str]:
 
 def stems(text: str) -> list[str]:
     """The stemmed words of ``text`` in order (duplicates kept; bm25 uses the frequencies)."""
-    return [stem(w) for w in words(text)]
+    return list(_text_stems(text))
+
+
+@lru_cache(maxsize=1 << 18)
+def _text_stems(text: str) -> tuple[str, ...]:
+    """``stems`` of one text, remembered: a catalog repeats its field names and descriptions across APIs,
+    and a compile stems every card text twice (the lexical arrays and the snapshot's FTS rows)."""
+    return tuple(stem(w) for w in words(text))
 
 
 def index_text(parts: Iterable[str]) -> str:

@@ -272,6 +272,7 @@ class _GraphBuilder:
                 self.by_alias(c)
         for c in all_inputs:  # after the stronger levels, so the cap counts only new pairs
             self.by_type_only(c)
+        reasons: dict[str, str] = {}  # one string per distinct reason (a type-only one repeats per pair)
         edges = [
             Edge.model_construct(
                 producer=k[0],
@@ -282,7 +283,7 @@ class _GraphBuilder:
                 consumer_field=k[5],
                 domain_type=f.domain_type,
                 level=f.level,
-                reason=f.reason,
+                reason=reasons.setdefault(f.reason, f.reason),
             )
             for k, f in self.best.items()
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -61,7 +62,9 @@ class LexicalIndex:
             columns.append(tuple(per_field))
         n = len(keys)
         avg = [max(sum(sum(c[f].values()) for c in columns) / n, 1e-9) if n else 1.0 for f in range(3)]
-        postings: dict[str, list[tuple[int, float]]] = {}
+        # per term: its cards and their weights, as packed arrays (a tuple per posting held every one of
+        # them as three Python objects)
+        postings: dict[str, tuple[array[int], array[float]]] = {}
         for doc, counts in enumerate(columns):
             part: dict[str, float] = {}
             for f, tf in enumerate(counts):
@@ -69,16 +72,21 @@ class LexicalIndex:
                 for term, c in tf.items():
                     part[term] = part.get(term, 0.0) + FIELD_WEIGHTS[f] * c * (K1 + 1) / (c + norm)
             for term, w in part.items():
-                postings.setdefault(term, []).append((doc, w))
+                plist = postings.get(term)
+                if plist is None:
+                    plist = postings[term] = (array("i"), array("d"))
+                plist[0].append(doc)
+                plist[1].append(w)
+        columns.clear()
         vocab = {t: i for i, t in enumerate(sorted(postings))}
         indptr = [0]
-        docs: list[int] = []
-        weights: list[float] = []
+        docs = array("i")
+        weights: list[npt.NDArray[np.float32]] = []
         for term in sorted(postings):
-            plist = postings[term]
-            idf = math.log1p((n - len(plist) + 0.5) / (len(plist) + 0.5))
-            docs.extend(d for d, _ in plist)
-            weights.extend(w * idf for _, w in plist)
+            term_docs, term_weights = postings.pop(term)
+            idf = math.log1p((n - len(term_docs) + 0.5) / (len(term_docs) + 0.5))
+            docs.extend(term_docs)
+            weights.append((np.frombuffer(term_weights, dtype=np.float64) * idf).astype(np.float32))
             indptr.append(len(docs))
         return cls(
             keys,
@@ -86,7 +94,7 @@ class LexicalIndex:
             vocab,
             np.array(indptr, dtype=np.int32),
             np.array(docs, dtype=np.int32),
-            np.array(weights, dtype=np.float32),
+            np.concatenate(weights) if weights else np.array([], dtype=np.float32),
         )
 
     def to_blobs(self) -> dict[str, bytes]:

@@ -19,13 +19,17 @@ LEVEL = 9
 _WBITS = -15  # raw deflate: no header or checksum per row (SQLite's page checks cover the file)
 
 
+def sampled(count: int) -> range:
+    """The places of the rows ``dictionary`` samples out of ``count`` rows (evenly spaced)."""
+    return range(0, count, max(1, count // SAMPLES))
+
+
 def dictionary(rows: Sequence[bytes]) -> bytes:
     """A deflate dictionary of ``rows``: evenly spaced rows joined, the last ``WINDOW`` bytes kept
     (deflate prefers the dictionary's end, where the sample's later rows are)."""
     if not rows:
         return b""
-    step = max(1, len(rows) // SAMPLES)
-    return b"".join(rows[::step])[-WINDOW:]
+    return b"".join(rows[n] for n in sampled(len(rows)))[-WINDOW:]
 
 
 class Packer:
@@ -33,13 +37,16 @@ class Packer:
 
     def __init__(self, zdict: bytes) -> None:
         self.zdict = zdict
+        self._primed: zlib._Compress | None = None  # a deflater with the dictionary loaded, copied per row
 
     def pack(self, text: str) -> bytes:
-        deflate = (
-            zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY, self.zdict)
-            if self.zdict
-            else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9)
-        )
+        if self._primed is None:  # loading a dictionary at level 9 costs more than deflating a row
+            self._primed = (
+                zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY, self.zdict)
+                if self.zdict
+                else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9)
+            )
+        deflate = self._primed.copy()
         return deflate.compress(text.encode("utf-8")) + deflate.flush()
 
     def unpack(self, blob: bytes) -> str:

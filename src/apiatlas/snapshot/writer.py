@@ -8,7 +8,6 @@ import sqlite3
 import tempfile
 import zlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
-from apiatlas.snapshot.packing import Packer, dictionary
+from apiatlas.snapshot.packing import Packer, dictionary, sampled
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, DDL, PAGE_SIZE
 from apiatlas.text import index_text, words
 
@@ -93,14 +92,6 @@ def _write(
         conn.close()
 
 
-@dataclass(frozen=True)
-class StoredApi:
-    """An API as the ``apis`` table holds it: the model and its JSON body (what every reader parses)."""
-
-    api: Api
-    body: str
-
-
 def _insert_all(
     conn: sqlite3.Connection,
     catalog: Catalog,
@@ -109,7 +100,7 @@ def _insert_all(
     search_index: Mapping[str, bytes],
 ) -> None:
     """Every table's rows, one table family after the other (the order is part of the file's bytes)."""
-    apis = [StoredApi(a, to_json(a.model_dump(mode="json"))) for _, a in sorted(catalog.apis.items())]
+    apis = [a for _, a in sorted(catalog.apis.items())]
     _insert_manifest(conn, manifest)
     _insert_objects(conn, catalog)
     _insert_apis(conn, apis)
@@ -117,7 +108,7 @@ def _insert_all(
     _insert_edges(conn, catalog)
     _insert_playbooks(conn, catalog)
     _insert_diagnostics(conn, catalog)
-    _insert_search(conn, catalog, [s.api for s in apis], vectors, search_index)
+    _insert_search(conn, catalog, apis, vectors, search_index)
 
 
 def _insert_manifest(conn: sqlite3.Connection, manifest: Manifest) -> None:
@@ -147,33 +138,36 @@ def _kept_api_count(catalog: Catalog) -> dict[str, int]:
     return kept_count
 
 
-def _insert_apis(conn: sqlite3.Connection, apis: list[StoredApi]) -> None:
+def _api_body(api: Api) -> str:
+    """An API's JSON body as the ``apis`` table holds it (what every reader parses)."""
+    return to_json(api.model_dump(mode="json"))
+
+
+def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
     """Every API (kept or dropped, ``id`` in key order) and its contract, built from the API as the
-    snapshot holds it; bodies and contracts deflated against a dictionary of their own column."""
-    bodies = [s.body.encode("utf-8") for s in apis]
-    body_packer = Packer(dictionary(bodies))
+    snapshot holds it; bodies and contracts deflated against a dictionary of their own column (sampled
+    first, so each body is built, packed and let go in turn rather than all held at once)."""
+    sample = [_api_body(apis[n]) for n in sampled(len(apis))]
+    body_packer = Packer(dictionary([body.encode("utf-8") for body in sample]))
+    sample_contracts = [_contract_row(Api.model_validate_json(body)) for body in sample]
+    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in sample_contracts]))
+    contracts: list[tuple[str, bytes, bytes]] = []
+
+    def rows() -> Iterator[tuple[int, str, str, str, int, str, int, bytes]]:
+        for n, api in enumerate(apis, start=1):
+            body = _api_body(api)
+            key, inputs, outputs = _contract_row(Api.model_validate_json(body))
+            contracts.append((key, contract_packer.pack(inputs), contract_packer.pack(outputs)))
+            kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
+            yield n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack(body)
+
     conn.executemany(
         "INSERT INTO apis(id, key, object_key, title, kept, side_effect, entry_point, body)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        (
-            (
-                n,
-                s.api.key,
-                s.api.object_key,
-                s.api.title,
-                int(s.api.funnel.kept),
-                s.api.side_effect.value,
-                int(s.api.entry_point),
-                body_packer.pack(s.body),
-            )
-            for n, s in enumerate(apis, start=1)
-        ),
+        rows(),
     )
-    contracts = [_contract_row(Api.model_validate_json(s.body)) for s in apis]
-    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in contracts]))
     conn.executemany(
-        "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)",
-        ((k, contract_packer.pack(i), contract_packer.pack(o)) for k, i, o in contracts),
+        "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)", contracts
     )
     conn.executemany(
         "INSERT INTO packing(name, zdict) VALUES (?, ?)",

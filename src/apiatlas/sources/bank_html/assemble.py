@@ -247,6 +247,7 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
             description=link.description,
             source=Location(file=page.file, anchor=anchor),
         )
+    shared = table_page.file in index.used_tables  # linked by an API before: its columns are taken
     index.used_tables.add(table_page.file)
     disagreements = []
     if table_page.name != link.name:
@@ -269,7 +270,11 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
         name=link.name,
         direction=link.direction,
         description=link.description or table_page.description,
-        columns=[column.model_copy() for column in table_page.columns],
+        # the first API to link a table page takes its columns; a later one gets copies (passes fill
+        # each API's columns, e.g. their JSON Schema)
+        columns=[column.model_copy() for column in table_page.columns]
+        if shared
+        else list(table_page.columns),
         source=table_page.location,
     )
 

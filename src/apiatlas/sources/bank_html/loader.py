@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
-from apiatlas.sources.bank_html.records import ParsedPage, finding
+from apiatlas.sources.bank_html.records import ParsedPage, finding, share_texts
 from apiatlas.sources.confine import is_inside
 
 Progress = Callable[[int, int], None]
@@ -36,16 +38,25 @@ def is_bank_docs(root: Path) -> bool:
 
 def find_pages(root: Path) -> list[tuple[PageKind, str]]:
     """Every page of the docs as (kind, path relative to ``root`` in POSIX form), sorted by path."""
-    pages: list[tuple[PageKind, str]] = []
+    return [(kind, file) for kind, file, _ in _found_pages(root)]
+
+
+def _found_pages(root: Path) -> list[tuple[PageKind, str, bool]]:
+    """``find_pages`` with, for each page, whether it (symlinks followed) lies inside ``root``: checked
+    once per folder, and page by page only for a page that is itself a symlink."""
+    pages: list[tuple[PageKind, str, bool]] = []
     for folders, pattern, kind in LAYOUT:
         folder: Path | None = root
         for name in folders:
             folder = _child_dir(folder, name) if folder is not None else None
         if folder is None:
             continue
+        folder_inside = is_inside(folder, [root])
+        prefix = folder.relative_to(root).as_posix() + "/"
         for entry in os.scandir(folder):
             if entry.is_file() and pattern.match(entry.name):
-                pages.append((kind, Path(entry.path).relative_to(root).as_posix()))
+                inside = folder_inside and (not entry.is_symlink() or is_inside(Path(entry.path), [root]))
+                pages.append((kind, prefix + entry.name, inside))
     return sorted(pages, key=lambda page: page[1])
 
 
@@ -68,19 +79,35 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
             code=ReasonCode.BAD_CONFIG,
             location=Location(file=str(root)),
         )
-    pages = find_pages(root)
+    pages = _found_pages(root)
     if workers is None:
         workers = (os.cpu_count() or 1) if len(pages) >= PARALLEL_FROM else 1
-    parsed: list[ParsedPage] = []
-    for done, page in enumerate(_parse_all(root, pages, workers), start=1):
-        parsed.append(page)
-        if progress is not None:
-            progress(done, len(pages))
-    return assemble_catalog(parsed)
+    with _no_collections():
+        parsed: list[ParsedPage] = []
+        texts: dict[str, str] = {}
+        for done, page in enumerate(_parse_all(root, pages, workers), start=1):
+            share_texts(page, texts)
+            parsed.append(page)
+            if progress is not None:
+                progress(done, len(pages))
+        return assemble_catalog(parsed)
 
 
-def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> Iterator[ParsedPage]:
-    jobs = [(kind, file, str(root)) for kind, file in pages]
+@contextmanager
+def _no_collections() -> Iterator[None]:
+    """No cyclic garbage collection while the pages arrive: they only add objects (no cycles), and every
+    full collection would walk all the pages received so far again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int) -> Iterator[ParsedPage]:
+    jobs = [(kind, file, str(root), inside) for kind, file, inside in pages]
     if workers <= 1 or len(jobs) < 2:
         for job in jobs:
             yield _parse_one(job)
@@ -96,14 +123,15 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str]], workers: int) -> I
             yield _parse_one(job)
 
 
-def _parse_one(job: tuple[PageKind, str, str]) -> ParsedPage:
-    kind, file, root = job
-    if not is_inside(Path(root) / file, [Path(root)]):  # a symlink out of the documentation folder
+def _parse_one(job: tuple[PageKind, str, str, bool]) -> ParsedPage:
+    kind, file, root, inside = job
+    if not inside:  # a symlink out of the documentation folder
         message = "the page is a link to outside the documentation folder; not read"
         diagnostic = finding(Severity.ERROR, ReasonCode.REF_OUTSIDE_SOURCE, message, file)
         return ParsedPage(file=file, sha256="", page=None, diagnostics=[diagnostic])
     try:
-        data = (Path(root) / file).read_bytes()
+        with open(os.path.join(root, file), "rb") as page:
+            data = page.read()
     except OSError as error:
         return ParsedPage(
             file=file,

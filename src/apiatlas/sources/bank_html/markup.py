@@ -11,10 +11,12 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 _BREAK = "\ue000"
 _BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
 _BLOCK_END = re.compile(r"</(?:p|div|li)\s*>", re.IGNORECASE)  # paragraphs in a cell become lines
+_LINK_TAG = re.compile(r"<a[\s/>]", re.IGNORECASE)  # no <a> element without one (a table page has none)
 _INLINE_TAGS = frozenset(
     {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
 )
-_HEADING_TAGS = "h1, h2, h3, h4, h5, h6, b, strong, p, div, center"
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "p", "div", "center"})
+_TITLE_TAGS = frozenset({"h1", "h2", "h3"})  # the page's title; else its <title>
 _MAX_WALK = 64  # nodes visited backwards from a table while looking for its heading
 
 
@@ -52,6 +54,8 @@ def normalize_label(text: str) -> str:
 
 def clean_text(text: str) -> str:
     """Collapse whitespace inside each line; lines come from <br>, ``<br><br>`` keeps one blank line."""
+    if _BREAK not in text:  # one line: what the loop below gives for it, without the loop
+        return " ".join(text.split())
     lines: list[str] = []
     for part in text.split(_BREAK):
         line = " ".join(part.split())
@@ -66,33 +70,59 @@ def read_page(html: str) -> HtmlPage:
     truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
     marked = _BLOCK_END.sub(lambda end: end.group(0) + _BREAK, _BR_TAG.sub(_BREAK, html))
     tree = LexborHTMLParser(marked)
-    tables = [HtmlTable(heading=_heading_before(node), rows=_rows(node)) for node in tree.css("table")]
-    title_node = tree.css_first("h1, h2, h3") or tree.css_first("title")
+    links = _LINK_TAG.search(marked) is not None
+    # One walk of the elements in document order instead of CSS queries: the first query on a document
+    # builds lexbor's selector engine, which cost more than parsing the (small) page itself.
+    tables: list[HtmlTable] = []
+    heading_nodes: list[LexborNode] = []
+    title_node: LexborNode | None = None
+    title_tag: LexborNode | None = None
+    root = tree.root
+    for node in root.traverse() if root is not None else ():
+        tag = node.tag
+        if tag == "table":
+            tables.append(HtmlTable(heading=_heading_before(node), rows=_rows(node, links)))
+        elif tag in _HEADING_TAGS:
+            heading_nodes.append(node)
+        elif tag == "title" and title_tag is None:
+            title_tag = node
+        if title_node is None and tag in _TITLE_TAGS:
+            title_node = node
+    title_node = title_node or title_tag
     title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
-    headings = [normalize_label(n.text(deep=True, separator="")) for n in tree.css(_HEADING_TAGS)]
+    headings = [normalize_label(n.text(deep=True, separator="")) for n in heading_nodes]
     return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
 
 
-def _rows(table: LexborNode) -> list[list[Cell]]:
+def _rows(table: LexborNode, links: bool) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for child in table.iter():
         if child.tag == "tr":
-            rows.append(_cells(child))
+            rows.append(_cells(child, links))
         elif child.tag in ("tbody", "thead", "tfoot"):
-            rows.extend(_cells(tr) for tr in child.iter() if tr.tag == "tr")
+            rows.extend(_cells(tr, links) for tr in child.iter() if tr.tag == "tr")
     return [row for row in rows if row]
 
 
-def _cells(tr: LexborNode) -> list[Cell]:
+def _cells(tr: LexborNode, links: bool) -> list[Cell]:
     cells: list[Cell] = []
     for td in tr.iter():
         if td.tag not in ("td", "th"):
             continue
         text = clean_text(td.text(deep=True, separator=""))
-        link = td.css_first("a[href]")
-        href = link.attributes.get("href") if link is not None else None
+        href = _first_link(td) if links else None
         cells.append(Cell(text=text, href=href.strip() if href else None))
     return cells
+
+
+def _first_link(cell: LexborNode) -> str | None:
+    """The ``href`` of the first ``<a href>`` inside ``cell`` (document order), None without one."""
+    for node in cell.traverse():
+        if node.tag == "a":
+            attributes = node.attributes
+            if "href" in attributes:
+                return attributes["href"]
+    return None
 
 
 def _heading_before(table: LexborNode) -> str:

@@ -105,3 +105,25 @@ def finding(
     return Diagnostic(
         severity=severity, code=code, message=message, location=Location(file=file, anchor=anchor)
     )
+
+
+def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
+    """Make the texts of the page's parameters, error codes and columns that equal one seen before (held
+    in ``texts``) that same string object: field names, domain types and descriptions repeat across the
+    pages of a catalog, and each page arrives from its parse worker with its own copies."""
+    page = parsed.page
+    if isinstance(page, ApiPage):
+        _share(page.params, ("name", "domain_type", "description"), texts)
+        _share(page.errors, ("code", "description"), texts)
+    elif isinstance(page, TablePage):
+        _share(page.columns, ("name", "domain_type", "description"), texts)
+
+
+def _share(
+    entities: list[Param] | list[Column] | list[ErrorCode], names: tuple[str, ...], texts: dict[str, str]
+) -> None:
+    for entity in entities:
+        fields = vars(entity)
+        for name in names:
+            text = fields[name]
+            fields[name] = texts.setdefault(text, text)
