@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.sources import detect_source, load_source
+from apiatlas.sources.dotnet.doc_text import text_of
 from apiatlas.sources.dotnet.ecma_docs import doc_type
 from apiatlas.sources.dotnet.loader import load_dotnet
 from dotnet_fixture import SOURCE, build_sdk, needs_mcs
@@ -102,3 +104,12 @@ def test_ecma_types_in_documentation_id_spelling() -> None:
     assert doc_type("T[]", [], ["T"]) == "``0[]"
     assert doc_type("System.Collections.Generic.List<T>", ["T"], []) == "System.Collections.Generic.List{`0}"
     assert doc_type("Gtk.Fixed+FixedChild", [], []) == "Gtk.Fixed.FixedChild"
+
+
+def test_mdoc_placeholders_are_no_documentation() -> None:
+    """mdoc writes "To be added." where nobody documented a member, sometimes without its period."""
+    for written in ("<summary>To be added.</summary>", "<summary>To be added</summary>"):
+        assert text_of(ET.fromstring(written)) == ""
+    assert text_of(ET.fromstring("<remarks>Sets the size. To be added.</remarks>")) == "Sets the size."
+    kept = "<summary>The item to be added to the list.</summary>"  # the words in a real sentence stay
+    assert text_of(ET.fromstring(kept)) == "The item to be added to the list."

@@ -14,6 +14,7 @@ import pytest
 from mcp.client import Client
 
 from apiatlas.build import compile_docs
+from apiatlas.search.structural import overload_group
 from apiatlas.server.app import build_server
 from apiatlas.server.config import ServerConfig
 from apiatlas.snapshot import Snapshot
@@ -115,6 +116,20 @@ def test_code_tools_over_mcp(snapshot: Path) -> None:
         assert SOURCE.read_text().splitlines()[lines["lines"][0]["line"] - 1] == lines["lines"][0]["text"]
 
     _serve(snapshot, body)
+
+
+def test_a_search_in_words_shows_each_overload_group_once(snapshot: Path) -> None:
+    """Canvas.Add has two overloads; a request in words gets one hit for both (its card lists them), and
+    the snapshot fuses its lexical side by what the best name covers (a code surface's setting)."""
+
+    async def body(client: Client) -> None:
+        hits = (await _call(client, "search", query="add a shape to the canvas at a position"))["hits"]
+        groups = [overload_group(h["api_key"]) for h in hits]
+        assert "M:Geometry.Shapes.Canvas.Add" in groups and len(groups) == len(set(groups)), groups
+
+    _serve(snapshot, body)
+    with Snapshot.open(snapshot) as snap:
+        assert snap.manifest()["pass_stats"]["search"]["fusion"]["lexical_by_cover"] is True
 
 
 def test_check_code_finds_invented_members_and_wrong_arities(snapshot: Path) -> None:

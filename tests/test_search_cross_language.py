@@ -95,6 +95,16 @@ def test_russian_words_read_as_the_catalogs_words_of_the_same_meaning(search: Hy
     assert "histori" in found.hits[0].matched and "историю" in found.hits[0].why
 
 
+def test_the_bridge_reads_into_words_not_identifiers(search: HybridSearch) -> None:
+    """An identifier counts as its parts (``postMessage``: post, message), and each stem is embedded as the
+    catalog spells it ("history", not its stem "histori")."""
+    bridge = search.across.bridge()
+    assert bridge is not None
+    assert "postmessag" not in bridge.stems and {"post", "messag"} <= set(bridge.stems)
+    spelt = dict(zip(bridge.stems, bridge.words, strict=True))
+    assert spelt["histori"] == "history" and spelt["messag"] == "message"
+
+
 def test_read_by_its_words_alone_the_russian_request_abstains(search: HybridSearch) -> None:
     """What the search did before: each Russian word unknown to the catalog, the hybrid model abstains."""
     original = search.across.scripts()

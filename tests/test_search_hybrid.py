@@ -251,3 +251,20 @@ def test_two_words_the_catalog_writes_as_one_find_that_word(tmp_path: Path) -> N
         assert {"pay", "out"} <= set(found.hits[0].matched)  # the one word stands for both
         apart = search.search("pay the invoice", mode=SearchMode.LEXICAL)  # no "payinvoice": as before
         assert apart.hits[0].api_key == "GET /invoices/{invoice}/pay"
+
+
+def test_the_best_lexical_hits_cover_of_the_request() -> None:
+    """Rarity-weighted: the best name matching only "password" of "hide the typed password" covers the
+    share "password" weighs; an exact-name hit is no lexical evidence, unread foreign words do not count."""
+    from apiatlas.search.confidence import SearchView, best_lexical_cover
+
+    idf = {"hide": 2.0, "type": 1.0, "password": 3.0, "окн": 9.0}.__getitem__
+    view = SearchView(
+        terms=["hide", "type", "password", "окн"], rarity={}, max_rarity=0.0, vocabulary=None,
+        corrected=frozenset(), cosines={}, dense_order=[], dense_mean=None, dense_std=None, fused={},
+        order=[], objects={}, unread=frozenset({"окн"}),
+        lexical={"F:PasswordSave.Never": (9.0, ["password"], False),
+                 "P:Entry.Visibility": (4.0, ["hide", "type"], False), "T:Exact": (0.0, [], True)},
+    )  # fmt: skip
+    assert best_lexical_cover(view, idf) == 0.5
+    assert best_lexical_cover(SearchView(**{**view.__dict__, "lexical": {}}), idf) == 1.0

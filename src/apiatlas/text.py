@@ -10,7 +10,7 @@ from apiatlas.language.stemming import american, stem
 from apiatlas.language.words import FUNCTION_WORDS
 
 __all__ = [
-    "american", "content_terms", "function_stems", "index_text", "query_terms", "split_identifier",
+    "american", "content_terms", "function_stems", "index_text", "pieces", "query_terms", "split_identifier",
     "stem", "stems", "words",
 ]  # fmt: skip
 
@@ -36,6 +36,12 @@ def words(text: str) -> list[str]:
         # a lone letter left by the split (the D of DSec) only adds noise to the index
         out.extend(_normalise(p) for p in pieces if len(pieces) == 1 or len(p) > 1 or p.isdigit())
     return out
+
+
+def pieces(text: str) -> list[str]:
+    """Lower-cased words of ``text`` with identifiers as their parts only (``SetDefaultSize``: set, default,
+    size; ``words`` keeps the whole identifier too)."""
+    return [_normalise(p) for raw in _WORD.findall(text) for p in split_identifier(raw)]
 
 
 def stems(text: str) -> list[str]:

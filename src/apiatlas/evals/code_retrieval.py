@@ -19,7 +19,7 @@ from apiatlas.evals.dataset import EvalQuery
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.restbench import read_json
 from apiatlas.search.outcome import SearchMode
-from apiatlas.search.structural import StructuralNames, with_structural
+from apiatlas.search.structural import OVERLOAD_DEPTH, StructuralNames, with_structural
 from apiatlas.snapshot import Snapshot
 
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
@@ -97,7 +97,7 @@ def run_code_retrieval(snapshot_path: Path, requests: Path, embedding: str | Non
             runs: list[tuple[EvalQuery, list[str], float]] = []
             for q in queries:
                 start = time.perf_counter()
-                outcome = search.search(q.text, limit=LIMIT, mode=mode)
+                outcome = search.search(q.text, limit=LIMIT * OVERLOAD_DEPTH, mode=mode)
                 named = names.lookup(q.text, limit=LIMIT)
                 outcome = with_structural(outcome, named, snapshot.api_titles(named) if named else {}, LIMIT)
                 seconds = time.perf_counter() - start

@@ -17,6 +17,7 @@ from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import embed_passages
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.writer import write_snapshot
+from apiatlas.sources import source_format
 
 
 @dataclass
@@ -65,6 +66,9 @@ def index(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
         blobs = embed_passages(provider, texts, cache=indexing.cache, progress=indexing.on_progress)
         indexing.vectors = {a.key: b for a, b in zip(apis, blobs, strict=True)}
         dim = len(blobs[0])
+    settings = indexing.settings
+    if source_format(catalog.source_kind).surface == "code":  # an SDK's names: fused by what they cover
+        settings = settings.model_copy(update={"lexical_by_cover": True})
     catalog.stats["search"] = {
         "embedding_model": provider.model_id if provider is not None else None,
         "dim": dim,
@@ -72,7 +76,7 @@ def index(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
         "lexical_terms": len(lexical.vocab),
         "dropped_indexed": len(dropped),
         "quantization": "int8 (x127, L2-normalised)",
-        **indexing.settings.manifest(),
+        **settings.manifest(),
     }
 
 

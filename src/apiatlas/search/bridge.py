@@ -26,7 +26,7 @@ from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.scripts import CatalogScripts
 from apiatlas.search.vector_cache import default_cache_path, embed_passages
 from apiatlas.snapshot.catalog_reader import CatalogReader
-from apiatlas.text import function_stems, stem, stems
+from apiatlas.text import function_stems, pieces, stem
 
 BRIDGE_COSINE = 0.88  # the least cosine of a word to its counterpart (multilingual-e5: 0.88-0.92 for a
 # translation, 0.81-0.875 for the nearest stem of a word the catalog has no counterpart of)
@@ -45,10 +45,11 @@ class WordBridge:
         cache: Path | None = None,
     ) -> None:
         stop = function_stems()
-        found = {s for text in names for s in stems(text)}
+        spelt = _spellings(names)
         self.stems = sorted(
-            s for s in found if s in known and s.isalpha() and len(s) >= MIN_LENGTH and s not in stop
+            s for s in spelt if s in known and s.isalpha() and len(s) >= MIN_LENGTH and s not in stop
         )
+        self.words = [spelt[s] for s in self.stems]  # what is embedded: a word as the catalog writes it
         self.provider = provider
         self.cache = cache
         self._lock = threading.Lock()
@@ -57,7 +58,7 @@ class WordBridge:
     def _catalog(self) -> npt.NDArray[np.float32]:
         with self._lock:
             if self._matrix is None:
-                blobs = embed_passages(self.provider, self.stems, cache=self.cache)
+                blobs = embed_passages(self.provider, self.words, cache=self.cache)
                 self._matrix = matrix_from_blobs(blobs, len(blobs[0]) if blobs else 0)
         return self._matrix
 
@@ -76,6 +77,18 @@ class WordBridge:
             if top >= BRIDGE_COSINE and spread > 0 and (top - float(row.mean())) / spread >= BRIDGE_Z:
                 out[stem(word)] = self.stems[best]
         return out
+
+
+def _spellings(names: Iterable[str]) -> dict[str, str]:
+    """Each stem of the words of ``names`` -> its most frequent spelling (lower-cased). An identifier
+    counts as its words (``SetDefaultSize``: set, default, size): the whole of one is no word of any
+    language, and a model reads "rectangle" better than its stem "rectangl"."""
+    counts: dict[str, dict[str, int]] = {}
+    for text in names:
+        for word in pieces(text):
+            forms = counts.setdefault(stem(word), {})
+            forms[word] = forms.get(word, 0) + 1
+    return {s: min(forms, key=lambda w: (-forms[w], len(w), w)) for s, forms in counts.items()}
 
 
 @dataclass(frozen=True)

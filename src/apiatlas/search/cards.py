@@ -33,13 +33,14 @@ def readable_name(identifier: str) -> str:
 def card_text(api: Api, object_title: str = "") -> str:
     """One short passage: readable name (its HTTP method said as the action, ``list v 1 customers``),
     business object, title, description start, when to use."""
-    name = readable_name(str(api.extra.get("card_name") or api.key))  # a source's own readable name wins
+    own = api.extra.get("card_name")  # a source's own readable name wins; it says the object too
+    name = readable_name(str(own or api.key))
     action = http_action(api)
     method, _, rest = name.partition(" ")
     if action and method.upper() in HTTP_METHODS:
         name = f"{action} {rest}"
     parts = [name]
-    if object_title:
+    if object_title and not own:
         parts.append(object_title)
     if api.title:
         parts.append(api.title)

@@ -10,7 +10,7 @@ the request is served by the catalog; below its ``threshold`` the search answers
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -167,6 +167,18 @@ def foreign_share(view: SearchView, unread: bool = False) -> float:
     terms = [t for t in dict.fromkeys(view.terms) if not any(ch.isdigit() for ch in t)]
     which = view.unread if unread else view.foreign
     return sum(1 for t in terms if t in which) / len(terms) if terms else 0.0
+
+
+def best_lexical_cover(view: SearchView, idf: Callable[[str], float]) -> float:
+    """The rarity-weighted share of the request's stems (numbers and unread foreign words aside) that
+    its best lexical hit matches (1 without one): a name sharing one word of five with the request is
+    weak evidence, however far it scores above the other names."""
+    lexical = {k: v for k, v in view.lexical.items() if not v[2]}
+    terms = [t for t in dict.fromkeys(view.terms) if t not in view.unread and not any(c.isdigit() for c in t)]
+    if not lexical or not terms:
+        return 1.0
+    best = min(lexical, key=lambda k: (-lexical[k][0], k))
+    return coverage(lexical[best][1], terms, {t: idf(t) for t in terms})
 
 
 def signals_of(view: SearchView) -> dict[str, float]:

@@ -18,6 +18,7 @@ from apiatlas.search.confidence import (
     DROPPED_COVERAGE,
     SearchView,
     abstains,
+    best_lexical_cover,
     foreign_share,
     signals_of,
 )
@@ -287,6 +288,9 @@ class HybridSearch:
         span = (hi - lo) or 1.0
         # the words of a script the catalog does not write match nothing: the rest say less of the request
         lexical_weight = s.lexical_weight * (1.0 - foreign_share(view, unread=True)) ** 2
+        index = self.lexical_index()
+        if s.lexical_by_cover and index is not None:
+            lexical_weight *= best_lexical_cover(view, index.idf)
         fused: dict[str, float] = {}
         for key in dict.fromkeys([*lexical, *dense_order]):
             lex = 0.0 if key not in lexical or lexical[key][2] else lexical[key][0] / top_lex

@@ -62,12 +62,34 @@ class StructuralNames:
         return found[:limit]
 
 
+OVERLOAD_DEPTH = 3  # the ranking a code search asks for, per hit it shows: overloads fold into one hit
+
+
+def overload_group(key: str) -> str:
+    """What a key's overloads share: its kind and dotted path (``M:Gtk.Window.#ctor``: every constructor)."""
+    return key[:2] + path_of(key) if len(key) > 2 and key[1] == ":" else key
+
+
+def one_per_overload(hits: list[SearchResultHit], limit: int) -> list[SearchResultHit]:
+    """The first hit of each overload group, ``limit`` of them (the card lists the other overloads)."""
+    seen: set[str] = set()
+    kept: list[SearchResultHit] = []
+    for hit in hits:
+        group = overload_group(hit.api_key)
+        if group not in seen:
+            seen.add(group)
+            kept.append(hit)
+    return kept[:limit]
+
+
 def with_structural(
     outcome: SearchOutcome, named: list[str], titles: dict[str, tuple[str, str]], limit: int
 ) -> SearchOutcome:
-    """``outcome`` with the ``named`` keys first (exact hits) and no abstention when any is named."""
+    """``outcome`` with the ``named`` keys first (exact hits) and no abstention when any is named; one hit
+    per overload group (``outcome`` ranked ``OVERLOAD_DEPTH`` times ``limit`` deep, so ``limit`` remain)."""
     if not named:
-        return outcome
+        folded = {f: one_per_overload(getattr(outcome, f), limit) for f in ("hits", "ranked")}
+        return outcome.model_copy(update=folded)
     exact = [
         SearchResultHit(
             api_key=k,
@@ -79,8 +101,9 @@ def with_structural(
         )
         for k in named
     ]
-    rest = [h for h in (outcome.hits or outcome.ranked) if h.api_key not in set(named)]
-    hits = (exact + rest)[:limit]
+    groups = {overload_group(k) for k in named}  # every named overload is shown, the rest one per group
+    rest = [h for h in (outcome.hits or outcome.ranked) if overload_group(h.api_key) not in groups]
+    hits = (exact + one_per_overload(rest, limit))[:limit]
     return outcome.model_copy(
         update={"hits": hits, "ranked": hits, "abstained": False, "reason": None, "closest_objects": []}
     )

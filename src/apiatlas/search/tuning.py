@@ -31,6 +31,9 @@ class FusionSettings(BaseModel):
     lexical_weight: float = 0.4
     dense_weight: float = 0.6
     candidates: int = Field(default=100, ge=10)
+    # the lexical side weighs as much of its weight as the share of the request its best hit covers
+    # (rarity-weighted): set for code surfaces, whose names match a word or two of most requests
+    lexical_by_cover: bool = False
     abstention: dict[str, AbstentionModel] = Field(default_factory=dict)
     fitted_on: str = "defaults (not calibrated)"
 

@@ -306,11 +306,13 @@ class Navigator:
         if object_key and obj is None:
             return search_answers.unknown_object(query, object_key, self.prefix)
         from apiatlas.search.outcome import SearchMode
+        from apiatlas.search.structural import OVERLOAD_DEPTH
 
         # a code surface's exact name: the named entities, then words only (no query embedding to wait for)
         named = self.code is not None and self.code.structural.names_exactly(query)
+        depth = min(100, limit * OVERLOAD_DEPTH) if self.code is not None else limit  # overloads fold
         outcome = self.search_engine.search(
-            query, limit=limit, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms,
+            query, limit=depth, object_key=obj.key if obj else None, wait_ms=self.config.embedding_wait_ms,
             mode=SearchMode.LEXICAL if named else None,
         )  # fmt: skip
         if self.code is not None:  # names of types and members first, exactly

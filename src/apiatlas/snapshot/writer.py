@@ -310,7 +310,10 @@ def api_name_parts(api: Api, object_name: str) -> list[str]:
     action = api_action(api)
     if api.executor.kind != "http" and action in words(api.key):
         action = ""
-    return [api.key, api.object_key, object_name, action]
+    # a source's own readable name stands for the key and its object (a .NET member's path and kind,
+    # without the parameter types of its documentation ID): the object's words count once
+    own = api.extra.get("card_name")
+    return [str(own), action] if own else [api.key, api.object_key, object_name, action]
 
 
 def api_body_parts(api: Api) -> list[str]:

@@ -25,7 +25,9 @@ def text_of(element: ET.Element | None) -> str:
     _walk(element, parts)
     text = _LINES.sub("\n", "".join(parts))
     text = "\n".join(_SPACES.sub(" ", line).strip() for line in text.split("\n")).strip()
-    return "" if text == PLACEHOLDER else text.replace(PLACEHOLDER, "").strip()
+    if text.rstrip(".").lower() == PLACEHOLDER.rstrip(".").lower():  # also written without its period
+        return ""
+    return text.replace(PLACEHOLDER, "").strip()
 
 
 def _walk(element: ET.Element, parts: list[str]) -> None:
