@@ -56,6 +56,7 @@ class Int8Encoder(BatchEncoder):
         options.log_severity_level = 3  # errors only
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(self._graph(), options, providers=["CPUExecutionProvider"])
+        self.layers = []  # their float32 weights (85 MB) are the session's int8 ones now
 
     def _forward(self, seqs: list[list[int]]) -> Floats:
         m = self.model
