@@ -3,6 +3,7 @@ protobuf is one onnxruntime reads; a refused int8 path falls back to the float32
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -100,3 +101,22 @@ def test_a_refused_int8_path_falls_back_to_float32_and_says_why(
     assert provider.int8_refused is not None and "differ from the engine's" in provider.int8_refused
     assert "the int8 path its vectors differ" in caplog.text
     assert (vectors * engine.passage(texts)).sum(axis=1).min() > 0.999
+
+
+def test_bench_embed_prints_each_paths_figures() -> None:
+    from typer.testing import CliRunner
+
+    from apiatlas.cli import app
+
+    args = ["bench", "embed", "--cards", "60", "--engine-sample", "4", "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    f = json.loads(result.stdout)
+    assert f["target_s"] is None  # the 40 s target is for 3,158 cards
+    assert set(f["paths"]) == {"int8", "float32"}
+    for name, p in f["paths"].items():
+        assert p["used"] == name and p["cpu_s"] > 0 and p["cards_per_s"] > 0
+        assert p["engine_cosine"]["cards"] == 4 and p["engine_cosine"]["min"] > INT8_AGREEMENT
+    assert f["int8_vs_float32_cosine"]["min"] > INT8_AGREEMENT
+    bad = CliRunner().invoke(app, ["bench", "embed", "--path", "bf16"])
+    assert bad.exit_code != 0 and "unknown path" in bad.output
