@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sqlite3
 import threading
@@ -29,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apiatlas.catalog.model import ENRICHMENT_KEY, Api, Catalog
 from apiatlas.llm import ChatModel, ModelFailed
+from apiatlas.local_cache import cache_root
 
 PROMPT_VERSION = "sdk-enrichment-1"
 PROMPT = (
@@ -105,8 +105,7 @@ class EnrichmentCache:
 
 
 def default_cache_path() -> Path:
-    root = os.environ.get("APIATLAS_CACHE") or str(Path.home() / ".cache" / "apiatlas")
-    return Path(root) / "enrichment.sqlite"
+    return cache_root() / "enrichment.sqlite"
 
 
 @dataclass

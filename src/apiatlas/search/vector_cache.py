@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from apiatlas.local_cache import cache_root
 from apiatlas.search.cards import to_blob
 from apiatlas.search.embedding import EmbeddingProvider
 
 
 def default_cache_path() -> Path:
     """``$APIATLAS_CACHE`` or ``~/.cache/apiatlas``, file ``vectors.sqlite``."""
-    root = os.environ.get("APIATLAS_CACHE") or str(Path.home() / ".cache" / "apiatlas")
-    return Path(root) / "vectors.sqlite"
+    return cache_root() / "vectors.sqlite"
 
 
 def _digest(text: str) -> str:

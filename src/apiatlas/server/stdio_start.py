@@ -27,6 +27,7 @@ Only standard-library modules are imported here.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import itertools
 import json
 import os
@@ -36,17 +37,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from apiatlas.local_cache import cache_root
+
 LISTS = frozenset({"initialize", "server/discover", "tools/list", "prompts/list", "resources/list",
                    "resources/templates/list"})  # fmt: skip
 OFF_ENV = "APIATLAS_STDIO_START"
-CACHE_ENV = "APIATLAS_CACHE"
 _FORMAT = 1
 
 
 def cache_dir() -> Path:
     """``$APIATLAS_CACHE/stdio-start`` (default ``~/.cache/apiatlas``, as the vector cache)."""
-    root = os.environ.get(CACHE_ENV) or str(Path.home() / ".cache" / "apiatlas")
-    return Path(root) / "stdio-start"
+    return cache_root() / "stdio-start"
 
 
 def _tree_signature(root: Path) -> list[tuple[str, int, int]]:
@@ -59,14 +60,6 @@ def _tree_signature(root: Path) -> list[tuple[str, int, int]]:
     return out
 
 
-def _package_root(name: str) -> Path | None:
-    for entry in sys.path:
-        candidate = Path(entry or ".") / name
-        if (candidate / "__init__.py").is_file():
-            return candidate
-    return None
-
-
 def start_key(argv: list[str]) -> str:
     """What a stdio server's first answers depend on, hashed (see the module's docstring)."""
     files = []
@@ -77,9 +70,11 @@ def start_key(argv: list[str]) -> str:
                 files.append((os.path.abspath(part), stat.st_size, stat.st_mtime_ns))
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(("APIATLAS_", "PG")) and k != OFF_ENV)
     code = [_tree_signature(Path(__file__).resolve().parents[1])]
-    for package in ("mcp", "mcp_types"):  # a reinstalled SDK rewrites its __init__.py
-        init = None if (root := _package_root(package)) is None else root / "__init__.py"
-        code.append([] if init is None else [(str(init), init.stat().st_size, init.stat().st_mtime_ns)])
+    for package in ("mcp", "mcp_types"):  # a reinstalled SDK rewrites its __init__.py (found, not imported)
+        spec = importlib.util.find_spec(package)
+        origin = spec.origin if spec is not None else None
+        init = os.stat(origin) if origin else None
+        code.append([] if origin is None or init is None else [(origin, init.st_size, init.st_mtime_ns)])
     whole = {"format": _FORMAT, "argv": argv, "cwd": os.getcwd(), "python": sys.executable, "env": env,
              "files": files, "code": code}  # fmt: skip
     return hashlib.sha256(json.dumps(whole, sort_keys=True).encode("utf-8")).hexdigest()[:32]

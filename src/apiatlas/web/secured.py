@@ -119,10 +119,7 @@ class SecuredPages:
             async with limits.execution_slot("execute_chain"):
                 yield record
         finally:
-            self.gateway.guard.audit.record(
-                principal=principal, role=role, tool="ask", arguments={}, result=result,
-                duration_ms=(time.perf_counter() - started) * 1000, session=None,
-            )  # fmt: skip
+            self._audit(principal, role, "ask", {}, result, started)
 
     @asynccontextmanager
     async def page_guard(
@@ -144,24 +141,25 @@ class SecuredPages:
             await self.gateway.limits.admit(principal, tool)
         except LimitBreach as breach:
             outcome["reason"] = breach.code.value
-            self._audit_page(principal, role, tool, query, outcome, started)
+            self._audit(principal, role, f"web:{tool}", query, outcome, started)
             raise PageError(f"{breach.code.value}: {breach.message}", status=429) from breach
         try:
             yield done
         finally:
-            self._audit_page(principal, role, tool, query, outcome, started)
+            self._audit(principal, role, f"web:{tool}", query, outcome, started)
 
-    def _audit_page(
+    def _audit(
         self,
         principal: str,
         role: str,
         tool: str,
-        query: dict[str, Any],
+        arguments: dict[str, Any],
         outcome: dict[str, Any],
         started: float,
     ) -> None:
+        """One audit line of the pages (a question asked, a page viewed), as the gateway writes a call's."""
         self.gateway.guard.audit.record(
-            principal=principal, role=role, tool=f"web:{tool}", arguments=query, result=outcome,
+            principal=principal, role=role, tool=tool, arguments=arguments, result=outcome,
             duration_ms=(time.perf_counter() - started) * 1000, session=None,
         )  # fmt: skip
 
