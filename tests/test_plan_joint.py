@@ -4,9 +4,11 @@ search when that beats a details API of another kind by less than the step it sa
 
 from __future__ import annotations
 
-from apiatlas.planning.combined import STEP_COST, _coherent
+from apiatlas.planning.combined import _coherent
 from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
+from apiatlas.planning.weights import Weights
 
+STEP_COST = Weights().step  # the planner's price of one more step
 SEARCH = PlannedStep(api="ProductSearch", inputs=[InputSource(name="q", origin="request", value="Sony")])
 
 
@@ -21,7 +23,7 @@ def _chain(steps: list[PlannedStep], score: float) -> CandidateChain:
 
 
 def _ends(candidates: list[list[CandidateChain]], back: list[bool] | None = None) -> list[str]:
-    return [chains[0].target for chains in _coherent(candidates, back)]
+    return [chains[0].target for chains in _coherent(candidates, back, STEP_COST)]
 
 
 def test_a_chain_sharing_an_earlier_actions_step_wins_by_less_than_the_step() -> None:

@@ -19,17 +19,15 @@ from apiatlas.planning.model import (
     PlanValue,
 )
 from apiatlas.planning.snapshot_reads import SnapshotCache
-from apiatlas.planning.weights import Weights
-
-STEP_COST = Weights().step  # what one more step costs a chain's score
 
 
 def combined_plan(
-    request: str, parts: list[tuple[RequestAction, PlanResult]], cache: SnapshotCache
+    request: str, parts: list[tuple[RequestAction, PlanResult]], cache: SnapshotCache, step_cost: float
 ) -> PlanResult:
     """The plan of a request of several actions (``actions.split_actions``): its best chain is every
     action's best chain in the order the request says them (``join_chains``); ``parts`` keeps each
-    action's own plan. An action with no chain makes the plan partial (or an error when none has one)."""
+    action's own plan. An action with no chain makes the plan partial (or an error when none has one).
+    ``step_cost``: what the planner's score takes for one more step (``Weights.step``)."""
     answered = [(action, result.chains) for action, result in parts if result.chains]
     lost = [action.text for action, result in parts if not result.chains]
     values: list[PlanValue] = []
@@ -44,7 +42,8 @@ def combined_plan(
         out.status, out.reason = "error", ReasonCode.NO_MATCH
         out.message = "no chain answers any action of the request: " + "; ".join(lost)
         return out
-    chain, chosen = join_chains([c for _, c in answered], cache, [refers_back(a.text) for a, _ in answered])
+    back = [refers_back(a.text) for a, _ in answered]
+    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost)
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -67,7 +66,10 @@ def refers_back(text: str) -> bool:
 
 
 def join_chains(
-    candidates: list[list[CandidateChain]], cache: SnapshotCache, back: list[bool] | None = None
+    candidates: list[list[CandidateChain]],
+    cache: SnapshotCache,
+    back: list[bool] | None,
+    step_cost: float,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -80,7 +82,7 @@ def join_chains(
     steps: list[PlannedStep] = []
     why: list[str] = []
     chosen: list[CandidateChain] = []
-    candidates = _coherent(candidates, back)
+    candidates = _coherent(candidates, back, step_cost)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
         if number > 1 and back and back[number - 1]:
@@ -133,24 +135,30 @@ JOINT_CANDIDATES = 3  # chains per action weighed together (3 ** 4 combinations 
 MAX_JOINT_ACTIONS = 4
 
 
-def _coherent(candidates: list[list[CandidateChain]], back: list[bool] | None) -> list[list[CandidateChain]]:
+def _coherent(
+    candidates: list[list[CandidateChain]], back: list[bool] | None, step_cost: float
+) -> list[list[CandidateChain]]:
     """Each action's chains with the one to use first: of every combination of each action's best few,
     the one whose scores summed, plus a step's cost for each step an action shares with the ones before
-    it (done once: a step the joined plan does not pay twice, as the planner's own ``Weights.step``
-    prices a step), is highest. "Details and offers for X" ends both actions on X's search when that
-    beats a details API of another kind by less than the step it saves."""
+    it (done once: a step the joined plan does not pay twice; ``step_cost`` is the planner's own price of
+    a step, ``Weights.step``), is highest. "Details and offers for X" ends both actions on X's search
+    when that beats a details API of another kind by less than the step it saves."""
     movable = [i for i in range(len(candidates)) if not (back and back[i]) and len(candidates[i]) > 1]
     if not movable or len(candidates) > MAX_JOINT_ACTIONS:
         return candidates
     pools = [chains[:JOINT_CANDIDATES] if i in movable else chains[:1] for i, chains in enumerate(candidates)]
-    best = max(product(*(range(len(p)) for p in pools)), key=lambda pick: _joint_score(pools, pick))
+    best = max(
+        product(*(range(len(p)) for p in pools)), key=lambda pick: _joint_score(pools, pick, step_cost)
+    )
     return [
         [chains[pick], *(c for n, c in enumerate(chains) if n != pick)]
         for chains, pick in zip(candidates, best, strict=True)
     ]
 
 
-def _joint_score(pools: list[list[CandidateChain]], pick: tuple[int, ...]) -> tuple[float, int]:
+def _joint_score(
+    pools: list[list[CandidateChain]], pick: tuple[int, ...], step_cost: float
+) -> tuple[float, int]:
     seen: set[tuple[object, ...]] = set()
     shared = 0
     total = 0.0
@@ -160,16 +168,13 @@ def _joint_score(pools: list[list[CandidateChain]], pick: tuple[int, ...]) -> tu
         keys = [_call_key(step) for step in chain.steps[:-1]]  # what the action does is its own
         shared += sum(1 for key in keys if key in seen)
         seen.update(keys)
-    return round(total + STEP_COST * shared, 6), -sum(pick)  # ties: each action's own best
+    return round(total + step_cost * shared, 6), -sum(pick)  # ties: each action's own best
 
 
 def _call_key(step: PlannedStep) -> tuple[object, ...]:
-    """A step as a call two actions could share: its API and the values it is given (from the request,
-    the caller, or still to ask); an input fed by an earlier step counts by the field that feeds it."""
-    given = sorted(
-        (s.name, s.origin, repr(s.value) if s.origin != "step" else s.from_field or "") for s in step.inputs
-    )
-    return step.api, tuple(given)
+    """A step as a call two actions could share: its API and its inputs from the same places, an input
+    fed by an earlier step by the field that feeds it (which step it is differs from chain to chain)."""
+    return step.api, tuple(_inputs_shape(step, positions=False))
 
 
 def _target_alone(
@@ -203,16 +208,24 @@ def _moved(source: InputSource, at: list[int]) -> InputSource:
     return source.model_copy(update={"from_step": at[source.from_step]})
 
 
+def _inputs_shape(step: PlannedStep, positions: bool = True) -> list[tuple[object, ...]]:
+    """Where each input of a step comes from: its value as given, or the step (``positions``) and field."""
+    return sorted(
+        (
+            s.name,
+            s.table or "",
+            s.origin,
+            repr(s.value),
+            (s.from_step or -1) if positions else 0,
+            s.from_field or "",
+        )
+        for s in step.inputs
+    )
+
+
 def _same(a: PlannedStep, b: PlannedStep) -> bool:
     """The same call: one API given the same inputs from the same places."""
-
-    def shape(step: PlannedStep) -> list[tuple[object, ...]]:
-        return sorted(
-            (s.name, s.table or "", s.origin, repr(s.value), s.from_step or -1, s.from_field or "")
-            for s in step.inputs
-        )
-
-    return a.api == b.api and shape(a) == shape(b)
+    return a.api == b.api and _inputs_shape(a) == _inputs_shape(b)
 
 
 def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:

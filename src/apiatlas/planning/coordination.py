@@ -64,6 +64,7 @@ def things_apart(
     things: list[RequestAction],
     plan_one: Callable[[RequestAction], PlanResult],
     cache: SnapshotCache,
+    step_cost: float,
 ) -> PlanResult | None:
     """The plan of things asked together, each planned alone (``plan_one``) and joined in the
     request's order (``combined.combined_plan``); None when one has no chain or two end at the same
@@ -72,4 +73,4 @@ def things_apart(
     ends = [r.chains[0].target for _, r in parts if r.chains]
     if len(ends) < len(parts) or len(set(ends)) < len(ends):
         return None
-    return combined_plan(request, parts, cache)
+    return combined_plan(request, parts, cache, step_cost)

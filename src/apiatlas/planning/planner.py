@@ -123,10 +123,10 @@ class Planner:
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
                 one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
-                result = things_apart(request, things, one, self.cache) or result
+                result = things_apart(request, things, one, self.cache, self.weights.step) or result
         else:
             parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
-            result = combined_plan(request, parts, self.cache)
+            result = combined_plan(request, parts, self.cache, self.weights.step)
         return judge(result, self.confidence)
 
     def _plan_action(
