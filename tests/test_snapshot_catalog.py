@@ -17,7 +17,7 @@ from apiatlas.catalog.model import (
     SessionTable,
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
-from apiatlas.snapshot.manifest import build_manifest, funnel_summary, graph_summary
+from apiatlas.snapshot.manifest import build_manifest, funnel_summary, graph_summary, kept_edges
 
 
 def _table(name: str, direction: Direction, *cols: tuple[str, str, str]) -> SessionTable:
@@ -215,7 +215,8 @@ def test_funnel_summary_counts_each_stage_in_order() -> None:
 
 
 def test_graph_summary_counts_only_edges_between_kept_apis() -> None:
-    graph = graph_summary(mini_catalog())
+    catalog = mini_catalog()
+    graph = graph_summary(catalog, kept_edges(catalog))
     assert graph["edges"] == 5
     assert graph["by_level"] == {"declared": 1, "name_type": 2, "alias": 1, "type_only": 1, "co_usage": 0}
     assert graph["entry_points"] == 1

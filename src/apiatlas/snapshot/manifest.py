@@ -146,9 +146,9 @@ def _objects_with_kept(catalog: Catalog) -> set[str]:
     return {a.object_key for a in catalog.apis.values() if a.funnel.kept and a.object_key}
 
 
-def graph_summary(catalog: Catalog) -> dict[str, Any]:
-    """Edge counts by level (kept APIs only), entry points, and the APIs that nothing feeds."""
-    edges = kept_edges(catalog)
+def graph_summary(catalog: Catalog, edges: list[Edge]) -> dict[str, Any]:
+    """Edge counts by level (``edges``: the catalog's ``kept_edges``), entry points, and the APIs that
+    nothing feeds."""
     by_level = Counter(e.level.value for e in edges)
     kept = catalog.kept_apis()
     consumers = {e.consumer for e in edges}
@@ -161,8 +161,8 @@ def graph_summary(catalog: Catalog) -> dict[str, Any]:
     }
 
 
-def count_summary(catalog: Catalog) -> dict[str, int]:
-    """Flat counts of everything in the snapshot."""
+def count_summary(catalog: Catalog, edges: list[Edge]) -> dict[str, int]:
+    """Flat counts of everything in the snapshot (``edges``: the catalog's ``kept_edges``)."""
     kept = catalog.kept_apis()
     severities = Counter(d.severity.value for d in catalog.diagnostics)
     counts = {
@@ -172,7 +172,7 @@ def count_summary(catalog: Catalog) -> dict[str, int]:
         "kept_apis": len(kept),
         "tables": sum(len(a.input_tables) + len(a.output_tables) for a in catalog.apis.values()),
         "types": len(catalog.types),
-        "edges": len(kept_edges(catalog)),
+        "edges": len(edges),
         "entry_points": sum(1 for a in kept if a.entry_point),
         "playbooks": len(catalog.playbooks),
         "source_files": len(catalog.source_files),
@@ -190,11 +190,15 @@ def source_files_summary(files: dict[str, str]) -> dict[str, Any]:
     return {"count": len(files), "sha256": digest.hexdigest()}
 
 
-def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
+def build_manifest(catalog: Catalog, options: dict[str, Any], edges: list[Edge] | None = None) -> Manifest:
     """The manifest of ``catalog`` built with ``options`` (``source_root`` is taken from them, as given);
-    its ``serving`` section comes from the format registered for ``catalog.source_kind`` (compile time)."""
+    its ``serving`` section comes from the format registered for ``catalog.source_kind`` (compile time).
+    ``edges`` are the catalog's ``kept_edges`` when the caller has them already (sorting them is the
+    manifest's largest cost)."""
     from apiatlas.sources import source_format
 
+    if edges is None:
+        edges = kept_edges(catalog)
     source_root = options.get("source_root", options.get("source", ""))
     return Manifest(
         source_kind=catalog.source_kind,
@@ -202,8 +206,8 @@ def build_manifest(catalog: Catalog, options: dict[str, Any]) -> Manifest:
         options=dict(options),
         source_files=source_files_summary(catalog.source_files),
         funnel=funnel_summary(catalog),
-        graph=graph_summary(catalog),
-        counts=count_summary(catalog),
+        graph=graph_summary(catalog, edges),
+        counts=count_summary(catalog, edges),
         pass_stats=dict(sorted(catalog.stats.items())),
         serving=source_format(catalog.source_kind).serving(),
     )

@@ -15,8 +15,11 @@ from collections.abc import Sequence
 
 WINDOW = 32 * 1024  # deflate looks back at most this far: a longer dictionary adds nothing
 SAMPLES = 64  # rows sampled into a dictionary
-LEVEL = 9
+LEVEL = 6  # level 9 packs the gen-docs bodies 1% smaller (12.67 vs 12.83 MB at 31,580 APIs) in 1.7x the time
 _WBITS = -15  # raw deflate: no header or checksum per row (SQLite's page checks cover the file)
+# zlib's default memory level: 9 packs the same bytes as small but its twice larger state makes the copy
+# per row ~3x slower (31,580 bodies at level 9: 9.7 s with 9, 3.4 s with 8)
+_MEM_LEVEL = 8
 
 
 def sampled(count: int) -> range:
@@ -40,11 +43,18 @@ class Packer:
         self._primed: zlib._Compress | None = None  # a deflater with the dictionary loaded, copied per row
 
     def pack(self, text: str) -> bytes:
-        if self._primed is None:  # loading a dictionary at level 9 costs more than deflating a row
+        if self._primed is None:  # loading a dictionary costs more than deflating a row
             self._primed = (
-                zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9, zlib.Z_DEFAULT_STRATEGY, self.zdict)
+                zlib.compressobj(
+                    LEVEL,
+                    zlib.DEFLATED,
+                    _WBITS,
+                    _MEM_LEVEL,
+                    strategy=zlib.Z_DEFAULT_STRATEGY,
+                    zdict=self.zdict,
+                )
                 if self.zdict
-                else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, 9)
+                else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, _MEM_LEVEL)
             )
         deflate = self._primed.copy()
         return deflate.compress(text.encode("utf-8")) + deflate.flush()

@@ -55,12 +55,13 @@ def write_snapshot(
             code=ReasonCode.INVALID_ARGUMENT,
             location=Location(file=str(path)),
         )
-    manifest = build_manifest(catalog, options)
+    edges = kept_edges(catalog)
+    manifest = build_manifest(catalog, options, edges)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        _write(catalog, manifest, tmp, vectors or {}, search_index or {})
+        _write(catalog, manifest, edges, tmp, vectors or {}, search_index or {})
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -72,6 +73,7 @@ def write_snapshot(
 def _write(
     catalog: Catalog,
     manifest: Manifest,
+    edges: list[Edge],
     tmp: Path,
     vectors: Mapping[str, bytes],
     search_index: Mapping[str, bytes],
@@ -84,7 +86,7 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        _insert_all(conn, catalog, manifest, vectors, search_index)
+        _insert_all(conn, catalog, manifest, edges, vectors, search_index)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
@@ -96,6 +98,7 @@ def _insert_all(
     conn: sqlite3.Connection,
     catalog: Catalog,
     manifest: Manifest,
+    edges: list[Edge],
     vectors: Mapping[str, bytes],
     search_index: Mapping[str, bytes],
 ) -> None:
@@ -105,7 +108,7 @@ def _insert_all(
     _insert_objects(conn, catalog)
     _insert_apis(conn, apis)
     _insert_sources_and_types(conn, catalog)
-    _insert_edges(conn, catalog)
+    _insert_edges(conn, catalog, edges)
     _insert_playbooks(conn, catalog)
     _insert_diagnostics(conn, catalog)
     _insert_search(conn, catalog, apis, vectors, search_index)
@@ -149,14 +152,14 @@ def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
     first, so each body is built, packed and let go in turn rather than all held at once)."""
     sample = [_api_body(apis[n]) for n in sampled(len(apis))]
     body_packer = Packer(dictionary([body.encode("utf-8") for body in sample]))
-    sample_contracts = [_contract_row(Api.model_validate_json(body)) for body in sample]
+    sample_contracts = [_contract_row(apis[n]) for n in sampled(len(apis))]
     contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in sample_contracts]))
     contracts: list[tuple[str, bytes, bytes]] = []
 
     def rows() -> Iterator[tuple[int, str, str, str, int, str, int, bytes]]:
         for n, api in enumerate(apis, start=1):
             body = _api_body(api)
-            key, inputs, outputs = _contract_row(Api.model_validate_json(body))
+            key, inputs, outputs = _contract_row(api)
             contracts.append((key, contract_packer.pack(inputs), contract_packer.pack(outputs)))
             kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
             yield n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack(body)
@@ -187,11 +190,11 @@ def _insert_sources_and_types(conn: sqlite3.Connection, catalog: Catalog) -> Non
     )
 
 
-def _insert_edges(conn: sqlite3.Connection, catalog: Catalog) -> None:
-    """The dependency graph's edges between kept APIs, each with its level's rank, as integers: APIs by
-    ``apis.id``, every other text by its ``edge_names`` id (``id`` keeps the edges' order)."""
+def _insert_edges(conn: sqlite3.Connection, catalog: Catalog, edges: list[Edge]) -> None:
+    """The dependency graph's edges between kept APIs (``edges``: ``kept_edges``), each with its level's
+    rank, as integers: APIs by ``apis.id``, every other text by its ``edge_names`` id (``id`` keeps the
+    edges' order)."""
     ids = {key: n for n, key in enumerate(sorted(catalog.apis), start=1)}
-    edges = kept_edges(catalog)
     texts = sorted({t for e in edges for t in _edge_texts(e) if t is not None})
     name_id = {t: n for n, t in enumerate(texts, start=1)}
     conn.executemany("INSERT INTO edge_names(id, text) VALUES (?, ?)", ((n, t) for t, n in name_id.items()))
@@ -271,8 +274,8 @@ def _insert_search(
 
 
 def _contract_row(api: Api) -> tuple[str, str, str]:
-    """An API's input and output JSON Schema, built by the compiler from the API as the snapshot holds it
-    (what ``describe_api`` built from the stored API before the contracts were stored)."""
+    """An API's input and output JSON Schema, built by the compiler (what ``describe_api`` built from the
+    stored API before the contracts were stored: an API's body reads back as the same API)."""
     # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
     from apiatlas.passes.types import input_schema, output_schema
 
