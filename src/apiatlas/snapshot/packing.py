@@ -43,6 +43,10 @@ class Packer:
         self._primed: zlib._Compress | None = None  # a deflater with the dictionary loaded, copied per row
 
     def pack(self, text: str) -> bytes:
+        return self.pack_bytes(text.encode("utf-8"))
+
+    def pack_bytes(self, data: bytes) -> bytes:
+        """``pack`` of text already encoded as UTF-8."""
         if self._primed is None:  # loading a dictionary costs more than deflating a row
             self._primed = (
                 zlib.compressobj(
@@ -57,7 +61,7 @@ class Packer:
                 else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, _MEM_LEVEL)
             )
         deflate = self._primed.copy()
-        return deflate.compress(text.encode("utf-8")) + deflate.flush()
+        return deflate.compress(data) + deflate.flush()
 
     def unpack(self, blob: bytes) -> str:
         inflate = zlib.decompressobj(_WBITS, self.zdict) if self.zdict else zlib.decompressobj(_WBITS)
