@@ -23,6 +23,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from apiatlas.catalog.compact import all_fields
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
@@ -394,6 +395,7 @@ class _RestGraph:
         self.shapes(by_resource)
         return [
             Edge.model_construct(
+                _fields_set=all_fields(Edge),
                 producer=k[0],
                 producer_table=k[1],
                 producer_field=k[2],
