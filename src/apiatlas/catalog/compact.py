@@ -26,6 +26,15 @@ def all_fields(cls: type[BaseModel]) -> set[str]:
     return shared
 
 
+def share_fields_set(model: BaseModel) -> bool:
+    """Give ``model`` (not what it holds) its class's shared fields set; False when it had it already."""
+    common = all_fields(type(model))
+    if model.__pydantic_fields_set__ is common:
+        return False
+    object.__setattr__(model, "__pydantic_fields_set__", common)
+    return True
+
+
 def share_field_sets(root: BaseModel) -> int:
     """Give every model reachable from ``root`` (through fields, lists, tuples and dict values) its class's
     shared fields set; returns how many instances got it. Only the fields whose annotation can hold a
@@ -37,13 +46,9 @@ def share_field_sets(root: BaseModel) -> int:
     while stack:
         value = stack.pop()
         if isinstance(value, BaseModel):
-            cls = type(value)
-            common = all_fields(cls)
-            if value.__pydantic_fields_set__ is not common:
-                object.__setattr__(value, "__pydantic_fields_set__", common)
-                shared += 1
+            shared += share_fields_set(value)
             fields = value.__dict__
-            items: Any = [fields[name] for name in _model_holding_fields(cls)]
+            items: Any = [fields[name] for name in _model_holding_fields(type(value))]
         elif isinstance(value, dict):
             items = value.values()
         else:  # a list or tuple

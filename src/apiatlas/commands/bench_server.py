@@ -157,6 +157,7 @@ def bench_cold_start(
         typer.echo(json.dumps(figures, indent=2))
         return
     verdict = "ok" if median <= COLD_START_TARGET_MS else "missed"
+
     def shown(values: list[float]) -> str:
         return ", ".join(f"{t:g}" for t in values) + f" ms (median {round(statistics.median(values), 1)})"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from apiatlas.catalog.compact import share_fields_set
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 
@@ -110,7 +111,9 @@ def finding(
 def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     """Make the texts of the page's parameters, error codes and columns that equal one seen before (held
     in ``texts``) that same string object: field names, domain types and descriptions repeat across the
-    pages of a catalog, and each page arrives from its parse worker with its own copies."""
+    pages of a catalog, and each page arrives from its parse worker with its own copies. Each of those
+    entities also gets its class's shared fields set (``catalog/compact.py``) as it arrives, so the
+    parse stage never holds one set per column."""
     page = parsed.page
     if isinstance(page, ApiPage):
         _share(page.params, ("name", "domain_type", "description"), texts)
@@ -123,6 +126,7 @@ def _share(
     entities: list[Param] | list[Column] | list[ErrorCode], names: tuple[str, ...], texts: dict[str, str]
 ) -> None:
     for entity in entities:
+        share_fields_set(entity)
         fields = vars(entity)
         for name in names:
             text = fields[name]
