@@ -268,7 +268,6 @@ def test_a_flow_outlives_a_server_restart_with_an_evidence_journal(
     finally:
         anyio.run(executor.close)
 
-
     with sqlite3.connect(journal) as db:
         sessions = [row[0] for row in db.execute("SELECT session FROM sessions")]
     assert sessions == ["conversation::conv-restart"], sessions
