@@ -15,18 +15,14 @@ from typing import Any, get_args
 
 from pydantic import BaseModel
 
-_SHARED: dict[type[BaseModel], set[str]] = {}
 
-
+@cache
 def all_fields(cls: type[BaseModel]) -> set[str]:
     """The one fields set of ``cls``, all its field names (for ``model_construct(_fields_set=...)``)."""
-    shared = _SHARED.get(cls)
-    if shared is None:
-        shared = _SHARED[cls] = set(cls.model_fields)
-    return shared
+    return set(cls.model_fields)
 
 
-def share_fields_set(model: BaseModel) -> bool:
+def adopt_shared_fields_set(model: BaseModel) -> bool:
     """Give ``model`` (not what it holds) its class's shared fields set; False when it had it already."""
     common = all_fields(type(model))
     if model.__pydantic_fields_set__ is common:
@@ -46,7 +42,7 @@ def share_field_sets(root: BaseModel) -> int:
     while stack:
         value = stack.pop()
         if isinstance(value, BaseModel):
-            shared += share_fields_set(value)
+            shared += adopt_shared_fields_set(value)
             fields = value.__dict__
             items: Any = [fields[name] for name in _model_holding_fields(type(value))]
         elif isinstance(value, dict):

@@ -49,14 +49,7 @@ class Packer:
         """``pack`` of text already encoded as UTF-8."""
         if self._primed is None:  # loading a dictionary costs more than deflating a row
             self._primed = (
-                zlib.compressobj(
-                    LEVEL,
-                    zlib.DEFLATED,
-                    _WBITS,
-                    _MEM_LEVEL,
-                    strategy=zlib.Z_DEFAULT_STRATEGY,
-                    zdict=self.zdict,
-                )
+                zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, _MEM_LEVEL, zdict=self.zdict)
                 if self.zdict
                 else zlib.compressobj(LEVEL, zlib.DEFLATED, _WBITS, _MEM_LEVEL)
             )

@@ -157,10 +157,9 @@ def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
     """Every API (kept or dropped, ``id`` in key order) and its contract, built from the API as the
     snapshot holds it; bodies and contracts deflated against a dictionary of their own column (sampled
     first, so each body is built, packed and let go in turn rather than all held at once)."""
-    sample = [_api_body(apis[n]) for n in sampled(len(apis))]
-    body_packer = Packer(dictionary(sample))
-    sample_contracts = [_contract_row(apis[n]) for n in sampled(len(apis))]
-    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in sample_contracts]))
+    sample = [apis[n] for n in sampled(len(apis))]
+    body_packer = Packer(dictionary([_api_body(api) for api in sample]))
+    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in map(_contract_row, sample)]))
     contracts: list[tuple[str, bytes, bytes]] = []
 
     def rows() -> Iterator[tuple[int, str, str, str, int, str, int, bytes]]:

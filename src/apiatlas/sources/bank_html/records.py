@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from apiatlas.catalog.compact import share_fields_set
+from apiatlas.catalog.compact import adopt_shared_fields_set
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 
@@ -126,7 +126,7 @@ def _share(
     entities: list[Param] | list[Column] | list[ErrorCode], names: tuple[str, ...], texts: dict[str, str]
 ) -> None:
     for entity in entities:
-        share_fields_set(entity)
+        adopt_shared_fields_set(entity)
         fields = vars(entity)
         for name in names:
             text = fields[name]
