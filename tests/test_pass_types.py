@@ -155,3 +155,47 @@ def test_input_schema_without_types_pass_still_gives_strings() -> None:
     schema = input_schema(Api(key="API_X_Find", object_key="X", params=[Param(name="Q", description="q")]))
     assert schema["properties"]["Q"] == {"type": "string", "description": "q"}
     assert schema["required"] == []
+
+
+def test_alike_fields_share_one_schema_and_others_get_their_own() -> None:
+    def api(key: str, params: list[Param], columns: list[Column]) -> Api:
+        table = SessionTable(name=f"p{key}", direction=Direction.OUT, columns=columns)
+        return Api(key=key, object_key="Acc", params=params, output_tables=[table])
+
+    first = api(
+        "API_A",
+        [
+            Param(name="Flag", domain_type="DSTINYINT", default=1),
+            Param(name="Ids", domain_type="DSINT", default=[1]),
+        ],
+        [
+            Column(name="AccNumber", domain_type="DSACCNUMBER"),
+            Column(name="Name", domain_type="DSVARFULLNAME"),
+        ],
+    )
+    second = api(
+        "API_B",
+        [
+            Param(name="Flag", domain_type="DSTINYINT", default=1),
+            Param(name="Ids", domain_type="DSINT", default=[1]),
+            Param(name="Flag2", domain_type="DSTINYINT", default=True),
+        ],
+        [
+            Column(name="AccNumber", domain_type="DSACCNUMBER"),
+            Column(name="Acc", domain_type="DSACCNUMBER", description="x"),
+        ],
+    )
+    catalog = Catalog(source_kind="bank_html", apis={"API_A": first, "API_B": second})
+    types(catalog, BuildConfig.for_source("bank_html"), PassContext())
+    (a_cols,), (b_cols,) = ([t.columns for t in a.output_tables] for a in (first, second))
+    assert a_cols[0].json_schema is b_cols[0].json_schema  # same type, same (no) description
+    assert (
+        b_cols[1].json_schema is not b_cols[0].json_schema
+        and b_cols[1].json_schema["description"] == "x [DSACCNUMBER]"
+    )
+    assert a_cols[1].json_schema is not a_cols[0].json_schema
+    assert first.params[0].json_schema is second.params[0].json_schema  # same default
+    assert second.params[2].json_schema is not second.params[0].json_schema  # True is not 1 in JSON
+    assert second.params[2].json_schema["default"] is True and second.params[0].json_schema["default"] == 1
+    assert first.params[1].json_schema is not second.params[1].json_schema  # a list default: its own
+    assert first.params[1].json_schema == second.params[1].json_schema

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from apiatlas.catalog.model import Api, Catalog, Column, DomainType, SessionTable
+from apiatlas.catalog.model import Api, Catalog, Column, DomainType, Param, SessionTable
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
@@ -97,6 +97,16 @@ def _column_schema(column: Column, types: dict[str, DomainType]) -> dict[str, An
     return field_schema(column.domain_type, column.description, types)
 
 
+# A value's part of a schema's sharing key: its type too (1, 1.0 and True are equal keys but different
+# JSON); None when the value cannot be a key (a list, a dict): that field gets a schema of its own.
+_Scalar = str | int | float | bool | None
+_NO_KEY = None  # what _value_key gives for a value that cannot be part of a key
+
+
+def _value_key(value: Any) -> tuple[type, _Scalar] | None:
+    return (type(value), value) if isinstance(value, _Scalar) else _NO_KEY
+
+
 def assign_schemas(
     catalog: Catalog, types: dict[str, DomainType], *, source_schemas_win: bool | None = None
 ) -> int:
@@ -104,12 +114,16 @@ def assign_schemas(
 
     A parameter that arrived with its own JSON Schema keeps it when it has no domain type, or always when
     ``source_schemas_win`` (None: as the catalog's source format says, e.g. OpenAPI's enums and bodies).
+    Fields alike (same domain type, description, example and default) share one schema dict: a catalog
+    repeats its fields across APIs, and a dict per column was a tenth of a large catalog's memory. No
+    pass changes a schema in place (each assigns a new one).
     """
     if source_schemas_win is None:
         from apiatlas.sources import source_format
 
         source_schemas_win = source_format(catalog.source_kind).source_schemas_win
     unknown_seen: set[str] = set()
+    shared: dict[tuple[Any, ...], dict[str, Any]] = {}
     fields = 0
     for key in sorted(catalog.apis):
         api = catalog.apis[key]
@@ -118,17 +132,33 @@ def assign_schemas(
             if param.json_schema and (not param.domain_type or source_schemas_win):
                 continue  # a source that already knows the schema keeps it
             _check_known(catalog, api, param.domain_type, param.name, types, unknown_seen)
-            param.json_schema = field_schema(
-                param.domain_type, param.description, types, example=param.example, default=param.default
-            )
+            param.json_schema = _param_schema(param, types, shared)
         for table in [*api.input_tables, *api.output_tables]:
             for column in table.columns:
                 fields += 1
                 _check_known(
                     catalog, api, column.domain_type, f"{table.name}.{column.name}", types, unknown_seen
                 )
-                column.json_schema = _column_schema(column, types)
+                alike = ("column", column.domain_type, column.description)
+                schema = shared.get(alike)
+                if schema is None:
+                    schema = shared[alike] = _column_schema(column, types)
+                column.json_schema = schema
     return fields
+
+
+def _param_schema(param: Param, types: dict[str, DomainType], shared: dict[tuple[Any, ...], Any]) -> Any:
+    """The parameter's schema: the one of an alike parameter seen before (in ``shared``), else a new one."""
+    example, default = _value_key(param.example), _value_key(param.default)
+    alike = ("param", param.domain_type, param.description, example, default)
+    schema = shared.get(alike) if example is not _NO_KEY and default is not _NO_KEY else None
+    if schema is None:
+        schema = field_schema(
+            param.domain_type, param.description, types, example=param.example, default=param.default
+        )
+        if example is not _NO_KEY and default is not _NO_KEY:  # a list or dict value: a schema of its own
+            shared[alike] = schema
+    return schema
 
 
 def _check_known(

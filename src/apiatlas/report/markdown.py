@@ -8,7 +8,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, EdgeLevel
 from apiatlas.errors import Diagnostic
-from apiatlas.report.chains import CHAIN_MAX_RANK, Chain, DependencyGraph, Link, chains_to, deepest_chains
+from apiatlas.report.chains import CHAIN_MAX_RANK, Chain, DependencyGraph, chains_to, deepest_chains
 from apiatlas.snapshot.reader import Snapshot
 
 MAX_LOCATIONS_PER_CODE = 15
@@ -37,7 +37,7 @@ def render_report(
         from apiatlas.sources import source_format
 
         featured = source_format(str(manifest.get("source_kind") or "")).featured_api
-    graph = DependencyGraph.from_links(Link(*row) for row in snap.edge_links(CHAIN_MAX_RANK))
+    graph = DependencyGraph.from_arrays(snap.edge_arrays(CHAIN_MAX_RANK))
     entry_points = set(snap.entry_points())
     sections = [
         _summary(manifest, timings),

@@ -27,6 +27,7 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.snapshot.edge_arrays import EdgeArrays, read_edge_arrays
 from apiatlas.snapshot.hits import SearchHit
 from apiatlas.snapshot.packing import Packer
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, FORMAT_VERSION, FTS_WEIGHTS
@@ -250,6 +251,11 @@ class Snapshot:
             (min_rank,),
         )
         return [(p, c, pf, cf, _LEVEL_OF_RANK[rank]) for p, c, pf, cf, rank in rows]
+
+    def edge_arrays(self, min_rank: int = _MAX_RANK) -> EdgeArrays:
+        """``edge_links`` as integer arrays (``snapshot/edge_arrays.py``): the whole graph in a few MiB."""
+        with self._lock:
+            return read_edge_arrays(self._conn, min_rank)
 
     def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
         rows = self._rows(f"{_EDGES} WHERE e.rank <= ? ORDER BY e.id", (min_rank,))

@@ -113,13 +113,31 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     in ``texts``) that same string object: field names, domain types and descriptions repeat across the
     pages of a catalog, and each page arrives from its parse worker with its own copies. Each of those
     entities also gets its class's shared fields set (``catalog/compact.py``) as it arrives, so the
-    parse stage never holds one set per column."""
+    parse stage never holds one set per column. So do the names that pages repeat of each other (an API's
+    key in its object's method list, a table's name and description on each API page linking it, the
+    object an API page names) and the descriptions and visas pages share."""
     page = parsed.page
     if isinstance(page, ApiPage):
+        _share_attributes(page, ("key", "object_ref", "description", "visa"), texts)
+        for link in page.tables:
+            _share_attributes(link, ("name", "description"), texts)
         _share(page.params, ("name", "domain_type", "description"), texts)
         _share(page.errors, ("code", "description"), texts)
     elif isinstance(page, TablePage):
+        _share_attributes(page, ("name", "api", "description"), texts)
         _share(page.columns, ("name", "domain_type", "description"), texts)
+    elif isinstance(page, ObjectPage):
+        _share_attributes(page, ("key", "visa"), texts)
+        page.methods = [texts.setdefault(method, method) for method in page.methods]
+
+
+def _share_attributes(
+    record: ApiPage | TablePage | ObjectPage | TableLink, names: tuple[str, ...], texts: dict[str, str]
+) -> None:
+    for name in names:
+        text = getattr(record, name)
+        if text is not None:
+            setattr(record, name, texts.setdefault(text, text))
 
 
 def _share(

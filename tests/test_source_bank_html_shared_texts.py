@@ -1,0 +1,61 @@
+"""Pages parsed apart share their equal texts once received: one string object per repeated name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from apiatlas.catalog.model import Column, Direction, Param
+from apiatlas.sources.bank_html.loader import load_bank_docs
+from apiatlas.sources.bank_html.records import (
+    ApiPage,
+    ObjectPage,
+    ParsedPage,
+    TableLink,
+    TablePage,
+    share_texts,
+)
+
+BANK_DOCS = Path(__file__).resolve().parents[1] / "examples" / "bank" / "docs"
+
+
+def _copy(text: str) -> str:
+    """An equal string that is another object (as a page from another worker brings)."""
+    return "".join([text[:1], text[1:]])
+
+
+def test_names_repeated_across_pages_become_one_object() -> None:
+    key, table, about = "API_Acc_FindByID", "pAPI_Acc_List", "Счета клиента"
+    obj = ObjectPage(file="BO_Acc.htm", key="Acc", visa="Ok", methods=[_copy(key)])
+    api = ApiPage(
+        file="API_Acc_FindByID.htm",
+        key=_copy(key),
+        object_ref=_copy("Acc"),
+        description=_copy(about),
+        visa=_copy("Ok"),
+        params=[Param(name="ID", description=_copy(about))],
+        tables=[TableLink(name=_copy(table), direction=Direction.OUT, description=_copy(about))],
+    )
+    table_page = TablePage(
+        file="T_Acc.htm",
+        name=_copy(table),
+        api=_copy(key),
+        columns=[Column(name="ID", description=_copy(about))],
+    )
+    texts: dict[str, str] = {}
+    for page in (obj, api, table_page):
+        share_texts(ParsedPage(file=page.file, sha256="", page=page), texts)
+    assert api.key is obj.methods[0] is table_page.api
+    assert api.object_ref is obj.key and api.visa is obj.visa
+    assert api.tables[0].name is table_page.name
+    assert api.description is api.tables[0].description is api.params[0].description
+    assert table_page.columns[0].description is api.description
+    assert api.key == key and table_page.name == table and api.description == about
+
+
+def test_a_loaded_catalog_shares_its_keys_between_apis_and_objects() -> None:
+    catalog = load_bank_docs(BANK_DOCS, workers=1)
+    pairs = [(key, obj) for obj in catalog.objects.values() for key in obj.api_keys if key in catalog.apis]
+    assert pairs
+    assert all(key is catalog.apis[key].key for key, _ in pairs)
+    owned = [api for api in catalog.apis.values() if api.object_key in catalog.objects]
+    assert owned and all(api.object_key is catalog.objects[api.object_key].key for api in owned)
