@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
+import pytest
+
 from apiatlas.snapshot import Snapshot, write_snapshot
-from apiatlas.snapshot.packing import WINDOW, Packer, dictionary
+from apiatlas.snapshot.packing import CHUNK, WINDOW, Packer, dictionary, packed_ahead
 from test_snapshot_catalog import mini_catalog
 
 
@@ -44,3 +47,27 @@ def test_the_snapshot_stores_bodies_and_contracts_packed(tmp_path: Path) -> None
             assert isinstance(bodies[key], bytes) and not bodies[key].startswith(b"{")  # not JSON text
             schema = snap.api_input_schema(key)
             assert schema is not None and schema["type"] == "object"
+
+
+def test_packed_ahead_packs_every_row_in_order_on_other_threads() -> None:
+    rows = [json.dumps({"n": n, "text": "word " * (n % 40)}).encode() for n in range(3 * CHUNK + 7)]
+    packer = Packer(dictionary(rows))
+    threads: set[int] = set()
+
+    def pack(row: bytes) -> bytes:
+        threads.add(threading.get_ident())
+        return packer.pack_bytes(row)
+
+    assert list(packed_ahead(rows, pack, threads=2)) == [packer.pack_bytes(r) for r in rows]
+    assert threads and threading.get_ident() not in threads
+    assert list(packed_ahead([], pack)) == []
+
+
+def test_packed_ahead_raises_what_a_pack_raised() -> None:
+    def pack(n: int) -> int:
+        if n == CHUNK + 3:
+            raise ValueError("bad row")
+        return n
+
+    with pytest.raises(ValueError, match="bad row"):
+        list(packed_ahead(range(2 * CHUNK), pack))

@@ -10,8 +10,13 @@ Inflating one body takes microseconds; the dictionary is read once, on the first
 
 from __future__ import annotations
 
+import os
 import zlib
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import islice
+from typing import TypeVar
 
 WINDOW = 32 * 1024  # deflate looks back at most this far: a longer dictionary adds nothing
 SAMPLES = 64  # rows sampled into a dictionary
@@ -20,6 +25,11 @@ _WBITS = -15  # raw deflate: no header or checksum per row (SQLite's page checks
 # zlib's default memory level: 9 packs the same bytes as small but its twice larger state makes the copy
 # per row ~3x slower (31,580 bodies at level 9: 9.7 s with 9, 3.4 s with 8)
 _MEM_LEVEL = 8
+CHUNK = 256  # rows packed per task of ``packed_ahead``
+AHEAD = 4  # tasks in flight while the caller builds the next rows
+
+Item = TypeVar("Item")
+Row = TypeVar("Row")
 
 
 def sampled(count: int) -> range:
@@ -59,3 +69,26 @@ class Packer:
     def unpack(self, blob: bytes) -> str:
         inflate = zlib.decompressobj(_WBITS, self.zdict) if self.zdict else zlib.decompressobj(_WBITS)
         return (inflate.decompress(blob) + inflate.flush()).decode("utf-8")
+
+
+def packed_ahead(
+    items: Iterable[Item], pack: Callable[[Item], Row], threads: int | None = None
+) -> Iterator[Row]:
+    """``pack`` of every item, in order, run on a pool of threads ``CHUNK`` items at a time while the
+    caller's generator builds the next items: deflate runs outside the GIL, so on a machine of two
+    cores or more the packing of one chunk and the building of the next overlap. Same rows, same bytes
+    as packing one after the other."""
+    workers = threads or min(4, os.cpu_count() or 1)
+    source = iter(items)
+
+    def task(chunk: list[Item]) -> list[Row]:
+        return [pack(item) for item in chunk]
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="apiatlas-pack") as pool:
+        pending: deque[Future[list[Row]]] = deque()
+        while chunk := list(islice(source, CHUNK)):
+            pending.append(pool.submit(task, chunk))
+            if len(pending) > AHEAD:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()

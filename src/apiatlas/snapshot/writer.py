@@ -17,9 +17,11 @@ from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
-from apiatlas.snapshot.packing import Packer, dictionary, sampled
+from apiatlas.snapshot.packing import Packer, dictionary, packed_ahead, sampled
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, DDL, PAGE_SIZE
 from apiatlas.text import index_text, words
+
+ApiRow = tuple[int, str, str, str, int, str, int, bytes]  # a row of the ``apis`` table
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -162,13 +164,20 @@ def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
     contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in map(_contract_row, sample)]))
     contracts: list[tuple[str, bytes, bytes]] = []
 
-    def rows() -> Iterator[tuple[int, str, str, str, int, str, int, bytes]]:
+    def built() -> Iterator[tuple[int, Api, bytes, tuple[str, str, str]]]:
         for n, api in enumerate(apis, start=1):
-            body = _api_body(api)
-            key, inputs, outputs = _contract_row(api)
-            contracts.append((key, contract_packer.pack(inputs), contract_packer.pack(outputs)))
-            kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
-            yield n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack_bytes(body)
+            yield n, api, _api_body(api), _contract_row(api)
+
+    def packed(item: tuple[int, Api, bytes, tuple[str, str, str]]) -> tuple[ApiRow, tuple[str, bytes, bytes]]:
+        n, api, body, (key, inputs, outputs) = item
+        kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
+        row = (n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack_bytes(body))
+        return row, (key, contract_packer.pack(inputs), contract_packer.pack(outputs))
+
+    def rows() -> Iterator[ApiRow]:
+        for row, contract in packed_ahead(built(), packed):  # deflated on other threads meanwhile
+            contracts.append(contract)
+            yield row
 
     conn.executemany(
         "INSERT INTO apis(id, key, object_key, title, kept, side_effect, entry_point, body)"
