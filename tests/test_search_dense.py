@@ -77,4 +77,3 @@ def test_bench_search_clones_the_generated_apis_without_parsing_them(tmp_path: P
     assert figures["hybrid_cpu_p50_ms"] > 0 and figures["hybrid_p50_ms"] > 0
     assert figures["float32_dense_p50_ms"] > 0 and figures["float32_hybrid_p50_ms"] > 0
     assert not list(tmp_path.glob("docs-1500"))  # no pages written for the copies
-
