@@ -121,3 +121,14 @@ def test_read_by_its_words_alone_the_russian_request_abstains(search: HybridSear
 def test_an_unrelated_request_still_abstains(search: HybridSearch, request_text: str) -> None:
     found = search.search(request_text)
     assert found.abstained and found.hits == [], found.confidence
+
+
+def test_a_word_borrowed_from_the_catalogs_reads_as_it(search: HybridSearch) -> None:
+    """«юзеров», «файлы»: English words written in Cyrillic and declined, read as the catalog's own words
+    (``language.transliteration``) whatever the embedding model makes of them."""
+    bridge = search.across.bridge()
+    assert bridge is not None
+    assert bridge.translate(["юзеров", "файлы", "пиццу"]) == {stem("юзеров"): "user", stem("файлы"): "file"}
+    found = search.search("список юзеров")
+    assert not found.abstained and found.hits[0].api_key == "GET /users.list"
+    assert "user" in found.hits[0].matched

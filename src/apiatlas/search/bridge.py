@@ -1,5 +1,7 @@
 """Words across scripts: a request word in a script the catalog does not write, read as the catalog's word
-of the same meaning (Russian «канал» as "channel"), by the multilingual embedding model.
+of the same meaning (Russian «канал» as "channel"), by the multilingual embedding model, or as the
+catalog word it is borrowed from when the model reads it as none («пода» as "pod",
+``language.transliteration``).
 
 The catalog side is the stems of its API names and titles (the words that name what an API does),
 embedded once as passages, on first use, through the vector cache (a recompile or another process
@@ -20,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from apiatlas.language.transliteration import borrowed_stem
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import LexicalIndex
@@ -50,6 +53,7 @@ class WordBridge:
             s for s in spelt if s in known and s.isalpha() and len(s) >= MIN_LENGTH and s not in stop
         )
         self.words = [spelt[s] for s in self.stems]  # what is embedded: a word as the catalog writes it
+        self._frequency = {s: known[s] for s in self.stems}  # documents per stem (``borrowed_stem``)
         self.provider = provider
         self.cache = cache
         self._lock = threading.Lock()
@@ -63,7 +67,9 @@ class WordBridge:
         return self._matrix
 
     def translate(self, words: Iterable[str]) -> dict[str, str]:
-        """``stem of a request word -> the catalog stem it reads as``, for the words that have one."""
+        """``stem of a request word -> the catalog stem it reads as``, for the words that have one: by the
+        embedding model, else as the catalog word it is borrowed from («пода»: pod, ``borrowed_stem``;
+        the model's reading first: «сети» is a network, not "set")."""
         unique = list(dict.fromkeys(w for w in words if len(w) >= MIN_LENGTH))
         if not unique or not self.stems:
             return {}
@@ -76,6 +82,8 @@ class WordBridge:
             top, spread = float(row[best]), float(row.std())
             if top >= BRIDGE_COSINE and spread > 0 and (top - float(row.mean())) / spread >= BRIDGE_Z:
                 out[stem(word)] = self.stems[best]
+            elif (borrowed := borrowed_stem(word, self._frequency)) is not None:
+                out[stem(word)] = borrowed
         return out
 
 
