@@ -1,8 +1,8 @@
-"""Russian words read as the English words they are borrowed from: «под» (pod), «логи» (logs),
-«деплоймент» (deployment), «конфигмап» (configmap), «сервис» (service), «виджет» (widget).
+"""Russian words read as the English words they are borrowed from: «логи» (logs), «юзеров» (users),
+«сервер» (server), «кластера» (cluster), «эндпоинты» (endpoints), «токен» (token).
 
 Engineers who ask in Russian about an English API write its terms in Cyrillic, declined as Russian
-words («пода», «деплойменты»). A letter-by-letter reading with the usual alternatives of each letter
+words («логов», «юзеров»). A letter-by-letter reading with the usual alternatives of each letter
 («к» as k or c, «й» as y or i, «дж» as j or g…) gives the Latin spellings such a word may stand for;
 one of them whose English stem is one of the catalog's is that word. Language knowledge, as a
 stemmer's: no catalog's words are written here, the catalog's own stems decide what matches.
@@ -67,7 +67,7 @@ def latin_readings(word: str) -> tuple[str, ...]:
 
 def borrowed_stem(word: str, stems: Mapping[str, int]) -> str | None:
     """The catalog stem a Cyrillic request word is borrowed from, or None: of the English stems of the
-    word's readings and of its Russian stem's (case endings off: «пода» → «под»), also with a final
+    word's readings and of its Russian stem's (case endings off: «логов» → «лог»), also with a final
     silent ``e`` («нода» → node, «код» → code), those in ``stems`` (stem → how many of the catalog's
     documents have it), the most frequent («файл»: "file", not "fail")."""
     found: dict[str, int] = {}

@@ -1,6 +1,6 @@
 """Words across scripts: a request word in a script the catalog does not write, read as the catalog's word
 of the same meaning (Russian «канал» as "channel"), by the multilingual embedding model, or as the
-catalog word it is borrowed from when the model reads it as none («пода» as "pod",
+catalog word it is borrowed from when the model reads it as none («логов» as "log",
 ``language.transliteration``).
 
 The catalog side is the stems of its API names and titles (the words that name what an API does),
@@ -68,7 +68,7 @@ class WordBridge:
 
     def translate(self, words: Iterable[str]) -> dict[str, str]:
         """``stem of a request word -> the catalog stem it reads as``, for the words that have one: by the
-        embedding model, else as the catalog word it is borrowed from («пода»: pod, ``borrowed_stem``;
+        embedding model, else as the catalog word it is borrowed from («логов»: log, ``borrowed_stem``;
         the model's reading first: «сети» is a network, not "set")."""
         unique = list(dict.fromkeys(w for w in words if len(w) >= MIN_LENGTH))
         if not unique or not self.stems:

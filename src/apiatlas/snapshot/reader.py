@@ -13,7 +13,7 @@ import sqlite3
 import threading
 import zlib
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 from urllib.parse import quote
 
 from apiatlas.catalog.model import (
@@ -27,11 +27,13 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
-from apiatlas.snapshot.edge_arrays import EdgeArrays, read_edge_arrays
 from apiatlas.snapshot.hits import SearchHit
 from apiatlas.snapshot.packing import Packer
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, FORMAT_VERSION, FTS_WEIGHTS
 from apiatlas.text import query_terms
+
+if TYPE_CHECKING:
+    from apiatlas.snapshot.edge_arrays import EdgeArrays
 
 # an edge's texts back from its integers (apis.id, edge_names.id)
 _EDGES = (
@@ -254,6 +256,8 @@ class Snapshot:
 
     def edge_arrays(self, min_rank: int = _MAX_RANK) -> EdgeArrays:
         """``edge_links`` as integer arrays (``snapshot/edge_arrays.py``): the whole graph in a few MiB."""
+        from apiatlas.snapshot.edge_arrays import read_edge_arrays  # numpy: not loaded by a server's start
+
         with self._lock:
             return read_edge_arrays(self._conn, min_rank)
 
