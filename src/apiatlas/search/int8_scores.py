@@ -35,10 +35,10 @@ class Int8Scores:
 
     def __init__(self, codes: Int8s, norms: Floats, ort: Any) -> None:
         rows, dim = codes.shape
-        self.dim = dim
         self.inverse = (1.0 / norms.astype(np.float64)).astype(np.float32)
-        l1 = np.abs(codes.astype(np.float32)).sum(axis=1) if rows else np.zeros(0, np.float32)
-        self.l1_ratio = float((l1 / norms).max()) if rows else 0.0  # the largest ||row||_1 / ||row||_2
+        # the largest ||row||_1 / ||row||_2, summed on the int8 codes (|code| <= 127: no overflow, exact)
+        l1 = np.abs(codes).sum(axis=1, dtype=np.int32)
+        self.l1_ratio = float((l1.astype(np.float32) / norms).max()) if rows else 0.0
         nodes = [px.node("MatMulInteger", ["query", "cards", "zero_u8", "zero_i8"], "sums")]
         initializers = [
             px.tensor("cards", np.ascontiguousarray(codes.T)),  # (dim, rows): the product's weight
