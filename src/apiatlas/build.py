@@ -176,7 +176,11 @@ def compile_docs(
     if search.settings_path is not None:
         sink.note(f"search settings from {search.settings_path}: fitted on {search.settings.fitted_on}")
     indexing = SearchIndexing(
-        search.provider, search.settings, cache=vector_cache or default_cache_path(), on_progress=sink.advance
+        search.provider,
+        search.settings,
+        cache=vector_cache or default_cache_path(),
+        on_progress=sink.advance,
+        background=True,  # the lexical arrays on another core while the snapshot is written
     )
     context = PassContext(overlays=overlays, progress=sink.note, source=fmt, indexing=indexing)
     context.on_pass = _pass_starts(on_step)
@@ -184,17 +188,20 @@ def compile_docs(
         context.enricher, context.advance = enricher, _staged(sink, "enrich")
     with _timed(timings, "passes", sink):
         run_passes(catalog, config, passes=PASSES[:-1], context=context)
-    with _timed(timings, "index", sink):
-        run_passes(catalog, config, passes=PASSES[-1:], context=context)  # the index pass, timed apart
-    if playbooks_dir is not None:
-        catalog.playbooks = _playbooks(Path(playbooks_dir), catalog, sink)
-    options = _options(source, overlays_dir, config_path, config, kind)
-    if context.enricher is not None and context.enricher.run is not None:
-        options["enrichment"] = context.enricher.run.manifest()
-    with _timed(timings, "snapshot", sink):
-        manifest = write_snapshot(
-            catalog, out, options=options, vectors=indexing.vectors, search_index=indexing.blobs
-        )
+    try:
+        with _timed(timings, "index", sink):
+            run_passes(catalog, config, passes=PASSES[-1:], context=context)  # the index pass, timed apart
+        if playbooks_dir is not None:
+            catalog.playbooks = _playbooks(Path(playbooks_dir), catalog, sink)
+        options = _options(source, overlays_dir, config_path, config, kind)
+        if context.enricher is not None and context.enricher.run is not None:
+            options["enrichment"] = context.enricher.run.manifest()
+        with _timed(timings, "snapshot", sink):
+            manifest = write_snapshot(
+                catalog, out, options=options, vectors=indexing.vectors, search=indexing.search_tables
+            )
+    finally:
+        indexing.close()  # a lexical child whose arrays were never asked for (a failed build) is stopped
     report = _write_report(out, report_path, fmt, timings, sink) if write_report else None
     return CompileResult(
         snapshot=out,

@@ -7,7 +7,8 @@ import os
 import sqlite3
 import tempfile
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,15 @@ from apiatlas.text import index_text, words
 ApiRow = tuple[int, str, str, str, int, str, int, bytes]  # a row of the ``apis`` table
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True)
+class SearchTables:
+    """What the index pass gives the search tables: its arrays (name -> blob) and, when it stemmed the kept
+    cards already, their full-text rows (``(apis.id, name, title, body)`` stems; None: the writer stems)."""
+
+    arrays: Mapping[str, bytes]
+    fts_rows: Sequence[tuple[int, str, str, str]] | None = None
 
 
 def to_json(value: Any) -> str:
@@ -44,13 +54,18 @@ def write_snapshot(
     options: dict[str, Any],
     vectors: Mapping[str, bytes] | None = None,
     search_index: Mapping[str, bytes] | None = None,
+    search: Callable[[], SearchTables] | None = None,
 ) -> Manifest:
     """Write ``catalog`` to ``path`` and return its manifest.
 
     The file is built next to ``path`` under a temporary name and renamed over it only when
     complete, so a failure never leaves a half-written snapshot. Same catalog + same options
     give a byte-identical file. ``vectors`` (API key -> int8 blob) and ``search_index`` (name ->
-    blob), both from the index pass, fill ``api_vectors`` and ``search_index``.
+    blob), both from the index pass, fill ``api_vectors`` and ``search_index``. ``search``, when
+    given, stands for ``search_index``: it is called once the other tables are written (the index pass
+    may still be building its arrays on another core until then), and the manifest is built after it
+    (the index pass's stats are complete then; the table order of the file does not change its bytes:
+    ``VACUUM`` rewrites every table in schema order).
     """
     path = Path(path)
     if not path.parent.is_dir():
@@ -60,12 +75,12 @@ def write_snapshot(
             location=Location(file=str(path)),
         )
     edges = kept_edges(catalog)
-    manifest = build_manifest(catalog, options, edges)
+    tables = search or (lambda: SearchTables(search_index or {}))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        _write(catalog, manifest, edges, tmp, vectors or {}, search_index or {})
+        manifest = _write(catalog, options, edges, tmp, vectors or {}, tables)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -76,12 +91,12 @@ def write_snapshot(
 
 def _write(
     catalog: Catalog,
-    manifest: Manifest,
+    options: dict[str, Any],
     edges: list[Edge],
     tmp: Path,
     vectors: Mapping[str, bytes],
-    search_index: Mapping[str, bytes],
-) -> None:
+    search: Callable[[], SearchTables],
+) -> Manifest:
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
         conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
@@ -90,32 +105,35 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        _insert_all(conn, catalog, manifest, edges, vectors, search_index)
+        manifest = _insert_all(conn, catalog, options, edges, vectors, search)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
     finally:
         conn.close()
+    return manifest
 
 
 def _insert_all(
     conn: sqlite3.Connection,
     catalog: Catalog,
-    manifest: Manifest,
+    options: dict[str, Any],
     edges: list[Edge],
     vectors: Mapping[str, bytes],
-    search_index: Mapping[str, bytes],
-) -> None:
-    """Every table's rows, one table family after the other (the order is part of the file's bytes)."""
+    search: Callable[[], SearchTables],
+) -> Manifest:
+    """Every table's rows, one table family after the other; the search tables and the manifest last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
-    _insert_manifest(conn, manifest)
     _insert_objects(conn, catalog)
     _insert_apis(conn, apis)
     _insert_sources_and_types(conn, catalog)
     _insert_edges(conn, catalog, edges)
     _insert_playbooks(conn, catalog)
     _insert_diagnostics(conn, catalog)
-    _insert_search(conn, catalog, apis, vectors, search_index)
+    _insert_search(conn, catalog, apis, vectors, search())
+    manifest = build_manifest(catalog, options, edges)
+    _insert_manifest(conn, manifest)
+    return manifest
 
 
 def _insert_manifest(conn: sqlite3.Connection, manifest: Manifest) -> None:
@@ -269,22 +287,22 @@ def _insert_search(
     catalog: Catalog,
     apis: list[Api],
     vectors: Mapping[str, bytes],
-    search_index: Mapping[str, bytes],
+    search: SearchTables,
 ) -> None:
     """What search reads: the full-text rows of the kept APIs, their card vectors and the index pass's
     arrays."""
     names = {o.key: o.name for o in catalog.objects.values()}
-    conn.executemany(
-        "INSERT INTO api_fts(rowid, name_text, title, body_text) VALUES (?, ?, ?, ?)",
-        _fts_rows(apis, names),
+    fts_rows: Iterable[tuple[int, str, str, str]] = (
+        search.fts_rows if search.fts_rows is not None else _fts_rows(apis, names)
     )
+    conn.executemany("INSERT INTO api_fts(rowid, name_text, title, body_text) VALUES (?, ?, ?, ?)", fts_rows)
     conn.executemany(
         "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
         ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
     )
     conn.executemany(
         "INSERT INTO search_index(name, data) VALUES (?, ?)",
-        ((name, zlib.compress(data, 6)) for name, data in sorted(search_index.items())),
+        ((name, zlib.compress(data, 6)) for name, data in sorted(search.arrays.items())),
     )
 
 

@@ -1,0 +1,124 @@
+"""A result computed on another core while this process goes on: a forked child that returns it by a pipe.
+
+The compiler's last stages run one after the other in one process while the machine's other cores wait;
+some of their work reads the finished catalog and nothing else (the lexical arrays of the index pass,
+read only when the snapshot writer reaches the search tables). ``Forked(work)`` forks a child that runs
+``work()`` on the catalog it inherits (copy-on-write: nothing is pickled on the way in), pickles the
+result into a pipe and exits; ``result()`` reads it. Where the platform has no ``fork`` (Windows; macOS,
+where it is unsafe) or the process may use one core only, ``work()`` runs in this process, at once.
+
+The child runs only the given function and leaves by ``os._exit``: no ``atexit`` handler, no flush of
+the parent's buffers, no lock of another thread taken (the work neither logs nor prints). When ``work``
+fails in the child, ``result()`` runs it again here, so its error is raised where it can be read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import signal
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+_OK, _FAILED = b"o", b"f"
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the platform says, else the machine's)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
+def can_fork() -> bool:
+    """True where a forked child can compute beside this process: Linux with two usable cores or more."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and usable_cores() >= 2
+
+
+class Forked(Generic[T]):
+    """``work()`` computed in a forked child (``background`` and ``can_fork()``), else in this process now.
+
+    ``result()`` returns it (waiting for the child the first time); ``close()`` stops a child whose result
+    was never read (a build that failed meanwhile). Use it as a context manager or call ``close()``.
+    """
+
+    def __init__(self, work: Callable[[], T], *, background: bool = True) -> None:
+        self._work = work
+        self._pid: int | None = None
+        self._pipe: int | None = None
+        self._done = False
+        self._value: T | None = None
+        if background and can_fork():
+            self._start()
+        else:
+            self._value, self._done = work(), True
+
+    @property
+    def forked(self) -> bool:
+        """True when the work runs (or ran) in a child process."""
+        return self._pid is not None
+
+    def result(self) -> T:
+        if not self._done:
+            self._value, self._done = self._read(), True
+        return self._value  # type: ignore[return-value]  # set with _done
+
+    def close(self) -> None:
+        """Stop the child if its result was not read (a no-op after ``result()``)."""
+        if self._pid is not None and not self._done:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            self._reap()
+            self._done = True
+        if self._pipe is not None:
+            os.close(self._pipe)
+            self._pipe = None
+
+    def __enter__(self) -> Forked[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        read, write = os.pipe()
+        with warnings.catch_warnings():  # Python >= 3.12 warns of fork in a threaded process: see above
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child: compute, send, leave
+            os.close(read)
+            status = 0
+            try:
+                try:
+                    payload = _OK + pickle.dumps(self._work(), protocol=pickle.HIGHEST_PROTOCOL)
+                except BaseException:  # the parent runs it again and raises it there
+                    payload, status = _FAILED, 1
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(payload)
+            finally:
+                os._exit(status)
+        os.close(write)
+        self._pid, self._pipe = pid, read
+
+    def _read(self) -> T:
+        assert self._pipe is not None
+        chunks: list[bytes] = []
+        while chunk := os.read(self._pipe, 1 << 20):
+            chunks.append(chunk)
+        os.close(self._pipe)
+        self._pipe = None
+        self._reap()
+        data = b"".join(chunks)
+        if data[:1] == _OK:
+            value: T = pickle.loads(memoryview(data)[1:])
+            return value
+        return self._work()  # the child failed (or was killed): the same work here, its error raised here
+
+    def _reap(self) -> None:
+        if self._pid is not None:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self._pid, 0)

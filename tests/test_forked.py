@@ -1,0 +1,107 @@
+"""``apiatlas.forked``: a result computed in a forked child, and the compiler's lexical arrays built that way
+give the same snapshot, byte for byte, as built in the compiler's own process."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+
+import pytest
+
+from apiatlas import forked
+from apiatlas.build import compile_docs
+from apiatlas.forked import Forked, can_fork
+
+REPO = Path(__file__).resolve().parents[1]
+BANK_DOCS = REPO / "examples" / "bank" / "docs"
+BANK_CONFIG = REPO / "examples" / "bank" / "apiatlas.yaml"
+
+index_pass = importlib.import_module("apiatlas.passes.index")  # the package exports the pass function
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork here (not Linux, or one usable core)")
+
+
+def _fail() -> int:
+    raise ValueError("the work itself is wrong")
+
+
+@needs_fork
+def test_the_work_runs_in_a_child_and_its_result_comes_back() -> None:
+    with Forked(lambda: (os.getpid(), list(range(100_000)))) as job:
+        assert job.forked
+        pid, numbers = job.result()
+        assert pid != os.getpid()
+        assert numbers == list(range(100_000))
+        assert job.result() is job.result()  # read once
+
+
+@needs_fork
+def test_a_failure_in_the_child_is_raised_here() -> None:
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(os.getpid())
+        return _fail()
+
+    job = Forked(work)
+    with pytest.raises(ValueError, match="the work itself is wrong"):
+        job.result()
+    assert calls == [os.getpid()]  # the child's own call happened in the child (its list is its own)
+    job.close()
+
+
+@needs_fork
+def test_close_before_result_stops_the_child() -> None:
+    job = Forked(lambda: __import__("time").sleep(60))
+    pid = job._pid
+    assert pid is not None
+    job.close()
+    with pytest.raises(ChildProcessError):  # stopped and reaped: no zombie left behind
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_without_background_the_work_runs_here_at_once() -> None:
+    calls: list[int] = []
+
+    def work() -> int:
+        calls.append(os.getpid())
+        return 7
+
+    job = Forked(work, background=False)
+    assert calls == [os.getpid()] and not job.forked
+    assert job.result() == 7
+
+
+def test_one_core_means_no_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "usable_cores", lambda: 1)
+    assert not can_fork()
+    assert not Forked(lambda: 1).forked
+
+
+def _compile(out: Path, background_from: int, monkeypatch: pytest.MonkeyPatch) -> bytes:
+    monkeypatch.setattr(index_pass, "BACKGROUND_FROM", background_from)
+    out.parent.mkdir(parents=True)
+    compile_docs(
+        BANK_DOCS, overlays_dir=None, config_path=BANK_CONFIG, out=out, embeddings="none", write_report=False
+    )
+    return out.read_bytes()
+
+
+@needs_fork
+def test_lexical_arrays_from_a_child_give_the_same_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[bool] = []
+    real = index_pass.Forked
+
+    def counted(work: object, *, background: bool) -> object:
+        job = real(work, background=background)
+        calls.append(job.forked)
+        return job
+
+    monkeypatch.setattr(index_pass, "Forked", counted)
+    here = _compile(tmp_path / "here" / "bank.atlas", 10**9, monkeypatch)
+    child = _compile(tmp_path / "child" / "bank.atlas", 0, monkeypatch)
+    assert calls == [False, True]
+    assert here == child
