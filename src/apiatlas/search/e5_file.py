@@ -204,9 +204,9 @@ def _parse(path: Path, data: mmap.mmap | bytes) -> E5File:
     blob = bytes(data[at : at + blob_len])
     at += blob_len
     pieces: dict[str, tuple[int, float]] = {}
-    max_chars = 1
+    bounds, piece_scores = offsets.tolist(), scores.tolist()  # Python numbers: no NumPy scalar per piece
     for i in range(count):
-        raw = blob[offsets[i] : offsets[i + 1]]
+        raw = blob[bounds[i] : bounds[i + 1]]
         if not raw or i == unk:
             continue  # the engine never matches an empty piece or <unk>
         try:
@@ -214,8 +214,8 @@ def _parse(path: Path, data: mmap.mmap | bytes) -> E5File:
         except UnicodeDecodeError:
             continue  # not valid UTF-8: no text can contain it
         if text not in pieces:
-            pieces[text] = (i, float(scores[i]))
-            max_chars = max(max_chars, len(text))
+            pieces[text] = (i, piece_scores[i])
+    max_chars = max(map(len, pieces), default=1)
     norm_count, norm_bytes = struct.unpack_from("<iI", data, at)
     at += 8
     normalise: dict[str, str] = {}
