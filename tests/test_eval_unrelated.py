@@ -152,6 +152,12 @@ def test_eval_retrieval_reports_unrelated_abstention_on_the_whole_catalog(
     # the unrelated requests also run on the folds' snapshots, reported per kind
     kinds = report["modes"]["lexical"]["by_kind"]
     assert sum(kinds[half].get(UNRELATED, {"requests": 0})["requests"] for half in ("dev", "test")) == 4
+    # ... and on the whole catalog per half, the halves adding up to the whole
+    halves = report["modes"]["lexical"]["full_catalog_by_half"]
+    for field in ("requests", "abstained", "answered"):
+        per_half = [halves[h]["out_of_catalog"].get(UNRELATED, {field: 0})[field] for h in ("dev", "test")]
+        assert sum(per_half) == counts[field]
+    assert halves["dev"]["related"] + halves["test"]["related"] == 5
 
     # the figures are the search tool's own decisions on the catalog as compiled for the eval
     evalset = with_unrelated(load_openapi_requests(spec, requests), unrelated)
@@ -166,6 +172,7 @@ def test_eval_retrieval_reports_unrelated_abstention_on_the_whole_catalog(
     table = CliRunner().invoke(app, [*args, "--embedding", "none"])
     assert table.exit_code == 0, table.output
     assert "on the whole catalog" in table.output and "unrelated" in table.output
+    assert "whole dev" in table.output and "related: R@5 lost" in table.output
     assert "answered (lexical): 'list all notes of the workspace'" in table.output
 
 
