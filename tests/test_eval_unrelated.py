@@ -22,6 +22,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.tuning import CALIBRATED
 from apiatlas.snapshot.reader import Snapshot
+from shared_data import SHARED_DATA, needs_shared, shared
 
 NOTES_SPEC = """\
 openapi: 3.0.0
@@ -219,3 +220,25 @@ def test_full_catalog_figures_count_abstentions_per_side() -> None:
     assert got["out_of_catalog"] == {UNRELATED: {"requests": 2, "abstained": 1, "answered": 1}}
     assert [r["id"] for r in got["out_of_catalog_answered"]] == ["u2"]
     assert [r["id"] for r in got["related_abstained_requests"]] == ["b"]
+
+
+@needs_shared(shared("openapi"), shared("restbench"), shared("stabletoolbench"))
+def test_calibration_with_http_adds_the_http_development_sets_with_their_unrelated_requests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from apiatlas.commands import eval_retrieval
+
+    monkeypatch.setattr(eval_retrieval, "_shared_data", lambda: SHARED_DATA)
+    shipped = eval_retrieval.calibration_sets()
+    assert [e.name for e in shipped] == ["stabletoolbench", "restbench", "bank"]
+    extra = eval_retrieval.calibration_sets(with_http=True)[len(shipped) :]
+    # every HTTP spec family with its requests and an unrelated set of at least 30 requests
+    assert [e.name for e in extra] == [
+        "openapi:slack_web_openapi_v2.json",
+        "openapi:kubernetes.swagger.json",
+        "openapi:stripe-2023-09.spec3.yaml",
+    ]
+    for evalset in extra:
+        unrelated = [q for q in evalset.queries if q.kind == UNRELATED]
+        assert len(unrelated) >= 30 and all(not q.gold for q in unrelated)
+        assert sum(1 for q in evalset.queries if q.gold) >= 90
