@@ -36,6 +36,7 @@ from apiatlas.planning.relevance import (
     Terms,
     known_words,
     plain_verbs,
+    read_across,
     request_words,
     search_text,
 )
@@ -116,26 +117,30 @@ class Planner:
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
         action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
         are things asked together ("details and offers for X", ``coordination``) that end at different
-        APIs. The plan's confidence is judged last (``confidence.judge``)."""
+        APIs. The whole request's nearness in meaning to the APIs (``PlanSearch.meaning``: one query
+        embedding per plan, not per action) is part of every action's relevance. The plan's confidence
+        is judged last (``confidence.judge``)."""
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
+        meaning = self.search.meaning(request) if request and self.weights.meaning else {}
         if target is not None or len(actions) < 2:
-            result = self._plan_action(request, target, known, actions[0] if actions else None)
+            result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
-                one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
+                one = lambda a: self._plan_action(a.text, None, known, a, meaning)  # noqa: E731  (each thing alone)
                 result = things_apart(request, things, one, self.cache, self.weights.step) or result
         else:
-            parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
+            parts = [(a, self._plan_action(a.text, None, known, a, meaning)) for a in actions]
             result = combined_plan(request, parts, self.cache, self.weights.step)
         return judge(result, self.confidence)
 
     def _plan_action(
-        self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
-    ) -> PlanResult:
+        self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
+        meaning: dict[str, float] | None = None,
+    ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
         action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
         started = time.perf_counter()
-        ctx = self._read(request, known)
+        ctx = self._read(request, known, meaning or {})
         ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -164,7 +169,7 @@ class Planner:
             result.message += f"; {note}"
         return result
 
-    def _read(self, request: str, known: dict[str, Any] | None) -> PlanContext:
+    def _read(self, request: str, known: dict[str, Any] | None, meaning: dict[str, float]) -> PlanContext:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
@@ -174,12 +179,14 @@ class Planner:
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
+        words = read_across(words, self.search.read_across(text)) if words else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
         relevance = Relevance(
-            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms
-        )
+            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
+            meaning=meaning, meaning_weight=self.weights.meaning,
+        )  # fmt: skip
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),

@@ -88,6 +88,16 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
     return out
 
 
+def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[RequestWord]:
+    """``words`` with the catalog's stem beside each stem of a word in another script that the search
+    reads as one (``PlanSearch.read_across``: «пода» also as "pod"), so that a Russian request covers an
+    English catalog's names, titles and outputs as the English words would."""
+    if not bridged:
+        return words
+    read = [w.stems | {bridged[t] for t in w.stems if t in bridged} for w in words]
+    return [RequestWord(w.word, stems, w.position) for w, stems in zip(words, read, strict=True)]
+
+
 def _second_question(raw: list[str]) -> set[str]:
     """The content words of a second question joined by "and" ("… the most popular item and what is its
     keywords?"): it asks about what the first one names, so its words are what is asked too."""
@@ -174,7 +184,11 @@ class Relevance:
         titles: dict[str, list[str]],
         rarity: Callable[[str], float],
         terms_cache: dict[str, Terms] | None = None,
+        meaning: dict[str, float] | None = None,
+        meaning_weight: float = 0.0,
     ) -> None:
+        self.meaning = meaning or {}
+        self.meaning_weight = meaning_weight
         self.titles = titles
         self.rarity = rarity
         self._terms = terms_cache if terms_cache is not None else {}
@@ -254,5 +268,8 @@ class Relevance:
     def score(self, api: Api) -> float:
         """0..~2: half the normalised search score, the asked words covered, title precision."""
         return (
-            0.5 * self.lexical.get(api.key, 0.0) + self.weighted(api, late=False) + 0.5 * self.precision(api)
+            0.5 * self.lexical.get(api.key, 0.0)
+            + self.weighted(api, late=False)
+            + 0.5 * self.precision(api)
+            + self.meaning_weight * self.meaning.get(api.key, 0.0)
         )

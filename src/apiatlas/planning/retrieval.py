@@ -12,7 +12,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.providers import provider_for_snapshot
 from apiatlas.snapshot import CatalogReader
-from apiatlas.text import stem
+from apiatlas.text import content_terms, query_terms, stem, words
 
 _LATIN = re.compile(r"[A-Za-z]+")
 SEARCH_LIMIT = 40  # the search hits a plan looks at as targets and as the relevance of every step
@@ -38,13 +38,37 @@ class PlanSearch:
     def ranked(self, text: str, limit: int = SEARCH_LIMIT) -> list[RankedApi]:
         """The search's ranking of the kept APIs for the request's words (``relevance.search_text``): its
         BM25F scores with the typo fallback and the other forms of its words («сделок» for «сделки»),
-        exact names first. Words, not meaning: fed the fused hybrid scores, the planner did worse on
-        every development set (bank chains 0.967 -> 0.90, measured). Abstention does not apply: the
+        exact names first. Words: fed the fused hybrid scores instead, the planner did worse on
+        every development set (bank chains 0.967 -> 0.90, measured); the meaning of the whole request
+        is a term of its own (``meaning``). Abstention does not apply: the
         planner ranks the candidates and says itself when no chain reaches them."""
         if not text.strip():
             return []
         outcome = self.engine.search(text, limit=limit, mode=SearchMode.LEXICAL, word_forms=True)
         return [RankedApi(h.api_key, h.score, h.exact, frozenset(h.matched)) for h in outcome.ranked]
+
+    def meaning(self, request: str, limit: int = SEARCH_LIMIT) -> dict[str, float]:
+        """How near in meaning each of the ``limit`` nearest kept APIs is to the whole request (the
+        snapshot's embedding model, once per plan): its cosine over the spread between the nearest and
+        the ``limit``-th, 0..1; empty for a snapshot without vectors."""
+        if not request.strip() or not self.engine.has_vectors:
+            return {}
+        hits = self.engine.search(request, limit=limit, mode=SearchMode.DENSE).ranked
+        if not hits:
+            return {}
+        hi, lo = hits[0].score, hits[-1].score
+        span = (hi - lo) or 1.0
+        return {h.api_key: max(0.0, (h.score - lo) / span) for h in hits}
+
+    def read_across(self, text: str) -> dict[str, str]:
+        """The stems of ``text``'s words in a script the catalog does not write, each -> the catalog stem
+        the search reads it as (the search's ``CrossScript``: «логи» -> log, «пода» -> pod); empty when
+        every word is in the catalog's scripts or no embedding model reads them."""
+        said = words(text)
+        terms = content_terms(query_terms(text))
+        if not terms or not self.engine.across.scripts().foreign(terms):
+            return {}
+        return dict(self.engine.across.read(said, terms, {}, allowed=True).bridged)
 
     def rarity(self, term: str) -> float:
         """How rare a stem is among the cards (the search index's idf; 1.0 for a snapshot without one)."""
