@@ -117,11 +117,11 @@ class Planner:
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
         action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
         are things asked together ("details and offers for X", ``coordination``) that end at different
-        APIs. The whole request's nearness in meaning to the APIs (``PlanSearch.meaning``: one query
-        embedding per plan, not per action) is part of every action's relevance. The plan's confidence
-        is judged last (``confidence.judge``)."""
+        APIs. A chain's target is also scored by its nearness in meaning to the whole request
+        (``PlanSearch.meaning``: one query embedding per plan, not per action, worked out while the
+        request is read). The plan's confidence is judged last (``confidence.judge``)."""
+        meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
-        meaning = self.search.meaning(request) if request and self.weights.meaning else {}
         if target is not None or len(actions) < 2:
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
             things = coordinated_things(request) if target is None and result.chains else []
@@ -135,12 +135,12 @@ class Planner:
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
-        meaning: dict[str, float] | None = None,
+        meaning: Callable[[], dict[str, float]] = dict,
     ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
         action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
         started = time.perf_counter()
-        ctx = self._read(request, known, meaning or {})
+        ctx = self._read(request, known, meaning)
         ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -169,7 +169,9 @@ class Planner:
             result.message += f"; {note}"
         return result
 
-    def _read(self, request: str, known: dict[str, Any] | None, meaning: dict[str, float]) -> PlanContext:
+    def _read(
+        self, request: str, known: dict[str, Any] | None, meaning: Callable[[], dict[str, float]]
+    ) -> PlanContext:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
@@ -392,7 +394,7 @@ class Planner:
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         return {
-            "target": w.target * self._rel(ctx, target.key),
+            "target": w.target * (self._rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
             "kind": w.kind * kind_fit(ctx, target.key, w),
             "unasked": -w.unasked * unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),

@@ -184,10 +184,11 @@ class Relevance:
         titles: dict[str, list[str]],
         rarity: Callable[[str], float],
         terms_cache: dict[str, Terms] | None = None,
-        meaning: dict[str, float] | None = None,
+        meaning: Callable[[], dict[str, float]] = dict,
         meaning_weight: float = 0.0,
     ) -> None:
-        self.meaning = meaning or {}
+        self._meaning = meaning  # asked for on the first score: it may still be worked out
+        self._near: dict[str, float] | None = None
         self.meaning_weight = meaning_weight
         self.titles = titles
         self.rarity = rarity
@@ -204,6 +205,12 @@ class Relevance:
         self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
         self._asked_stems: dict[str, bool] = {}
+
+    def near(self) -> dict[str, float]:
+        """How near in meaning the APIs nearest to the whole request are (``PlanSearch.meaning``)."""
+        if self._near is None:
+            self._near = self._meaning() if self.meaning_weight else {}
+        return self._near
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
@@ -268,8 +275,9 @@ class Relevance:
     def score(self, api: Api) -> float:
         """0..~2: half the normalised search score, the asked words covered, title precision."""
         return (
-            0.5 * self.lexical.get(api.key, 0.0)
-            + self.weighted(api, late=False)
-            + 0.5 * self.precision(api)
-            + self.meaning_weight * self.meaning.get(api.key, 0.0)
+            0.5 * self.lexical.get(api.key, 0.0) + self.weighted(api, late=False) + 0.5 * self.precision(api)
         )
+
+    def nearness(self, key: str) -> float:
+        """The API's nearness in meaning to the whole request, weighed (``Weights.meaning``)."""
+        return self.meaning_weight * self.near().get(key, 0.0)

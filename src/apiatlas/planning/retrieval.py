@@ -5,6 +5,8 @@ words, its index says how rare a word is among the cards. The planner keeps no i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from apiatlas.language.catalog import title_stems
 from apiatlas.planning.relevance import RankedApi
@@ -26,6 +28,7 @@ class PlanSearch:
         self.snapshot = snapshot
         self._engine = engine
         self._titles: dict[str, list[str]] | None = None
+        self._beside: ThreadPoolExecutor | None = None  # works out ``meaning`` beside the plan
 
     @property
     def engine(self) -> HybridSearch:
@@ -46,6 +49,16 @@ class PlanSearch:
             return []
         outcome = self.engine.search(text, limit=limit, mode=SearchMode.LEXICAL, word_forms=True)
         return [RankedApi(h.api_key, h.score, h.exact, frozenset(h.matched)) for h in outcome.ranked]
+
+    def meaning_soon(self, request: str) -> Callable[[], dict[str, float]]:
+        """``meaning`` of ``request`` worked out on a thread of its own while the planner reads the
+        request and searches its words (the embedding model leaves the interpreter lock while it
+        runs); the returned call waits for it. Nothing to wait for without vectors."""
+        if not request.strip() or not self.engine.has_vectors:
+            return dict
+        if self._beside is None:
+            self._beside = ThreadPoolExecutor(2, thread_name_prefix="plan-meaning")
+        return self._beside.submit(self.meaning, request).result
 
     def meaning(self, request: str, limit: int = SEARCH_LIMIT) -> dict[str, float]:
         """How near in meaning each of the ``limit`` nearest kept APIs is to the whole request (the
