@@ -63,3 +63,13 @@ def test_russian_words_count_as_the_catalog_words_they_read_as(snapshot: Snapsho
     plan = Planner(snapshot).plan("покажи историю сообщений")
     assert plan.status != "error"
     assert plan.chains[0].api_keys == ["GET /conversations.history"]
+
+
+def test_a_name_made_of_the_catalogs_api_words_is_no_value(snapshot: Snapshot) -> None:
+    """The name "Users List" (the words of ``GET /users.list``) names an operation; "Bob Smith" is
+    a name the request states."""
+    search = PlanSearch(snapshot)
+    assert search.names_apis("Users List") and search.names_apis("Conversations")
+    assert not search.names_apis("Bob Smith") and not search.names_apis("Users of Bob")
+    plan = Planner(snapshot).plan("Show the Conversations History")
+    assert all(value.value != "Conversations History" for value in plan.values)

@@ -28,6 +28,7 @@ class PlanSearch:
         self.snapshot = snapshot
         self._engine = engine
         self._titles: dict[str, list[str]] | None = None
+        self._key_stems: frozenset[str] | None = None
         self._beside: ThreadPoolExecutor | None = None  # works out ``meaning`` beside the plan
 
     @property
@@ -94,6 +95,16 @@ class PlanSearch:
         if index is None:
             return bool(self.snapshot.search(word, limit=1))
         return stem(word.lower()) in index.vocab
+
+    def names_apis(self, text: str) -> bool:
+        """Whether every word of ``text`` is a word of the kept APIs' keys ("Search Instagram" where
+        ``Instagram_Search_User`` is one): the request names the catalog's operations, not a value."""
+        if self._key_stems is None:
+            self._key_stems = frozenset(
+                stem(w) for key, _ in self.snapshot.kept_api_names() for w in words(key)
+            )
+        said = [stem(w) for w in words(text)]
+        return bool(said) and all(w in self._key_stems for w in said)
 
     def titles(self) -> dict[str, list[str]]:
         """Each kept API's title stems (``title_stems``), read once."""
