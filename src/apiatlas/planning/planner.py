@@ -122,19 +122,21 @@ class Planner:
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
         action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
         are things asked together ("details and offers for X", ``coordination``) that end at different
-        APIs. A chain's target is also scored by its nearness in meaning to the whole request
-        (``PlanSearch.meaning``: one query embedding per plan, not per action, worked out while the
-        request is read). The plan's confidence is judged last (``confidence.judge``)."""
-        meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
+        APIs. A request of one action also scores a chain's target by its nearness in meaning to the
+        request (``PlanSearch.meaning``: one query embedding, worked out while the request is read); the
+        parts of a request are planned by their words (the whole request's meaning pulls each part
+        toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
+        judged last (``confidence.judge``)."""
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
         if target is not None or len(actions) < 2:
+            meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
-                one = lambda a: self._plan_action(a.text, None, known, a, meaning)  # noqa: E731  (each thing alone)
+                one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
                 result = things_apart(request, things, one, self.cache, self.weights.step) or result
         else:
-            parts = [(a, self._plan_action(a.text, None, known, a, meaning)) for a in actions]
+            parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
             result = combined_plan(request, parts, self.cache, self.weights.step)
         return judge(result, self.confidence)
 
