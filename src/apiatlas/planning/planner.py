@@ -103,8 +103,8 @@ class Planner:
 
     def _catalog_term(self, value: v.ExtractedValue) -> bool:
         """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
-        ("Канал: SMS, EMAIL"), or a name made of the words of the catalog's API keys ("Search Instagram"
-        beside ``Instagram_Search_User``): a word of the request, not a value to pass to an API."""
+        ("Канал: SMS, EMAIL"), or a name made of the words of the catalog's API keys ("Search Acme"
+        beside ``Acme_Search_User``): a word of the request, not a value to pass to an API."""
         if value.kind != v.ENTITY:
             return False
         if self.search.names_apis(value.text):

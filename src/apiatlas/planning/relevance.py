@@ -90,7 +90,7 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
 
 def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[RequestWord]:
     """``words`` with the catalog's stem beside each stem of a word in another script that the search
-    reads as one (``PlanSearch.read_across``: «пода» also as "pod"), so that a Russian request covers an
+    reads as one (``PlanSearch.read_across``: «сервера» also as "server"), so that a Russian request covers an
     English catalog's names, titles and outputs as the English words would."""
     if not bridged:
         return words

@@ -76,7 +76,7 @@ class PlanSearch:
 
     def read_across(self, text: str) -> dict[str, str]:
         """The stems of ``text``'s words in a script the catalog does not write, each -> the catalog stem
-        the search reads it as (the search's ``CrossScript``: «логи» -> log, «пода» -> pod); empty when
+        the search reads it as (the search's ``CrossScript``: «логи» -> log, «сервера» -> server); empty when
         every word is in the catalog's scripts or no embedding model reads them."""
         said = words(text)
         terms = content_terms(query_terms(text))
@@ -97,8 +97,8 @@ class PlanSearch:
         return stem(word.lower()) in index.vocab
 
     def names_apis(self, text: str) -> bool:
-        """Whether every word of ``text`` is a word of the kept APIs' keys ("Search Instagram" where
-        ``Instagram_Search_User`` is one): the request names the catalog's operations, not a value."""
+        """Whether every word of ``text`` is a word of the kept APIs' keys ("Search Acme" where
+        ``Acme_Search_User`` is one): the request names the catalog's operations, not a value."""
         if self._key_stems is None:
             self._key_stems = frozenset(
                 stem(w) for key, _ in self.snapshot.kept_api_names() for w in words(key)
