@@ -58,8 +58,8 @@ def test_the_nearness_in_meaning_spans_the_nearest_apis(snapshot: Snapshot) -> N
 
 def test_russian_words_count_as_the_catalog_words_they_read_as(snapshot: Snapshot) -> None:
     search = PlanSearch(snapshot)
-    assert search.read_across("покажи историю сообщений в канале")[stem("историю")] == "histori"
-    assert search.read_across("show the history of the channel") == {}  # nothing to read across
+    assert search.read_across(["историю", "сообщений", "канале"])[stem("историю")] == "histori"
+    assert search.read_across(["history", "channel"]) == {}  # nothing to read across
     plan = Planner(snapshot).plan("покажи историю сообщений")
     assert plan.status != "error"
     assert plan.chains[0].api_keys == ["GET /conversations.history"]

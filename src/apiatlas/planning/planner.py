@@ -188,7 +188,7 @@ class Planner:
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
-        words = read_across(words, self.search.read_across(text)) if words else []
+        words = read_across(words, self.search.read_across([w.word for w in words])) if words else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []

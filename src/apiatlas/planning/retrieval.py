@@ -14,7 +14,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.providers import provider_for_snapshot
 from apiatlas.snapshot import CatalogReader
-from apiatlas.text import content_terms, query_terms, stem, words
+from apiatlas.text import stem, words
 
 _LATIN = re.compile(r"[A-Za-z]+")
 SEARCH_LIMIT = 40  # the search hits a plan looks at as targets and as the relevance of every step
@@ -74,12 +74,13 @@ class PlanSearch:
         span = (hi - lo) or 1.0
         return {h.api_key: max(0.0, (h.score - lo) / span) for h in hits}
 
-    def read_across(self, text: str) -> dict[str, str]:
-        """The stems of ``text``'s words in a script the catalog does not write, each -> the catalog stem
-        the search reads it as (the search's ``CrossScript``: «логи» -> log, «сервера» -> server); empty when
-        every word is in the catalog's scripts or no embedding model reads them."""
-        said = words(text)
-        terms = content_terms(query_terms(text))
+    def read_across(self, said: list[str]) -> dict[str, str]:
+        """The stems of the request's content words ``said`` in a script the catalog does not write, each
+        -> the catalog stem the search reads it as (the search's ``CrossScript``: «логи» -> log, «сервера»
+        -> server); empty when every word is in the catalog's scripts or no embedding model reads them.
+        The words are the planner's (function words dropped as written: a content word whose stem is a
+        function word's, «пода» of «под», is kept)."""
+        terms = list(dict.fromkeys(stem(w) for w in said))
         if not terms or not self.engine.across.scripts().foreign(terms):
             return {}
         return dict(self.engine.across.read(said, terms, {}, allowed=True).bridged)
