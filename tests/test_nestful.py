@@ -139,3 +139,27 @@ def test_the_split_is_deterministic_and_half() -> None:
     qids = [f"nestful:{n}" for n in range(85)]
     held = held_back(qids)
     assert len(held) == 42 and held == held_back(list(reversed(qids)))
+
+
+def test_an_unflagged_parameter_is_required_where_its_entry_flags_the_optional_ones(tmp_path: Path) -> None:
+    """NESTFUL flags either the required parameters (``"required": true``) or the optional ones
+    (``"optional": true``); in an entry of the second kind a parameter with neither flag is required."""
+    entries = [
+        {"name": "Social_Search_User", "description": "Search users by name.", "method": "GET",
+         "endpoint": "/search", "host": "social.example.com",
+         "query_parameters": {"search_query": {"type": "String", "description": "A user's name."},
+                              "embed_safe": {"type": "Boolean", "optional": True}},
+         "output_parameters": {"username": {"type": "String"}}},
+        {"name": "Social_Posts", "description": "Posts of a user.", "method": "GET",
+         "endpoint": "/posts", "host": "social.example.com",
+         "query_parameters": {"username": {"type": "String", "required": True},
+                              "cursor": {"type": "String"}},
+         "output_parameters": {"text": {"type": "String"}}},
+    ]  # fmt: skip
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(entries), encoding="utf-8")
+    catalog = load_source(spec)
+    search = {p.name: p.required for p in catalog.apis["Social_Search_User"].params}
+    posts = {p.name: p.required for p in catalog.apis["Social_Posts"].params}
+    assert search == {"search_query": True, "embed_safe": False}
+    assert posts == {"username": True, "cursor": False}  # this entry flags the required ones

@@ -13,7 +13,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
 from apiatlas.planning.model import InputOrigin
 
-_ENTITY_PARAM = re.compile(r"^(query|q|search|term|keyword|text|name|title|fullname|shortname)$")
+_ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
 
 
 @dataclass(frozen=True)

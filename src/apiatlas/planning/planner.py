@@ -36,6 +36,7 @@ from apiatlas.planning.relevance import (
     Terms,
     known_words,
     plain_verbs,
+    read_across,
     request_words,
     search_text,
 )
@@ -102,8 +103,13 @@ class Planner:
 
     def _catalog_term(self, value: v.ExtractedValue) -> bool:
         """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
-        ("Канал: SMS, EMAIL"): a word of the request, not a value to pass to an API."""
-        if value.kind != v.ENTITY or not _ACRONYM.fullmatch(value.text):
+        ("Канал: SMS, EMAIL"), or a name made of the words of the catalog's API keys ("Search Acme"
+        beside ``Acme_Search_User``): a word of the request, not a value to pass to an API."""
+        if value.kind != v.ENTITY:
+            return False
+        if self.search.names_apis(value.text):
+            return True
+        if not _ACRONYM.fullmatch(value.text):
             return False
         if value.text not in self._terms_seen:
             self._terms_seen[value.text] = self.search.uses_term(value.text)
@@ -116,10 +122,15 @@ class Planner:
         request of several actions ("archive X and post in Y", ``actions.split_actions``) is planned
         action by action and joined in its order (``combined.combined_plan``), without a ``target``; so
         are things asked together ("details and offers for X", ``coordination``) that end at different
-        APIs. The plan's confidence is judged last (``confidence.judge``)."""
+        APIs. A request of one action also scores a chain's target by its nearness in meaning to the
+        request (``PlanSearch.meaning``: one query embedding, worked out while the request is read); the
+        parts of a request are planned by their words (the whole request's meaning pulls each part
+        toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
+        judged last (``confidence.judge``)."""
         actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
         if target is not None or len(actions) < 2:
-            result = self._plan_action(request, target, known, actions[0] if actions else None)
+            meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
+            result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
                 one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
@@ -130,12 +141,13 @@ class Planner:
         return judge(result, self.confidence)
 
     def _plan_action(
-        self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None
-    ) -> PlanResult:
+        self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
+        meaning: Callable[[], dict[str, float]] = dict,
+    ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
         action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
         started = time.perf_counter()
-        ctx = self._read(request, known)
+        ctx = self._read(request, known, meaning)
         ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -164,7 +176,9 @@ class Planner:
             result.message += f"; {note}"
         return result
 
-    def _read(self, request: str, known: dict[str, Any] | None) -> PlanContext:
+    def _read(
+        self, request: str, known: dict[str, Any] | None, meaning: Callable[[], dict[str, float]]
+    ) -> PlanContext:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
@@ -174,12 +188,14 @@ class Planner:
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
+        words = read_across(words, self.search.read_across([w.word for w in words])) if words else []
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
         relevance = Relevance(
-            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms
-        )
+            words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
+            meaning=meaning, meaning_weight=self.weights.meaning,
+        )  # fmt: skip
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
@@ -385,7 +401,7 @@ class Planner:
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         return {
-            "target": w.target * self._rel(ctx, target.key),
+            "target": w.target * (self._rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
             "kind": w.kind * kind_fit(ctx, target.key, w),
             "unasked": -w.unasked * unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),

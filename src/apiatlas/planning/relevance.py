@@ -88,6 +88,16 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
     return out
 
 
+def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[RequestWord]:
+    """``words`` with the catalog's stem beside each stem of a word in another script that the search
+    reads as one (``PlanSearch.read_across``: «сервера» also as "server"), so that a Russian request covers an
+    English catalog's names, titles and outputs as the English words would."""
+    if not bridged:
+        return words
+    read = [w.stems | {bridged[t] for t in w.stems if t in bridged} for w in words]
+    return [RequestWord(w.word, stems, w.position) for w, stems in zip(words, read, strict=True)]
+
+
 def _second_question(raw: list[str]) -> set[str]:
     """The content words of a second question joined by "and" ("… the most popular item and what is its
     keywords?"): it asks about what the first one names, so its words are what is asked too."""
@@ -174,7 +184,12 @@ class Relevance:
         titles: dict[str, list[str]],
         rarity: Callable[[str], float],
         terms_cache: dict[str, Terms] | None = None,
+        meaning: Callable[[], dict[str, float]] = dict,
+        meaning_weight: float = 0.0,
     ) -> None:
+        self._meaning = meaning  # asked for on the first score: it may still be worked out
+        self._near: dict[str, float] | None = None
+        self.meaning_weight = meaning_weight
         self.titles = titles
         self.rarity = rarity
         self._terms = terms_cache if terms_cache is not None else {}
@@ -190,6 +205,12 @@ class Relevance:
         self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
         self._asked_stems: dict[str, bool] = {}
+
+    def near(self) -> dict[str, float]:
+        """How near in meaning the APIs nearest to the whole request are (``PlanSearch.meaning``)."""
+        if self._near is None:
+            self._near = self._meaning() if self.meaning_weight else {}
+        return self._near
 
     def hits(self) -> list[str]:
         """API keys found by search, best first."""
@@ -256,3 +277,7 @@ class Relevance:
         return (
             0.5 * self.lexical.get(api.key, 0.0) + self.weighted(api, late=False) + 0.5 * self.precision(api)
         )
+
+    def nearness(self, key: str) -> float:
+        """The API's nearness in meaning to the whole request, weighed (``Weights.meaning``)."""
+        return self.meaning_weight * self.near().get(key, 0.0)

@@ -40,4 +40,7 @@ class Weights:
     one_counted: float = 0.6  # counting things ("how many seasons"): a target taking one (dev plateau 0.3-2)
     attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
     nested: float = 0.5  # a hop reading a list inside each row of a list (a match's ``known_for[]`` movies)
+    # the target's nearness in meaning to the whole request (the snapshot's embedding model: its cosine over
+    # the spread of the 40 nearest), added to its relevance in the chain's score (dev: docs/planning.md)
+    meaning: float = 0.25
     idle: float = 0.1  # a last step covering no request word the steps before it don't (dev plateau 0.1-0.2)

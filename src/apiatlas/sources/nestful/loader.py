@@ -69,8 +69,24 @@ def _columns(name: str, schema: dict[str, Any]) -> list[Column]:
     return [Column(name=name, domain_type=identifier_type(leaf, kind), description=description)]
 
 
+def _flags_optional(entry: dict[str, Any]) -> bool:
+    """Whether the entry marks its optional parameters (``"optional": true``) rather than its required
+    ones: then a parameter with neither flag is required (``Instagram_Search_User``'s ``search_query``
+    beside ``url_embed_safe``, ``"optional": true``)."""
+    groups = [entry.get(g) or {} for g in ("path_parameters", "query_parameters")]
+    specs = [s for g in groups if isinstance(g, dict) for s in g.values() if isinstance(s, dict)]
+    return any(s.get("optional") is True for s in specs) and not any("required" in s for s in specs)
+
+
+def _required(spec: dict[str, Any], flags_optional: bool) -> bool:
+    if "required" in spec:
+        return bool(spec["required"])
+    return flags_optional and not spec.get("optional")
+
+
 def _params(entry: dict[str, Any]) -> list[Param]:
     out = []
+    flags_optional = _flags_optional(entry)
     for location, group in (("path", "path_parameters"), ("query", "query_parameters")):
         for name, spec in (entry.get(group) or {}).items():
             spec = spec if isinstance(spec, dict) else {}
@@ -84,7 +100,7 @@ def _params(entry: dict[str, Any]) -> list[Param]:
                 Param(
                     name=name,
                     domain_type=identifier_type(name, schema["type"]),
-                    required=bool(spec.get("required")),
+                    required=_required(spec, flags_optional),
                     description=str(spec.get("description") or ""),
                     default=spec.get("default"),
                     json_schema=schema,
