@@ -32,6 +32,12 @@ class InputSource(BaseModel):
     confidence: float = 1.0
     required: bool = True
     domain_type: str = ""
+    pick_field: str | None = Field(
+        default=None,
+        description="the earlier step lists items: take the one whose pick_field equals pick_value "
+        "(a name the request says: the channel releases)",
+    )
+    pick_value: Any = None
 
 
 class PlannedStep(BaseModel):

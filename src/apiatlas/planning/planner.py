@@ -6,6 +6,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
@@ -30,6 +31,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
+from apiatlas.planning.lookups import created_names, picked_name, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -46,6 +48,7 @@ from apiatlas.planning.steps import (
     from_earlier,
     more_columns,
     open_inputs,
+    picks,
     required_inputs,
     taking_ids,
 )
@@ -56,7 +59,9 @@ from apiatlas.snapshot import CatalogReader
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
-_SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER}
+_SUBJECTS = {
+    v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
+}  # fmt: skip
 
 
 def reads_only(api: Api) -> bool:
@@ -171,6 +176,7 @@ class Planner:
         found = (
             [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
         )
+        found += said_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
@@ -261,8 +267,15 @@ class Planner:
             near = ctx.near_values()
             producers = [p for p in shortlist if p not in path][: fan_in * 4]
             producers = [p for p in producers if self._readable(ctx, p) and reads(ctx.api(p))]  # lookups
+            picking = picks(ctx, head)
             producers.sort(
-                key=lambda p: (near.get(p, 9), -states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
+                key=lambda p: (
+                    p not in picking,
+                    near.get(p, 9),
+                    -states(ctx, p),
+                    0.15 * best[p] - self._rel(ctx, p),
+                    p,
+                )
             )
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
@@ -354,9 +367,12 @@ class Planner:
             if value.index >= 0:
                 tally.used.add(value.index)
                 tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+        tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):
             source = from_earlier(ctx, apis, index, slot)
+            if source is None and not slot.required:
+                continue  # an optional input of a kind (``lookups.wanted``): fed when a step can
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
@@ -365,6 +381,12 @@ class Planner:
             fed = True
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
+            producer = apis[source.from_step or 0]
+            where = (source.from_table, source.from_field or "")
+            picked = picked_name(ctx.found, producer, api, where, slot.name, tally.used)
+            if picked is not None:
+                tally.used.add(picked[0])
+                source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
             inputs.append(source)
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
@@ -382,6 +404,7 @@ class Planner:
     ) -> dict[str, float]:
         """The parts of a chain's score by name (``Weights``; kept in the draft for tuning)."""
         w, target = self.weights, apis[-1]
+        names = {i for i in subjects if ctx.found[i].kind == v.NAME}
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         return {
@@ -397,7 +420,8 @@ class Planner:
             "nested": -w.nested * tally.nested_hops,
             "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),
-            "unused": -w.unused_subject * (len(subjects - tally.used) + len(unknown_known)),
+            "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
+            - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,

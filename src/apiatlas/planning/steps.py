@@ -10,6 +10,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
+from apiatlas.planning.lookups import input_kind, item_kind, pick_field, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -31,11 +32,20 @@ class ChainTally:
 
 
 def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
-    """Required inputs no stated value fills (an input table needs one filled column)."""
+    """Required inputs no stated value fills (an input table needs one filled column), and the optional
+    ones named as a kind of thing of the catalog (``lookups.wanted``: a chain may feed them, ``required``
+    False)."""
     if api.key in ctx.open_inputs:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
-    out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
+    vocabulary = ctx.cache.vocabulary
+    out = [
+        s
+        for s in slots(api)
+        if s.table is None
+        and (s.required or wanted(api, s.name, s.required, vocabulary))
+        and (None, s.name) not in bound
+    ]
     for table in api.input_tables:
         if not any((table.name, c.name) in bound for c in table.columns):
             out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
@@ -47,7 +57,8 @@ def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> S
     """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
     best: tuple[int, int, Edge] | None = None
     earlier = {a.key: i for i, a in enumerate(apis[:index])}
-    strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
+    kind = item_kind(apis[index], slot.name) if slot.table is None else ""
+    strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
     for producer, at in earlier.items():
         edge = strongest.get(producer)
         if edge is None:
@@ -119,4 +130,19 @@ def taking_ids(ctx: PlanContext, required: dict[tuple[str, str], list[str]]) -> 
             ctx.found[b.index].kind == v.IDENTIFIER for k, b in bound.items() if k in needed and b.index >= 0
         ):
             out.append(key)
+    return out
+
+
+def picks(ctx: PlanContext, head: Api) -> set[str]:
+    """The producers that can pick, by a name the request says ("the channel releases"), the item whose id
+    an open input of ``head`` takes (``lookups.pick_field``): tried first."""
+    named = {f.hint for f in ctx.found if f.kind == v.NAME}
+    out: set[str] = set()
+    for slot in open_inputs(ctx, head) if named else []:
+        if input_kind(head, slot.name) not in named:
+            continue
+        for producer, edge in ctx.strongest_by_producer(head.key, slot.table, slot.name).items():
+            api = ctx.api(producer)
+            if api is not None and pick_field(api, edge.producer_table, edge.producer_field):
+                out.add(producer)
     return out
