@@ -39,7 +39,10 @@ def said_names(
     out: list[v.ExtractedValue] = []
     for at, word in enumerate(words[:-1]):
         kind = word.lower()
-        if kind not in kinds:
+        joined = (kind + words[at + 1].lower()) if at + 2 < len(words) else ""
+        if joined in kinds:  # "the user group oncall": the kind ``usergroup`` in two words
+            kind, at = joined, at + 1
+        elif kind not in kinds:
             continue
         after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
         name = words[after].rstrip(".'’")

@@ -13,6 +13,7 @@ from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
+from apiatlas.planning.binding import Slot
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
@@ -45,9 +46,11 @@ from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
     ChainTally,
+    blind,
     from_earlier,
     more_columns,
     open_inputs,
+    picked_list,
     picks,
     required_inputs,
     taking_ids,
@@ -260,14 +263,15 @@ class Planner:
             head = ctx.api(path[0])
             if head is None or len(path) >= self.limits.max_steps:
                 continue
-            shortlist, best = self._shortlist(ctx, head)
+            needing = self._needing(ctx, head, path)
+            shortlist, best = self._shortlist(ctx, needing)
             if not shortlist:
                 continue
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             near = ctx.near_values()
-            producers = [p for p in shortlist if p not in path][: fan_in * 4]
-            producers = [p for p in producers if self._readable(ctx, p) and reads(ctx.api(p))]  # lookups
-            picking = picks(ctx, head)
+            picking = picks(ctx, needing)  # lists a stated name picks from: tried first
+            producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
+            producers = [p for p in producers[: fan_in * 4] if self._readable(ctx, p) and reads(ctx.api(p))]
             producers.sort(
                 key=lambda p: (
                     p not in picking,
@@ -280,6 +284,16 @@ class Planner:
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
         return out
+
+    @staticmethod
+    def _needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
+        """The step whose open inputs the path is extended for: the head, or, when the head is a list
+        taking nothing that a stated name picks from ("the channel backend"), the step it feeds (its
+        other inputs need lookups of their own: "invite bob@… to the channel backend")."""
+        if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind == v.NAME for f in ctx.found):
+            return head
+        fed = ctx.api(path[1])
+        return fed if fed is not None and head.key in picks(ctx, fed) else head
 
     def _shortlist(self, ctx: PlanContext, head: Api) -> tuple[list[str], dict[str, int]]:
         """The producers of ``head``'s open inputs, cheapest to judge first (entry points near the stated
@@ -370,9 +384,10 @@ class Planner:
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):
-            source = from_earlier(ctx, apis, index, slot)
+            source = self._source(ctx, apis, index, slot, tally.used)
             if source is None and not slot.required:
-                continue  # an optional input of a kind (``lookups.wanted``): fed when a step can
+                tally.unfed += 1  # an optional input of a kind (``lookups.wanted``): fed when a step can
+                continue
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
@@ -381,18 +396,33 @@ class Planner:
             fed = True
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
-            producer = apis[source.from_step or 0]
-            where = (source.from_table, source.from_field or "")
-            picked = picked_name(ctx.found, producer, api, where, slot.name, tally.used)
-            if picked is not None:
-                tally.used.add(picked[0])
-                source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
             inputs.append(source)
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
                 inputs.extend(more_columns(ctx, apis, index, source))
-        return inputs if index == 0 or fed else None
+        return inputs if index == 0 or fed or picked_list(ctx, apis, index) else None
+
+    @staticmethod
+    def _source(
+        ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]
+    ) -> StepInput | None:
+        """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
+        lists named things (``lookups.picked_name``: the name joins ``used``); an optional input is not fed
+        by every item of a list taking nothing (``blind``)."""
+        source = from_earlier(ctx, apis, index, slot)
+        if source is None:
+            return None
+        producer = apis[source.from_step or 0]
+        where = (source.from_table, source.from_field or "")
+        picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
+        if picked is not None:
+            source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+        elif not slot.required and blind(ctx, producer, source):
+            return None  # every item of a list taking nothing: no lookup of the one the call is about
+        if picked is not None:
+            used.add(picked[0])
+        return source
 
     def _terms(
         self,
@@ -423,6 +453,7 @@ class Planner:
             "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
+            "unfed": -w.unfed * tally.unfed,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis),

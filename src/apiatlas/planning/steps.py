@@ -28,6 +28,7 @@ class ChainTally:
     edge_penalty: float = 0.0
     kind_fit: float = 0.0
     attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
+    unfed: int = 0  # optional inputs of a kind no step feeds (``lookups.wanted``)
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
 
 
@@ -146,3 +147,27 @@ def picks(ctx: PlanContext, head: Api) -> set[str]:
             if api is not None and pick_field(api, edge.producer_table, edge.producer_field):
                 out.add(producer)
     return out
+
+
+def picked_list(ctx: PlanContext, apis: list[Api], index: int) -> bool:
+    """Whether step ``index`` is a list taking nothing that a stated name picks from for the next step
+    (a lookup independent of the steps before it: "invite bob@… to the channel backend" looks the user
+    up by e-mail and the channel up by name)."""
+    api = apis[index]
+    return (
+        index + 1 < len(apis)
+        and not open_inputs(ctx, api)
+        and not ctx.bindings(api)
+        and api.key in picks(ctx, apis[index + 1])
+    )
+
+
+def blind(ctx: PlanContext, producer: Api, source: StepInput) -> bool:
+    """Whether ``source`` reads a list of a step taking nothing (every channel of
+    ``GET /conversations.list``) without picking an item by a stated name."""
+    return (
+        "[]" in (source.from_field or "")
+        and source.pick_value is None
+        and not ctx.bindings(producer)
+        and not open_inputs(ctx, producer)
+    )
