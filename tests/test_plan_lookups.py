@@ -155,6 +155,12 @@ def test_a_name_said_of_a_thing_is_picked_from_the_list_that_gives_its_id(snap: 
     channel = next(i for i in best.steps[1].inputs if i.name == "channel")
     assert (channel.origin, channel.from_field) == ("step", "channels[].id")
     assert (channel.pick_field, channel.pick_value) == ("channels[].name", "releases")
+    mapped = best.chain_steps()[1].param_mapping["channel"]  # what ``execute_chain`` runs
+    assert (mapped.column, mapped.pick_column, mapped.pick_value) == (
+        "channels[].id",
+        "channels[].name",
+        "releases",
+    )
 
 
 def test_an_email_is_looked_up_for_the_user_id(snap: Snapshot) -> None:

@@ -127,6 +127,8 @@ def to_chain_steps(chain: CandidateChain, fill: dict[str, Any]) -> list[ChainSte
                         source_step=source.from_step,
                         source_table=source.from_table,
                         column=source.from_field or "",
+                        pick_column=source.pick_field,
+                        pick_value=source.pick_value,
                     )
                 else:
                     found = mapping.get(source.table)
