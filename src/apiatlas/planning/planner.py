@@ -6,14 +6,12 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
-from apiatlas.planning.binding import Slot
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
@@ -32,7 +30,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
-from apiatlas.planning.lookups import created_names, picked_name, said_names
+from apiatlas.planning.lookups import created_names, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -46,9 +44,9 @@ from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
     ChainTally,
-    blind,
-    from_earlier,
+    fed_input,
     more_columns,
+    needing,
     open_inputs,
     picked_list,
     picks,
@@ -263,13 +261,13 @@ class Planner:
             head = ctx.api(path[0])
             if head is None or len(path) >= self.limits.max_steps:
                 continue
-            needing = self._needing(ctx, head, path)
-            shortlist, best = self._shortlist(ctx, needing)
+            wanting = needing(ctx, head, path)
+            shortlist, best = self._shortlist(ctx, wanting)
             if not shortlist:
                 continue
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             near = ctx.near_values()
-            picking = picks(ctx, needing)  # lists a stated name picks from: tried first
+            picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
             producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
             producers = [p for p in producers[: fan_in * 4] if self._readable(ctx, p) and reads(ctx.api(p))]
             producers.sort(
@@ -284,16 +282,6 @@ class Planner:
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
         return out
-
-    @staticmethod
-    def _needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
-        """The step whose open inputs the path is extended for: the head, or, when the head is a list
-        taking nothing that a stated name picks from ("the channel backend"), the step it feeds (its
-        other inputs need lookups of their own: "invite bob@… to the channel backend")."""
-        if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind == v.NAME for f in ctx.found):
-            return head
-        fed = ctx.api(path[1])
-        return fed if fed is not None and head.key in picks(ctx, fed) else head
 
     def _shortlist(self, ctx: PlanContext, head: Api) -> tuple[list[str], dict[str, int]]:
         """The producers of ``head``'s open inputs, cheapest to judge first (entry points near the stated
@@ -384,7 +372,7 @@ class Planner:
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):
-            source = self._source(ctx, apis, index, slot, tally.used)
+            source = fed_input(ctx, apis, index, slot, tally.used)
             if source is None and not slot.required:
                 tally.unfed += 1  # an optional input of a kind (``lookups.wanted``): fed when a step can
                 continue
@@ -402,27 +390,6 @@ class Planner:
             if source.table is not None:
                 inputs.extend(more_columns(ctx, apis, index, source))
         return inputs if index == 0 or fed or picked_list(ctx, apis, index) else None
-
-    @staticmethod
-    def _source(
-        ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]
-    ) -> StepInput | None:
-        """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
-        lists named things (``lookups.picked_name``: the name joins ``used``); an optional input is not fed
-        by every item of a list taking nothing (``blind``)."""
-        source = from_earlier(ctx, apis, index, slot)
-        if source is None:
-            return None
-        producer = apis[source.from_step or 0]
-        where = (source.from_table, source.from_field or "")
-        picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
-        if picked is not None:
-            source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
-        elif not slot.required and blind(ctx, producer, source):
-            return None  # every item of a list taking nothing: no lookup of the one the call is about
-        if picked is not None:
-            used.add(picked[0])
-        return source
 
     def _terms(
         self,

@@ -10,7 +10,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
-from apiatlas.planning.lookups import input_kind, item_kind, pick_field, wanted
+from apiatlas.planning.lookups import input_kind, item_kind, pick_field, picked_name, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -171,3 +171,32 @@ def blind(ctx: PlanContext, producer: Api, source: StepInput) -> bool:
         and not ctx.bindings(producer)
         and not open_inputs(ctx, producer)
     )
+
+
+def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
+    """The step whose open inputs the path is extended for: the head, or, when the head is a list
+    taking nothing that a stated name picks from ("the channel backend"), the step it feeds (its
+    other inputs need lookups of their own: "invite bob@… to the channel backend")."""
+    if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind == v.NAME for f in ctx.found):
+        return head
+    fed = ctx.api(path[1])
+    return fed if fed is not None and head.key in picks(ctx, fed) else head
+
+
+def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]) -> StepInput | None:
+    """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
+    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input is not fed
+    by every item of a list taking nothing (``blind``)."""
+    source = from_earlier(ctx, apis, index, slot)
+    if source is None:
+        return None
+    producer = apis[source.from_step or 0]
+    where = (source.from_table, source.from_field or "")
+    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
+    if picked is not None:
+        source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+    elif not slot.required and blind(ctx, producer, source):
+        return None  # every item of a list taking nothing: no lookup of the one the call is about
+    if picked is not None:
+        used.add(picked[0])
+    return source
