@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
@@ -185,8 +185,8 @@ def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
 
 def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]) -> StepInput | None:
     """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
-    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input is not fed
-    by every item of a list taking nothing (``blind``)."""
+    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input, or any
+    input of a write, is not fed by every item of a list taking nothing (``blind``)."""
     source = from_earlier(ctx, apis, index, slot)
     if source is None:
         return None
@@ -195,8 +195,12 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
     if picked is not None:
         source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
-    elif not slot.required and blind(ctx, producer, source):
+    elif (not slot.required or writes(apis[index])) and blind(ctx, producer, source):
         return None  # every item of a list taking nothing: no lookup of the one the call is about
     if picked is not None:
         used.add(picked[0])
     return source
+
+
+def writes(api: Api) -> bool:
+    return api.side_effect is not SideEffect.READ
