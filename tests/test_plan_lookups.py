@@ -94,6 +94,43 @@ paths:
                 properties:
                   metadata: {type: object, properties: {name: {type: string}}}
                   spec: {type: object, properties: {hostName: {type: string}}}
+  /namespaces/{namespace}/crews/{name}:
+    get:
+      summary: Read the specified crew
+      parameters:
+        - {name: namespace, in: path, required: true, schema: {type: string}}
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    properties:
+                      selector: {type: object, properties: {matchLabels: {type: object}}}
+  /namespaces/{namespace}/machines:
+    get:
+      summary: List the machines of a namespace
+      parameters:
+        - {name: namespace, in: path, required: true, schema: {type: string}}
+        - {name: labelSelector, in: query, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  items:
+                    type: array
+                    items:
+                      type: object
+                      properties: {metadata: {type: object, properties: {name: {type: string}}}}
   /hosts/{name}:
     get:
       summary: Read the specified host
@@ -178,3 +215,15 @@ def test_a_path_item_takes_the_name_said_beside_its_kind(snap: Snapshot) -> None
     assert {i.name: i.value for i in first.inputs} == {"name": "m-1", "namespace": "shop"}
     on = next(c for c in chains if [s.api for s in c.steps][-1] == "GET /hosts/{name}")
     assert on.steps[0].api == first.api and on.steps[1].inputs[0].from_field == "spec.hostName"
+
+
+def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: Snapshot) -> None:
+    fed = _fed(snap, "GET /namespaces/{namespace}/machines", "labelSelector")
+    assert fed == {("GET /namespaces/{namespace}/crews/{name}", "spec.selector.matchLabels")}
+    best = Planner(snap).plan("List the machines of crew blue in namespace shop").chains[0]
+    assert [s.api for s in best.steps] == [
+        "GET /namespaces/{namespace}/crews/{name}",
+        "GET /namespaces/{namespace}/machines",
+    ]
+    selector = next(i for i in best.steps[1].inputs if i.name == "labelSelector")
+    assert (selector.origin, selector.from_field) == ("step", "spec.selector.matchLabels")

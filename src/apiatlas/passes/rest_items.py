@@ -23,6 +23,7 @@ from apiatlas.passes.rest_names import (
 if TYPE_CHECKING:
     from apiatlas.passes.rest_edges import _Out, _RestGraph
 
+MIN_TAIL = 6  # a shorter last word (name, type, time) says too little to link by
 ITEM_NAME_KEYS = frozenset({"name", "metadata.name"})  # how an item of a collection names itself
 
 
@@ -68,6 +69,12 @@ class LooseIds:
             named = _named_kind(o)
             if named:
                 self.kind_named[named].append(o)
+        self.by_word: dict[str, list[_Out]] = defaultdict(list)  # ``spec.selector(.matchLabels)``
+        for o in graph.outs:
+            owner = o.container.rsplit(".", 1)[-1] if o.container else ""
+            for word in {o.leaf.casefold(), owner.casefold()} - {""}:
+                if len(word) >= MIN_TAIL and word.isalpha() and "[]" not in o.field:
+                    self.by_word[word].append(o)
         self.required = {p.name.casefold() for a in graph.kept for p in a.params if p.required}
         self.declaring = {
             a.key
@@ -147,6 +154,28 @@ class LooseIds:
                 if self.graph.limit is not None and taken >= self.graph.limit:
                     break
                 taken += self.graph.offer(o, consumer, param, EdgeLevel.NAME_TYPE, why)
+
+    def tail_names(self, consumer: Api, param: Param) -> None:
+        """An optional parameter named for what qualifies a thing (``labelSelector``) fed by the thing's
+        own read naming it so (``spec.selector`` of ``GET …/services/{name}``, the
+        ``spec.selector.matchLabels`` of a deployment): the last word of the parameter's name, of six
+        letters or more, as an object field or the object holding one, of one item read by its path."""
+        parts = words(param.name)
+        if param.required or len(parts) < 2 or len(parts[-1]) < MIN_TAIL or param.location != "query":
+            return
+        tail = parts[-1]
+        if not param.name.casefold().endswith(tail):
+            return
+        found = [
+            (o, f"{o.field} is the {tail} {param.name} names")
+            for o in self.by_word.get(tail, ())
+            if (o.leaf.casefold() == tail or o.container.casefold().endswith(tail))
+            and self.graph.base(o.domain_type) == "object"
+            and method_of(o.api) == "GET"
+            and path_of(o.api).endswith("}")
+        ]
+        for o, why in sorted(found, key=lambda f: (nesting(f[0].field), f[0].api.key)):
+            self.graph.offer(o, consumer, param, EdgeLevel.ALIAS, why)
 
     def scalar_lists(self, consumer: Api, param: Param) -> None:
         """A parameter named as a resource (``channel``) fed by a list of bare values named for it

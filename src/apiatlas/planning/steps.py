@@ -40,11 +40,12 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
     vocabulary = ctx.cache.vocabulary
+    named = _named_producers(ctx, api)
     out = [
         s
         for s in slots(api)
         if s.table is None
-        and (s.required or wanted(api, s.name, s.required, vocabulary))
+        and (s.required or wanted(api, s.name, s.required, vocabulary) or s.name.lower() in named)
         and (None, s.name) not in bound
     ]
     for table in api.input_tables:
@@ -204,3 +205,18 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
 
 def writes(api: Api) -> bool:
     return api.side_effect is not SideEffect.READ
+
+
+def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
+    """The optional inputs of ``api`` a read of a thing the request names feeds ("the pods of deployment
+    web": ``GET …/deployments/{name}`` taking web gives the pods' ``labelSelector``)."""
+    if not any(f.kind == v.NAME for f in ctx.found):
+        return set()
+    out: set[str] = set()
+    for edge in ctx.edges_into(api.key):
+        producer = ctx.api(edge.producer) if edge.consumer_table is None else None
+        if producer is None or edge.consumer_field.lower() in out:
+            continue
+        if any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(producer).values()):
+            out.add(edge.consumer_field.lower())
+    return out
