@@ -151,9 +151,8 @@ def picked_name(
     if by is None:
         return None
     kind = input_kind(consumer, name)
-    index = next(
-        (i for i, f in enumerate(found) if f.kind == v.NAME and f.hint == kind and i not in used), None
-    )
+    said = [i for i, f in enumerate(found) if f.kind == v.NAME and f.hint == kind]
+    index = next((i for i in said if i not in used), said[0] if said else None)  # one item, read twice
     return (index, by) if index is not None else None
 
 

@@ -374,7 +374,7 @@ class Planner:
         for slot in open_inputs(ctx, api):
             source = fed_input(ctx, apis, index, slot, tally.used)
             if source is None and not slot.required:
-                tally.unfed += 1  # an optional input of a kind (``lookups.wanted``): fed when a step can
+                tally.unfed += 1  # an optional input a chain may feed (``steps.open_inputs``)
                 continue
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
@@ -382,7 +382,8 @@ class Planner:
                 inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
                 continue
             fed = True
-            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
+            picked_id = source.pick_value is not None  # an id picked from a list by a stated name
+            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             inputs.append(source)
             tally.confidence *= source.confidence

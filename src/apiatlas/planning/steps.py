@@ -208,8 +208,8 @@ def writes(api: Api) -> bool:
 
 
 def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
-    """The optional inputs of ``api`` a read of a thing the request names feeds ("the pods of deployment
-    web": ``GET …/deployments/{name}`` taking web gives the pods' ``labelSelector``)."""
+    """The optional inputs of ``api`` a read of a thing the request names feeds ("the machines of fleet
+    blue": ``GET …/fleets/{name}`` taking blue gives the machines' ``labelSelector``)."""
     if not any(f.kind == v.NAME for f in ctx.found):
         return set()
     out: set[str] = set()
