@@ -153,6 +153,34 @@ def test_a_chain_runs_as_a_sequence_with_evidence_per_step(
     run(snap, url=upstream[1], body=body)
 
 
+def test_a_mapped_argument_picks_the_row_named_by_the_request(
+    snap: Path, upstream: tuple[Upstream, str]
+) -> None:
+    """Both people match "t"; the chain takes the id of the one whose name the request said (a lookup
+    by name, ``FieldRef.pick_column``), where without the pick the step stops on two candidates."""
+
+    def steps(pick: dict[str, str]) -> list[dict[str, Any]]:
+        ref = {"source_step": 0, "source_table": "response", "column": "results[].id", **pick}
+        return [
+            {"api": "GET /search/person", "args": {"query": "t"}},
+            {"api": "GET /person/{person_id}/movie_credits", "param_mapping": {"person_id": ref}},
+        ]
+
+    async def body(client: Client) -> None:
+        picked = {"pick_column": "results[].name", "pick_value": "brad pitt"}
+        chain = structured(await client.call_tool(P + "execute_chain", {"steps": steps(picked)}))
+        assert chain["status"] == "ok", chain
+        last = chain["steps"][1]["tables"][0]
+        assert last["rows"][0][last["columns"].index("cast[].title")] == "Fight Club"
+        both = structured(await client.call_tool(P + "execute_chain", {"steps": steps({})}))
+        assert both["reason"] == "AMBIGUOUS_ENTITY"
+        wrong = {"pick_column": "results[].nickname", "pick_value": "x"}
+        bad = structured(await client.call_tool(P + "execute_chain", {"steps": steps(wrong)}))
+        assert bad["status"] == "error" and "nickname" in str(bad)
+
+    run(snap, url=upstream[1], body=body)
+
+
 def test_error_statuses_and_timeouts_map_to_reason_codes(snap: Path, upstream: tuple[Upstream, str]) -> None:
     state, url = upstream
 

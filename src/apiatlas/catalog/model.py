@@ -86,6 +86,10 @@ class SessionTable(_Entity):
     source: Location | None = None
 
 
+# names of an HTTP call's credential parameter: the caller's session supplies it, no step or user value
+CREDENTIAL_PARAMS = frozenset({"token", "access_token", "api_key", "apikey", "authorization"})
+
+
 class Param(_Entity):
     """A scalar input parameter of an API."""
 

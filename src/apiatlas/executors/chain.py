@@ -64,6 +64,13 @@ def _value(row: dict[str, Any], column: str) -> Any:
     return next((v for k, v in row.items() if normalize_name(k) == normalize_name(column)), None)
 
 
+def _same(found: Any, wanted: Any) -> bool:
+    """A picked row's value equals the name asked for (text compared without case)."""
+    if isinstance(found, str) and isinstance(wanted, str):
+        return found.casefold() == wanted.casefold()
+    return bool(found == wanted)
+
+
 def _prepare(
     index: int, step: ChainStep, results: list[StepResult]
 ) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]], bool]:
@@ -91,6 +98,8 @@ def _mapped_args(
     for name, ref in step.param_mapping.items():
         rows, cut = _rows_of(results, ref.source_step, ref.source_table)
         truncated = truncated or cut
+        if ref.pick_column:
+            rows = [r for r in rows if _same(_value(r, ref.pick_column), ref.pick_value)]
         values = list(dict.fromkeys(v for r in rows if (v := _value(r, ref.column)) is not None))
         where = f"step {index} argument {name!r} from step {ref.source_step} {ref.source_table}.{ref.column}"
         if not values:

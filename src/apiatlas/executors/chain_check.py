@@ -133,8 +133,9 @@ def _param_mapping_problems(check: StepUnderCheck) -> list[ChainProblem]:
             problems.append(check.problem(f"{what}: {check.api.key} has no argument {name!r}"))
         table, found = check.source_table(ref.source_step, ref.source_table, what)
         problems.extend(found)
-        if table is not None and not _has_column(table, ref.column):
-            problems.append(check.problem(f"{what}: {table.name} has no column {ref.column!r}"))
+        for column in (ref.column, ref.pick_column):
+            if table is not None and column is not None and not _has_column(table, column):
+                problems.append(check.problem(f"{what}: {table.name} has no column {column!r}"))
     return problems
 
 

@@ -30,6 +30,12 @@ class FieldRef(BaseModel):
     source_step: Annotated[int, Field(ge=0), WithJsonSchema({"type": "integer"})]  # an earlier step, 0-based
     source_table: str  # its output table
     column: str
+    pick_column: str | None = Field(
+        default=None,
+        description="take the value only from the rows whose pick_column equals pick_value "
+        "(a list looked up by a name the request says)",
+    )
+    pick_value: Any = None
 
 
 class TableMapping(BaseModel):

@@ -18,6 +18,8 @@ from apiatlas.text import query_terms
 _PARAM = re.compile(r"\{([^}]*)\}")
 _TITLE_WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 _VERSION = re.compile(r"^v\d+(?:\.\d+)*$|^\d+(?:\.\d+)*$")
+_ITEM_KEYS = frozenset({"name", "key", "slug", "code", "uid", "uuid"})  # ``/nodes/{name}``: one node
+_ID_INPUT = re.compile(r"^([a-z]{3,})(?:_id|Id)$")  # ``channel_id``, ``userId``: the id of a channel, a user
 _NOT_A_THING = frozenset(
     {*PLAIN_WORDS, *READ_VERBS, *PROCEDURE_VERBS, *(w for forms in REQUEST_WORDS.values() for w in forms)}
 )
@@ -43,6 +45,8 @@ class CatalogVocabulary(BaseModel):
     title_aliases: dict[str, str] = Field(default_factory=dict)
     roles: list[str] = Field(default_factory=list)
     person_verbs: list[str] = Field(default_factory=list)
+    required_inputs: list[str] = Field(default_factory=list)
+    named_inputs: list[str] = Field(default_factory=list)
 
     def amended(self, given: CatalogVocabulary) -> CatalogVocabulary:
         """This vocabulary with what the build config says: its kinds replace the derived ones when it
@@ -59,11 +63,17 @@ class CatalogVocabulary(BaseModel):
             title_aliases={**self.title_aliases, **given.title_aliases},
             roles=sorted({*self.roles, *given.roles}),
             person_verbs=sorted({*self.person_verbs, *given.person_verbs}),
+            required_inputs=sorted({*self.required_inputs, *given.required_inputs}),
+            named_inputs=sorted({*self.named_inputs, *given.named_inputs}),
         )
 
     @cached_property
     def kind_set(self) -> frozenset[str]:
         return frozenset(self.kinds)
+
+    @cached_property
+    def required_set(self) -> frozenset[str]:
+        return frozenset(self.required_inputs)
 
     @cached_property
     def naming(self) -> dict[str, str]:
@@ -173,6 +183,12 @@ def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str
     return {word: key_word for (word, key_word), n in after.items() if n >= least and n == seen[word]}
 
 
+def _id_inputs(api: Api) -> set[str]:
+    """The kinds of things an HTTP operation's inputs take the ids of (``channel_id`` → channel)."""
+    found = (_ID_INPUT.match(p.name) for p in api.params)
+    return {t for m in found if m and (t := m.group(1).lower()) not in _NOT_A_THING}
+
+
 def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
     """The kinds of things of a REST catalog: each literal path segment that an identifier input follows
     (``/things/{thing_id}``), singular, with its plural as a kind word; a segment followed by a numbered
@@ -182,9 +198,13 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
     kinds: dict[str, int] = {}
     parts: dict[str, str] = {}
     titles: dict[str, list[str]] = {}
+    required: set[str] = set()
+    by_noun: set[str] = set()  # kinds an input is named for
     for api in apis:
         titles[api.key] = title_stems(api.title)
         segments = _segments(api)
+        required.update(p.name.lower() for p in api.params if p.required and segments)
+        by_noun.update(_singular(p.name.lower()) for p in api.params if segments and p.name.isalpha())
         owner = ""
         for index, segment in enumerate(segments[:-1]):
             following = _PARAM.fullmatch(segments[index + 1])
@@ -196,15 +216,20 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
             thing = _singular(word)
             name = following.group(1).lower()
             numbered = name.endswith("number")
-            if not (numbered or name.endswith("id") or name.startswith(thing)):
+            if not (numbered or name.endswith("id") or name.startswith(thing) or name in _ITEM_KEYS):
                 continue  # ``/ranked/{time_window}``: a choice, not one of a kind of things
+            if name in _ITEM_KEYS:
+                by_noun.add(thing)
             if numbered and owner:
                 parts[thing] = owner
             else:
                 kinds[thing] = kinds.get(thing, 0) + 1
                 owner = owner or thing
+        for thing in _id_inputs(api) if segments else ():
+            kinds[thing] = kinds.get(thing, 0) + 1
     named = sorted(k for k in kinds if k not in parts)
     kind_words = {_plural(k): k for k in named if _plural(k) != k}
     return CatalogVocabulary(
-        kinds=named, kind_words=kind_words, parts=parts, title_aliases=title_aliases(titles)
-    )
+        kinds=named, kind_words=kind_words, parts=parts, title_aliases=title_aliases(titles),
+        required_inputs=sorted(required), named_inputs=sorted(by_noun & set(named)),
+    )  # fmt: skip

@@ -51,6 +51,7 @@ MIN_SHAPE_COMMON = 3
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
 MIN_SHAPE_SHARE = 0.5
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
+_SCALARS = frozenset({"string", "integer", "number"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,18 +248,21 @@ class _RestGraph:
             if self.offer(o, consumer, param, level, reason):
                 taken += 1
 
-    def exact_names(self, consumer: Api, param: Param, resource: str | None) -> None:
-        """Required or identifying scalar parameters only (optional filters and bodies would flood it)."""
+    def exact_names(self, consumer: Api, param: Param, resource: str | None, loose: bool = False) -> None:
+        """Required or identifying scalar parameters only (optional filters and bodies would flood it);
+        ``loose``: an optional one a spec declaring its inputs loosely needs (``LooseIds.needed``)."""
         name = param.name.casefold()
         if name in PAGINATION or self.base(param.domain_type) in ("object", "array"):
             return
-        if not (param.required or resource is not None):
+        loose = loose and not (param.required or resource is not None)
+        if not (param.required or resource is not None or loose):
             return
         found = [
             (o, f"same name {param.name} ({o.field}), JSON type {self.base(param.domain_type)}")
             for o in self.candidates(name, consumer)
             if self.compatible(o.domain_type, param.domain_type)
-        ]
+            or (loose and {self.base(o.domain_type), self.base(param.domain_type)} <= _SCALARS)
+        ]  # a spec declaring its inputs loosely types them loosely too (``ts``: a string out, a number in)
         # producers about the same resource first (GET .../shelves for .../shelves/{name})
         self._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
 
@@ -383,15 +387,19 @@ class _RestGraph:
                 if param.location not in CONSUMER_LOCATIONS:
                     continue
                 resource = self.resource_of(api, param)
-                self.exact_names(api, param, resource)
+                self.exact_names(api, param, resource, loose.needed(api, param))
                 loose.qualified_names(api, param)
                 loose.scalar_lists(api, param)
+                loose.tail_names(api, param)
                 if resource is not None:
                     loose.item_names(api, param, resource)
+                    loose.kind_names(api, param, resource)
                 self.ref_identity(api, param)
                 if resource is not None and takes_ids(param, resource):
                     self.resource_ids(api, param, resource)
                     by_resource[resource].append((api, param))
+                elif resource is None and (named := loose.resource_named(param)) is not None:
+                    self.resource_ids(api, param, named)
         self.shapes(by_resource)
         return [
             Edge.model_construct(

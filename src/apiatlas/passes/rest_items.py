@@ -9,12 +9,21 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from apiatlas.catalog.model import Api, EdgeLevel, Param
-from apiatlas.passes.rest_names import method_of, path_of, qualified_leaves, singular, words
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, EdgeLevel, Param
+from apiatlas.passes.rest_names import (
+    ITEM_KEYS,
+    method_of,
+    nesting,
+    path_of,
+    qualified_leaves,
+    singular,
+    words,
+)
 
 if TYPE_CHECKING:
     from apiatlas.passes.rest_edges import _Out, _RestGraph
 
+MIN_TAIL = 6  # a shorter last word (name, type, time) says too little to link by
 ITEM_NAME_KEYS = frozenset({"name", "metadata.name"})  # how an item of a collection names itself
 
 
@@ -36,6 +45,17 @@ def _item_key(o: _Out) -> str | None:
     return rest if sep and "[]" not in rest and head and "." not in head else None
 
 
+def _named_kind(o: _Out) -> str:
+    """The kind of thing a field names an item of: ``nodeName`` → node, ``claimName`` → claim,
+    ``configMap.name`` → configmap; '' for any other field."""
+    leaf = o.leaf
+    if leaf.endswith("Name") and len(leaf) > 4:
+        return leaf[:-4].casefold()
+    if leaf == "name" and o.container:
+        return o.container.rsplit(".", 1)[-1].replace("[]", "").casefold()
+    return ""
+
+
 class LooseIds:
     """The two indexes, built once per pass: item names by the resource whose collection lists them,
     bare-value lists by the resource they are named for."""
@@ -44,6 +64,23 @@ class LooseIds:
         self.graph = graph
         self.names: dict[str, list[_Out]] = defaultdict(list)
         self.values: dict[str, list[_Out]] = defaultdict(list)
+        self.kind_named: dict[str, list[_Out]] = defaultdict(list)  # ``spec.nodeName`` under "node"
+        for o in graph.outs:
+            named = _named_kind(o)
+            if named:
+                self.kind_named[named].append(o)
+        self.by_word: dict[str, list[_Out]] = defaultdict(list)  # ``spec.selector(.matchLabels)``
+        for o in graph.outs:
+            owner = o.container.rsplit(".", 1)[-1] if o.container else ""
+            for word in {o.leaf.casefold(), owner.casefold()} - {""}:
+                if len(word) >= MIN_TAIL and word.isalpha() and "[]" not in o.field:
+                    self.by_word[word].append(o)
+        self.required = {p.name.casefold() for a in graph.kept for p in a.params if p.required}
+        self.declaring = {
+            a.key
+            for a in graph.kept
+            if any(p.required and p.name.casefold() not in CREDENTIAL_PARAMS for p in a.params)
+        }
         for o in graph.outs:
             resource = _collection_of(o.api) if _item_key(o) in ITEM_NAME_KEYS else None
             if resource is not None:
@@ -51,6 +88,11 @@ class LooseIds:
             bare = o.field.rstrip("[]")
             if o.field.endswith("[]") and "." not in bare and graph.base(o.domain_type) == "string":
                 self.values[singular(bare)].append(o)
+
+    def needed(self, consumer: Api, param: Param) -> bool:
+        """An optional parameter of an operation that declares none required (a spec declaring its
+        inputs loosely), named as one another operation requires (``ts`` of ``conversations.replies``)."""
+        return param.name.casefold() in self.required and consumer.key not in self.declaring
 
     def qualified_names(self, consumer: Api, param: Param) -> None:
         """A parameter named as a field with a qualifier before it (``originSkyId`` ← ``skyId``,
@@ -77,6 +119,63 @@ class LooseIds:
             if self.graph.compatible(o.domain_type, param.domain_type)
         ]
         self.graph._take(found, consumer, param, EdgeLevel.NAME_TYPE, resource)
+
+    def resource_named(self, param: Param) -> str | None:
+        """The resource a scalar parameter is named as, without an id suffix (``channel``, ``user``;
+        ``users``, a list of them): an id the spec declares as a plain string (Slack's
+        ``conversations.history`` takes ``channel``, the id ``channels[].id`` of ``conversations.list``)."""
+        name = param.name.casefold()
+        if "_" in name or self.graph.base(param.domain_type) != "string":
+            return None
+        resource = singular(name)
+        return resource if resource in self.graph.resources else None
+
+    def kind_names(self, consumer: Api, param: Param, resource: str) -> None:
+        """The item key of a path (``{name}`` after ``nodes``) fed by a field naming an item of that kind
+        (``spec.nodeName`` of a workload, ``spec.volumeName`` of a claim for ``persistentvolumes``, the
+        ``configMap.name`` a volume refers to): the kind, or its last word of four letters or more,
+        before ``Name``, or the object holding a ``name``; at the exact-name level."""
+        if param.location != "path" or param.name.casefold() not in ITEM_KEYS or not param.required:
+            return
+        found = [
+            (o, f"{o.field} names a {resource} → {param.name}")
+            for tail in {resource[i:] for i in range(max(1, len(resource) - 3))} | {resource}
+            if len(tail) >= min(4, len(resource))
+            for o in self.kind_named.get(tail, ())
+            if self.graph.compatible(o.domain_type, param.domain_type)
+        ]
+        # reads first, a single item's field before a list's (each its own share of the limit): the
+        # producer's own ``{name}`` names another thing, so it is no circular need here
+        for listed in (False, True):
+            part = [f for f in found if ("[]" in f[0].field) is listed]
+            part.sort(key=lambda f: (method_of(f[0].api) != "GET", nesting(f[0].field), f[0].api.key))
+            taken = 0
+            for o, why in part:
+                if self.graph.limit is not None and taken >= self.graph.limit:
+                    break
+                taken += self.graph.offer(o, consumer, param, EdgeLevel.NAME_TYPE, why)
+
+    def tail_names(self, consumer: Api, param: Param) -> None:
+        """An optional parameter named for what qualifies a thing (``labelSelector``) fed by the thing's
+        own read naming it so (``spec.selector`` of ``GET …/services/{name}``, the
+        ``spec.selector.matchLabels`` of a deployment): the last word of the parameter's name, of six
+        letters or more, as an object field or the object holding one, of one item read by its path."""
+        parts = words(param.name)
+        if param.required or len(parts) < 2 or len(parts[-1]) < MIN_TAIL or param.location != "query":
+            return
+        tail = parts[-1]
+        if not param.name.casefold().endswith(tail):
+            return
+        found = [
+            (o, f"{o.field} is the {tail} {param.name} names")
+            for o in self.by_word.get(tail, ())
+            if (o.leaf.casefold() == tail or o.container.casefold().endswith(tail))
+            and self.graph.base(o.domain_type) == "object"
+            and method_of(o.api) == "GET"
+            and path_of(o.api).endswith("}")
+        ]
+        for o, why in sorted(found, key=lambda f: (nesting(f[0].field), f[0].api.key)):
+            self.graph.offer(o, consumer, param, EdgeLevel.ALIAS, why)
 
     def scalar_lists(self, consumer: Api, param: Param) -> None:
         """A parameter named as a resource (``channel``) fed by a list of bare values named for it

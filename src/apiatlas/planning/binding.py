@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from apiatlas.catalog.model import Api
@@ -11,6 +13,7 @@ from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.lookups import CREDENTIALS, names_fill
 from apiatlas.planning.model import InputOrigin
 
 _ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
@@ -35,7 +38,7 @@ def slots(api: Api) -> list[Slot]:
             p.name,
             None,
             p.domain_type,
-            p.required and p.default is None,
+            p.required and p.default is None and p.name.lower() not in CREDENTIALS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
         )
@@ -86,6 +89,8 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         )
     if kind == v.DOC_NUMBER:
         return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
+    if kind == v.EMAIL:
+        return slot.table is None and "email" in name and slot.json_type in ("", "string")
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
         # any scalar type: a path's id often has a type of its own ("customer")
@@ -171,10 +176,12 @@ def bind(
     words: list[str] | None = None,
     kinds: frozenset[str] = frozenset(),
     text: str = "",
+    looked_up: Callable[[str], bool] = lambda name: False,
 ) -> dict[tuple[str | None, str], Bound]:
     """The inputs of ``api`` that known or stated values fill: (table, name) -> value (``kinds``: the
     catalog's kinds of things, which a value's hint names; ``text``: the request, whose names said beside
-    an input's noun fill it, ``named_beside``)."""
+    an input's noun fill it, ``named_beside``; ``looked_up``: whether a list of named items gives an
+    input its id, so a name said of the thing is picked from that list, not passed: ``lookups``)."""
     out: dict[tuple[str | None, str], Bound] = {}
     lowered = {k.lower(): val for k, val in known.items()}
     used: set[int] = set()
@@ -199,6 +206,22 @@ def bind(
             choice = enum_choice(slot, words or [])
             if choice is not None:
                 out[key] = Bound("request", choice, choice=True)
-        if key not in out and text and (beside := named_beside(slot, text, kinds)) is not None:
+        if key not in out and slot.table is None:
+            names = [
+                i
+                for i, f in enumerate(found)
+                if f.kind == v.NAME
+                and i not in used
+                and names_fill(api, slot.name, f.hint, partial(looked_up, slot.name))
+            ]
+            if names:
+                out[key] = Bound("request", found[names[0]].value, names[0])
+                used.add(names[0])
+        if (
+            key not in out
+            and text
+            and (beside := named_beside(slot, text, kinds)) is not None
+            and not looked_up(slot.name)
+        ):
             out[key] = Bound("request", beside)
     return out

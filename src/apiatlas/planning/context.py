@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apiatlas.catalog.model import Api, Edge
+from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
 from apiatlas.planning.draft import hint_fit
@@ -42,8 +43,10 @@ class PlanContext:
     def entries(self) -> set[str]:
         return self.cache.entries()
 
-    def strongest_by_producer(self, key: str, table: str | None, name: str) -> dict[str, Edge]:
-        return self.cache.strongest_by_producer(key, table, name)
+    def strongest_by_producer(
+        self, key: str, table: str | None, name: str, kind: str = ""
+    ) -> dict[str, Edge]:
+        return self.cache.strongest_by_producer(key, table, name, kind)
 
     def near_values(self) -> dict[str, int]:
         """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
@@ -66,6 +69,13 @@ class PlanContext:
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
             self.bound[api.key] = bind(
-                api, self.found, self.known, self.words, self.cache.vocabulary.kind_set, self.request
-            )
+                api, self.found, self.known, self.words, self.cache.vocabulary.kind_set, self.request,
+                lambda name: self.looked_up(api, name),
+            )  # fmt: skip
         return self.bound[api.key]
+
+    def looked_up(self, api: Api, name: str) -> bool:
+        """Whether a list of named items feeds ``api``'s input ``name`` its id (``lookups.looked_up``)."""
+        edges = self.edges_into(api.key)
+        producers = {e.producer: a for e in edges if (a := self.api(e.producer)) is not None}
+        return lookups.looked_up(edges, name, producers)

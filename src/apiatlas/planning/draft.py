@@ -26,6 +26,8 @@ class StepInput:
     confidence: float = 1.0
     required: bool = True
     domain_type: str = ""
+    pick_field: str | None = None  # the list's name field the item is picked by (``lookups``)
+    pick_value: Any = None
 
     def shifted(self, by: int) -> StepInput:
         """This input with its producer step ``by`` steps later (steps were put before it)."""

@@ -32,6 +32,12 @@ class InputSource(BaseModel):
     confidence: float = 1.0
     required: bool = True
     domain_type: str = ""
+    pick_field: str | None = Field(
+        default=None,
+        description="the earlier step lists items: take the one whose pick_field equals pick_value "
+        "(a name the request says: the channel releases)",
+    )
+    pick_value: Any = None
 
 
 class PlannedStep(BaseModel):
@@ -121,6 +127,8 @@ def to_chain_steps(chain: CandidateChain, fill: dict[str, Any]) -> list[ChainSte
                         source_step=source.from_step,
                         source_table=source.from_table,
                         column=source.from_field or "",
+                        pick_column=source.pick_field,
+                        pick_value=source.pick_value,
                     )
                 else:
                     found = mapping.get(source.table)

@@ -30,6 +30,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
+from apiatlas.planning.lookups import created_names, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -44,9 +45,12 @@ from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
     ChainTally,
-    from_earlier,
+    fed_input,
     more_columns,
+    needing,
     open_inputs,
+    picked_list,
+    picks,
     required_inputs,
     taking_ids,
 )
@@ -57,7 +61,9 @@ from apiatlas.snapshot import CatalogReader
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
-_SUBJECTS = {v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER}
+_SUBJECTS = {
+    v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
+}  # fmt: skip
 
 
 def reads_only(api: Api) -> bool:
@@ -185,6 +191,7 @@ class Planner:
         found = (
             [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
         )
+        found += said_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
@@ -270,15 +277,23 @@ class Planner:
             head = ctx.api(path[0])
             if head is None or len(path) >= self.limits.max_steps:
                 continue
-            shortlist, best = self._shortlist(ctx, head)
+            wanting = needing(ctx, head, path)
+            shortlist, best = self._shortlist(ctx, wanting)
             if not shortlist:
                 continue
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             near = ctx.near_values()
-            producers = [p for p in shortlist if p not in path][: fan_in * 4]
-            producers = [p for p in producers if self._readable(ctx, p) and reads(ctx.api(p))]  # lookups
+            picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
+            producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
+            producers = [p for p in producers[: fan_in * 4] if self._readable(ctx, p) and reads(ctx.api(p))]
             producers.sort(
-                key=lambda p: (near.get(p, 9), -states(ctx, p), 0.15 * best[p] - self._rel(ctx, p), p)
+                key=lambda p: (
+                    p not in picking,
+                    near.get(p, 9),
+                    -states(ctx, p),
+                    0.15 * best[p] - self._rel(ctx, p),
+                    p,
+                )
             )
             for producer in producers[:fan_in]:
                 queue.append((producer, *path))
@@ -370,23 +385,28 @@ class Planner:
             if value.index >= 0:
                 tally.used.add(value.index)
                 tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+        tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):
-            source = from_earlier(ctx, apis, index, slot)
+            source = fed_input(ctx, apis, index, slot, tally.used)
+            if source is None and not slot.required:
+                tally.unfed += 1  # an optional input a chain may feed (``steps.open_inputs``)
+                continue
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
                 inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
                 continue
             fed = True
-            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) else 1
+            picked_id = source.pick_value is not None  # an id picked from a list by a stated name
+            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             inputs.append(source)
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
                 inputs.extend(more_columns(ctx, apis, index, source))
-        return inputs if index == 0 or fed else None
+        return inputs if index == 0 or fed or picked_list(ctx, apis, index) else None
 
     def _terms(
         self,
@@ -398,6 +418,7 @@ class Planner:
     ) -> dict[str, float]:
         """The parts of a chain's score by name (``Weights``; kept in the draft for tuning)."""
         w, target = self.weights, apis[-1]
+        names = {i for i in subjects if ctx.found[i].kind == v.NAME}
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         return {
@@ -413,8 +434,10 @@ class Planner:
             "nested": -w.nested * tally.nested_hops,
             "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),
-            "unused": -w.unused_subject * (len(subjects - tally.used) + len(unknown_known)),
+            "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
+            - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
+            "unfed": -w.unfed * tally.unfed,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis),

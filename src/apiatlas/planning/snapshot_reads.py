@@ -20,7 +20,7 @@ class SnapshotCache:
         self.apis: dict[str, Api | None] = {}
         self.edges: dict[str, list[Edge]] = {}
         self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
-        self.strongest: dict[tuple[str, str | None, str], dict[str, Edge]] = {}
+        self.strongest: dict[tuple[str, str | None, str, str], dict[str, Edge]] = {}
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
@@ -77,17 +77,31 @@ class SnapshotCache:
             self.by_input[key] = index
         return self.by_input[key].get((table, name.lower()), [])
 
-    def strongest_by_producer(self, key: str, table: str | None, name: str) -> dict[str, Edge]:
-        """Per producer, its strongest edge into one input of ``key`` (the first of equals, in
-        ``feeding`` order): a chain step looks up its few earlier steps instead of every edge."""
-        slot = (key, table, name.lower())
+    def strongest_by_producer(
+        self, key: str, table: str | None, name: str, kind: str = ""
+    ) -> dict[str, Edge]:
+        """Per producer, its strongest edge into one input of ``key`` (of equal levels the least nested
+        field, ``user.id`` before ``user.enterprise_user.id``; then the first, in ``feeding`` order): a
+        chain step looks up its few earlier steps instead of every edge."""
+        slot = (key, table, name.lower(), kind)
         if slot not in self.strongest:
             best: dict[str, Edge] = {}
             for edge in self.feeding(key, table, name):
                 held = best.get(edge.producer)
-                if held is None or EDGE_LEVEL_RANK[edge.level] < EDGE_LEVEL_RANK[held.level]:
+                if held is None or _strength(edge, kind) < _strength(held, kind):
                     best[edge.producer] = edge
             if len(self.strongest) >= self.MAX_ITEMS:
                 self.strongest.clear()
             self.strongest[slot] = best
         return self.strongest[slot]
+
+
+def _strength(edge: Edge, kind: str) -> tuple[int, bool, int]:
+    """An edge's level, then whether its field names the kind of thing the input takes (``spec.nodeName``
+    for the ``{name}`` of a node, not the workload's own ``metadata.name``), then how deep it lies (lower is
+    stronger)."""
+    field = edge.producer_field
+    said = bool(kind) and any(
+        kind[i:] in field.lower() for i in range(max(1, len(kind) - 3)) if len(kind[i:]) >= min(4, len(kind))
+    )
+    return EDGE_LEVEL_RANK[edge.level], not said, field.count(".") + field.count("[]")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
+from apiatlas.planning.lookups import input_kind, item_kind, pick_field, picked_name, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -27,15 +28,26 @@ class ChainTally:
     edge_penalty: float = 0.0
     kind_fit: float = 0.0
     attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
+    unfed: int = 0  # optional inputs of a kind no step feeds (``lookups.wanted``)
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
 
 
 def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
-    """Required inputs no stated value fills (an input table needs one filled column)."""
+    """Required inputs no stated value fills (an input table needs one filled column), and the optional
+    ones named as a kind of thing of the catalog (``lookups.wanted``: a chain may feed them, ``required``
+    False)."""
     if api.key in ctx.open_inputs:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
-    out = [s for s in slots(api) if s.table is None and s.required and (None, s.name) not in bound]
+    vocabulary = ctx.cache.vocabulary
+    named = _named_producers(ctx, api)
+    out = [
+        s
+        for s in slots(api)
+        if s.table is None
+        and (s.required or wanted(api, s.name, s.required, vocabulary) or s.name.lower() in named)
+        and (None, s.name) not in bound
+    ]
     for table in api.input_tables:
         if not any((table.name, c.name) in bound for c in table.columns):
             out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns[:1])
@@ -47,7 +59,8 @@ def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> S
     """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
     best: tuple[int, int, Edge] | None = None
     earlier = {a.key: i for i, a in enumerate(apis[:index])}
-    strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name)
+    kind = item_kind(apis[index], slot.name) if slot.table is None else ""
+    strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
     for producer, at in earlier.items():
         edge = strongest.get(producer)
         if edge is None:
@@ -119,4 +132,91 @@ def taking_ids(ctx: PlanContext, required: dict[tuple[str, str], list[str]]) -> 
             ctx.found[b.index].kind == v.IDENTIFIER for k, b in bound.items() if k in needed and b.index >= 0
         ):
             out.append(key)
+    return out
+
+
+def picks(ctx: PlanContext, head: Api) -> set[str]:
+    """The producers that can pick, by a name the request says ("the channel releases"), the item whose id
+    an open input of ``head`` takes (``lookups.pick_field``): tried first."""
+    named = {f.hint for f in ctx.found if f.kind == v.NAME}
+    out: set[str] = set()
+    for slot in open_inputs(ctx, head) if named else []:
+        if input_kind(head, slot.name) not in named:
+            continue
+        for producer, edge in ctx.strongest_by_producer(head.key, slot.table, slot.name).items():
+            api = ctx.api(producer)
+            if api is not None and pick_field(api, edge.producer_table, edge.producer_field):
+                out.add(producer)
+    return out
+
+
+def picked_list(ctx: PlanContext, apis: list[Api], index: int) -> bool:
+    """Whether step ``index`` is a list taking nothing that a stated name picks from for the next step
+    (a lookup independent of the steps before it: "invite bob@… to the channel backend" looks the user
+    up by e-mail and the channel up by name)."""
+    api = apis[index]
+    return (
+        index + 1 < len(apis)
+        and not open_inputs(ctx, api)
+        and not ctx.bindings(api)
+        and api.key in picks(ctx, apis[index + 1])
+    )
+
+
+def blind(ctx: PlanContext, producer: Api, source: StepInput) -> bool:
+    """Whether ``source`` reads a list of a step taking nothing (every channel of
+    ``GET /conversations.list``) without picking an item by a stated name."""
+    return (
+        "[]" in (source.from_field or "")
+        and source.pick_value is None
+        and not ctx.bindings(producer)
+        and not open_inputs(ctx, producer)
+    )
+
+
+def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
+    """The step whose open inputs the path is extended for: the head, or, when the head is a list
+    taking nothing that a stated name picks from ("the channel backend"), the step it feeds (its
+    other inputs need lookups of their own: "invite bob@… to the channel backend")."""
+    if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind == v.NAME for f in ctx.found):
+        return head
+    fed = ctx.api(path[1])
+    return fed if fed is not None and head.key in picks(ctx, fed) else head
+
+
+def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]) -> StepInput | None:
+    """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
+    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input, or any
+    input of a write, is not fed by every item of a list taking nothing (``blind``)."""
+    source = from_earlier(ctx, apis, index, slot)
+    if source is None:
+        return None
+    producer = apis[source.from_step or 0]
+    where = (source.from_table, source.from_field or "")
+    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
+    if picked is not None:
+        source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+    elif (not slot.required or writes(apis[index])) and blind(ctx, producer, source):
+        return None  # every item of a list taking nothing: no lookup of the one the call is about
+    if picked is not None:
+        used.add(picked[0])
+    return source
+
+
+def writes(api: Api) -> bool:
+    return api.side_effect is not SideEffect.READ
+
+
+def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
+    """The optional inputs of ``api`` a read of a thing the request names feeds ("the machines of fleet
+    blue": ``GET …/fleets/{name}`` taking blue gives the machines' ``labelSelector``)."""
+    if not any(f.kind == v.NAME for f in ctx.found):
+        return set()
+    out: set[str] = set()
+    for edge in ctx.edges_into(api.key):
+        producer = ctx.api(edge.producer) if edge.consumer_table is None else None
+        if producer is None or edge.consumer_field.lower() in out:
+            continue
+        if any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(producer).values()):
+            out.add(edge.consumer_field.lower())
     return out

@@ -20,6 +20,8 @@ ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
 IDENTIFIER = "identifier"  # an opaque id an API issued: cus_9s6XKzkNRiz8i3, C024BE91L, a UUID
+EMAIL = "email"  # an e-mail address: anna@example.com
+NAME = "name"  # a name said right after a kind of thing of the catalog: "the channel releases" (``lookups``)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
 _INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
 # opaque ids: prefixed (cus_123, ch_3MmlLr…), UUIDs, or 8+ letters and digits mixed (C024BE91L)
+_EMAIL = re.compile(r"(?<![\w.+-])([\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 _UUID = re.compile(r"(?<![\w-])([0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12})(?![\w-])")
 _IDENTIFIER = re.compile(
     r"(?<![\w-])("
@@ -90,6 +93,9 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
             )
         )
         rest = rest.replace(match.group(0), " ")
+    for match in _EMAIL.finditer(rest):
+        found.append(ExtractedValue(EMAIL, match.group(1), match.group(1)))
+    rest = _EMAIL.sub(" ", rest)
     found.extend(_identifiers(_UUID, rest))  # before the numbers: a UUID ends in twelve digits
     rest = _UUID.sub(" ", rest)
     for match in _ISIN.finditer(rest):

@@ -30,6 +30,8 @@ class Weights:
     choice: float = 0.3
     used_value: float = 0.4
     unused_subject: float = 2.0  # a named value (name, title, number) or known value no step takes
+    unfed: float = 0.3  # an optional input a chain may feed (``steps.open_inputs``) that no step feeds
+    unused_name: float = 0.5  # a name said beside a kind ("node n-1", ``lookups``) no step takes or picks by
     write: float = 0.5
     hint: float = 0.8
     entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)

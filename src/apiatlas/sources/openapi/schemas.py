@@ -186,23 +186,74 @@ class SchemaWalker:
         if parts or variants:
             self._composed(schema, node, parts, variants, prefix, depth, active, out, where, description)
             return
+        if isinstance(schema.get("items"), list):  # the tuple form of ``items``
+            self._listed_items(schema, node, prefix, depth, active, out, where, description)
+            return
         kind = json_type(schema)
         if kind == "object":
             props = schema.get("properties")
             if not isinstance(props, dict) or not props or depth < 0:
                 out.append(FlatField(prefix, type_name(schema), "object", description))
                 return
-            for name, sub in props.items():
-                path = f"{prefix}.{name}" if prefix else str(name)
-                if name == "id" and node.ref_name and self._own_id(node, sub, path, out, where):
-                    continue
-                self._walk(Node(sub, node.file), path, depth - 1, active, out, where, "")
+            start = len(out)
+            self._properties(node, list(props.items()), prefix, depth, active, out, where)
+            if len(out) >= MAX_COLUMNS:  # cut: the object's own scalars first, then what it nests
+                del out[start:]
+                ordered = sorted(props.items(), key=lambda kv: self._nests(Node(kv[1], node.file), where))
+                self._properties(node, ordered, prefix, depth, active, out, where)
             return
         if kind == "array":
             items = schema.get("items")
             self._walk(Node(items or {}, node.file), f"{prefix}[]", depth, active, out, where, description)
             return
         out.append(FlatField(prefix, type_name(schema), kind or "string", description))
+
+    def _properties(
+        self,
+        node: Node,
+        props: list[tuple[str, Any]],
+        prefix: str,
+        depth: int,
+        active: tuple[str, ...],
+        out: list[FlatField],
+        where: Location,
+    ) -> None:
+        for name, sub in props:
+            path = f"{prefix}.{name}" if prefix else str(name)
+            if name == "id" and node.ref_name and self._own_id(node, sub, path, out, where):
+                continue
+            self._walk(Node(sub, node.file), path, depth - 1, active, out, where, "")
+
+    def _nests(self, node: Node, where: Location) -> bool:
+        """Whether a property holds more than one value (an object, a list, alternatives)."""
+        target = self.follow(node, where) if isinstance(node.schema, dict) else None
+        schema = target.schema if target is not None else None
+        return not isinstance(schema, dict) or json_type(schema) not in PRIMITIVES or "items" in schema
+
+    def _listed_items(
+        self,
+        schema: dict[str, Any],
+        node: Node,
+        prefix: str,
+        depth: int,
+        active: tuple[str, ...],
+        out: list[FlatField],
+        where: Location,
+        description: str,
+    ) -> None:
+        """``items`` given as a list: on a declared array, the shapes of its positions (each walked as
+        the array's item); on a schema declaring no array, the shapes it may take (``objs_conversation``:
+        ``{"items": [{…public channel…}, {…im…}]}``; ``{"items": [{"$ref": …}, {"type": "null"}]}``), read
+        as ``oneOf`` with the ``null`` alternative left out."""
+        shapes = [
+            Node(s, node.file) for s in schema["items"] if isinstance(s, dict) and s.get("type") != "null"
+        ]
+        at = f"{prefix}[]" if schema.get("type") == "array" else prefix
+        if len(shapes) == 1 or at != prefix:
+            for shape in shapes:
+                self._walk(shape, at, depth, active, out, where, description)
+            return
+        self._composed(schema, node, [], shapes, prefix, depth, active, out, where, description)
 
     def _own_id(self, owner: Node, sub: Any, path: str, out: list[FlatField], where: Location) -> bool:
         """``id`` of a named schema: its domain type is the schema's name (``customer``)."""

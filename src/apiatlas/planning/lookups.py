@@ -1,0 +1,170 @@
+"""Lookups that turn what the user says into ids: a name said beside a kind of thing of the catalog
+("the channel releases", "node n-1"), the input it fills or the list it is picked from, and the optional
+inputs of a kind a chain may feed (Slack's ``conversations.history`` declares its ``channel`` optional).
+
+A name fills an input that takes the thing's name (``{name}`` after ``nodes/``, ``{namespace}``); an input
+taking the thing's id that a list of named items feeds (``channels[].id`` beside ``channels[].name`` of
+``GET /conversations.list``) takes it from that list instead: the list step picks the item whose name
+field equals the name (``pick``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
+from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.planning import values as v
+
+_WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
+_NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
+ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
+NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
+CREDENTIALS = CREDENTIAL_PARAMS
+_TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
+
+
+def said_names(
+    text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
+) -> list[v.ExtractedValue]:
+    """Names said right after a kind of thing of the catalog ("the channel releases", "node n-1",
+    "namespace shop", "a channel called q3-planning"): the word after the kind noun when it is no word
+    the planner knows (``known``: plain, asking and action words, the catalog's vocabulary), no kind
+    and part of no value found already."""
+    kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
+    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    words = _WORD.findall(text)
+    out: list[v.ExtractedValue] = []
+    for at, word in enumerate(words[:-1]):
+        kind = word.lower()
+        joined = (kind + words[at + 1].lower()) if at + 2 < len(words) else ""
+        if joined in kinds:  # "the user group oncall": the kind ``usergroup`` in two words
+            kind, at = joined, at + 1
+        elif kind not in kinds:
+            continue
+        after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
+        name = words[after].rstrip(".'’")
+        low = name.lower()
+        if (
+            low in known
+            or low in vocabulary.kind_set
+            or low in taken
+            or low in PLAIN_WORDS
+            or low in SENTENCE_WORDS
+            or low in ACTION_WORDS
+            or (low.endswith("s") and low[:-1] in vocabulary.kind_set)
+            or not re.search(r"[a-z]", low)
+            or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
+        ):
+            continue
+        if any(f.kind == v.NAME and f.value == name for f in out):
+            continue
+        out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
+    return out
+
+
+def _singular(word: str) -> str:
+    low = word.lower()
+    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+
+
+def item_kind(api: Api, name: str) -> str:
+    """The kind of thing a path input names one item of: ``{name}`` right after ``nodes`` → node."""
+    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    segments = [s for s in path.strip("/").split("/") if s]
+    marker = "{" + name + "}"
+    if marker not in segments or name.lower() not in ITEM_KEYS:
+        return ""
+    at = segments.index(marker)
+    return _singular(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
+
+
+def input_kind(api: Api, name: str) -> str:
+    """The kind of thing an input takes: its own name (``channel``, ``users``, ``namespace``), else the
+    item its path names (``{name}`` after ``nodes``)."""
+    return item_kind(api, name) or _singular(name)
+
+
+def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
+    """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
+    one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
+    description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
+    id (``looked_up``)."""
+    if item_kind(api, name) == hint:
+        return True
+    if _singular(name) != hint:
+        return False
+    param = next((p for p in api.params if p.name == name), None)
+    return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+
+
+def pick_field(producer: Api, table: str | None, field: str) -> str | None:
+    """The field a listed item names itself with, beside the id a step reads from the list
+    (``channels[].id`` → ``channels[].name``): the list can be searched by a name."""
+    head, sep, leaf = field.rpartition("[].")
+    if not sep or leaf not in ("id", "uid") or "[]" in head:
+        return None
+    columns = {c.name for t in producer.output_tables if t.name == table for c in t.columns}
+    return next((f"{head}[].{n}" for n in NAME_FIELDS if f"{head}[].{n}" in columns), None)
+
+
+def looked_up(edges: list[Edge], name: str, producers: dict[str, Api]) -> bool:
+    """Whether a list of named items feeds the input ``name`` its id (``edges``: the edges into the API;
+    ``producers``: their APIs by key)."""
+    for edge in edges:
+        if edge.consumer_table is not None or edge.consumer_field.lower() != name.lower():
+            continue
+        producer = producers.get(edge.producer)
+        if producer is not None and pick_field(producer, edge.producer_table, edge.producer_field):
+            return True
+    return False
+
+
+def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -> bool:
+    """An optional input a spec declaring its inputs loosely leaves unmarked: one named as a kind of
+    thing of the catalog (``channel``, ``user``, ``users``), or, of an operation that declares no input
+    required, one another operation requires (``ts`` of ``conversations.replies``; ``chat.update``
+    requires it). A chain may feed it; a plan without it asks nothing."""
+    if required or item_kind(api, name) or name.lower() in CREDENTIALS:
+        return False
+    if "_" not in name and _singular(name) in vocabulary.kind_set:
+        return True
+    declared = any(p.required and p.name.lower() not in CREDENTIALS for p in api.params)
+    return name.lower() in vocabulary.required_set and not declared
+
+
+def picked_name(
+    found: list[v.ExtractedValue],
+    producer: Api,
+    consumer: Api,
+    field: tuple[str | None, str],
+    name: str,
+    used: set[int],
+) -> tuple[int, str] | None:
+    """The name (its index in ``found``) a list step picks its item by, and the item's name field, when
+    the step feeds ``consumer``'s input ``name`` the id read from ``field`` (table, field) of a list of
+    named items and the request names a thing of that input's kind ("the channel releases": the item of
+    ``channels[]`` whose ``name`` is releases gives ``channels[].id``)."""
+    by = pick_field(producer, field[0], field[1])
+    if by is None:
+        return None
+    kind = input_kind(consumer, name)
+    said = [i for i, f in enumerate(found) if f.kind == v.NAME and f.hint == kind]
+    index = next((i for i in said if i not in used), said[0] if said else None)  # one item, read twice
+    return (index, by) if index is not None else None
+
+
+def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> set[int]:
+    """The names (their indexes in ``found``) a write creating a thing takes in its body: a ``POST`` to the
+    collection of the name's kind ("create the namespace staging": ``POST /api/v1/namespaces``)."""
+    if api.key.partition(" ")[0] != "POST" or not any(p.location == "body" for p in api.params):
+        return set()
+    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    tail = path.rstrip("/").rsplit("/", 1)[-1]
+    if tail.startswith("{"):
+        return set()
+    return {
+        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and _singular(tail) == f.hint
+    }
