@@ -9,8 +9,9 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 # A private-use character stands for <br> while parsing, so cells keep their line breaks.
 _BREAK = "\ue000"
-_BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
-_BLOCK_END = re.compile(r"</(?:p|div|li)\s*>", re.IGNORECASE)  # paragraphs in a cell become lines
+# <br>, and a paragraph's end (paragraphs in a cell become lines)
+_MARKS = re.compile(r"<br\s*/?\s*>|</(?:p|div|li)\s*>", re.IGNORECASE)
+_CLOSING = re.compile(r"</(?:html|body)", re.IGNORECASE)  # looked for in the page's last 4 KB
 _LINK_TAG = re.compile(r"<a[\s/>]", re.IGNORECASE)  # no <a> element without one (a table page has none)
 _INLINE_TAGS = frozenset(
     {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
@@ -20,7 +21,22 @@ _TITLE_TAGS = frozenset({"h1", "h2", "h3"})  # the page's title; else its <title
 _MAX_WALK = 64  # nodes visited backwards from a table while looking for its heading
 
 
-@dataclass(frozen=True, slots=True)
+def _tag_ids() -> dict[str, int]:
+    """lexbor's ids of the standard tags read here (the same in every document), from a page that has them."""
+    tags = "".join(f"<{name}>x</{name}>" for name in sorted(_HEADING_TAGS | _INLINE_TAGS))
+    page = "<html><head><title>x</title></head><body><table><thead><tr><th>x</th><td>x</td></tr></thead>"
+    tree = LexborHTMLParser(page + f"<tbody></tbody><tfoot></tfoot></table>{tags}</body></html>")
+    return {node.tag or "": node.tag_id for node in tree.root.traverse()} if tree.root is not None else {}
+
+
+_IDS = _tag_ids()
+_TABLE, _TR, _TD, _TH, _A, _TITLE = (_IDS[name] for name in ("table", "tr", "td", "th", "a", "title"))
+_HEADING_IDS = frozenset(_IDS[name] for name in _HEADING_TAGS)
+_TITLE_IDS = frozenset(_IDS[name] for name in _TITLE_TAGS)
+_SECTION_IDS = frozenset(_IDS[name] for name in ("tbody", "thead", "tfoot"))
+
+
+@dataclass(slots=True)
 class Cell:
     """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any."""
 
@@ -66,59 +82,74 @@ def clean_text(text: str) -> str:
 
 def read_page(html: str) -> HtmlPage:
     """Parse ``html`` (tolerant to unclosed tags, upper case, ``<br>``, ``&nbsp;``) into an HtmlPage."""
-    lowered_tail = html[-4096:].lower()
-    truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
-    marked = _BLOCK_END.sub(lambda end: end.group(0) + _BREAK, _BR_TAG.sub(_BREAK, html))
+    truncated = _CLOSING.search(html, max(0, len(html) - 4096)) is None
+    marked = _MARKS.sub(_mark, html)
     tree = LexborHTMLParser(marked)
     links = _LINK_TAG.search(marked) is not None
     # One walk of the elements in document order instead of CSS queries: the first query on a document
-    # builds lexbor's selector engine, which cost more than parsing the (small) page itself.
+    # builds lexbor's selector engine, which cost more than parsing the (small) page itself. Tags are
+    # compared by lexbor's tag ids (ints) rather than by name (a new string for every node).
     tables: list[HtmlTable] = []
     heading_nodes: list[LexborNode] = []
     title_node: LexborNode | None = None
     title_tag: LexborNode | None = None
     root = tree.root
     for node in root.traverse() if root is not None else ():
-        tag = node.tag
-        if tag == "table":
-            tables.append(HtmlTable(heading=_heading_before(node), rows=_rows(node, links)))
-        elif tag in _HEADING_TAGS:
+        tag = node.tag_id
+        if tag == _TABLE:
+            tables.append(HtmlTable(_heading_before(node), _rows(node, links)))
+        elif tag in _HEADING_IDS:
             heading_nodes.append(node)
-        elif tag == "title" and title_tag is None:
+            if title_node is None and tag in _TITLE_IDS:
+                title_node = node
+        elif tag == _TITLE and title_tag is None:
             title_tag = node
-        if title_node is None and tag in _TITLE_TAGS:
-            title_node = node
     title_node = title_node or title_tag
     title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
     headings = [normalize_label(n.text(deep=True, separator="")) for n in heading_nodes]
     return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
 
 
+def _mark(tag: re.Match[str]) -> str:
+    """``<br>`` becomes the break mark; a paragraph's end keeps its tag and gets the mark after it."""
+    text = tag.group(0)
+    return text + _BREAK if text[1] == "/" else _BREAK
+
+
 def _rows(table: LexborNode, links: bool) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for child in table.iter():
-        if child.tag == "tr":
-            rows.append(_cells(child, links))
-        elif child.tag in ("tbody", "thead", "tfoot"):
-            rows.extend(_cells(tr, links) for tr in child.iter() if tr.tag == "tr")
-    return [row for row in rows if row]
+        tag = child.tag_id
+        if tag == _TR:
+            cells = _cells(child, links)
+            if cells:
+                rows.append(cells)
+        elif tag in _SECTION_IDS:
+            for tr in child.iter():
+                if tr.tag_id == _TR and (cells := _cells(tr, links)):
+                    rows.append(cells)
+    return rows
 
 
 def _cells(tr: LexborNode, links: bool) -> list[Cell]:
     cells: list[Cell] = []
     for td in tr.iter():
-        if td.tag not in ("td", "th"):
+        tag = td.tag_id
+        if tag != _TD and tag != _TH:
             continue
-        text = clean_text(td.text(deep=True, separator=""))
-        href = _first_link(td) if links else None
-        cells.append(Cell(text=text, href=href.strip() if href else None))
+        text = td.text(deep=True, separator="")
+        text = clean_text(text) if _BREAK in text else " ".join(text.split())
+        if links and (href := _first_link(td)):
+            cells.append(Cell(text, href.strip()))
+        else:
+            cells.append(Cell(text))
     return cells
 
 
 def _first_link(cell: LexborNode) -> str | None:
     """The ``href`` of the first ``<a href>`` inside ``cell`` (document order), None without one."""
     for node in cell.traverse():
-        if node.tag == "a":
+        if node.tag_id == _A:
             attributes = node.attributes
             if "href" in attributes:
                 return attributes["href"]
