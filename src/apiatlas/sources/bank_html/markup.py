@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -52,16 +53,44 @@ class HtmlTable:
     rows: list[list[Cell]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
 class HtmlPage:
-    """What the page parsers work from: title, tables in document order, heading-like texts."""
+    """What the page parsers work from: title, tables in document order, heading-like texts. The title and
+    the headings are read from their nodes when first asked for (most pages need neither)."""
 
-    title: str
-    tables: list[HtmlTable]
-    headings: list[str]
-    truncated: bool
+    __slots__ = ("_heading_nodes", "_headings", "_title", "_title_node", "tables", "truncated")
+
+    def __init__(
+        self,
+        tables: list[HtmlTable],
+        truncated: bool,
+        title_node: LexborNode | None = None,
+        heading_nodes: list[LexborNode] | None = None,
+    ) -> None:
+        self.tables = tables
+        self.truncated = truncated
+        self._title_node = title_node
+        self._heading_nodes = heading_nodes or []
+        self._title: str | None = None
+        self._headings: list[str] | None = None
+
+    @property
+    def title(self) -> str:
+        """The text of the first h1-h3, else of the <title>; '' without either."""
+        if self._title is None:
+            node = self._title_node
+            self._title = clean_text(node.text(deep=True, separator=" ")) if node is not None else ""
+        return self._title
+
+    @property
+    def headings(self) -> list[str]:
+        """The normalised texts of the heading-like elements (h1-h6, b, strong, p, div, center), not blank."""
+        if self._headings is None:
+            labels = (normalize_label(node.text(deep=True, separator="")) for node in self._heading_nodes)
+            self._headings = [label for label in labels if label]
+        return self._headings
 
 
+@lru_cache(maxsize=8192)  # labels repeat from page to page ('описание', a table's header cells)
 def normalize_label(text: str) -> str:
     """Lower-case, collapse whitespace, drop a trailing colon or asterisk: 'Виза  ГА:' -> 'виза га'."""
     label = " ".join(text.replace(_BREAK, " ").split()).lower().replace("ё", "е")
@@ -104,10 +133,7 @@ def read_page(html: str) -> HtmlPage:
                 title_node = node
         elif tag == _TITLE and title_tag is None:
             title_tag = node
-    title_node = title_node or title_tag
-    title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
-    headings = [normalize_label(n.text(deep=True, separator="")) for n in heading_nodes]
-    return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
+    return HtmlPage(tables, truncated, title_node or title_tag, heading_nodes)
 
 
 def _mark(tag: re.Match[str]) -> str:
