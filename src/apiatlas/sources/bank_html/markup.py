@@ -35,6 +35,9 @@ _TABLE, _TR, _TD, _TH, _A, _TITLE = (_IDS[name] for name in ("table", "tr", "td"
 _HEADING_IDS = frozenset(_IDS[name] for name in _HEADING_TAGS)
 _TITLE_IDS = frozenset(_IDS[name] for name in _TITLE_TAGS)
 _SECTION_IDS = frozenset(_IDS[name] for name in ("tbody", "thead", "tfoot"))
+_INLINE_IDS = frozenset(_IDS[name] for name in _INLINE_TAGS)
+# where the search for the heading before a table stops when climbing
+_WALL_IDS = frozenset(_IDS[name] for name in ("body", "html", "table", "td", "th"))
 
 
 @dataclass(slots=True)
@@ -191,12 +194,12 @@ def _heading_before(table: LexborNode) -> str:
         previous = node.prev
         if previous is None:
             node = node.parent
-            if node is None or node.tag in ("body", "html", "table", "td", "th"):
+            if node is None or node.tag_id in _WALL_IDS:
                 return ""
             continue
         node = previous
         while True:  # descend to the last leaf of the previous sibling
-            if node.tag == "table":
+            if node.tag_id == _TABLE:
                 return ""
             last = node.last_child
             if last is None or node.is_text_node:
@@ -210,15 +213,15 @@ def _heading_before(table: LexborNode) -> str:
 def _inline_run(text_node: LexborNode) -> str:
     """The text of the inline run (text and inline elements, stopping at a block or <br>) ending here."""
     top = text_node
-    while top.parent is not None and top.parent.tag in _INLINE_TAGS:
-        top = top.parent
+    while (parent := top.parent) is not None and parent.tag_id in _INLINE_IDS:
+        top = parent
     parts: list[str] = []
     node: LexborNode | None = top
     first = True
     while node is not None:
         if node.is_text_node:
             text = node.text(deep=False)
-        elif node.tag in _INLINE_TAGS:
+        elif node.tag_id in _INLINE_IDS:
             text = node.text(deep=True, separator="")
         elif node.is_comment_node:
             text = ""
