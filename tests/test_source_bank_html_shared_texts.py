@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
-from apiatlas.catalog.model import Column, Direction, Param
+from apiatlas.catalog.compact import all_fields
+from apiatlas.catalog.model import Column, Direction, ErrorCode, Param
 from apiatlas.sources.bank_html.loader import load_bank_docs
 from apiatlas.sources.bank_html.records import (
     ApiPage,
@@ -12,6 +15,7 @@ from apiatlas.sources.bank_html.records import (
     ParsedPage,
     TableLink,
     TablePage,
+    send_entities_compactly,
     share_texts,
 )
 
@@ -59,3 +63,31 @@ def test_a_loaded_catalog_shares_its_keys_between_apis_and_objects() -> None:
     assert all(key is catalog.apis[key].key for key, _ in pairs)
     owned = [api for api in catalog.apis.values() if api.object_key in catalog.objects]
     assert owned and all(api.object_key is catalog.objects[api.object_key].key for api in owned)
+
+
+def test_entities_sent_by_a_parse_worker_come_back_equal_with_the_shared_fields_set() -> None:
+    parsed = [
+        Param(name="ID", domain_type="DSIDENTIFIER", required=True, description="Счёт", example="42"),
+        Column(name="ID", description="Счёт", json_schema={"type": "integer"}),
+        ErrorCode(code="E1", description="Нет счёта"),
+    ]
+    send_entities_compactly()  # what each parse worker does first
+    try:
+        back = pickle.loads(ForkingPickler.dumps(parsed))
+    finally:
+        for cls in (Param, Column, ErrorCode):
+            ForkingPickler._extra_reducers.pop(cls, None)
+    assert back == parsed and [e.model_dump() for e in back] == [e.model_dump() for e in parsed]
+    assert all(e.model_fields_set is all_fields(type(e)) for e in back)
+    back[1].description = "Другой"  # an ordinary model: assignment validates and changes only it
+    assert parsed[1].description == "Счёт"
+
+
+def test_two_workers_give_the_catalog_one_worker_gives_with_shared_fields_sets() -> None:
+    one, two = load_bank_docs(BANK_DOCS, workers=1), load_bank_docs(BANK_DOCS, workers=2)
+    assert two.model_dump_json() == one.model_dump_json()
+    columns = [
+        c for api in two.apis.values() for t in api.input_tables + api.output_tables for c in t.columns
+    ]
+    entities = [*columns, *(e for api in two.apis.values() for e in [*api.params, *api.errors])]
+    assert columns and all(e.model_fields_set is all_fields(type(e)) for e in entities)

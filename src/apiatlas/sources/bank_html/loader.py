@@ -15,7 +15,7 @@ from apiatlas.catalog.model import Catalog
 from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
-from apiatlas.sources.bank_html.records import ParsedPage, finding, share_texts
+from apiatlas.sources.bank_html.records import ParsedPage, finding, send_entities_compactly, share_texts
 from apiatlas.sources.confine import is_inside
 
 Progress = Callable[[int, int], None]
@@ -114,7 +114,7 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int
         return
     done = 0
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=send_entities_compactly) as pool:
             for parsed in pool.map(_parse_one, jobs, chunksize=_CHUNK):
                 done += 1
                 yield parsed

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 # A private-use character stands for <br> while parsing, so cells keep their line breaks.
 _BREAK = "\ue000"
-_BR_TAG = re.compile(r"<br\s*/?\s*>", re.IGNORECASE)
-_BLOCK_END = re.compile(r"</(?:p|div|li)\s*>", re.IGNORECASE)  # paragraphs in a cell become lines
+# <br>, and a paragraph's end (paragraphs in a cell become lines)
+_MARKS = re.compile(r"<br\s*/?\s*>|</(?:p|div|li)\s*>", re.IGNORECASE)
+_CLOSING = re.compile(r"</(?:html|body)", re.IGNORECASE)  # looked for in the page's last 4 KB
 _LINK_TAG = re.compile(r"<a[\s/>]", re.IGNORECASE)  # no <a> element without one (a table page has none)
 _INLINE_TAGS = frozenset(
     {"b", "i", "u", "s", "strong", "em", "font", "span", "a", "small", "big", "sup", "sub", "code", "nobr"}
@@ -20,7 +22,25 @@ _TITLE_TAGS = frozenset({"h1", "h2", "h3"})  # the page's title; else its <title
 _MAX_WALK = 64  # nodes visited backwards from a table while looking for its heading
 
 
-@dataclass(frozen=True, slots=True)
+def _tag_ids() -> dict[str, int]:
+    """lexbor's ids of the standard tags read here (the same in every document), from a page that has them."""
+    tags = "".join(f"<{name}>x</{name}>" for name in sorted(_HEADING_TAGS | _INLINE_TAGS))
+    page = "<html><head><title>x</title></head><body><table><thead><tr><th>x</th><td>x</td></tr></thead>"
+    tree = LexborHTMLParser(page + f"<tbody></tbody><tfoot></tfoot></table>{tags}</body></html>")
+    return {node.tag or "": node.tag_id for node in tree.root.traverse()} if tree.root is not None else {}
+
+
+_IDS = _tag_ids()
+_TABLE, _TR, _TD, _TH, _A, _TITLE = (_IDS[name] for name in ("table", "tr", "td", "th", "a", "title"))
+_HEADING_IDS = frozenset(_IDS[name] for name in _HEADING_TAGS)
+_TITLE_IDS = frozenset(_IDS[name] for name in _TITLE_TAGS)
+_SECTION_IDS = frozenset(_IDS[name] for name in ("tbody", "thead", "tfoot"))
+_INLINE_IDS = frozenset(_IDS[name] for name in _INLINE_TAGS)
+# where the search for the heading before a table stops when climbing
+_WALL_IDS = frozenset(_IDS[name] for name in ("body", "html", "table", "td", "th"))
+
+
+@dataclass(slots=True)
 class Cell:
     """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any."""
 
@@ -36,16 +56,44 @@ class HtmlTable:
     rows: list[list[Cell]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
 class HtmlPage:
-    """What the page parsers work from: title, tables in document order, heading-like texts."""
+    """What the page parsers work from: title, tables in document order, heading-like texts. The title and
+    the headings are read from their nodes when first asked for (most pages need neither)."""
 
-    title: str
-    tables: list[HtmlTable]
-    headings: list[str]
-    truncated: bool
+    __slots__ = ("_heading_nodes", "_headings", "_title", "_title_node", "tables", "truncated")
+
+    def __init__(
+        self,
+        tables: list[HtmlTable],
+        truncated: bool,
+        title_node: LexborNode | None = None,
+        heading_nodes: list[LexborNode] | None = None,
+    ) -> None:
+        self.tables = tables
+        self.truncated = truncated
+        self._title_node = title_node
+        self._heading_nodes = heading_nodes or []
+        self._title: str | None = None
+        self._headings: list[str] | None = None
+
+    @property
+    def title(self) -> str:
+        """The text of the first h1-h3, else of the <title>; '' without either."""
+        if self._title is None:
+            node = self._title_node
+            self._title = clean_text(node.text(deep=True, separator=" ")) if node is not None else ""
+        return self._title
+
+    @property
+    def headings(self) -> list[str]:
+        """The normalised texts of the heading-like elements (h1-h6, b, strong, p, div, center), not blank."""
+        if self._headings is None:
+            labels = (normalize_label(node.text(deep=True, separator="")) for node in self._heading_nodes)
+            self._headings = [label for label in labels if label]
+        return self._headings
 
 
+@lru_cache(maxsize=8192)  # labels repeat from page to page ('описание', a table's header cells)
 def normalize_label(text: str) -> str:
     """Lower-case, collapse whitespace, drop a trailing colon or asterisk: 'Виза  ГА:' -> 'виза га'."""
     label = " ".join(text.replace(_BREAK, " ").split()).lower().replace("ё", "е")
@@ -66,59 +114,71 @@ def clean_text(text: str) -> str:
 
 def read_page(html: str) -> HtmlPage:
     """Parse ``html`` (tolerant to unclosed tags, upper case, ``<br>``, ``&nbsp;``) into an HtmlPage."""
-    lowered_tail = html[-4096:].lower()
-    truncated = "</html" not in lowered_tail and "</body" not in lowered_tail
-    marked = _BLOCK_END.sub(lambda end: end.group(0) + _BREAK, _BR_TAG.sub(_BREAK, html))
+    truncated = _CLOSING.search(html, max(0, len(html) - 4096)) is None
+    marked = _MARKS.sub(_mark, html)
     tree = LexborHTMLParser(marked)
     links = _LINK_TAG.search(marked) is not None
     # One walk of the elements in document order instead of CSS queries: the first query on a document
-    # builds lexbor's selector engine, which cost more than parsing the (small) page itself.
+    # builds lexbor's selector engine, which cost more than parsing the (small) page itself. Tags are
+    # compared by lexbor's tag ids (ints) rather than by name (a new string for every node).
     tables: list[HtmlTable] = []
     heading_nodes: list[LexborNode] = []
     title_node: LexborNode | None = None
     title_tag: LexborNode | None = None
     root = tree.root
     for node in root.traverse() if root is not None else ():
-        tag = node.tag
-        if tag == "table":
-            tables.append(HtmlTable(heading=_heading_before(node), rows=_rows(node, links)))
-        elif tag in _HEADING_TAGS:
+        tag = node.tag_id
+        if tag == _TABLE:
+            tables.append(HtmlTable(_heading_before(node), _rows(node, links)))
+        elif tag in _HEADING_IDS:
             heading_nodes.append(node)
-        elif tag == "title" and title_tag is None:
+            if title_node is None and tag in _TITLE_IDS:
+                title_node = node
+        elif tag == _TITLE and title_tag is None:
             title_tag = node
-        if title_node is None and tag in _TITLE_TAGS:
-            title_node = node
-    title_node = title_node or title_tag
-    title = clean_text(title_node.text(deep=True, separator=" ")) if title_node is not None else ""
-    headings = [normalize_label(n.text(deep=True, separator="")) for n in heading_nodes]
-    return HtmlPage(title=title, tables=tables, headings=[h for h in headings if h], truncated=truncated)
+    return HtmlPage(tables, truncated, title_node or title_tag, heading_nodes)
+
+
+def _mark(tag: re.Match[str]) -> str:
+    """``<br>`` becomes the break mark; a paragraph's end keeps its tag and gets the mark after it."""
+    text = tag.group(0)
+    return text + _BREAK if text[1] == "/" else _BREAK
 
 
 def _rows(table: LexborNode, links: bool) -> list[list[Cell]]:
     rows: list[list[Cell]] = []
     for child in table.iter():
-        if child.tag == "tr":
-            rows.append(_cells(child, links))
-        elif child.tag in ("tbody", "thead", "tfoot"):
-            rows.extend(_cells(tr, links) for tr in child.iter() if tr.tag == "tr")
-    return [row for row in rows if row]
+        tag = child.tag_id
+        if tag == _TR:
+            cells = _cells(child, links)
+            if cells:
+                rows.append(cells)
+        elif tag in _SECTION_IDS:
+            for tr in child.iter():
+                if tr.tag_id == _TR and (cells := _cells(tr, links)):
+                    rows.append(cells)
+    return rows
 
 
 def _cells(tr: LexborNode, links: bool) -> list[Cell]:
     cells: list[Cell] = []
     for td in tr.iter():
-        if td.tag not in ("td", "th"):
+        tag = td.tag_id
+        if tag != _TD and tag != _TH:
             continue
-        text = clean_text(td.text(deep=True, separator=""))
-        href = _first_link(td) if links else None
-        cells.append(Cell(text=text, href=href.strip() if href else None))
+        text = td.text(deep=True, separator="")
+        text = clean_text(text) if _BREAK in text else " ".join(text.split())
+        if links and (href := _first_link(td)):
+            cells.append(Cell(text, href.strip()))
+        else:
+            cells.append(Cell(text))
     return cells
 
 
 def _first_link(cell: LexborNode) -> str | None:
     """The ``href`` of the first ``<a href>`` inside ``cell`` (document order), None without one."""
     for node in cell.traverse():
-        if node.tag == "a":
+        if node.tag_id == _A:
             attributes = node.attributes
             if "href" in attributes:
                 return attributes["href"]
@@ -134,12 +194,12 @@ def _heading_before(table: LexborNode) -> str:
         previous = node.prev
         if previous is None:
             node = node.parent
-            if node is None or node.tag in ("body", "html", "table", "td", "th"):
+            if node is None or node.tag_id in _WALL_IDS:
                 return ""
             continue
         node = previous
         while True:  # descend to the last leaf of the previous sibling
-            if node.tag == "table":
+            if node.tag_id == _TABLE:
                 return ""
             last = node.last_child
             if last is None or node.is_text_node:
@@ -153,15 +213,15 @@ def _heading_before(table: LexborNode) -> str:
 def _inline_run(text_node: LexborNode) -> str:
     """The text of the inline run (text and inline elements, stopping at a block or <br>) ending here."""
     top = text_node
-    while top.parent is not None and top.parent.tag in _INLINE_TAGS:
-        top = top.parent
+    while (parent := top.parent) is not None and parent.tag_id in _INLINE_IDS:
+        top = parent
     parts: list[str] = []
     node: LexborNode | None = top
     first = True
     while node is not None:
         if node.is_text_node:
             text = node.text(deep=False)
-        elif node.tag in _INLINE_TAGS:
+        elif node.tag_id in _INLINE_IDS:
             text = node.text(deep=True, separator="")
         elif node.is_comment_node:
             text = ""

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
+from typing import Any
 
-from apiatlas.catalog.compact import adopt_shared_fields_set
+from pydantic import BaseModel
+
+from apiatlas.catalog.compact import adopt_shared_fields_set, all_fields
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 
@@ -149,3 +153,30 @@ def _share(
         for name in names:
             text = fields[name]
             fields[name] = texts.setdefault(text, text)
+
+
+_PAGE_ENTITIES = (Param, Column, ErrorCode)
+
+
+def send_entities_compactly() -> None:
+    """In a parse worker: pickle the pages' parameters, columns and error codes as their field values,
+    rebuilt by ``entity_from_fields`` in the loading process (pydantic's own pickling carries each
+    instance's fields set, extras and private attributes, and rebuilds through ``__setstate__``:
+    ~40% of the pickling and unpickling of a page)."""
+    for cls in _PAGE_ENTITIES:
+        ForkingPickler.register(cls, _entity_fields)
+
+
+def _entity_fields(entity: BaseModel) -> tuple[Any, tuple[type[BaseModel], dict[str, Any]]]:
+    return entity_from_fields, (type(entity), entity.__dict__)
+
+
+def entity_from_fields(cls: type[BaseModel], fields: dict[str, Any]) -> BaseModel:
+    """A parsed entity (no extra fields, no private attributes) from its validated field values, with its
+    class's shared fields set (``catalog/compact.py``)."""
+    entity = object.__new__(cls)
+    object.__setattr__(entity, "__dict__", fields)
+    object.__setattr__(entity, "__pydantic_fields_set__", all_fields(cls))
+    object.__setattr__(entity, "__pydantic_extra__", None)
+    object.__setattr__(entity, "__pydantic_private__", None)
+    return entity
