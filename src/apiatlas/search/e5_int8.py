@@ -34,6 +34,11 @@ from apiatlas.search.e5_batch import BatchEncoder, Floats, _Layer, mean_pooled
 from apiatlas.search.e5_file import E5File
 
 OPSETS = {"": 17, "com.microsoft": 1}
+# The weights' codes are stored as uint8 around this zero point (uint8 x uint8 products): onnxruntime's
+# uint8 x int8 kernel on x86 CPUs without VNNI (AVX2, AVX-512 without VNNI) adds two products in int16
+# (VPMADDUBSW) and saturates (a code 255 against two weights of 127: 64,770), so the same text got
+# other vectors there; its uint8 x uint8 kernels sum in int32 on every CPU (exact, the same vectors).
+WEIGHT_ZERO = 128
 
 
 def onnxruntime_module() -> Any | None:
@@ -77,12 +82,7 @@ class Int8Encoder(BatchEncoder):
         g.constant("tokens_shape", np.array([-1, m.hidden], np.int64))
         for i in range(3):
             g.constant(f"part{i}", np.array(i, np.int64))
-        g.constant("per_step", np.array(1.0 / 127.0, np.float32))
-        g.constant("least_step", np.array(1e-30, np.float32))
-        g.constant("one", np.array(1.0, np.float32))
-        g.constant("axis1", np.array([1], np.int64))
-        g.constant("zero_u8", np.array(128, np.uint8))
-        g.constant("zero_i8", np.array(0, np.int8))
+        g.quantization_constants()
         x = "x"
         for n, layer in enumerate(self.layers):
             x = self._graph_layer(g, f"l{n}", layer, x)
@@ -137,6 +137,15 @@ class _Graph:
         self.nodes.append(px.node(op, inputs, name, domain=domain, **attrs))
         return name
 
+    def quantization_constants(self) -> None:
+        """The constants ``int8_product`` reads (once per graph)."""
+        self.constant("per_step", np.array(1.0 / 127.0, np.float32))
+        self.constant("least_step", np.array(1e-30, np.float32))
+        self.constant("one", np.array(1.0, np.float32))
+        self.constant("axis1", np.array([1], np.int64))
+        self.constant("zero_u8", np.array(128, np.uint8))
+        self.constant("zero_w", np.array(WEIGHT_ZERO, np.uint8))
+
     def layer_norm(self, name: str, x: str, weights: tuple[Floats, Floats], eps: float) -> str:
         w, b = self.constant(f"{name}.w", weights[0]), self.constant(f"{name}.b", weights[1])
         return self.op("LayerNormalization", [x, w, b], name, axis=-1, epsilon=float(eps))
@@ -154,7 +163,7 @@ class _Graph:
         quantized = self.op("QuantizeLinear", [x, step, zeros], f"{name}.codes", axis=0)
         ins = [quantized, self.constant(f"{name}.q", codes), "one", self.constant(f"{name}.s", scales)]
         sums = self.op(
-            "MatMulIntegerToFloat", [*ins, "zero_u8", "zero_i8"], f"{name}.sums", domain="com.microsoft"
+            "MatMulIntegerToFloat", [*ins, "zero_u8", "zero_w"], f"{name}.sums", domain="com.microsoft"
         )
         by_row = self.op(
             "Mul", [sums, self.op("Unsqueeze", [step, "axis1"], f"{name}.steps")], f"{name}.scaled"
@@ -162,9 +171,10 @@ class _Graph:
         return self.op("Add", [by_row, self.constant(f"{name}.b", bias)], name)
 
 
-def _int8_columns(weight: Floats) -> tuple[np.ndarray[Any, np.dtype[np.int8]], Floats]:
-    """``weight`` (in, out) as int8 codes and one float32 scale per output column."""
+def _int8_columns(weight: Floats) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], Floats]:
+    """``weight`` (in, out) as 8-bit codes (-127..127 stored as uint8 around ``WEIGHT_ZERO``) and one
+    float32 scale per output column."""
     scale = np.abs(weight).max(axis=0) / np.float32(127.0)
     scale[scale == 0] = 1.0
-    codes = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
-    return codes, scale.astype(np.float32)
+    codes = np.clip(np.rint(weight / scale), -127, 127).astype(np.int16) + WEIGHT_ZERO
+    return codes.astype(np.uint8), scale.astype(np.float32)
