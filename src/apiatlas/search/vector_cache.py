@@ -17,6 +17,16 @@ def default_cache_path() -> Path:
     return cache_root() / "vectors.sqlite"
 
 
+# Bumped when a provider's vectors of the same text change, so older cached ones are not read back.
+# 2: the int8 card path's products are exact on x86 CPUs without VNNI (they saturated there before).
+VECTORS_VERSION = 2
+
+
+def _cached_model(provider: EmbeddingProvider) -> str:
+    """The cache's model column: the provider's model and ``VECTORS_VERSION``."""
+    return f"{provider.model_id}#{VECTORS_VERSION}"
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -46,7 +56,7 @@ def embed_passages(
             found.update(
                 conn.execute(
                     f"SELECT digest, blob FROM vectors WHERE model = ? AND digest IN ({marks})",
-                    (provider.model_id, *part),
+                    (_cached_model(provider), *part),
                 ).fetchall()
             )
     # by length: a chunk's texts are embedded as batches of similar length (little padding)
@@ -60,7 +70,7 @@ def embed_passages(
             if conn is not None:
                 conn.executemany(
                     "INSERT OR REPLACE INTO vectors(model, digest, blob) VALUES (?, ?, ?)",
-                    [(provider.model_id, d, b) for d, b in fresh.items()],
+                    [(_cached_model(provider), d, b) for d, b in fresh.items()],
                 )
                 conn.commit()
             if progress is not None:
