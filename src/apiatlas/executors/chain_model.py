@@ -22,20 +22,26 @@ InputTables = Annotated[
 ]
 
 
+def _pick_fields_bare(schema: dict[str, Any]) -> None:
+    """The two optional pick fields listed with their type and meaning only (the tools' token budget)."""
+    for name in ("pick_column", "pick_value"):
+        field = schema.get("properties", {}).get(name)
+        if isinstance(field, dict):
+            field.pop("title", None)
+            field.pop("default", None)
+
+
 class FieldRef(BaseModel):
     """A column of an output table of an earlier step."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_pick_fields_bare)
 
     source_step: Annotated[int, Field(ge=0), WithJsonSchema({"type": "integer"})]  # an earlier step, 0-based
     source_table: str  # its output table
     column: str
-    pick_column: str | None = Field(
-        default=None,
-        description="take the value only from the rows whose pick_column equals pick_value "
-        "(a list looked up by a name the request says)",
-    )
-    pick_value: Any = None
+    # rows of the earlier step picked by a name; advertised without null: leaving them out says none
+    pick_column: Annotated[str | None, WithJsonSchema({"type": "string"})] = None
+    pick_value: Any = None  # only the rows whose pick_column equals it (plan_chain's steps fill both)
 
 
 class TableMapping(BaseModel):
