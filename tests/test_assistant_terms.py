@@ -238,7 +238,8 @@ def test_a_word_naming_several_things_of_the_catalog_offers_its_readings(
     asked, chosen, later, named = conversation(bank_snapshot, state, questions, BANK_SETTINGS, bank_db)
     assert asked.answer.outcome is Outcome.BLOCKED_BY_AMBIGUITY and not asked.runs
     assert ReasonCode.MULTIPLE_VALID_INTERPRETATIONS in asked.answer.reasons
-    assert [r.api for r in asked.resolution.readings][:2] == ["API_Prs_GetStatus", "API_Acc_GetStatus"]
+    readings = [r.api for r in asked.resolution.readings]  # nearly tied: in the order of their scores
+    assert readings[0] == "API_Prs_GetStatus" and "API_Acc_GetStatus" in readings
     assert asked.answer.clarifying_question and "Текущий статус счёта" in asked.answer.clarifying_question
     assert chosen.resolution.term_answer and "API_Acc_GetStatus" in chosen.answer.apis  # the reading chosen
     assert (
