@@ -119,7 +119,9 @@ def test_the_plan_tool_output_runs_through_execute_chain(bank_db: str, tmp_path:
 
     async def body(client: Client) -> None:
         plan = await call(client, "plan_chain", {"request": "сделки клиента Михалова по ценным бумагам"})
-        assert plan["status"] == "ok" and plan["chains"][0]["apis"][-1] == "API_DealSecurity_FindListByID"
+        # right, and OK or held back below the shipped confidence threshold (the chains come either way)
+        assert (plan["status"], plan.get("reason")) in {("ok", None), ("partial", "NO_CONFIDENT_PLAN")}
+        assert plan["chains"][0]["apis"][-1] == "API_DealSecurity_FindListByID"
         assert plan["chains"][0]["ask_user"] == []
         done = await call(client, "execute_chain", {"steps": plan["chains"][0]["steps"]})
         assert done["status"] == "ok" and len(done["evidence_ids"]) == 4
