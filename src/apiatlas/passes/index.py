@@ -117,12 +117,13 @@ def index(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
     indexing.vectors = {}
     dim = 0
     provider = indexing.provider
-    if provider is not None and apis:
+    embedded = [a for a in apis if a.extra.get("embedded", True)]  # a source may leave cards to words
+    if provider is not None and embedded:
         titles = {k: o.title or o.name for k, o in catalog.objects.items()}
-        texts = [card_text(a, titles.get(a.object_key, "")) for a in apis]
+        texts = [card_text(a, titles.get(a.object_key, "")) for a in embedded]
         context.progress(f"index: embedding {len(texts)} API cards with {provider.model_id}")
         blobs = embed_passages(provider, texts, cache=indexing.cache, progress=indexing.on_progress)
-        indexing.vectors = {a.key: b for a, b in zip(apis, blobs, strict=True)}
+        indexing.vectors = {a.key: b for a, b in zip(embedded, blobs, strict=True)}
         dim = len(blobs[0])
     settings = indexing.settings
     if source_format(catalog.source_kind).surface == "code":  # an SDK's names: fused by what they cover

@@ -54,8 +54,13 @@ def to_catalog(members: dict[str, Member], source_files: dict[str, str]) -> Cata
     for member in members.values():
         if not member.is_type:
             overloads[member.owner + "." + member.name].append(member.doc_id)
+    enums = {m.doc_id[2:] for m in members.values() if m.kind == "enum"}
     for doc_id, member in sorted(members.items()):
         api = _api(member, sorted(overloads.get(member.owner + "." + member.name, [])))
+        if member.kind == "field" and member.owner in enums:
+            # an enum's values (a sixth of GTK#'s members) are found by their words and names; embedded,
+            # they crowded the dense ranking of requests that share a word with one
+            api.extra["embedded"] = False
         catalog.apis[doc_id] = api
         if member.is_type:
             catalog.objects[member.owner] = BusinessObject(
