@@ -18,6 +18,8 @@ def _listed(text: str) -> frozenset[str]:
 FUNCTION_WORDS = _listed(
     "в во на по с со у о об от до за из к ко для при про над под без через между и или а но не ни ли "
     "же бы то что как это эти этот эта его её ее их мне нам вам все всё мой моя мои "
+    "я ты он она оно мы вы они меня тебя тебе нас вас него неё нее них ему ей ним ней нём нем "
+    "себя себе свой своя свои своих "
     "the a an of in on at to for by and or is are was were be been with from as it its that this "
     "these those what which who how me my i we our you your he him his she her they them their "
     "do does did can could would should will has have had am there please"
@@ -33,7 +35,7 @@ ASKING_WORDS = _listed(
 # words of amount, degree and time that name no thing ("many", "currently", "есть")
 FILLER_WORDS = _listed(
     "many much some any one more most no not yet also so just about right now currently than dose i'm "
-    "есть был была были нет да"
+    "есть был была было были нет да"
 )
 # a request word with no content of its own: what the planner leaves out of a request's words
 PLAIN_WORDS = FUNCTION_WORDS | QUESTION_WORDS | ASKING_WORDS | FILLER_WORDS
