@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from apiatlas.catalog.model import Api
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit
-from apiatlas.planning.lookups import CREDENTIALS, names_fill
+from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
 
 _ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
@@ -38,7 +38,7 @@ def slots(api: Api) -> list[Slot]:
             p.name,
             None,
             p.domain_type,
-            p.required and p.default is None and p.name.lower() not in CREDENTIALS,
+            p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
         )

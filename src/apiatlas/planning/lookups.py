@@ -22,7 +22,6 @@ _WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
 _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
-CREDENTIALS = CREDENTIAL_PARAMS
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
 
 
@@ -127,11 +126,11 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     thing of the catalog (``channel``, ``user``, ``users``), or, of an operation that declares no input
     required, one another operation requires (``ts`` of ``conversations.replies``; ``chat.update``
     requires it). A chain may feed it; a plan without it asks nothing."""
-    if required or item_kind(api, name) or name.lower() in CREDENTIALS:
+    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS:
         return False
     if "_" not in name and _singular(name) in vocabulary.kind_set:
         return True
-    declared = any(p.required and p.name.lower() not in CREDENTIALS for p in api.params)
+    declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
 
 

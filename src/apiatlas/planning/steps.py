@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge, SideEffect
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
 from apiatlas.planning import values as v
+from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
@@ -195,16 +196,11 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     where = (source.from_table, source.from_field or "")
     picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
     if picked is not None:
-        source = replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
-    elif (not slot.required or writes(apis[index])) and blind(ctx, producer, source):
-        return None  # every item of a list taking nothing: no lookup of the one the call is about
-    if picked is not None:
         used.add(picked[0])
+        return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+    if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
+        return None  # every item of a list taking nothing: no lookup of the one the call is about
     return source
-
-
-def writes(api: Api) -> bool:
-    return api.side_effect is not SideEffect.READ
 
 
 def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
