@@ -123,7 +123,7 @@ class CatalogVocabulary(BaseModel):
         }  # fmt: skip
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     """An English plural's singular, by the common endings ("companies" → "company", "boxes" → "box")."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
@@ -204,7 +204,7 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
         titles[api.key] = title_stems(api.title)
         segments = _segments(api)
         required.update(p.name.lower() for p in api.params if p.required and segments)
-        by_noun.update(_singular(p.name.lower()) for p in api.params if segments and p.name.isalpha())
+        by_noun.update(singular(p.name.lower()) for p in api.params if segments and p.name.isalpha())
         owner = ""
         for index, segment in enumerate(segments[:-1]):
             following = _PARAM.fullmatch(segments[index + 1])
@@ -213,7 +213,7 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
             word = _resource_word(segment)
             if not word.isalpha() or len(word) < 2 or word in _NOT_A_THING:
                 continue
-            thing = _singular(word)
+            thing = singular(word)
             name = following.group(1).lower()
             numbered = name.endswith("number")
             if not (numbered or name.endswith("id") or name.startswith(thing) or name in _ITEM_KEYS):

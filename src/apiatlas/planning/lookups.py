@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
 from apiatlas.language.actions import ACTION_WORDS
-from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 
@@ -65,8 +65,8 @@ def said_names(
 
 
 def _singular(word: str) -> str:
-    low = word.lower()
-    return low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+    """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""
+    return singular(word.lower())
 
 
 def item_kind(api: Api, name: str) -> str:
