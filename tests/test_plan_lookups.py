@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.build import compile_docs
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
+from test_rest_loose_ids import compiled_spec, fed_into
 
 SPEC = """\
 openapi: 3.0.0
@@ -150,16 +150,7 @@ paths:
 
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
-    folder = tmp_path_factory.mktemp("lookups")
-    spec = folder / "lookups.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
-    out = folder / "lookups.atlas"
-    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False)
-    return Snapshot.open(out)
-
-
-def _fed(snap: Snapshot, consumer: str, field: str) -> set[tuple[str, str]]:
-    return {(e.producer, e.producer_field) for e in snap.edges_into(consumer) if e.consumer_field == field}
+    return compiled_spec(tmp_path_factory, "lookups", SPEC)
 
 
 def test_object_alternatives_written_as_a_list_of_items_are_read_as_one_of(snap: Snapshot) -> None:
@@ -177,12 +168,14 @@ def test_kinds_come_from_id_inputs_and_path_items(snap: Snapshot) -> None:
 
 
 def test_an_input_named_as_a_resource_is_fed_by_that_resource_s_ids(snap: Snapshot) -> None:
-    assert ("GET /conversations.list", "channels[].id") in _fed(snap, "GET /conversations.members", "channel")
-    assert ("GET /users.lookupByEmail", "user.id") in _fed(snap, "GET /users.getPresence", "user")
+    assert ("GET /conversations.list", "channels[].id") in fed_into(
+        snap, "GET /conversations.members", "channel"
+    )
+    assert ("GET /users.lookupByEmail", "user.id") in fed_into(snap, "GET /users.getPresence", "user")
 
 
 def test_a_field_naming_another_kind_s_item_feeds_its_path_name(snap: Snapshot) -> None:
-    fed = _fed(snap, "GET /hosts/{name}", "name")
+    fed = fed_into(snap, "GET /hosts/{name}", "name")
     assert ("GET /namespaces/{namespace}/machines/{name}", "spec.hostName") in fed
 
 
@@ -218,7 +211,7 @@ def test_a_path_item_takes_the_name_said_beside_its_kind(snap: Snapshot) -> None
 
 
 def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: Snapshot) -> None:
-    fed = _fed(snap, "GET /namespaces/{namespace}/machines", "labelSelector")
+    fed = fed_into(snap, "GET /namespaces/{namespace}/machines", "labelSelector")
     assert fed == {("GET /namespaces/{namespace}/crews/{name}", "spec.selector.matchLabels")}
     best = Planner(snap).plan("List the machines of crew blue in namespace shop").chains[0]
     assert [s.api for s in best.steps] == [

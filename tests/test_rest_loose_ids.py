@@ -87,34 +87,40 @@ paths:
 """
 
 
-@pytest.fixture(scope="module")
-def snap(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
-    folder = tmp_path_factory.mktemp("loose_ids")
-    spec = folder / "loose.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
-    out = folder / "loose.atlas"
+def compiled_spec(tmp_path_factory: pytest.TempPathFactory, name: str, text: str) -> Snapshot:
+    """``text`` (an OpenAPI spec) compiled in a fresh folder and opened (also for test_plan_lookups)."""
+    folder = tmp_path_factory.mktemp(name)
+    spec = folder / f"{name}.yaml"
+    spec.write_text(text, encoding="utf-8")
+    out = folder / f"{name}.atlas"
     compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False)
     return Snapshot.open(out)
 
 
-def _fed(snap: Snapshot, consumer: str, field: str) -> set[tuple[str, str]]:
+def fed_into(snap: Snapshot, consumer: str, field: str) -> set[tuple[str, str]]:
+    """(producer, producer field) of every edge into ``consumer``'s input ``field``."""
     return {(e.producer, e.producer_field) for e in snap.edges_into(consumer) if e.consumer_field == field}
 
 
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "loose_ids", SPEC)
+
+
 def test_a_collection_s_item_names_feed_the_resource_parameter(snap: Snapshot) -> None:
-    fed = _fed(snap, "GET /namespaces/{namespace}/pods", "namespace")
+    fed = fed_into(snap, "GET /namespaces/{namespace}/pods", "namespace")
     assert ("GET /namespaces", "items[].metadata.name") in fed
 
 
 def test_a_list_of_bare_values_named_for_a_resource_feeds_it(snap: Snapshot) -> None:
-    assert ("GET /conversations.list", "channels[]") in _fed(snap, "POST /chat.postMessage", "channel")
+    assert ("GET /conversations.list", "channels[]") in fed_into(snap, "POST /chat.postMessage", "channel")
 
 
 def test_qualified_alternative_and_loosely_typed_ids(snap: Snapshot) -> None:
-    assert ("GET /airports", "skyId") in _fed(snap, "GET /flights", "originSkyId")
-    assert ("GET /airports", "productId") in _fed(snap, "GET /flights", "productId")  # number → string
-    assert ("GET /users", "username") in _fed(snap, "GET /flights", "username_or_url")
+    assert ("GET /airports", "skyId") in fed_into(snap, "GET /flights", "originSkyId")
+    assert ("GET /airports", "productId") in fed_into(snap, "GET /flights", "productId")  # number → string
+    assert ("GET /users", "username") in fed_into(snap, "GET /flights", "username_or_url")
 
 
 def test_no_edge_from_a_field_of_another_name(snap: Snapshot) -> None:
-    assert not _fed(snap, "GET /flights", "originSkyId") - {("GET /airports", "skyId")}
+    assert not fed_into(snap, "GET /flights", "originSkyId") - {("GET /airports", "skyId")}
