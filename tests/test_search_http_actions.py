@@ -211,3 +211,37 @@ def test_an_operation_doing_another_kind_of_thing_than_ordered_is_demoted(
         assert search.search("get all checkout sessions", mode=SearchMode.LEXICAL).ranked[0].api_key == (
             "GET /checkout/sessions"
         )
+
+
+ROLES = [  # the writes and the item say the request's words more often than the list it asks for
+    op("POST /roles", "Create roles", "Create roles in a namespace; roles of a namespace."),
+    op("GET /roles/{name}", "Read roles", "Read one of the roles of a namespace."),
+    op("GET /roles", "List roles", "Roles of a namespace."),
+    op("GET /ingress-classes", "List ingress classes", "Of the cluster."),
+    op("GET /ingress-classes/{name}", "Read an ingress class", "One ingress class by name."),
+]
+
+
+@pytest.mark.parametrize(
+    ("factor", "firsts"),
+    [
+        (1.0, ["POST /roles", "GET /ingress-classes/{name}", "POST /roles"]),
+        (0.9, ["GET /roles", "GET /ingress-classes", "POST /roles"]),
+    ],
+)
+def test_a_request_that_orders_no_change_reads_and_a_plural_names_the_collection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factor: float, firsts: list[str]
+) -> None:
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", factor)
+    path = tmp_path / "roles.atlas"
+    index_and_write(
+        catalog_of(ROLES), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        queries = ["roles in namespace dev", "which ingress classes exist?", "create roles in namespace dev"]
+        found = [search.search(q, mode=SearchMode.LEXICAL).ranked[0].api_key for q in queries]
+    assert found == firsts

@@ -66,6 +66,19 @@ def _plural(segment: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _ONE_THING
 
 
+def item_of_collection(operation: str) -> str:
+    """The collection an HTTP operation acts on one item of, as one lower-case word: ``GET
+    /v1/roles/{name}`` "roles", ``DELETE /apis/x/v1/ingress-classes/{id}`` "ingressclasses"; "" for an
+    operation on a collection, on a sub-resource (``/pods/{name}/log``) or anything but ``METHOD /path``."""
+    method, _, path = operation.partition(" ")
+    segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
+    if method.upper() not in HTTP_METHODS or len(segments) < 2:
+        return ""
+    if not segments[-1].startswith("{") or segments[-2].startswith("{") or not _plural(segments[-2].lower()):
+        return ""
+    return segments[-2].lower().replace("-", "").replace("_", "")
+
+
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 

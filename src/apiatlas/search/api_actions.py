@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from apiatlas.catalog.actions import key_action, requested_actions
+from apiatlas.catalog.actions import item_of_collection, key_action, requested_actions
+from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import stem
+
+ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
 
 
 class ApiActions:
@@ -37,6 +40,31 @@ class ApiActions:
             found = {key: key_action(key, obj) for key, obj in owners.items()}
             self._key_action = {k: a for k, a in found.items() if a}
         return self._key_action
+
+    def demote_unasked(
+        self, fused: dict[str, float], said: list[str], asked: Mapping[str, str], factor: float
+    ) -> None:
+        """Scale down by ``factor`` the APIs a request does not ask for, by what they do:
+        - another kind of action than the request orders ("create a checkout session" wants the
+          ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
+          as one customer —, so are update and replace);
+        - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
+          anywhere: "roles in namespace dev", "which ingress classes exist?" read);
+        - one item of a collection the request names in the plural, written as one word or as two or
+          three ("roles", "ingress classes": ``GET /roles/{name}`` beside ``GET /roles``).
+        Each applies once per API."""
+        actions = self.key_actions()
+        kinds = {ACTION_KIND.get(a, a) for a in asked} or (
+            set() if any(orders_write(w) for w in said) else {"read"}
+        )
+        named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
+        for key in fused:
+            done = actions.get(key)
+            if done and kinds and ACTION_KIND.get(done, done) not in kinds:
+                fused[key] *= factor
+            collection = item_of_collection(key)
+            if collection and collection in named:
+                fused[key] *= factor
 
     def requested(self, said: list[str]) -> dict[str, str]:
         """The actions the request's words ask for (``catalog.actions.requested_actions``) that some API

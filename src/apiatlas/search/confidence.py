@@ -146,6 +146,7 @@ class SearchView:
     object_stems: list[str] = field(default_factory=list)  # of the top hit's business object
     surface: Mapping[str, str] = field(default_factory=dict)  # query stem -> the word as the query wrote it
     asked: Mapping[str, str] = field(default_factory=dict)  # action -> the query word that asks for it
+    said: list[str] = field(default_factory=list)  # the query's words as written, lower-case
     foreign: frozenset[str] = frozenset()  # query stems in a script the catalog does not write
     unread: frozenset[str] = frozenset()  # query stems in such a script read as no catalog word
 

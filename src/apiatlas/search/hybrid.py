@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +39,6 @@ from apiatlas.text import content_terms, query_terms, stem, stems, words
 __all__ = ["HybridSearch", "Verdict"]
 
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
-ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
 BY_MEANING = 0.5  # a request with this share of its words in a script the catalog does not write is
 # judged by the dense abstention model (its meaning), not by its words
 
@@ -230,6 +228,7 @@ class HybridSearch:
             objects={},
             surface={**across.surface, **{stem(w): w for w in reversed(said)}},  # the first spelling
             asked=asked,
+            said=[w.lower() for w in said],
             foreign=across.neutral,
             unread=across.unread,
         )
@@ -307,8 +306,8 @@ class HybridSearch:
                 fused[key] = cosines.get(key, -1.0)
             else:
                 fused[key] = lexical_weight * lex + s.dense_weight * dense
-        if view.asked and mode is not SearchMode.DENSE:
-            self._demote_other_actions(fused, view.asked)
+        if mode is not SearchMode.DENSE:
+            self.actions().demote_unasked(fused, view.said, view.asked, ACTION_MISMATCH)
         return fused, exact
 
     def _describe(
@@ -380,17 +379,6 @@ class HybridSearch:
             not_callable=named,
             judged_as=judged_as,
         )
-
-    def _demote_other_actions(self, fused: dict[str, float], asked: Mapping[str, str]) -> None:
-        """Scale down (``ACTION_MISMATCH``) the APIs that do another kind of thing than the request
-        orders: "create a checkout session" wants the ``POST``, not the list beside it. Reads are one
-        kind ("get all customers" is a list as often as one customer), so are update and replace."""
-        kinds = {ACTION_KIND.get(a, a) for a in asked}
-        actions = self.actions().key_actions()
-        for key in fused:
-            done = actions.get(key)
-            if done and ACTION_KIND.get(done, done) not in kinds:
-                fused[key] *= ACTION_MISMATCH
 
     def _stems_of_object(self, object_key: str) -> list[str]:
         """Stems of a business object's key, name and title (cached)."""
