@@ -245,3 +245,71 @@ def test_a_request_that_orders_no_change_reads_and_a_plural_names_the_collection
         queries = ["roles in namespace dev", "which ingress classes exist?", "create roles in namespace dev"]
         found = [search.search(q, mode=SearchMode.LEXICAL).ranked[0].api_key for q in queries]
     assert found == firsts
+
+
+@pytest.mark.parametrize(
+    ("said", "resources", "named"),
+    [
+        ("delete namespace tmp-42", {"namespaces", "podtemplates"}, {"namespaces"}),
+        (
+            "persistent volume claims in namespace db",
+            {"persistentvolumes", "persistentvolumeclaims", "namespaces"},
+            {"persistentvolumeclaims", "namespaces"},
+        ),
+        ("which ingress classes exist?", {"ingressclasses", "ingresses"}, {"ingressclasses"}),
+        ("show the logs of pod web-1", {"log", "pods"}, {"log", "pods"}),
+        ("post a message", {"chat.postmessage"}, set()),
+    ],
+)
+def test_a_request_names_the_resources_its_words_spell(
+    said: str, resources: set[str], named: set[str]
+) -> None:
+    from apiatlas.search.api_actions import resources_named
+    from apiatlas.text import words
+
+    assert resources_named([w.lower() for w in words(said)], resources) == named
+
+
+@pytest.mark.parametrize(
+    ("key", "resource"),
+    [
+        ("GET /api/v1/namespaces/{namespace}/pods", "pods"),
+        ("GET /api/v1/namespaces/{namespace}/pods/{name}/log", "log"),
+        ("DELETE /apis/x/v1/ingress-classes/{name}", "ingressclasses"),
+        ("POST /chat.postMessage", ""),  # an RPC method
+        ("API_Acc_Close", ""),  # a procedure
+    ],
+)
+def test_an_operation_acts_on_its_paths_last_literal_segment(key: str, resource: str) -> None:
+    from apiatlas.search.api_actions import resource_of
+
+    assert resource_of(key) == resource
+
+
+NAMESPACED = [  # every operation of a namespaced resource says "namespace" as often as the namespace's own
+    op("DELETE /namespaces/{name}", "Delete", "Delete the object."),
+    op(
+        "DELETE /namespaces/{namespace}/templates/{name}",
+        "Delete a namespace template",
+        "Delete a template of a namespace; the namespace keeps the rest of its namespace templates.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("factor", "first"), [(1.0, NAMESPACED[1].key), (0.9, NAMESPACED[0].key)])
+def test_an_operation_on_another_resource_than_the_one_named_is_demoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factor: float, first: str
+) -> None:
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", factor)
+    path = tmp_path / "ns.atlas"
+    index_and_write(
+        catalog_of(NAMESPACED), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(
+            "delete namespace tmp-42", mode=SearchMode.LEXICAL
+        )
+    assert found.ranked[0].api_key == first, [(h.api_key, h.score) for h in found.ranked]

@@ -51,13 +51,21 @@ class ApiActions:
         - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
           anywhere: "roles in namespace dev", "which ingress classes exist?" read);
         - one item of a collection the request names in the plural, written as one word or as two or
-          three ("roles", "ingress classes": ``GET /roles/{name}`` beside ``GET /roles``).
+          three ("roles", "ingress classes": ``GET /roles/{name}`` beside ``GET /roles``);
+        - an operation on another resource (``resource_of``) than those the request names, when it
+          names one (``resources_named``: "delete namespace tmp-42" wants ``DELETE …/namespaces/{name}``, not
+          ``DELETE …/namespaces/{namespace}/podtemplates/{name}``).
         Each applies once per API."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
             set() if any(orders_write(w) for w in said) else {"read"}
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
+        resources = {key: resource_of(key) for key in fused}
+        named_resources = resources_named(said, set(resources.values()) - {""})
+        for key, resource in resources.items():  # "persistent volume claims": not the volumes' operations
+            if named_resources and resource and resource not in named_resources:
+                fused[key] *= factor
         for key in fused:
             done = actions.get(key)
             if done and kinds and ACTION_KIND.get(done, done) not in kinds:
@@ -93,3 +101,50 @@ class ApiActions:
             said = [stands_for.get(m, m) for m in matched]
             found.append((key, stage, coverage(said, terms, rarity), actions.get(key, "")))
         return found
+
+
+def resource_of(key: str) -> str:
+    """What an HTTP operation acts on, as one lower-case word: its path's last literal segment
+    (``GET /api/v1/namespaces/{namespace}/pods`` "pods", ``…/pods/{name}/log`` "log",
+    ``/ingress-classes/{name}`` "ingressclasses"); "" for an RPC method's path (``/chat.postMessage``)
+    and for anything but ``METHOD /path`` (a procedure)."""
+    method, _, path = key.partition(" ")
+    literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
+    if not method or not literals or "." in literals[-1]:
+        return ""
+    return literals[-1].lower().replace("-", "").replace("_", "")
+
+
+def resources_named(said: list[str], resources: set[str]) -> set[str]:
+    """The ``resources`` a request names: one of its words, or two or three of them joined, is the
+    resource in the singular or the plural ("pod", "pods"; "logs" for "log"; "ingress classes"; "policy"
+    for "policies"). A resource named only inside a longer named one ("persistent volume" in
+    "persistent volume claims") is not named."""
+    forms = {r: _number_forms(r) for r in resources}
+    spans: dict[str, tuple[int, int]] = {}
+    for n in (3, 2, 1):
+        for i in range(len(said) - n + 1):
+            joined = _number_forms("".join(said[i : i + n]))
+            for resource in resources:
+                if resource not in spans and forms[resource] & joined:
+                    spans[resource] = (i, i + n)
+    return {
+        r
+        for r, (a, b) in spans.items()
+        if not any(c <= a and b <= d and d - c > b - a for q, (c, d) in spans.items() if q != r)
+    }
+
+
+def _number_forms(word: str) -> set[str]:
+    """An English noun's singular readings beside itself ("classes": class, classe; "policies":
+    policy), words of three letters or more."""
+    if len(word) < 3:
+        return set()
+    out = {word}
+    if word.endswith("ies"):
+        out.add(word[:-3] + "y")
+    if word.endswith("es"):
+        out.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss"):
+        out.add(word[:-1])
+    return out
