@@ -29,6 +29,7 @@ class Slot:
     required: bool
     json_type: str = ""
     enum: tuple[str, ...] = ()  # a closed list of values: one of them may be named in the request
+    dated: bool = False  # its schema or description says it takes a date (``takes_date``)
 
 
 def slots(api: Api) -> list[Slot]:
@@ -41,6 +42,7 @@ def slots(api: Api) -> list[Slot]:
             p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
+            takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
         )
         for p in api.params
     ]
@@ -53,8 +55,18 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9а-я]", "", name.lower())
 
 
+# a description that opens by naming a date ("Check-in date.", "Departure or travel date") or gives a
+# date's format ("Format: YYYY-MM-DD")
+_DATE_SAID = re.compile(r"^(?:[\w-]+\s+){0,3}date\b|\byyyy-mm-dd\b", re.IGNORECASE)
+
+
+def takes_date(schema: dict[str, Any], description: str) -> bool:
+    """An input whose JSON schema's format is a date, or whose description says it takes one."""
+    return schema.get("format") in ("date", "date-time") or bool(_DATE_SAID.search(description.strip()))
+
+
 def _is_date(slot: Slot) -> bool:
-    return "date" in slot.domain_type.lower() or _norm(slot.name).endswith("date")
+    return slot.dated or "date" in slot.domain_type.lower() or _norm(slot.name).endswith("date")
 
 
 def accepts(value: v.ExtractedValue, slot: Slot) -> bool:

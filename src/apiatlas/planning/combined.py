@@ -8,7 +8,7 @@ from itertools import product
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK
 from apiatlas.errors import ReasonCode
-from apiatlas.language.words import REFERRING_WORDS
+from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import (
     LEVEL_CONFIDENCE,
@@ -61,8 +61,13 @@ def combined_plan(
 
 def refers_back(text: str) -> bool:
     """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
-    участников»): a word of ``language.words.REFERRING_WORDS``."""
-    return any(w in REFERRING_WORDS for w in re.findall(r"[^\W\d_]+", text.lower()))
+    участников»): a word of ``language.words.REFERRING_WORDS`` not before a noun of time ("for those
+    dates" points back at a time, not at a thing the actions before found)."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return any(
+        w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
+        for n, w in enumerate(words)
+    )
 
 
 def join_chains(

@@ -42,6 +42,7 @@ from apiatlas.planning.relevance import (
     search_text,
 )
 from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.planning.roles import one_lookup_per_end, places
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
     ChainTally,
@@ -142,18 +143,23 @@ class Planner:
                 one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
                 result = things_apart(request, things, one, self.cache, self.weights.step) or result
         else:
-            parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
+            dates = [f for f in v.extract_values(request, self.cache.vocabulary) if f.kind in v.DATE_KINDS]
+            parts = [(a, self._plan_action(a.text, None, known, a, dated=dates)) for a in actions]
             result = combined_plan(request, parts, self.cache, self.weights.step)
         return judge(result, self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
-        meaning: Callable[[], dict[str, float]] = dict,
+        meaning: Callable[[], dict[str, float]] = dict, dated: list[v.ExtractedValue] | None = None,
     ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
-        action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
+        action orders one and ``allow`` permits it), the paths to each scored (``_ranked``). ``dated``:
+        the dates the whole request states, which an action of it stating none takes as its own ("find
+        flights … on July 20th. Also, find hotels for those dates")."""
         started = time.perf_counter()
         ctx = self._read(request, known, meaning)
+        if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
+            ctx.found.extend(dated)
         ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -343,6 +349,10 @@ class Planner:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
+        routed = one_lookup_per_end(steps, places(ctx.request, ctx.found), tally.used)
+        if routed is not None:  # "from Boston to Paris": one lookup per end of the route
+            order, steps = routed
+            chain_apis = [chain_apis[i] for i in order]
         extra = more_entities(
             ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
         )

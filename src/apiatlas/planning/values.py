@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.routes import route_parts
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, PERSON, SENTENCE_WORDS
+from apiatlas.planning.english_dates import english_dates
 
 # kinds of extracted values
 SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
 ENTITY = "entity"  # a named thing in English or a quoted string: a title, a company, a person
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
+DATE_KINDS = frozenset((DATE, DATE_FROM, DATE_TO))
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
@@ -108,6 +111,9 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(INN, match.group(1), match.group(1)))
     rest = _INN.sub(" ", rest)
     found.extend(_dates(rest))
+    for date in english_dates(rest):  # "August 15, 2024": its words and digits are no name or number
+        found.append(ExtractedValue(DATE, date.value, date.text))
+        rest = rest.replace(date.text, " ")
     for match in _DOC_NUMBER.finditer(rest):
         number = next(g for g in match.groups() if g)
         prefix = re.match(r"[A-ZА-Я]+(?=-)", number) if match.group(2) else None
@@ -118,7 +124,12 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     found.extend(_identifiers(_IDENTIFIER, rest))
     rest = _IDENTIFIER.sub(" ", rest)
     found.extend(_russian_names(rest))
-    found.extend(_with_kind_noun(text, e, vocabulary) for e in _english_entities(rest, vocabulary))
+    named = [  # a route said as one name ("from Los Angeles to Paris") is its two places
+        replace(e, value=p, text=p) if p != e.text else e
+        for e in _english_entities(rest, vocabulary)
+        for p in route_parts(text, e.text)
+    ]
+    found.extend(_with_kind_noun(text, e, vocabulary) for e in named)
     found.extend(_numbers(rest, vocabulary))
     return found
 
