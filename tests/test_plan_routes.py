@@ -53,6 +53,25 @@ SPEC = [
         },
         "output_parameters": {"roomId": {"type": "string"}, "title": {"type": "string"}},
     },
+    {
+        "name": "Sky_Forecast",
+        "description": "Weather forecast for a city for the next days.",
+        "method": "GET", "endpoint": "/forecast", "host": "sky.example.com",
+        "query_parameters": {
+            "q": {"type": "string", "description": "City name", "required": True},
+            "days": {"type": "number", "description": "Number of days of forecast", "required": False},
+        },
+        "output_parameters": {"location": {"type": "object", "properties": {
+            "name": {"type": "string"}, "country": {"type": "string"}}}, "forecast": {"type": "object"}},
+    },
+    {
+        "name": "Sky_Time_Zone",
+        "description": "Time zone and local time of a city.",
+        "method": "GET", "endpoint": "/timezone", "host": "sky.example.com",
+        "query_parameters": {"q": {"type": "string", "description": "City name", "required": True}},
+        "output_parameters": {"location": {"type": "object", "properties": {
+            "name": {"type": "string"}, "tz_id": {"type": "string"}}}},
+    },
 ]  # fmt: skip
 
 
@@ -116,3 +135,28 @@ def test_a_question_or_a_need_opens_an_action_and_the_trips_dates_hold_for_each(
     assert chain.api_keys[-2:] == ["Stay_Find_Place", "Stay_Rooms"]
     arrival = next(i for i in chain.steps[-1].inputs if i.name == "arrival")
     assert (arrival.origin, arrival.value) == ("request", "2024-08-15")
+
+
+def test_things_asked_together_share_the_first_phrase_and_a_name_said_again_is_the_first_calls(
+    planner: Planner,
+) -> None:
+    for text in (
+        "Fetch the forecast and time zone for Oslo for the next 3 days.",
+        "Fetch the forecast for Oslo for the next 3 days and time zone.",
+    ):
+        chain = planner.plan(text).chains[0]
+        assert chain.api_keys == ["Sky_Forecast", "Sky_Time_Zone"], text
+        assert [(i.origin, i.value) for i in chain.steps[0].inputs if i.name == "q"] == [("request", "Oslo")]
+        q = next(i for i in chain.steps[1].inputs if i.name == "q")
+        assert (q.origin, q.from_step, q.from_field) == ("step", 0, "location.name"), text
+
+
+def test_a_thing_said_last_is_apart_only_in_lower_case_words_that_name_no_action() -> None:
+    from apiatlas.planning.coordination import coordinated_things
+
+    text = "Fetch the forecast for Oslo for the next 3 days and time zone"
+    said = [a.text for a in coordinated_things(text)]
+    assert said == ["Fetch the forecast for Oslo for the next 3 days", "Fetch time zone for Oslo"]
+    assert coordinated_things("Find the books of Tolkien and Lewis") == []
+    assert coordinated_things("Show the members of the team alpha and its notes") == []
+    assert coordinated_things("Show the notes of the team alpha and delete them") == []

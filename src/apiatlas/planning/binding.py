@@ -208,7 +208,9 @@ def bind(
         fits = [
             i
             for i, value in enumerate(found)
-            if i not in used and accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
+            if i not in used
+            and accepts(value, slot)
+            and (slot.required or (value.kind != v.ENTITY and value.hint != v.ELSEWHERE))
         ]
         if fits:  # the value said to be what the API is about ("the band X" to a band search)
             index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))

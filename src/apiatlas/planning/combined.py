@@ -43,7 +43,8 @@ def combined_plan(
         out.message = "no chain answers any action of the request: " + "; ".join(lost)
         return out
     back = [refers_back(a.text) for a, _ in answered]
-    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost)
+    names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
+    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names)
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -75,6 +76,7 @@ def join_chains(
     cache: SnapshotCache,
     back: list[bool] | None,
     step_cost: float,
+    names: set[str] | None = None,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -83,7 +85,9 @@ def join_chains(
     under the same name ("… in namespace shop and show its …"). A later action that points back
     (``back``: "… and pin it", "… and show its members") ends at the best of its targets that the steps
     before feed, its last step alone: what it acts on is what the actions before found or made, not a
-    new lookup of one of its own values ('post "bye" in it' looks up no "bye")."""
+    new lookup of one of its own values ('post "bye" in it' looks up no "bye"). A name (``names``) a
+    later action states again is taken from the earlier step it was given to, as that step's result
+    names it (``_named_again``)."""
     steps: list[PlannedStep] = []
     why: list[str] = []
     chosen: list[CandidateChain] = []
@@ -113,6 +117,7 @@ def join_chains(
                 inputs = [
                     _fed(s, step.api, steps[:before], cache) if s.origin == "user" else s for s in inputs
                 ]
+                inputs = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
             moved = step.model_copy(update={"inputs": inputs})
             last = index == len(chain.steps) - 1  # what the action does is done, even when done before
             same = None if last else next((i for i, s in enumerate(steps) if _same(s, moved)), None)
@@ -261,3 +266,50 @@ def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: Snaps
             kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
             return source.model_copy(update={k: getattr(given, k) for k in kept})
     return source
+
+
+NAMED_KINDS = frozenset(("entity", "name"))  # ``values.ENTITY``, ``values.NAME``: things said by name
+
+
+def _named_again(
+    source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache, names: set[str]
+) -> InputSource:
+    """A name an earlier action's step was given too ("the forecast … for Cape Town, and its time zone
+    for Cape Town"; "New York City" then "New York"), taken from that step's result where it names the
+    thing it was asked about (a ``name`` field of its output, outside any list: ``location.name``): one
+    place looked up once, every later call on the name that call found. Else as it was."""
+    said = str(source.value).lower() if source.origin == "request" else ""
+    if not said or said not in names:
+        return source
+    for index, step in enumerate(earlier):
+        if not any(_same_name(said, i) for i in step.inputs):
+            continue
+        found = _own_name(cache, step.api)
+        if found is not None:
+            table, field = found
+            return source.model_copy(
+                update={"origin": "step", "value": None, "from_step": index, "from_table": table,
+                        "from_field": field, "level": "alias", "confidence": LEVEL_CONFIDENCE["alias"]}
+            )  # fmt: skip
+    return source
+
+
+def _same_name(said: str, given: InputSource) -> bool:
+    """An input given the same name, or one whose words hold the other's ("New York City", "New York")."""
+    if given.origin != "request" or not isinstance(given.value, str):
+        return False
+    one, other = f" {said} ", f" {given.value.lower()} "
+    return one in other or other in one
+
+
+def _own_name(cache: SnapshotCache, key: str) -> tuple[str, str] | None:
+    """The output field naming what the API returns about: a string ``name`` outside any list, the
+    shallowest first."""
+    api = cache.api(key)
+    fields = [
+        (c.name.count("."), t.name, c.name)
+        for t in (api.output_tables if api is not None else [])
+        for c in t.columns
+        if c.name.split(".")[-1].lower() == "name" and "[]" not in c.name
+    ]
+    return (min(fields)[1], min(fields)[2]) if fields else None

@@ -6,6 +6,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
@@ -141,9 +142,14 @@ class Planner:
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
                 one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
-                result = things_apart(request, things, one, self.cache, self.weights.step) or result
+                apart = things_apart(request, things, one, self.cache, self.weights.step)
+                shorter = coordinated_things(request, first_phrase=True) if apart is None else []
+                if shorter:  # two things ending at one API: the complement's first phrase shared only
+                    apart = things_apart(request, shorter, one, self.cache, self.weights.step)
+                result = apart or result
         else:
-            dates = [f for f in v.extract_values(request, self.cache.vocabulary) if f.kind in v.DATE_KINDS]
+            found = v.extract_values(request, self.cache.vocabulary)
+            dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
             parts = [(a, self._plan_action(a.text, None, known, a, dated=dates)) for a in actions]
             result = combined_plan(request, parts, self.cache, self.weights.step)
         return judge(result, self.confidence)

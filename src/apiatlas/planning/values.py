@@ -19,6 +19,7 @@ SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
 ENTITY = "entity"  # a named thing in English or a quoted string: a title, a company, a person
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
 DATE_KINDS = frozenset((DATE, DATE_FROM, DATE_TO))
+ELSEWHERE = "elsewhere"  # hint of a value another action of the request states (fills required inputs only)
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
