@@ -72,6 +72,18 @@ SPEC = [
         "output_parameters": {"location": {"type": "object", "properties": {
             "name": {"type": "string"}, "tz_id": {"type": "string"}}}},
     },
+    {
+        "name": "Money_Rate",
+        "description": "Return the real time exchange rate for a pair of currencies.",
+        "method": "GET", "endpoint": "/rate", "host": "money.example.com",
+        "query_parameters": {
+            "from_currency": {"type": "string", "description": "The currency to convert from",
+                              "required": True},
+            "to_currency": {"type": "string", "description": "The currency (e.g. NOK) to convert to",
+                            "required": True},
+        },
+        "output_parameters": {"rate": {"type": "string"}},
+    },
 ]  # fmt: skip
 
 
@@ -160,3 +172,11 @@ def test_a_thing_said_last_is_apart_only_in_lower_case_words_that_name_no_action
     assert coordinated_things("Find the books of Tolkien and Lewis") == []
     assert coordinated_things("Show the members of the team alpha and its notes") == []
     assert coordinated_things("Show the notes of the team alpha and delete them") == []
+
+
+def test_inputs_named_for_an_end_take_the_names_said_for_it_an_amount_none(planner: Planner) -> None:
+    chain = planner.plan("What is the exchange rate from Euro to NOK?").chains[0]
+    assert chain.api_keys == ["Money_Rate"]
+    assert {i.name: i.value for i in chain.steps[0].inputs} == {"from_currency": "Euro", "to_currency": "NOK"}
+    found = v.extract_values("calculate the value of 5 ETH in USD")
+    assert [(f.kind, f.value) for f in found if f.value != "USD"] == [(v.AMOUNT, "5 ETH")]

@@ -10,9 +10,10 @@ from typing import Any
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.routes import input_role, said_role
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
-from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
 
@@ -181,6 +182,19 @@ def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
     )
 
 
+def _said_for_end(slot: Slot, found: list[v.ExtractedValue], used: set[int], text: str) -> list[int]:
+    """The stated names said for the end of a route an input is named for (``from_currency`` takes the
+    name said after "from"; identifiers such as ``originSkyId`` come from a lookup, not the text)."""
+    role = input_role(slot.name) if text and slot.table is None else ""
+    if not role or slot.json_type not in ("", "string") or is_identifier(slot.name, slot.domain_type):
+        return []
+    return [
+        i
+        for i, f in enumerate(found)
+        if f.kind == v.ENTITY and i not in used and said_role(text, f.text) == role
+    ]
+
+
 def bind(
     api: Api,
     found: list[v.ExtractedValue],
@@ -204,6 +218,11 @@ def bind(
                 out[key] = Bound("known", lowered[spelled], known_as=spelled)
                 break
         if key in out:
+            continue
+        ends = _said_for_end(slot, found, used, text)
+        if ends:  # "from Ethereum to USD" into from_currency and to_currency
+            out[key] = Bound("request", found[ends[0]].value, ends[0])
+            used.add(ends[0])
             continue
         fits = [
             i

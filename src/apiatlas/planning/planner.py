@@ -11,6 +11,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.routes import said_role
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
@@ -109,7 +110,7 @@ class Planner:
             self._known = frozenset(known_words(self.cache.vocabulary))
         return self._known
 
-    def _catalog_term(self, value: v.ExtractedValue) -> bool:
+    def _catalog_term(self, value: v.ExtractedValue, request: str = "") -> bool:
         """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
         ("Канал: SMS, EMAIL"), or a name made of the words of the catalog's API keys ("Search Acme"
         beside ``Acme_Search_User``): a word of the request, not a value to pass to an API."""
@@ -117,8 +118,8 @@ class Planner:
             return False
         if self.search.names_apis(value.text):
             return True
-        if not _ACRONYM.fullmatch(value.text):
-            return False
+        if not _ACRONYM.fullmatch(value.text) or said_role(request, value.text):
+            return False  # "from Ethereum to USD": a name said for an end of a route is a value
         if value.text not in self._terms_seen:
             self._terms_seen[value.text] = self.search.uses_term(value.text)
         return self._terms_seen[value.text]
@@ -200,9 +201,7 @@ class Planner:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
-        found = (
-            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
-        )
+        found = [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f, request)]
         found += said_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
