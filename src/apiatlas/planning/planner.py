@@ -397,8 +397,8 @@ class Planner:
             tally.choices += 1 if value.choice else 0
             if value.known_as:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
-            if value.index >= 0:
-                tally.used.add(value.index)
+            if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
+                tally.used.add(value.index)  # date spares a missing input, it earns nothing
                 tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
