@@ -180,3 +180,15 @@ def test_inputs_named_for_an_end_take_the_names_said_for_it_an_amount_none(plann
     assert {i.name: i.value for i in chain.steps[0].inputs} == {"from_currency": "Euro", "to_currency": "NOK"}
     found = v.extract_values("calculate the value of 5 ETH in USD")
     assert [(f.kind, f.value) for f in found if f.value != "USD"] == [(v.AMOUNT, "5 ETH")]
+
+
+def test_a_later_action_searching_no_stated_place_searches_the_place_an_earlier_call_found(
+    planner: Planner,
+) -> None:
+    said = "What is the weather forecast for Oslo? I need hotel rooms to check in on August 15, 2024."
+    chain = planner.plan(said).chains[0]
+    assert chain.api_keys == ["Sky_Forecast", "Stay_Find_Place", "Stay_Rooms"]
+    query = next(i for i in chain.steps[1].inputs if i.name == "query")
+    assert (query.origin, query.from_step, query.from_field) == ("step", 0, "location.name")
+    arrival = next(i for i in chain.steps[2].inputs if i.name == "arrival")
+    assert arrival.value == "2024-08-15"

@@ -51,6 +51,8 @@ def action_verb(text: str) -> str:
     words = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
+    if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
+        return ""
     return words[0] if words and words[0] in ACTION_WORDS else ""
 
 

@@ -152,7 +152,7 @@ class Planner:
             found = v.extract_values(request, self.cache.vocabulary)
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
             parts = [(a, self._plan_action(a.text, None, known, a, dated=dates)) for a in actions]
-            result = combined_plan(request, parts, self.cache, self.weights.step)
+            result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(result, self.confidence)
 
     def _plan_action(
