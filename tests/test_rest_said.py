@@ -52,3 +52,47 @@ def test_the_named_producers_edge_is_declared_the_look_alike_keeps_its_level(tmp
         }
     assert levels["Stay_Find_Place"] == "declared"
     assert levels["Trip_Find_Place"] not in ("declared", None)
+
+
+CODES = [
+    {
+        "name": "Geo_Country_By_Name", "description": "Retrieve details about a country by its name.",
+        "method": "GET", "endpoint": "/country", "host": "geo.example.com",
+        "query_parameters": {"name": {"type": "String", "description": "Country Name", "required": True}},
+        "output_parameters": {"name": {"type": "String"}, "short_name": {"type": "String"},
+                              "dial_code": {"type": "String"}},
+    },
+    {
+        "name": "Flu_Stats", "description": "Retrieve FLU-24 statistics for a specific location.",
+        "method": "GET", "endpoint": "/stats", "host": "flu.example.com",
+        "path_parameters": {"location": {"type": "String", "required": True,
+                                         "description": "ISO 3166-2 location code, e.g. 'FR' for France."}},
+        "output_parameters": {"stats": {"type": "object"}},
+    },
+    {
+        "name": "Flu_News", "description": "Retrieve FLU-24 news for a specific location.",
+        "method": "GET", "endpoint": "/news", "host": "flu.example.com",
+        "path_parameters": {"location": {"type": "String", "required": True,
+                                         "description": "ISO 3166-2 location code, e.g. 'FR' for France."}},
+        "output_parameters": {"news": {"type": "object"}},
+    },
+]  # fmt: skip
+
+
+def test_a_code_nothing_feeds_comes_from_a_short_name_and_a_term_of_the_cards_is_no_name(
+    tmp_path: Path,
+) -> None:
+    from apiatlas.planning.planner import Planner, reads_only
+
+    spec, out = tmp_path / "codes.json", tmp_path / "codes.atlas"
+    spec.write_text(json.dumps(CODES), encoding="utf-8")
+    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False, embeddings="none")
+    with Snapshot.open(out) as snap:
+        into = {(e.producer_field, e.level.value) for e in snap.edges_into("Flu_Stats")}
+        assert into == {("short_name", "type_only")}  # not the dial code: a short name only
+        said = "Obtain FLU-24 statistics for Norway and get the latest news about FLU-24 in Norway."
+        chain = Planner(snap, allow=reads_only).plan(said).chains[0]
+    assert chain.api_keys == ["Geo_Country_By_Name", "Flu_Stats", "Flu_News"]
+    assert [i.value for i in chain.steps[0].inputs] == ["Norway"]
+    for step in chain.steps[1:]:
+        assert [(i.origin, i.from_step, i.from_field) for i in step.inputs] == [("step", 0, "short_name")]

@@ -1,8 +1,15 @@
-"""Producers an input's description names: "Location ID obtained from Tripadvisor's Search Restaurant
+"""Producers an input's description names, and codes fed by short names.
+
+Producers an input's description names: "Location ID obtained from Tripadvisor's Search Restaurant
 Location API", "The originSkyId code can be extracted from the Search Airport API". The edges from the
 operation so named into that input become declared (the docs say where the value comes from): of the
 operations whose name holds every word of the phrase, those with the fewest other words. No edge is
-made, only the level of an edge the other passes found is raised."""
+made, only the level of an edge the other passes found is raised.
+
+Codes fed by short names: a required string input no edge feeds, whose description says it takes a
+code ("ISO 3166-2 location code"), is fed by every output field named as a short name
+(``short_name``, ``shortName``, ``abbreviation``) at the weakest level: the code of a thing the
+request names by its full name comes from a lookup that gives both."""
 
 from __future__ import annotations
 
@@ -60,3 +67,44 @@ def declare_said_producers(catalog: Catalog) -> int:
         edges.append(edge)
     catalog.edges = edges
     return raised
+
+
+_CODE_SAID = re.compile(r"\bcodes?\b", re.IGNORECASE)
+_SHORT_NAMES = (["short", "name"], ["abbreviation"])
+
+
+def codes_from_short_names(catalog: Catalog) -> list[Edge]:
+    """Edges into the unfed required code inputs from the short-name fields (``type_only``)."""
+    kept = [api for api in catalog.apis.values() if api.funnel.kept]
+    fed = {(e.consumer, e.consumer_field) for e in catalog.edges}
+    shorts = [
+        (api, table.name, column)
+        for api in kept
+        for table in api.output_tables
+        for column in table.columns
+        if "[]" not in column.name and words(column.name.rsplit(".", 1)[-1]) in _SHORT_NAMES
+    ]
+    out: list[Edge] = []
+    for api in kept if shorts else []:
+        for param in api.params:
+            json_type = param.json_schema.get("type", "string") if isinstance(param.json_schema, dict) else ""
+            if not param.required or json_type != "string" or (api.key, param.name) in fed:
+                continue
+            if not _CODE_SAID.search(param.description or ""):
+                continue
+            why = f"{param.name} takes a code; the field is a short name"
+            out.extend(
+                Edge(
+                    producer=producer.key,
+                    producer_table=table,
+                    producer_field=column.name,
+                    consumer=api.key,
+                    consumer_field=param.name,
+                    domain_type=param.domain_type,
+                    level=EdgeLevel.TYPE_ONLY,
+                    reason=why,
+                )
+                for producer, table, column in shorts
+                if producer.key != api.key
+            )
+    return out

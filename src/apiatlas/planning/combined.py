@@ -124,11 +124,13 @@ def join_chains(
                     _fed(s, step.api, steps[:before], cache, searched=True) if s.origin == "user" else s
                     for s in inputs
                 ]
-                inputs = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
             moved = step.model_copy(update={"inputs": inputs})
             last = index == len(chain.steps) - 1  # what the action does is done, even when done before
             same = None if last else next((i for i, s in enumerate(steps) if _same(s, moved)), None)
             if same is None:
+                if number > 1:  # a call of its own: a name said again is the earlier call's
+                    again = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
+                    moved = step.model_copy(update={"inputs": again})
                 steps.append(moved)
                 same = len(steps) - 1
             at.append(same)

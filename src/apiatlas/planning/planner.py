@@ -12,6 +12,7 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.routes import said_role
+from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
@@ -63,7 +64,7 @@ from apiatlas.snapshot import CatalogReader
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
 _SUBJECTS = {
     v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
 }  # fmt: skip
@@ -118,11 +119,22 @@ class Planner:
             return False
         if self.search.names_apis(value.text):
             return True
-        if not _ACRONYM.fullmatch(value.text) or said_role(request, value.text):
+        acronym = _ACRONYM.fullmatch(value.text)
+        if acronym is None or said_role(request, value.text):
             return False  # "from Ethereum to USD": a name said for an end of a route is a value
-        if value.text not in self._terms_seen:
-            self._terms_seen[value.text] = self.search.uses_term(value.text)
+        if value.text not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
+            self._terms_seen[value.text] = self.search.uses_term(acronym.group(1))
         return self._terms_seen[value.text]
+
+    def _term_dropped(self, value: v.ExtractedValue) -> v.ExtractedValue:
+        """A name opening with a catalog term and a link ("COVID-19 in Russia"): the name after the link."""
+        head, _, rest = value.text.partition(" ")
+        link, _, name = rest.partition(" ")
+        if value.kind != v.ENTITY or link.lower() not in NAME_LINKS or not name:
+            return value
+        if not self._catalog_term(replace(value, text=head, value=head)):
+            return value
+        return replace(value, value=name, text=name)
 
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
@@ -201,7 +213,11 @@ class Planner:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
-        found = [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f, request)]
+        found = [
+            f
+            for f in map(self._term_dropped, v.extract_values(request, vocabulary))
+            if not self._catalog_term(f, request)
+        ]
         found += said_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""

@@ -308,10 +308,15 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
     return out
 
 
+_ACRONYM_WORD = re.compile(r"[A-Z]{2,6}(?:-\d{1,4})?\b")  # "SMS", "COVID-19": no first name
+
+
 def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
     """A sentence's first word that is an action verb (``language.actions.ACTION_WORDS``) and not the
-    first word of a name (the next word is not capitalised: "Mark Hamill" is a name)."""
-    next_capital = bool(following) and following[0][0][0].isupper()
+    first word of a name (the next word is not capitalised, or is an acronym: "Mark Hamill" is a name,
+    "Obtain COVID-19 statistics" is not)."""
+    after = following[0][0] if following else ""
+    next_capital = after[:1].isupper() and not _ACRONYM_WORD.match(after)
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
