@@ -31,7 +31,7 @@ from apiatlas.planning.draft import (
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
-from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
+from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
 from apiatlas.planning.lookups import created_names, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
@@ -471,7 +471,7 @@ class Planner:
             "unfed": -w.unfed * tally.unfed,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
-            "idle": -w.idle * adds_nothing(ctx, apis),
+            "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
         }
 
 
