@@ -178,8 +178,9 @@ def test_inputs_named_for_an_end_take_the_names_said_for_it_an_amount_none(plann
     chain = planner.plan("What is the exchange rate from Euro to NOK?").chains[0]
     assert chain.api_keys == ["Money_Rate"]
     assert {i.name: i.value for i in chain.steps[0].inputs} == {"from_currency": "Euro", "to_currency": "NOK"}
+    assert [f.value for f in v.extract_values("and calculate the value of 2 BTC in GBP")] == ["2 BTC in GBP"]
     found = v.extract_values("calculate the value of 5 ETH in USD")
-    assert [(f.kind, f.value) for f in found if f.value != "USD"] == [(v.AMOUNT, "5 ETH")]
+    assert [(f.kind, f.value) for f in found] == [(v.AMOUNT, "5 ETH in USD")]
 
 
 def test_a_later_action_searching_no_stated_place_searches_the_place_an_earlier_call_found(

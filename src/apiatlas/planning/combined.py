@@ -95,6 +95,7 @@ def join_chains(
     later action states again is taken from the earlier step it was given to, as that step's result
     names it (``_named_again``)."""
     steps: list[PlannedStep] = []
+    given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
     why: list[str] = []
     chosen: list[CandidateChain] = []
     candidates = _coherent(candidates, back, step_cost, cache, missing_cost)
@@ -112,6 +113,7 @@ def join_chains(
             if found is not None:
                 chosen.append(found[0])
                 steps.append(found[1])
+                given.append(found[1])
                 why.append(f"action {number}: {found[1].api}, on what the actions before it name")
                 continue
         chain = chains[0]
@@ -126,8 +128,9 @@ def join_chains(
                 ]
             moved = step.model_copy(update={"inputs": inputs})
             last = index == len(chain.steps) - 1  # what the action does is done, even when done before
-            same = None if last else next((i for i, s in enumerate(steps) if _same(s, moved)), None)
+            same = None if last else next((i for i, s in enumerate(given) if _same(s, moved)), None)
             if same is None:
+                given.append(moved)
                 if number > 1:  # a call of its own: a name said again is the earlier call's
                     again = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
                     moved = step.model_copy(update={"inputs": again})

@@ -19,7 +19,7 @@ SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
 ENTITY = "entity"  # a named thing in English or a quoted string: a title, a company, a person
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
 DATE_KINDS = frozenset((DATE, DATE_FROM, DATE_TO))
-AMOUNT = "amount"  # a number of a unit written as a code: "5 ETH", "100 USD" (no name; fills nothing yet)
+AMOUNT = "amount"  # a number of a unit written as a code: "5 ETH", "2 BTC in GBP" (fills nothing yet)
 ELSEWHERE = "elsewhere"  # hint of a value another action of the request states (fills required inputs only)
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
@@ -53,7 +53,7 @@ _IDENTIFIER = re.compile(
     r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}"
     r")(?![\w-])"
 )
-_AMOUNT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s+([A-Z]{3})\b")
+_AMOUNT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s+([A-Z]{3})(?:\s+(?:in|to|into)\s+[A-Z]{3})?\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(
