@@ -73,3 +73,16 @@ def test_a_name_made_of_the_catalogs_api_words_is_no_value(snapshot: Snapshot) -
     assert not search.names_apis("Bob Smith") and not search.names_apis("Users of Bob")
     plan = Planner(snapshot).plan("Show the Conversations History")
     assert all(value.value != "Conversations History" for value in plan.values)
+
+
+def test_a_last_step_nearer_in_meaning_than_the_steps_before_it_is_not_idle(snapshot: Snapshot) -> None:
+    from apiatlas.planning.fit import nearer_in_meaning
+
+    planner = Planner(snapshot)
+    said = "remind me to call Bob tomorrow at noon"
+    ctx = planner._read(said, None, planner.search.meaning_soon(said))
+    users, remind = snapshot.get_api("GET /users.list"), snapshot.get_api("POST /reminders.add")
+    assert users is not None and remind is not None
+    assert nearer_in_meaning(ctx, [users, remind])
+    assert not nearer_in_meaning(ctx, [remind, users])
+    assert not nearer_in_meaning(ctx, [remind])

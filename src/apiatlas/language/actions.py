@@ -53,7 +53,8 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
 # show its members", «… и покажи его …»)
 ASKING_VERBS = frozenset(
     ("show", "display", "tell", "list", "get", "find", "give", "check", "read", "fetch", "retrieve", "search",
-     "look", "see", "view", "describe", "count", "покажи", "покажите", "показать", "выведи", "выведите",
+     "look", "see", "view", "describe", "count", "provide", "obtain", "locate", "calculate", "compute",
+     "покажи", "покажите", "показать", "выведи", "выведите",
      "найди", "найдите", "перечисли", "получи", "дай", "дайте", "проверь", "посмотри", "узнай")
 )  # fmt: skip
 # verbs that order a change (a write), besides the actions of ``REQUEST_WORDS`` other than list and

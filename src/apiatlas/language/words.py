@@ -34,7 +34,8 @@ ASKING_WORDS = _listed(
 )
 # words of amount, degree and time that name no thing ("many", "currently", "есть")
 FILLER_WORDS = _listed(
-    "many much some any one more most no not yet also so just about right now currently than dose i'm "
+    "many much some any one more most no not yet also additionally so just about right now currently than "
+    "dose i'm "
     "есть был была было были нет да"
 )
 # a request word with no content of its own: what the planner leaves out of a request's words
@@ -44,7 +45,7 @@ PLAIN_WORDS = FUNCTION_WORDS | QUESTION_WORDS | ASKING_WORDS | FILLER_WORDS
 SENTENCE_WORDS = _listed(
     "what who when where which how is are was give tell show list i i'm please find get the a an and "
     "or of in on for to me some any do does dose did can could would top top-1 top-10 english today "
-    "today's recommend has have my"
+    "today's recommend has have my also additionally"
 )
 # words inside a name ("The Lord of the Rings"), never at its end
 NAME_LINKS = _listed("of the and as a in on to")
@@ -77,6 +78,22 @@ MONTHS_RU = {
     "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6,
     "июл": 7, "август": 8, "сентябр": 9, "октябр": 10, "ноябр": 11, "декабр": 12,
 }  # fmt: skip
+# English month names and their numbers
+MONTHS_EN = {
+    "january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6, "july": 7,
+    "august": 8, "september": 9, "october": 10, "november": 11, "december": 12,
+}  # fmt: skip
+# nouns of time: "for those dates", «на эти дни» point back at a time, not at a thing found before
+TIME_NOUNS = _listed(
+    "date dates day days time times duration period week weeks month months year years "
+    "дата даты дату день дни дней время срок период неделю недели месяц месяцы год"
+)
+# the two ends of a route: the words an input's name says its role with ("originSkyId",
+# "destination_id") and the prepositions a request says a place's role with ("from Boston to Paris")
+ROUTE_START = _listed("origin source from departure src")
+ROUTE_END = _listed("destination dest to target arrival")
+START_PREPOSITIONS = _listed("from из")
+END_PREPOSITIONS = _listed("to до")
 # numbered parts every catalog may have ("page 2")
 NUMBERED_WORDS = ("page", "страница")
 # words by which a request's later action points back at what an earlier one named ("… and pin it",

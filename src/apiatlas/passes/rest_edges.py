@@ -41,6 +41,7 @@ from apiatlas.passes.rest_names import (
     takes_ids,
     words,
 )
+from apiatlas.passes.rest_said import codes_from_short_names, declare_said_producers
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
 # lists whose name says nothing about their items: the operation's path says what they hold
@@ -422,6 +423,8 @@ def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
     """Add the REST edges to ``catalog.edges`` and refresh ``stats["graph"]``; returns how many were new."""
     before = len(catalog.edges)
     catalog.edges = merge_edges(catalog.edges, _RestGraph(catalog, config).build())
+    declare_said_producers(catalog)  # the producer an input's description names (``rest_said``)
+    catalog.edges = merge_edges(catalog.edges, codes_from_short_names(catalog))
     catalog.stats["graph"] = graph_stats(catalog, config, catalog.stats.get("graph", {}))
     return len(catalog.edges) - before
 

@@ -22,7 +22,17 @@ _JOINS = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 _ARTICLES = frozenset(("a", "an", "the"))
-_LEADING = frozenset(("also", "please", "then", "also,", "пожалуйста", "также", "ещё", "еще"))
+_LEADING = frozenset(
+    ("also", "please", "then", "also,", "additionally", "can", "could", "would", "will",
+     "пожалуйста", "также", "ещё", "еще")
+)  # fmt: skip
+# a sentence that asks without an action verb: a question ("What is the weather …?") or a need said
+# of oneself ("I need hotel options …", "I'd like …"; not "I want to arrive …")
+_ASKING_SENTENCE = re.compile(
+    r"^\s*(?:(?:what|which|who|where|when|how)\b|i\s+(?:need|want|would\s+like|'d\s+like)\s+(?!to\b)\w)",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.?!]\s")
 
 
 @dataclass(frozen=True)
@@ -41,12 +51,15 @@ def action_verb(text: str) -> str:
     words = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
+    if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
+        return ""
     return words[0] if words and words[0] in ACTION_WORDS else ""
 
 
 def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAction]:
     """The request's actions in the order it says them. A join ("and", "then", a comma, «и», «затем»,
-    «а потом», a sentence's end) splits only where an action verb follows it and the part before it is
+    «а потом», a sentence's end) splits only where an action verb follows it (or a sentence that asks
+    without one: ``_asking_sentence``) and the part before it is
     an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
     nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
     none."""
@@ -60,12 +73,13 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before) or action_verb(parts[-1] if parts else "")
-        if not action_verb(after) and not _second_thing(match.group(0), after, verb):
+        opens = bool(action_verb(after)) or _asking_sentence(match.group(0), after)
+        if not opens and not _second_thing(match.group(0), after, verb):
             continue
         if _comma_only(match.group(0)) and not action_verb(before):
             continue
         parts.append(f"{carried} {before}".strip())
-        start, carried = match.end(), "" if action_verb(after) else verb
+        start, carried = match.end(), "" if opens else verb
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
@@ -80,6 +94,12 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     action ("Show the members and the notes of X")."""
     said = _WORD.findall(after[:12].lower())
     return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+
+
+def _asking_sentence(join: str, after: str) -> bool:
+    """A new sentence that asks without opening with an action verb ("… Paris? What is the forecast
+    …", "… days. I need hotel options …")."""
+    return bool(_SENTENCE_END.search(join)) and bool(_ASKING_SENTENCE.match(after))
 
 
 def _comma_only(join: str) -> bool:

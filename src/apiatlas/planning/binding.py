@@ -10,9 +10,10 @@ from typing import Any
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.routes import input_role, said_role
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
-from apiatlas.planning.draft import hint_fit
+from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
 
@@ -29,6 +30,7 @@ class Slot:
     required: bool
     json_type: str = ""
     enum: tuple[str, ...] = ()  # a closed list of values: one of them may be named in the request
+    dated: bool = False  # its schema or description says it takes a date (``takes_date``)
 
 
 def slots(api: Api) -> list[Slot]:
@@ -41,6 +43,7 @@ def slots(api: Api) -> list[Slot]:
             p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
+            takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
         )
         for p in api.params
     ]
@@ -53,8 +56,18 @@ def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9а-я]", "", name.lower())
 
 
+# a description that opens by naming a date ("Check-in date.", "Departure or travel date") or gives a
+# date's format ("Format: YYYY-MM-DD")
+_DATE_SAID = re.compile(r"^(?:[\w-]+\s+){0,3}date\b|\byyyy-mm-dd\b", re.IGNORECASE)
+
+
+def takes_date(schema: dict[str, Any], description: str) -> bool:
+    """An input whose JSON schema's format is a date, or whose description says it takes one."""
+    return schema.get("format") in ("date", "date-time") or bool(_DATE_SAID.search(description.strip()))
+
+
 def _is_date(slot: Slot) -> bool:
-    return "date" in slot.domain_type.lower() or _norm(slot.name).endswith("date")
+    return slot.dated or "date" in slot.domain_type.lower() or _norm(slot.name).endswith("date")
 
 
 def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
@@ -169,6 +182,19 @@ def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
     )
 
 
+def _said_for_end(slot: Slot, found: list[v.ExtractedValue], used: set[int], text: str) -> list[int]:
+    """The stated names said for the end of a route an input is named for (``from_currency`` takes the
+    name said after "from"; identifiers such as ``originSkyId`` come from a lookup, not the text)."""
+    role = input_role(slot.name) if text and slot.table is None else ""
+    if not role or slot.json_type not in ("", "string") or is_identifier(slot.name, slot.domain_type):
+        return []
+    return [
+        i
+        for i, f in enumerate(found)
+        if f.kind == v.ENTITY and i not in used and said_role(text, f.text) == role
+    ]
+
+
 def bind(
     api: Api,
     found: list[v.ExtractedValue],
@@ -193,10 +219,17 @@ def bind(
                 break
         if key in out:
             continue
+        ends = _said_for_end(slot, found, used, text)
+        if ends:  # "from Ethereum to USD" into from_currency and to_currency
+            out[key] = Bound("request", found[ends[0]].value, ends[0])
+            used.add(ends[0])
+            continue
         fits = [
             i
             for i, value in enumerate(found)
-            if i not in used and accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
+            if i not in used
+            and accepts(value, slot)
+            and (slot.required or (value.kind != v.ENTITY and value.hint != v.ELSEWHERE))
         ]
         if fits:  # the value said to be what the API is about ("the band X" to a band search)
             index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))

@@ -8,7 +8,7 @@ from itertools import product
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK
 from apiatlas.errors import ReasonCode
-from apiatlas.language.words import REFERRING_WORDS
+from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import (
     LEVEL_CONFIDENCE,
@@ -22,12 +22,17 @@ from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
 def combined_plan(
-    request: str, parts: list[tuple[RequestAction, PlanResult]], cache: SnapshotCache, step_cost: float
+    request: str,
+    parts: list[tuple[RequestAction, PlanResult]],
+    cache: SnapshotCache,
+    step_cost: float,
+    missing_cost: float = 0.0,
 ) -> PlanResult:
     """The plan of a request of several actions (``actions.split_actions``): its best chain is every
     action's best chain in the order the request says them (``join_chains``); ``parts`` keeps each
     action's own plan. An action with no chain makes the plan partial (or an error when none has one).
-    ``step_cost``: what the planner's score takes for one more step (``Weights.step``)."""
+    ``step_cost``: what the planner's score takes for one more step (``Weights.step``); ``missing_cost``:
+    for an input asked of the user (``Weights.missing``), which an earlier action's steps may spare."""
     answered = [(action, result.chains) for action, result in parts if result.chains]
     lost = [action.text for action, result in parts if not result.chains]
     values: list[PlanValue] = []
@@ -43,7 +48,8 @@ def combined_plan(
         out.message = "no chain answers any action of the request: " + "; ".join(lost)
         return out
     back = [refers_back(a.text) for a, _ in answered]
-    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost)
+    names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
+    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names, missing_cost)
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -61,8 +67,13 @@ def combined_plan(
 
 def refers_back(text: str) -> bool:
     """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
-    участников»): a word of ``language.words.REFERRING_WORDS``."""
-    return any(w in REFERRING_WORDS for w in re.findall(r"[^\W\d_]+", text.lower()))
+    участников»): a word of ``language.words.REFERRING_WORDS`` not before a noun of time ("for those
+    dates" points back at a time, not at a thing the actions before found)."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return any(
+        w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
+        for n, w in enumerate(words)
+    )
 
 
 def join_chains(
@@ -70,6 +81,8 @@ def join_chains(
     cache: SnapshotCache,
     back: list[bool] | None,
     step_cost: float,
+    names: set[str] | None = None,
+    missing_cost: float = 0.0,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -78,11 +91,14 @@ def join_chains(
     under the same name ("… in namespace shop and show its …"). A later action that points back
     (``back``: "… and pin it", "… and show its members") ends at the best of its targets that the steps
     before feed, its last step alone: what it acts on is what the actions before found or made, not a
-    new lookup of one of its own values ('post "bye" in it' looks up no "bye")."""
+    new lookup of one of its own values ('post "bye" in it' looks up no "bye"). A name (``names``) a
+    later action states again is taken from the earlier step it was given to, as that step's result
+    names it (``_named_again``)."""
     steps: list[PlannedStep] = []
+    given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
     why: list[str] = []
     chosen: list[CandidateChain] = []
-    candidates = _coherent(candidates, back, step_cost)
+    candidates = _coherent(candidates, back, step_cost, cache, missing_cost)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
         if number > 1 and back and back[number - 1]:
@@ -97,6 +113,7 @@ def join_chains(
             if found is not None:
                 chosen.append(found[0])
                 steps.append(found[1])
+                given.append(found[1])
                 why.append(f"action {number}: {found[1].api}, on what the actions before it name")
                 continue
         chain = chains[0]
@@ -106,12 +123,17 @@ def join_chains(
             inputs = [_moved(s, at) for s in step.inputs]
             if number > 1:
                 inputs = [
-                    _fed(s, step.api, steps[:before], cache) if s.origin == "user" else s for s in inputs
+                    _fed(s, step.api, steps[:before], cache, searched=True) if s.origin == "user" else s
+                    for s in inputs
                 ]
             moved = step.model_copy(update={"inputs": inputs})
             last = index == len(chain.steps) - 1  # what the action does is done, even when done before
-            same = None if last else next((i for i, s in enumerate(steps) if _same(s, moved)), None)
+            same = None if last else next((i for i, s in enumerate(given) if _same(s, moved)), None)
             if same is None:
+                given.append(moved)
+                if number > 1:  # a call of its own: a name said again is the earlier call's
+                    again = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
+                    moved = step.model_copy(update={"inputs": again})
                 steps.append(moved)
                 same = len(steps) - 1
             at.append(same)
@@ -131,24 +153,31 @@ def join_chains(
     return joined, chosen
 
 
-JOINT_CANDIDATES = 3  # chains per action weighed together (3 ** 4 combinations at the most)
+JOINT_CANDIDATES = 4  # chains per action weighed together (4 ** 4 combinations at the most)
 MAX_JOINT_ACTIONS = 4
 
 
 def _coherent(
-    candidates: list[list[CandidateChain]], back: list[bool] | None, step_cost: float
+    candidates: list[list[CandidateChain]],
+    back: list[bool] | None,
+    step_cost: float,
+    cache: SnapshotCache | None = None,
+    missing_cost: float = 0.0,
 ) -> list[list[CandidateChain]]:
     """Each action's chains with the one to use first: of every combination of each action's best few,
     the one whose scores summed, plus a step's cost for each step an action shares with the ones before
     it (done once: a step the joined plan does not pay twice; ``step_cost`` is the planner's own price of
     a step, ``Weights.step``), is highest. "Details and offers for X" ends both actions on X's search
-    when that beats a details API of another kind by less than the step it saves."""
+    when that beats a details API of another kind by less than the step it saves. An input a chain asks
+    of the user that the chains before it would feed (``_fed``) gets ``missing_cost`` back: "I need
+    hotel options" takes its place from the weather step before it."""
     movable = [i for i in range(len(candidates)) if not (back and back[i]) and len(candidates[i]) > 1]
     if not movable or len(candidates) > MAX_JOINT_ACTIONS:
         return candidates
     pools = [chains[:JOINT_CANDIDATES] if i in movable else chains[:1] for i, chains in enumerate(candidates)]
     best = max(
-        product(*(range(len(p)) for p in pools)), key=lambda pick: _joint_score(pools, pick, step_cost)
+        product(*(range(len(p)) for p in pools)),
+        key=lambda pick: _joint_score(pools, pick, step_cost, cache, missing_cost),
     )
     return [
         [chains[pick], *(c for n, c in enumerate(chains) if n != pick)]
@@ -157,14 +186,30 @@ def _coherent(
 
 
 def _joint_score(
-    pools: list[list[CandidateChain]], pick: tuple[int, ...], step_cost: float
+    pools: list[list[CandidateChain]],
+    pick: tuple[int, ...],
+    step_cost: float,
+    cache: SnapshotCache | None = None,
+    missing_cost: float = 0.0,
 ) -> tuple[float, int]:
     seen: set[tuple[object, ...]] = set()
     shared = 0
     total = 0.0
+    before: list[PlannedStep] = []
     for pool, index in zip(pools, pick, strict=True):
         chain = pool[index]
         total += chain.score
+        if cache is not None and missing_cost and before:
+            spared = sum(
+                1
+                for step in chain.steps
+                for s in step.inputs
+                if s.origin == "user"
+                and s.required
+                and _fed(s, step.api, before, cache, True).origin != "user"
+            )
+            total += missing_cost * spared
+        before = before + list(chain.steps)
         keys = [_call_key(step) for step in chain.steps[:-1]]  # what the action does is its own
         shared += sum(1 for key in keys if key in seen)
         seen.update(keys)
@@ -228,10 +273,14 @@ def _same(a: PlannedStep, b: PlannedStep) -> bool:
     return a.api == b.api and _inputs_shape(a) == _inputs_shape(b)
 
 
-def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:
+def _fed(
+    source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache, searched: bool = False
+) -> InputSource:
     """A later action's input the user was to give, fed by the nearest earlier step an edge leads from
     (the strongest edge first), else as the same-named input of an earlier step is (the namespace a
-    thing was created in is the one to act in next); else as it was."""
+    thing was created in is the one to act in next); else (``searched``) a search text (``query``,
+    ``q``) by the name of the thing the first earlier step given a stated name found (``_own_name``:
+    "I need hotel options" after the weather of Miami searches Miami); else as it was."""
     strongest = cache.strongest_by_producer(api, source.table, source.name)
     best: tuple[int, int] | None = None
     for index in range(len(earlier) - 1, -1, -1):
@@ -255,4 +304,71 @@ def _fed(source: InputSource, api: str, earlier: list[PlannedStep], cache: Snaps
         if given is not None:  # the same value: as stated, or from the same field of the same step
             kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
             return source.model_copy(update={k: getattr(given, k) for k in kept})
+    return _searched_by_name(source, earlier, cache) if searched else source
+
+
+_SEARCH_TEXT = re.compile(r"^(?:search)?(?:query|q|term|keyword|text)$|^search$")
+
+
+def _searched_by_name(source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:
+    """A search text no earlier step feeds, taken from the first earlier step given a stated name, as
+    that step's result names the thing (``_own_name``); else as it was."""
+    if not _SEARCH_TEXT.match(re.sub(r"[^a-z]", "", source.name.lower())):
+        return source
+    for index, step in enumerate(earlier):
+        if not any(i.origin == "request" and isinstance(i.value, str) for i in step.inputs):
+            continue
+        found = _own_name(cache, step.api)
+        if found is not None:
+            return source.model_copy(
+                update={"origin": "step", "from_step": index, "from_table": found[0], "from_field": found[1],
+                        "level": "alias", "confidence": LEVEL_CONFIDENCE["alias"]}
+            )  # fmt: skip
     return source
+
+
+NAMED_KINDS = frozenset(("entity", "name"))  # ``values.ENTITY``, ``values.NAME``: things said by name
+
+
+def _named_again(
+    source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache, names: set[str]
+) -> InputSource:
+    """A name an earlier action's step was given too ("the forecast … for Cape Town, and its time zone
+    for Cape Town"; "New York City" then "New York"), taken from that step's result where it names the
+    thing it was asked about (a ``name`` field of its output, outside any list: ``location.name``): one
+    place looked up once, every later call on the name that call found. Else as it was."""
+    said = str(source.value).lower() if source.origin == "request" else ""
+    if not said or said not in names:
+        return source
+    for index, step in enumerate(earlier):
+        if not any(_same_name(said, i) for i in step.inputs):
+            continue
+        found = _own_name(cache, step.api)
+        if found is not None:
+            table, field = found
+            return source.model_copy(
+                update={"origin": "step", "value": None, "from_step": index, "from_table": table,
+                        "from_field": field, "level": "alias", "confidence": LEVEL_CONFIDENCE["alias"]}
+            )  # fmt: skip
+    return source
+
+
+def _same_name(said: str, given: InputSource) -> bool:
+    """An input given the same name, or one whose words hold the other's ("New York City", "New York")."""
+    if given.origin != "request" or not isinstance(given.value, str):
+        return False
+    one, other = f" {said} ", f" {given.value.lower()} "
+    return one in other or other in one
+
+
+def _own_name(cache: SnapshotCache, key: str) -> tuple[str, str] | None:
+    """The output field naming what the API returns about: a string ``name`` outside any list, the
+    shallowest first."""
+    api = cache.api(key)
+    fields = [
+        (c.name.count("."), t.name, c.name)
+        for t in (api.output_tables if api is not None else [])
+        for c in t.columns
+        if c.name.split(".")[-1].lower() == "name" and "[]" not in c.name
+    ]
+    return (min(fields)[1], min(fields)[2]) if fields else None

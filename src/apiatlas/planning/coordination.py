@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 
 from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS
 from apiatlas.planning.actions import RequestAction, action_verb
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.model import PlanResult
@@ -39,12 +40,19 @@ def _head(left: str) -> tuple[str, str] | None:
     return " ".join(words[:verb_end]), " ".join(words[verb_end:])
 
 
-def coordinated_things(request: str) -> list[RequestAction]:
+_NEXT_PHRASE = re.compile(r"\s+(?:for|of|about|on|in)\s", re.IGNORECASE)
+
+
+def coordinated_things(request: str, first_phrase: bool = False) -> list[RequestAction]:
     """The request's joined things, each with the opening and the shared complement ("Get me details,
-    five reviews, and offers for Sony PlayStation 5." → three actions); [] when it has no such list."""
+    five reviews, and offers for Sony PlayStation 5." → three actions); [] when it has no such list.
+    ``first_phrase``: the shared complement is its first phrase only ("for Paris" of "for Paris for
+    the next 3 days": the rest may be one thing's own); [] when it has one phrase only."""
     text = request.strip().rstrip(".?!")
     match = _LIST.match(text)
-    if match is None or any(w.lower() in ACTION_WORDS for w in _WORD.findall(match["last"])[:1]):
+    if match is None:
+        return _said_last(text)
+    if any(w.lower() in ACTION_WORDS for w in _WORD.findall(match["last"])[:1]):
         return []
     opened = _head(match["left"])
     if opened is None:
@@ -55,7 +63,40 @@ def coordinated_things(request: str) -> list[RequestAction]:
         return []
     if any(w.lower() in ACTION_WORDS for t in things for w in _WORD.findall(t)[:1]):
         return []
-    texts = [f"{head} {t} {match['rest']}" for t in things]
+    rest = match["rest"]
+    if first_phrase:
+        cut = _NEXT_PHRASE.search(rest, 4)
+        if cut is None:
+            return []
+        rest = rest[: cut.start()]
+    texts = [f"{head} {t} {rest}" for t in things]
+    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+
+
+# "A for X for the next days and B": one more thing said after the complement, in lower case words
+_TRAILING = re.compile(
+    r"^(?P<left>.+?)\s+(?P<rest>(?:for|of|about|on|in)\s.+?),?\s+and\s+"
+    r"(?P<last>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3})$"
+)
+
+
+def _said_last(text: str) -> list[RequestAction]:
+    """ "Fetch the forecast for Berlin for the next 5 days and current weather": the first thing with
+    its complement, the last with the complement's first phrase ("for Berlin"); [] when the text has
+    no such shape or the last words point back or name an action ("… and show its members")."""
+    match = _TRAILING.match(text)
+    opened = _head(match["left"]) if match is not None else None
+    if match is None or opened is None:
+        return []
+    head, first = opened
+    last = match["last"].split()
+    if not first or "," in first or len(first.split()) > MAX_THING_WORDS:
+        return []
+    if last[0] in ACTION_WORDS or last[0] in FUNCTION_WORDS or last[0] in REFERRING_WORDS:
+        return []
+    rest = match["rest"]
+    cut = _NEXT_PHRASE.search(rest, 4)
+    texts = [f"{head} {first} {rest}", f"{head} {' '.join(last)} {rest[: cut.start()] if cut else rest}"]
     return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
 
 

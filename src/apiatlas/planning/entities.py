@@ -34,6 +34,8 @@ def more_entities(
         for index, other in enumerate(found):
             if index in used or index == value.index or other.kind != kind or other.alternatives:
                 continue
+            if other.value == found[value.index].value:
+                continue  # the same name said twice ("to New York … in New York"): one lookup
             if str(other.value) in str(found[value.index].value) and kind == v.SURNAME:
                 continue
             if not side_by_side(request, found[value.index].text, other.text):

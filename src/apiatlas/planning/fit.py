@@ -52,6 +52,15 @@ def unasked(ctx: PlanContext, api: Api) -> float:
     return 1.0 if tail and not any(same_stem(t, u) for w in words for t in w.stems for u in tail) else 0.0
 
 
+def nearer_in_meaning(ctx: PlanContext, apis: list[Api]) -> bool:
+    """Whether a chain's last step is nearer in meaning to the request than every step before it (what
+    the words do not say, "artists similar to X" of a related-artists list, the meaning may)."""
+    if len(apis) < 2:
+        return False
+    last = ctx.relevance.nearness(apis[-1].key)
+    return last > 0 and all(last > ctx.relevance.nearness(a.key) for a in apis[:-1])
+
+
 def adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
     """1 when a chain's last step covers no request word better than the steps before it: it reads the
     details of what the chain already answers (a list's rows one by one), which the request did not ask."""

@@ -6,10 +6,13 @@ import re
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.routes import said_role
+from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
@@ -28,7 +31,7 @@ from apiatlas.planning.draft import (
     passes_through,
 )
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
-from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
+from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
 from apiatlas.planning.lookups import created_names, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
@@ -42,6 +45,7 @@ from apiatlas.planning.relevance import (
     search_text,
 )
 from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.planning.roles import one_lookup_per_end, places
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
     ChainTally,
@@ -60,7 +64,7 @@ from apiatlas.snapshot import CatalogReader
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
-_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
 _SUBJECTS = {
     v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
 }  # fmt: skip
@@ -107,7 +111,7 @@ class Planner:
             self._known = frozenset(known_words(self.cache.vocabulary))
         return self._known
 
-    def _catalog_term(self, value: v.ExtractedValue) -> bool:
+    def _catalog_term(self, value: v.ExtractedValue, request: str = "") -> bool:
         """An acronym read as a name ("SMS" in "какие SMS отправляли ...") that the catalog's cards use
         ("Канал: SMS, EMAIL"), or a name made of the words of the catalog's API keys ("Search Acme"
         beside ``Acme_Search_User``): a word of the request, not a value to pass to an API."""
@@ -115,11 +119,22 @@ class Planner:
             return False
         if self.search.names_apis(value.text):
             return True
-        if not _ACRONYM.fullmatch(value.text):
-            return False
-        if value.text not in self._terms_seen:
-            self._terms_seen[value.text] = self.search.uses_term(value.text)
+        acronym = _ACRONYM.fullmatch(value.text)
+        if acronym is None or said_role(request, value.text):
+            return False  # "from Ethereum to USD": a name said for an end of a route is a value
+        if value.text not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
+            self._terms_seen[value.text] = self.search.uses_term(acronym.group(1))
         return self._terms_seen[value.text]
+
+    def _term_dropped(self, value: v.ExtractedValue) -> v.ExtractedValue:
+        """A name opening with a catalog term and a link ("COVID-19 in Russia"): the name after the link."""
+        head, _, rest = value.text.partition(" ")
+        link, _, name = rest.partition(" ")
+        if value.kind != v.ENTITY or link.lower() not in NAME_LINKS or not name:
+            return value
+        if not self._catalog_term(replace(value, text=head, value=head)):
+            return value
+        return replace(value, value=name, text=name)
 
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
@@ -140,20 +155,30 @@ class Planner:
             things = coordinated_things(request) if target is None and result.chains else []
             if things:
                 one = lambda a: self._plan_action(a.text, None, known, a)  # noqa: E731  (each thing alone)
-                result = things_apart(request, things, one, self.cache, self.weights.step) or result
+                apart = things_apart(request, things, one, self.cache, self.weights.step)
+                shorter = coordinated_things(request, first_phrase=True) if apart is None else []
+                if shorter:  # two things ending at one API: the complement's first phrase shared only
+                    apart = things_apart(request, shorter, one, self.cache, self.weights.step)
+                result = apart or result
         else:
-            parts = [(a, self._plan_action(a.text, None, known, a)) for a in actions]
-            result = combined_plan(request, parts, self.cache, self.weights.step)
+            found = v.extract_values(request, self.cache.vocabulary)
+            dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
+            parts = [(a, self._plan_action(a.text, None, known, a, dated=dates)) for a in actions]
+            result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(result, self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
-        meaning: Callable[[], dict[str, float]] = dict,
+        meaning: Callable[[], dict[str, float]] = dict, dated: list[v.ExtractedValue] | None = None,
     ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
-        action orders one and ``allow`` permits it), the paths to each scored (``_ranked``)."""
+        action orders one and ``allow`` permits it), the paths to each scored (``_ranked``). ``dated``:
+        the dates the whole request states, which an action of it stating none takes as its own ("find
+        flights … on July 20th. Also, find hotels for those dates")."""
         started = time.perf_counter()
         ctx = self._read(request, known, meaning)
+        if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
+            ctx.found.extend(dated)
         ctx.verb = action.verb if action is not None and action.writes else ""
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -188,9 +213,11 @@ class Planner:
         """The request read: its stated values, its words (misspellings read, "show me" a verb), the
         search's ranking for them, what it asks about."""
         vocabulary = self.cache.vocabulary
-        found = (
-            [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
-        )
+        found = [
+            f
+            for f in map(self._term_dropped, v.extract_values(request, vocabulary))
+            if not self._catalog_term(f, request)
+        ]
         found += said_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
@@ -343,6 +370,10 @@ class Planner:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
+        routed = one_lookup_per_end(steps, places(ctx.request, ctx.found), tally.used)
+        if routed is not None:  # "from Boston to Paris": one lookup per end of the route
+            order, steps = routed
+            chain_apis = [chain_apis[i] for i in order]
         extra = more_entities(
             ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
         )
@@ -382,8 +413,8 @@ class Planner:
             tally.choices += 1 if value.choice else 0
             if value.known_as:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
-            if value.index >= 0:
-                tally.used.add(value.index)
+            if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
+                tally.used.add(value.index)  # date spares a missing input, it earns nothing
                 tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
@@ -440,7 +471,7 @@ class Planner:
             "unfed": -w.unfed * tally.unfed,
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
-            "idle": -w.idle * adds_nothing(ctx, apis),
+            "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
         }
 
 

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.routes import route_parts
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, PERSON, SENTENCE_WORDS
+from apiatlas.planning.english_dates import english_dates
 
 # kinds of extracted values
 SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
 ENTITY = "entity"  # a named thing in English or a quoted string: a title, a company, a person
 DATE, DATE_FROM, DATE_TO = "date", "date_from", "date_to"
+DATE_KINDS = frozenset((DATE, DATE_FROM, DATE_TO))
+AMOUNT = "amount"  # a number of a unit written as a code: "5 ETH", "2 BTC in GBP" (fills nothing yet)
+ELSEWHERE = "elsewhere"  # hint of a value another action of the request states (fills required inputs only)
 ACCOUNT_NUMBER, INN, ISIN, NUMBER = "account_number", "inn", "isin", "number"
 DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-00011, № 125, 0012
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
@@ -48,6 +53,7 @@ _IDENTIFIER = re.compile(
     r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}"
     r")(?![\w-])"
 )
+_AMOUNT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s+([A-Z]{3})(?:\s+(?:in|to|into)\s+[A-Z]{3})?\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(
@@ -108,6 +114,11 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(INN, match.group(1), match.group(1)))
     rest = _INN.sub(" ", rest)
     found.extend(_dates(rest))
+    found.extend(ExtractedValue(AMOUNT, m.group(0), m.group(0)) for m in _AMOUNT.finditer(rest))
+    rest = _AMOUNT.sub(" ", rest)
+    for date in english_dates(rest):  # "August 15, 2024": its words and digits are no name or number
+        found.append(ExtractedValue(DATE, date.value, date.text))
+        rest = rest.replace(date.text, " ")
     for match in _DOC_NUMBER.finditer(rest):
         number = next(g for g in match.groups() if g)
         prefix = re.match(r"[A-ZА-Я]+(?=-)", number) if match.group(2) else None
@@ -118,7 +129,12 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     found.extend(_identifiers(_IDENTIFIER, rest))
     rest = _IDENTIFIER.sub(" ", rest)
     found.extend(_russian_names(rest))
-    found.extend(_with_kind_noun(text, e, vocabulary) for e in _english_entities(rest, vocabulary))
+    named = [  # a route said as one name ("from Los Angeles to Paris") is its two places
+        replace(e, value=p, text=p) if p != e.text else e
+        for e in _english_entities(rest, vocabulary)
+        for p in route_parts(text, e.text)
+    ]
+    found.extend(_with_kind_noun(text, e, vocabulary) for e in named)
     found.extend(_numbers(rest, vocabulary))
     return found
 
@@ -292,10 +308,15 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
     return out
 
 
+_ACRONYM_WORD = re.compile(r"[A-Z]{2,6}(?:-\d{1,4})?\b")  # "SMS", "COVID-19": no first name
+
+
 def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
     """A sentence's first word that is an action verb (``language.actions.ACTION_WORDS``) and not the
-    first word of a name (the next word is not capitalised: "Mark Hamill" is a name)."""
-    next_capital = bool(following) and following[0][0][0].isupper()
+    first word of a name (the next word is not capitalised, or is an acronym: "Mark Hamill" is a name,
+    "Obtain COVID-19 statistics" is not)."""
+    after = following[0][0] if following else ""
+    next_capital = after[:1].isupper() and not _ACRONYM_WORD.match(after)
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
