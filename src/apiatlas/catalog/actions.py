@@ -68,8 +68,9 @@ def _plural(segment: str) -> bool:
 
 def item_of_collection(operation: str) -> str:
     """The collection an HTTP operation acts on one item of, as one lower-case word: ``GET
-    /v1/roles/{name}`` "roles", ``DELETE /apis/x/v1/ingress-classes/{id}`` "ingressclasses"; "" for an
-    operation on a collection, on a sub-resource (``/pods/{name}/log``) or anything but ``METHOD /path``."""
+    /v1/roles/{name}`` "roles", ``DELETE /v1/price-lists/{id}`` "pricelists"; "" for an
+    operation on a collection, on a sub-resource (``/orders/{id}/history``) or anything but
+    ``METHOD /path``."""
     method, _, path = operation.partition(" ")
     segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
     if method.upper() not in HTTP_METHODS or len(segments) < 2:

@@ -10,6 +10,7 @@ from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.snapshot.catalog_reader import CatalogReader
+from apiatlas.snapshot.manifest import serving_of
 from apiatlas.text import stem
 
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
@@ -25,6 +26,7 @@ class ApiActions:
         self._lexical = lexical
         self._dropped = dropped
         self._key_action: dict[str, str] | None = None
+        self._code: bool | None = None
 
     def key_actions(self) -> dict[str, str]:
         """What each kept and each dropped API does, when its key says it (``catalog.actions``: an HTTP
@@ -49,16 +51,17 @@ class ApiActions:
           ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
           as one customer —, so are update and replace);
         - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
-          anywhere: "roles in namespace dev", "which ingress classes exist?" read);
+          anywhere: "orders of store 12", "which price lists exist?" read), unless the snapshot
+          serves code (``code_members``);
         - one item of a collection the request names in the plural, written as one word or as two or
-          three ("roles", "ingress classes": ``GET /roles/{name}`` beside ``GET /roles``);
+          three ("orders", "price lists": ``GET /orders/{id}`` beside ``GET /orders``);
         - an operation on another resource (``resource_of``) than those the request names, when it
-          names one (``resources_named``: "delete namespace tmp-42" wants ``DELETE …/namespaces/{name}``, not
-          ``DELETE …/namespaces/{namespace}/podtemplates/{name}``).
+          names one (``resources_named``: "delete store 12" wants ``DELETE /stores/{id}``, not
+          ``DELETE /stores/{store}/orders/{id}``).
         Each applies once per API."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
-            set() if any(orders_write(w) for w in said) else {"read"}
+            set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         resources = {key: resource_of(key) for key in fused}
@@ -73,6 +76,13 @@ class ApiActions:
             collection = item_of_collection(key)
             if collection and collection in named:
                 fused[key] *= factor
+
+    def code_members(self) -> bool:
+        """A code snapshot's APIs are members, whose names' verbs ("Add", "Close") change nothing of
+        the caller's by being found: a request ordering no change does not demote them."""
+        if self._code is None:
+            self._code = serving_of(self.snapshot.manifest()).surface == "code"
+        return self._code
 
     def requested(self, said: list[str]) -> dict[str, str]:
         """The actions the request's words ask for (``catalog.actions.requested_actions``) that some API
@@ -105,9 +115,9 @@ class ApiActions:
 
 def resource_of(key: str) -> str:
     """What an HTTP operation acts on, as one lower-case word: its path's last literal segment
-    (``GET /api/v1/namespaces/{namespace}/pods`` "pods", ``…/pods/{name}/log`` "log",
-    ``/ingress-classes/{name}`` "ingressclasses"); "" for an RPC method's path (``/chat.postMessage``)
-    and for anything but ``METHOD /path`` (a procedure)."""
+    (``GET /v1/stores/{store}/orders`` "orders", ``…/orders/{order}/history`` "history",
+    ``/price-lists/{id}`` "pricelists"); "" for an RPC method's path (``/orders.refund``) and for
+    anything but ``METHOD /path`` (a procedure)."""
     method, _, path = key.partition(" ")
     literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
     if not method or not literals or "." in literals[-1]:
@@ -117,9 +127,9 @@ def resource_of(key: str) -> str:
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:
     """The ``resources`` a request names: one of its words, or two or three of them joined, is the
-    resource in the singular or the plural ("pod", "pods"; "logs" for "log"; "ingress classes"; "policy"
-    for "policies"). A resource named only inside a longer named one ("persistent volume" in
-    "persistent volume claims") is not named."""
+    resource in the singular or the plural ("order", "orders"; "notes" for "note"; "price lists";
+    "policy" for "policies"). A resource named only inside a longer named one ("price list" in "price
+    list items") is not named."""
     forms = {r: _number_forms(r) for r in resources}
     spans: dict[str, tuple[int, int]] = {}
     for n in (3, 2, 1):
