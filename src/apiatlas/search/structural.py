@@ -11,7 +11,7 @@ import re
 from collections import defaultdict
 
 from apiatlas.code.keys import path_of
-from apiatlas.search.outcome import SearchOutcome, SearchResultHit
+from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit
 
 _KIND_ORDER = {"T": 0, "M": 1, "P": 2, "E": 3, "F": 4}
 _IDENTIFIER = re.compile(r"^[A-Za-z_][\w`]*(\.[A-Za-z_#][\w`]*)*$")
@@ -63,6 +63,10 @@ class StructuralNames:
 
 
 OVERLOAD_DEPTH = 3  # the ranking a code search asks for, per hit it shows: overloads fold into one hit
+# the share of its fused score a type's card keeps in a hybrid ranking: a request in words asks what a member
+# does, and the type's card, which names the type and sums up all it does, matched the words the request
+# says of the type ("read the number in a spin button": the SpinButton class ranked above SpinButton.Value)
+TYPE_SHARE = 0.8
 
 
 def overload_group(key: str) -> str:
@@ -82,11 +86,25 @@ def one_per_overload(hits: list[SearchResultHit], limit: int) -> list[SearchResu
     return kept[:limit]
 
 
+def members_first(outcome: SearchOutcome) -> SearchOutcome:
+    """A hybrid ``outcome`` re-ranked with each type's card (``T:``) at ``TYPE_SHARE`` of its score (the
+    scores shown unchanged); the lexical and dense rankings as they are."""
+    if outcome.mode is not SearchMode.HYBRID:
+        return outcome
+
+    def ranked(hits: list[SearchResultHit]) -> list[SearchResultHit]:
+        return sorted(hits, key=lambda h: -h.score * (TYPE_SHARE if h.api_key.startswith("T:") else 1.0))
+
+    return outcome.model_copy(update={"hits": ranked(outcome.hits), "ranked": ranked(outcome.ranked)})
+
+
 def with_structural(
     outcome: SearchOutcome, named: list[str], titles: dict[str, tuple[str, str]], limit: int
 ) -> SearchOutcome:
     """``outcome`` with the ``named`` keys first (exact hits) and no abstention when any is named; one hit
-    per overload group (``outcome`` ranked ``OVERLOAD_DEPTH`` times ``limit`` deep, so ``limit`` remain)."""
+    per overload group (``outcome`` ranked ``OVERLOAD_DEPTH`` times ``limit`` deep, so ``limit`` remain); in
+    a hybrid ranking, members before the cards of their types (``members_first``)."""
+    outcome = members_first(outcome)
     if not named:
         folded = {f: one_per_overload(getattr(outcome, f), limit) for f in ("hits", "ranked")}
         return outcome.model_copy(update=folded)
