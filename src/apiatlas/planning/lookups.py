@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 
 _WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
@@ -62,6 +63,26 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out
+
+
+def newest_things(text: str) -> frozenset[str]:
+    """The kinds of thing a request asks the newest one of ("the latest message", "its most recent
+    message", "the last message"): the word after a word of recency (``NEWEST_WORDS``), singular. A list
+    of those things feeds the input taking one (``listed_item``), its first item picked."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return frozenset(
+        _singular(after)
+        for word, after in pairwise(words)
+        if word in NEWEST_WORDS and after not in PLAIN_WORDS and after.isalpha()
+    )
+
+
+def listed_item(field: str) -> str:
+    """The kind of thing a field reads from a list of (``messages[].ts`` → message); '' when the field
+    lies in no list or the list is named for nothing (``[].id``)."""
+    head, sep, _ = field.partition("[]")
+    name = head.rsplit(".", 1)[-1]
+    return _singular(name) if sep and name.isalpha() else ""
 
 
 def _singular(word: str) -> str:

@@ -30,7 +30,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
-from apiatlas.planning.lookups import created_names, said_names
+from apiatlas.planning.lookups import created_names, listed_item, newest_things, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -206,8 +206,13 @@ class Planner:
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
-            request=request,
+            request=request, newest=self._newest(request),
         )  # fmt: skip
+
+    def _newest(self, request: str) -> frozenset[str]:
+        """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
+        asked = newest_things(request)
+        return asked & self.cache.listed_items() if asked else frozenset()
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -402,6 +407,8 @@ class Planner:
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             inputs.append(source)
+            if source.pick_first:
+                tally.newest.add(listed_item(source.from_field or ""))
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
@@ -438,6 +445,7 @@ class Planner:
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
             "unfed": -w.unfed * tally.unfed,
+            "newest": w.used_value * len(tally.newest) - w.unused_name * len(ctx.newest - tally.newest),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis),

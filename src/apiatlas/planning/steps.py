@@ -11,7 +11,7 @@ from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
-from apiatlas.planning.lookups import input_kind, item_kind, pick_field, picked_name, wanted
+from apiatlas.planning.lookups import input_kind, item_kind, listed_item, pick_field, picked_name, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -31,6 +31,7 @@ class ChainTally:
     attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
     unfed: int = 0  # optional inputs of a kind no step feeds (``lookups.wanted``)
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
+    newest: set[str] = field(default_factory=set)  # kinds asked the newest of that a list step feeds
 
 
 def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
@@ -187,8 +188,10 @@ def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
 
 def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]) -> StepInput | None:
     """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
-    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input, or any
-    input of a write, is not fed by every item of a list taking nothing (``blind``)."""
+    lists named things (``lookups.picked_name``: the name joins ``used``), or its first item when the
+    request asks the newest of the things the list holds ("the latest message": ``messages[].ts``,
+    ``pick_first``); an optional input, or any input of a write, is not fed by every item of a list
+    taking nothing (``blind``)."""
     source = from_earlier(ctx, apis, index, slot)
     if source is None:
         return None
@@ -198,6 +201,9 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     if picked is not None:
         used.add(picked[0])
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+    field = source.from_field or ""
+    if listed_item(field) in ctx.newest and field.count("[]") == 1:  # "the latest message": the first
+        return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
         return None  # every item of a list taking nothing: no lookup of the one the call is about
     return source
