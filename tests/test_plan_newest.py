@@ -1,5 +1,5 @@
-""""The latest X" (issue 18 point 3): the list of X feeds the input taking one, its first item picked, on a
-real compile of a spec declaring its ids loosely (every input optional, ids typed as plain strings)."""
+"""Asking for "the latest X" (issue 18 point 3): the list of X feeds the input taking one, its first
+item picked, on a real compile of a spec declaring its ids loosely (inputs optional, ids plain strings)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from apiatlas.planning.lookups import listed_item, newest_things
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
-from test_rest_loose_ids import compiled_spec
+from test_rest_loose_ids import compiled_spec, fed_into
 
 SPEC = """\
 openapi: 3.0.0
@@ -60,9 +60,32 @@ paths:
       summary: Updates a note
       parameters:
         - {name: board, in: query, required: true, schema: {type: string}}
-        - {name: ts, in: query, required: true, description: Timestamp of the note to be updated., schema: {type: number}}
+        - name: ts
+          in: query
+          required: true
+          description: Timestamp of the note to be updated.
+          schema: {type: number}
         - {name: text, in: query, schema: {type: string}}
       responses: {'200': {description: ok}}
+  /notes.pin:
+    post:
+      summary: Pins a note to a board
+      parameters:
+        - {name: board, in: query, required: true, schema: {type: string}}
+        - {name: timestamp, in: query, description: Timestamp of the note to pin., schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /notes.link:
+    get:
+      summary: Retrieve a permalink URL for a specific note
+      parameters:
+        - {name: board, in: query, required: true, schema: {type: string}}
+        - {name: note_ts, in: query, required: true, description: "A note's `ts` value", schema: {}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {permalink: {type: string}}}
 """
 
 
@@ -89,3 +112,20 @@ def test_the_latest_note_is_the_first_item_of_the_list_of_notes(snap: Snapshot) 
     # without "latest" the note to delete is not looked up in the history
     plain = planner.plan("Delete a note in the board b-1").chains[0]
     assert "GET /notes.history" not in [s.api for s in plain.steps]
+
+
+def test_an_input_said_to_be_a_thing_s_field_is_fed_by_it_from_a_list(snap: Snapshot) -> None:
+    """Said so: "A note's `ts` value", and "Timestamp of the note to pin" as ``ts`` is "Timestamp of the
+    note to be deleted": both fed by ``notes[].ts``."""
+    assert ("GET /notes.history", "notes[].ts") in fed_into(snap, "GET /notes.link", "note_ts")
+    assert ("GET /notes.history", "notes[].ts") in fed_into(snap, "POST /notes.pin", "timestamp")
+
+
+def test_a_name_said_without_its_kind_is_picked_from_the_list(snap: Snapshot) -> None:
+    """Said "in ideas": no kind said; the list of named boards feeding an input named for a kind picks it."""
+    best = Planner(snap).plan("Pin the latest note in ideas").chains[0]
+    assert [s.api for s in best.steps] == ["GET /boards.list", "GET /notes.history", "POST /notes.pin"]
+    board = next(i for i in best.steps[2].inputs if i.name == "board")
+    assert (board.from_field, board.pick_field, board.pick_value) == ("boards[].id", "boards[].name", "ideas")
+    stamp = next(i for i in best.steps[2].inputs if i.name == "timestamp")
+    assert (stamp.from_field, stamp.pick_first) == ("notes[].ts", True)

@@ -30,7 +30,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
-from apiatlas.planning.lookups import created_names, listed_item, newest_things, said_names
+from apiatlas.planning.lookups import bare_names, created_names, listed_item, newest_things, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -48,8 +48,10 @@ from apiatlas.planning.steps import (
     fed_input,
     more_columns,
     needing,
+    newest_fed,
     open_inputs,
     picked_list,
+    picked_newest,
     picks,
     required_inputs,
     taking_ids,
@@ -192,6 +194,7 @@ class Planner:
             [f for f in v.extract_values(request, vocabulary) if not self._catalog_term(f)] if request else []
         )
         found += said_names(request, vocabulary, found, self.known)
+        found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
@@ -212,7 +215,7 @@ class Planner:
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
         asked = newest_things(request)
-        return asked & self.cache.listed_items() if asked else frozenset()
+        return asked & self.cache.listed_items().keys() if asked else frozenset()
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -231,7 +234,10 @@ class Planner:
         distance = ctx.near_values()
         near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
         direct = set(self._taking_ids(ctx))
-        pool = dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
+        listing = sorted({k for kind in ctx.newest for k in self.cache.listed_items()[kind]})
+        pool = dict.fromkeys(
+            [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing]
+        )  # and the lists of the things the request asks the newest of ("show the recent messages")
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             hits = write_targets(hits, ctx.api, ctx.verb)
@@ -239,7 +245,7 @@ class Planner:
             hits,
             key=lambda k: (
                 -self._rel(ctx, k)
-                - 0.3 * (distance.get(k, 9) <= 1 or k in direct)
+                - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
                 - self.weights.kind * kind_fit(ctx, k, self.weights),
                 k,
             ),
@@ -348,6 +354,7 @@ class Planner:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(inputs)
+        tally.newest = picked_newest(ctx, chain_apis, steps)
         extra = more_entities(
             ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
         )
@@ -403,12 +410,10 @@ class Planner:
                 inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
                 continue
             fed = True
-            picked_id = source.pick_value is not None  # an id picked from a list by a stated name
+            picked_id = source.pick_value is not None or source.pick_first  # an item picked from a list
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             inputs.append(source)
-            if source.pick_first:
-                tally.newest.add(listed_item(source.from_field or ""))
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
@@ -428,6 +433,9 @@ class Planner:
         names = {i for i in subjects if ctx.found[i].kind == v.NAME}
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
+        # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
+        # message" is no list of messages)
+        newest = tally.newest | (set() if newest_fed(ctx, target) else listed_kinds(target) & ctx.newest)
         return {
             "target": w.target * (self._rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
             "kind": w.kind * kind_fit(ctx, target.key, w),
@@ -445,11 +453,16 @@ class Planner:
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
             "unfed": -w.unfed * tally.unfed,
-            "newest": w.used_value * len(tally.newest) - w.unused_name * len(ctx.newest - tally.newest),
+            "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis),
         }
+
+
+def listed_kinds(api: Api) -> set[str]:
+    """The kinds of thing an API's output lists (``messages[].ts`` → message: ``lookups.listed_item``)."""
+    return {listed_item(c.name) for t in api.output_tables for c in t.columns} - {""}
 
 
 def _ms(started: float) -> float:

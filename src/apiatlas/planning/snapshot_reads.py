@@ -25,7 +25,7 @@ class SnapshotCache:
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
-        self.feeding_lists: frozenset[str] | None = None
+        self.feeding_lists: dict[str, set[str]] | None = None
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -63,11 +63,15 @@ class SnapshotCache:
             self.lists[key] = kinds - {""}
         return self.lists[key]
 
-    def listed_items(self) -> frozenset[str]:
-        """The kinds of thing some list feeds an input with (``messages[].ts`` → message), read once."""
+    def listed_items(self) -> dict[str, set[str]]:
+        """The kinds of thing some list feeds an input with (``messages[].ts`` → message) and the APIs
+        listing each, read once."""
         if self.feeding_lists is None:
-            fields = {edge.producer_field for edge in self.snapshot.all_edges()}
-            self.feeding_lists = frozenset(filter(None, map(listed_item, fields)))
+            self.feeding_lists = {}
+            for edge in self.snapshot.all_edges():
+                kind = listed_item(edge.producer_field)
+                if kind:
+                    self.feeding_lists.setdefault(kind, set()).add(edge.producer)
         return self.feeding_lists
 
     def entries(self) -> set[str]:

@@ -3,6 +3,7 @@ chain's hops, values and gaps that its score is made of."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
@@ -42,7 +43,7 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
     vocabulary = ctx.cache.vocabulary
-    named = _named_producers(ctx, api)
+    named = _named_producers(ctx, api) | newest_fed(ctx, api)
     out = [
         s
         for s in slots(api)
@@ -141,9 +142,10 @@ def picks(ctx: PlanContext, head: Api) -> set[str]:
     """The producers that can pick, by a name the request says ("the channel releases"), the item whose id
     an open input of ``head`` takes (``lookups.pick_field``): tried first."""
     named = {f.hint for f in ctx.found if f.kind == v.NAME}
+    bare = frozenset(ctx.cache.vocabulary.named_inputs) if "" in named else frozenset()
     out: set[str] = set()
     for slot in open_inputs(ctx, head) if named else []:
-        if input_kind(head, slot.name) not in named:
+        if input_kind(head, slot.name) not in named | bare:
             continue
         for producer, edge in ctx.strongest_by_producer(head.key, slot.table, slot.name).items():
             api = ctx.api(producer)
@@ -197,16 +199,52 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
         return None
     producer = apis[source.from_step or 0]
     where = (source.from_table, source.from_field or "")
-    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
+    named = frozenset(ctx.cache.vocabulary.named_inputs)
+    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used, named)
     if picked is not None:
         used.add(picked[0])
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
-    field = source.from_field or ""
-    if listed_item(field) in ctx.newest and field.count("[]") == 1:  # "the latest message": the first
+    if newest_pick(ctx, source.from_field or ""):  # "the latest message": the first of the messages
         return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
         return None  # every item of a list taking nothing: no lookup of the one the call is about
     return source
+
+
+def newest_pick(ctx: PlanContext, field: str) -> bool:
+    """Whether ``field`` is a thing's own field in a list of the things the request asks the newest of
+    (``messages[].ts`` for "the latest message"; not ``messages[].user``, another kind's id)."""
+    if not ctx.newest or field.count("[]") != 1 or listed_item(field) not in ctx.newest:
+        return False
+    leaf = field.rpartition(".")[2].lower()
+    return re.sub(r"_?id$", "", leaf) not in ctx.cache.vocabulary.kind_set
+
+
+def picked_newest(ctx: PlanContext, apis: list[Api], steps: list[StepInputs]) -> set[str]:
+    """The kinds the request asks the newest of that a step picks the first of (``pick_first``) from a
+    list step whose own optional inputs of a kind are fed (the history of the board the request names,
+    not of no board: its latest note is no board's)."""
+    out: set[str] = set()
+    for inputs in steps:
+        for source in inputs:
+            if not source.pick_first or source.from_step is None:
+                continue
+            given = {i.name for i in steps[source.from_step]}
+            if all(s.name in given for s in open_inputs(ctx, apis[source.from_step])):
+                out.add(listed_item(source.from_field or ""))
+    return out
+
+
+def newest_fed(ctx: PlanContext, api: Api) -> set[str]:
+    """The optional inputs of ``api`` a list of the things the request asks the newest of feeds (the
+    ``timestamp`` of ``pins.add`` from ``messages[].ts``, for "pin the latest message")."""
+    if not ctx.newest:
+        return set()
+    return {
+        e.consumer_field.lower()
+        for e in ctx.edges_into(api.key)
+        if e.consumer_table is None and newest_pick(ctx, e.producer_field)
+    }
 
 
 def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
