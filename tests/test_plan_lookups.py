@@ -118,6 +118,7 @@ paths:
       parameters:
         - {name: namespace, in: path, required: true, schema: {type: string}}
         - {name: labelSelector, in: query, schema: {type: string}}
+        - {name: fieldSelector, in: query, schema: {type: string}}
       responses:
         '200':
           description: ok
@@ -213,6 +214,7 @@ def test_a_path_item_takes_the_name_said_beside_its_kind(snap: Snapshot) -> None
 def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: Snapshot) -> None:
     fed = fed_into(snap, "GET /namespaces/{namespace}/machines", "labelSelector")
     assert fed == {("GET /namespaces/{namespace}/crews/{name}", "spec.selector.matchLabels")}
+    assert fed_into(snap, "GET /namespaces/{namespace}/machines", "fieldSelector") == set()  # says no label
     best = Planner(snap).plan("List the machines of crew blue in namespace shop").chains[0]
     assert [s.api for s in best.steps] == [
         "GET /namespaces/{namespace}/crews/{name}",

@@ -85,6 +85,7 @@ class LooseIds:
             for a in graph.kept
             if any(p.required and p.name.casefold() not in CREDENTIAL_PARAMS for p in a.params)
         }
+        self.first_sentences: dict[tuple[str, str, str], set[str]] = {}  # words a field's description says
         self.item_fields: dict[tuple[str, str], list[_Out]] = defaultdict(list)  # (thing, field) of a list
         self.described: dict[tuple[str, str], set[str]] = defaultdict(set)  # "timestamp of the message"
         for api in graph.kept:
@@ -173,13 +174,16 @@ class LooseIds:
         """An optional parameter named for what qualifies a thing (``labelSelector``) fed by the thing's
         own read naming it so (``spec.selector`` of ``GET …/services/{name}``, the
         ``spec.selector.matchLabels`` of a deployment): the last word of the parameter's name, of six
-        letters or more, as an object field or the object holding one, of one item read by its path."""
+        letters or more, as an object field or the object holding one, of one item read by its path, whose
+        path or the first sentence of its description says a word before it (``matchLabels``, "with label
+        keys": labelSelector; not fieldSelector or shardSelector, which the rule fed too before)."""
         parts = words(param.name)
         if param.required or len(parts) < 2 or len(parts[-1]) < MIN_TAIL or param.location != "query":
             return
         tail = parts[-1]
         if not param.name.casefold().endswith(tail):
             return
+        qualifiers = parts[:-1]  # "label" of labelSelector: the field must say it
         found = [
             (o, f"{o.field} is the {tail} {param.name} names")
             for o in self.by_word.get(tail, ())
@@ -187,6 +191,7 @@ class LooseIds:
             and self.graph.base(o.domain_type) == "object"
             and method_of(o.api) == "GET"
             and path_of(o.api).endswith("}")
+            and any(self._says(o, word) for word in qualifiers)
         ]
         for o, why in sorted(found, key=lambda f: (nesting(f[0].field), f[0].api.key)):
             self.graph.offer(o, consumer, param, EdgeLevel.ALIAS, why)
@@ -215,6 +220,20 @@ class LooseIds:
             if {self.graph.base(o.domain_type), self.graph.base(param.domain_type)} <= _SCALARS
         ]
         self.graph._take(found, consumer, param, EdgeLevel.NAME_TYPE)
+
+    def _says(self, o: _Out, word: str) -> bool:
+        """Whether a field's path or the first sentence of its description says ``word`` (singular)."""
+        if word in o.field.casefold():
+            return True
+        key = (o.api.key, o.table, o.field)
+        if key not in self.first_sentences:
+            column = next(
+                (c for t in o.api.output_tables if t.name == o.table for c in t.columns if c.name == o.field),
+                None,
+            )
+            said = column.description.split(". ", 1)[0] if column is not None else ""
+            self.first_sentences[key] = {singular(w) for w in re.findall(r"[a-z]+", said.casefold())}
+        return word in self.first_sentences[key]
 
     def scalar_lists(self, consumer: Api, param: Param) -> None:
         """A parameter named as a resource (``channel``) fed by a list of bare values named for it

@@ -208,7 +208,21 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
         return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
         return None  # every item of a list taking nothing: no lookup of the one the call is about
+    if not slot.required and not _names(ctx, producer) and _only_named(ctx, apis[index], slot.name):
+        return None  # opened for the read of a named thing (``_named_producers``): another step's is not it
     return source
+
+
+def _names(ctx: PlanContext, api: Api) -> bool:
+    """Whether ``api`` takes a name the request says ("deployment web")."""
+    return any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values())
+
+
+def _only_named(ctx: PlanContext, api: Api, name: str) -> bool:
+    """Whether the optional input ``name`` of ``api`` is open only because a read of a named thing feeds it
+    (``_named_producers``), not as one a loosely declared spec needs (``lookups.wanted``)."""
+    vocabulary = ctx.cache.vocabulary
+    return not wanted(api, name, False, vocabulary) and name.lower() in _named_producers(ctx, api)
 
 
 def newest_pick(ctx: PlanContext, field: str) -> bool:
@@ -257,6 +271,6 @@ def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
         producer = ctx.api(edge.producer) if edge.consumer_table is None else None
         if producer is None or edge.consumer_field.lower() in out:
             continue
-        if any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(producer).values()):
+        if _names(ctx, producer):
             out.add(edge.consumer_field.lower())
     return out
