@@ -11,7 +11,14 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
+from apiatlas.planning.actions import (
+    RequestAction,
+    composed,
+    reads,
+    replaces_whole,
+    split_actions,
+    write_targets,
+)
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
@@ -240,13 +247,14 @@ class Planner:
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api, ctx.verb)
+            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
         targets = sorted(
             hits,
             key=lambda k: (
                 -self._rel(ctx, k)
                 - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
-                - self.weights.kind * kind_fit(ctx, k, self.weights),
+                - self.weights.kind * kind_fit(ctx, k, self.weights)
+                + self.weights.replace * self._replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]
                 k,
             ),
         )[: self.limits.targets]
@@ -271,6 +279,14 @@ class Planner:
         if self._inputs is None:
             self._inputs = required_inputs(self.cache)
         return [k for k in taking_ids(ctx, self._inputs) if self._readable(ctx, k)]
+
+    def _replaces(self, ctx: PlanContext, api: Api) -> float:
+        """1 when ``api`` replaces a whole thing where a partial change serves (``replaces_whole``)."""
+        if not api.key.startswith("PUT "):
+            return 0.0
+        patch = "PATCH " + api.key.partition(" ")[2]
+        partial = ctx.api(patch) if self._readable(ctx, patch) else None
+        return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
@@ -407,6 +423,7 @@ class Planner:
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
+                tally.composed += 1 if composed(api, slot) else 0
                 inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
                 continue
             fed = True
@@ -447,11 +464,13 @@ class Planner:
             "edges": -tally.edge_penalty,
             "attribute": -w.attribute * tally.attribute_hops,
             "nested": -w.nested * tally.nested_hops,
-            "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
+            "missing": -w.missing * (len(tally.missing) - tally.choice_only - tally.composed)
+            - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),
             "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
+            "replace": -w.replace * self._replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
             "hint": w.hint * tally.kind_fit,

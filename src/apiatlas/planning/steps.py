@@ -26,6 +26,7 @@ class ChainTally:
     used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
     choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
     choices: int = 0  # inputs with a closed list of values the request names
+    composed: int = 0  # missing objects a write's body carries: the change itself (``actions.composed``)
     confidence: float = 1.0
     edge_penalty: float = 0.0
     kind_fit: float = 0.0
