@@ -10,6 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.catalog import singular
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
@@ -242,8 +243,9 @@ class Planner:
         near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
         direct = set(self._taking_ids(ctx))
         listing = sorted({k for kind in ctx.newest for k in self.cache.listed_items()[kind]})
+        asked = self._asked_fed(ctx)
         pool = dict.fromkeys(
-            [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing]
+            [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
@@ -261,6 +263,24 @@ class Planner:
         if not targets:
             return ReasonCode.NO_MATCH, "no API matches the request; rephrase it or name the target API"
         return targets
+
+    def _asked_fed(self, ctx: PlanContext) -> list[str]:
+        """The reads about the kind of thing the request asks about that a read of a thing it names feeds
+        ("Which machines does fleet blue …": the machines a fleet's selector selects)."""
+        if not ctx.kind:
+            return []
+        out: set[str] = set()
+        for key in sorted(k for k, d in ctx.near_values().items() if d == 0):
+            api = ctx.api(key)
+            if api is None or not any(
+                b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values()
+            ):
+                continue
+            for consumer in self.cache.consumers_of(key):
+                fed = ctx.api(consumer)
+                if fed is not None and reads(fed) and singular(consumer.rsplit("/", 1)[-1]) == ctx.kind:
+                    out.add(consumer)
+        return sorted(out)
 
     def _ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
         """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
