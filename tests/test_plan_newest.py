@@ -129,3 +129,10 @@ def test_a_name_said_without_its_kind_is_picked_from_the_list(snap: Snapshot) ->
     assert (board.from_field, board.pick_field, board.pick_value) == ("boards[].id", "boards[].name", "ideas")
     stamp = next(i for i in best.steps[2].inputs if i.name == "timestamp")
     assert (stamp.from_field, stamp.pick_first) == ("notes[].ts", True)
+
+
+def test_asking_for_the_things_a_list_is_named_for_ends_at_that_list(snap: Snapshot) -> None:
+    """Asked to show notes (no write ordered): the list named ``notes[]`` answers, not a write about a
+    note, whatever the search ranks first."""
+    best = Planner(snap).plan("Show the notes of the board b-1").chains[0]
+    assert [s.api for s in best.steps] == ["GET /boards.list", "GET /notes.history"]

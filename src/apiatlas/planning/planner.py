@@ -10,6 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.actions import orders_write
 from apiatlas.language.catalog import singular
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
@@ -242,7 +243,9 @@ class Planner:
         distance = ctx.near_values()
         near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
         direct = set(self._taking_ids(ctx))
-        listing = sorted({k for kind in ctx.newest for k in self.cache.listed_items()[kind]})
+        listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
+        kinds = ctx.newest | {singular(w) for w in ctx.words if singular(w) in listed}
+        listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
         asked = self._asked_fed(ctx)
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
@@ -250,6 +253,8 @@ class Planner:
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
+        elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+            hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         targets = sorted(
             hits,
             key=lambda k: (
@@ -493,6 +498,7 @@ class Planner:
             "replace": -w.replace * self._replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
+            "lists": w.lists * bool(listed_kinds(target) & {singular(x) for x in ctx.words}),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis),
