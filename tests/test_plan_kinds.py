@@ -96,6 +96,7 @@ def test_an_api_returns_the_last_kind_its_key_names() -> None:
     assert kind("GET /person/{person_id}/images") == "person"
     assert kind("GET /person/{person_id}/movie_credits") == "movie"
     assert kind("GET /movie/{movie_id}/credits") == "movie"
+    assert kind("GET /lists/{list_id}/companies") == "company"  # a plural path names its kind too
     assert (kind("GET /search/person"), kind("API_Acc_GetRest")) == ("", "")
 
 

@@ -118,6 +118,7 @@ paths:
       parameters:
         - {name: namespace, in: path, required: true, schema: {type: string}}
         - {name: labelSelector, in: query, schema: {type: string}}
+        - {name: fieldSelector, in: query, schema: {type: string}}
       responses:
         '200':
           description: ok
@@ -213,6 +214,7 @@ def test_a_path_item_takes_the_name_said_beside_its_kind(snap: Snapshot) -> None
 def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: Snapshot) -> None:
     fed = fed_into(snap, "GET /namespaces/{namespace}/machines", "labelSelector")
     assert fed == {("GET /namespaces/{namespace}/crews/{name}", "spec.selector.matchLabels")}
+    assert fed_into(snap, "GET /namespaces/{namespace}/machines", "fieldSelector") == set()  # says no label
     best = Planner(snap).plan("List the machines of crew blue in namespace shop").chains[0]
     assert [s.api for s in best.steps] == [
         "GET /namespaces/{namespace}/crews/{name}",
@@ -220,3 +222,13 @@ def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: 
     ]
     selector = next(i for i in best.steps[1].inputs if i.name == "labelSelector")
     assert (selector.origin, selector.from_field) == ("step", "spec.selector.matchLabels")
+
+
+def test_what_a_named_thing_s_read_feeds_is_a_target_of_the_kind_asked(snap: Snapshot) -> None:
+    """Asked "Which machines …": the machines list, which the crew's read feeds (its selector), joins
+    the targets whatever the search ranks (``Planner._asked_fed``), and the plan ends there."""
+    planner = Planner(snap)
+    request = "Which machines does crew blue in namespace shop run?"
+    assert planner._asked_fed(planner._read(request, None, dict)) == ["GET /namespaces/{namespace}/machines"]
+    best = planner.plan(request).chains[0]
+    assert [s.api for s in best.steps][-1] == "GET /namespaces/{namespace}/machines"

@@ -73,6 +73,12 @@ ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "первый": 1, "второй": 2, "третий": 3, "четвертый": 4,
 }  # fmt: skip
+# words asking for the newest of a kind of thing ("the latest message", "its most recent message",
+# «последнее сообщение»): the thing is the first item of a list of them
+NEWEST_WORDS = _listed(
+    "latest last newest recent последний последняя последнее последние последнего последней свежий "
+    "свежее новейший"
+)
 # Russian month stems and their numbers ("ма" is май / мая)
 MONTHS_RU = {
     "январ": 1, "феврал": 2, "март": 3, "апрел": 4, "ма": 5, "июн": 6,

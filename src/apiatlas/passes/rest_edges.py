@@ -391,6 +391,7 @@ class _RestGraph:
                 self.exact_names(api, param, resource, loose.needed(api, param))
                 loose.qualified_names(api, param)
                 loose.scalar_lists(api, param)
+                loose.described_fields(api, param)
                 loose.tail_names(api, param)
                 if resource is not None:
                     loose.item_names(api, param, resource)

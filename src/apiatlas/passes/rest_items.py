@@ -6,6 +6,7 @@ Used by the REST edges pass (``rest_edges.py``)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from apiatlas.passes.rest_edges import _Out, _RestGraph
 
 MIN_TAIL = 6  # a shorter last word (name, type, time) says too little to link by
+_OWNED_FIELD = re.compile(r"\b([A-Za-z]+)'s `(\w+)`")  # "A message's `ts` value": the field of a thing
+_OF_THING = re.compile(r"^\s*([A-Za-z]+) of (?:the|a|an) ([A-Za-z]+)\b")  # "Timestamp of the message …"
+_SCALARS = frozenset({"string", "integer", "number"})
 ITEM_NAME_KEYS = frozenset({"name", "metadata.name"})  # how an item of a collection names itself
 
 
@@ -81,6 +85,17 @@ class LooseIds:
             for a in graph.kept
             if any(p.required and p.name.casefold() not in CREDENTIAL_PARAMS for p in a.params)
         }
+        self.first_sentences: dict[tuple[str, str, str], set[str]] = {}  # words a field's description says
+        self.item_fields: dict[tuple[str, str], list[_Out]] = defaultdict(list)  # (thing, field) of a list
+        self.described: dict[tuple[str, str], set[str]] = defaultdict(set)  # "timestamp of the message"
+        for api in graph.kept:
+            for p in api.params:
+                if (said := _OF_THING.match(p.description)) is not None:
+                    self.described[(said[1].casefold(), singular(said[2]))].add(p.name)
+        for o in graph.outs:
+            head, sep, rest = o.field.partition("[].")
+            if sep and "." not in rest and "[]" not in rest and head.rsplit(".", 1)[-1].isalpha():
+                self.item_fields[(singular(head.rsplit(".", 1)[-1]), rest)].append(o)
         for o in graph.outs:
             resource = _collection_of(o.api) if _item_key(o) in ITEM_NAME_KEYS else None
             if resource is not None:
@@ -159,13 +174,16 @@ class LooseIds:
         """An optional parameter named for what qualifies a thing (``labelSelector``) fed by the thing's
         own read naming it so (``spec.selector`` of ``GET …/services/{name}``, the
         ``spec.selector.matchLabels`` of a deployment): the last word of the parameter's name, of six
-        letters or more, as an object field or the object holding one, of one item read by its path."""
+        letters or more, as an object field or the object holding one, of one item read by its path, whose
+        path or the first sentence of its description says a word before it (``matchLabels``, "with label
+        keys": labelSelector; not fieldSelector or shardSelector, which the rule fed too before)."""
         parts = words(param.name)
         if param.required or len(parts) < 2 or len(parts[-1]) < MIN_TAIL or param.location != "query":
             return
         tail = parts[-1]
         if not param.name.casefold().endswith(tail):
             return
+        qualifiers = parts[:-1]  # "label" of labelSelector: the field must say it
         found = [
             (o, f"{o.field} is the {tail} {param.name} names")
             for o in self.by_word.get(tail, ())
@@ -173,9 +191,49 @@ class LooseIds:
             and self.graph.base(o.domain_type) == "object"
             and method_of(o.api) == "GET"
             and path_of(o.api).endswith("}")
+            and any(self._says(o, word) for word in qualifiers)
         ]
         for o, why in sorted(found, key=lambda f: (nesting(f[0].field), f[0].api.key)):
             self.graph.offer(o, consumer, param, EdgeLevel.ALIAS, why)
+
+    def described_fields(self, consumer: Api, param: Param) -> None:
+        """A parameter whose description names the field of a thing that it takes ("A message's `ts`
+        value"), or says it is the same of the thing as another parameter named as a field ("Timestamp of
+        the message to pin", as ``ts`` is "Timestamp of the message to be deleted"), fed by that field of
+        each item of a list of those things (``messages[].ts``), at the exact-name level. Not a path's
+        item key (``{name}``, ``kind_names``: "name of the ResourceClaim" is no workload's
+        ``resourceClaims[].name``)."""
+        if self.graph.base(param.domain_type) in ("object", "array") or (
+            param.location == "path" and param.name.casefold() in ITEM_KEYS
+        ):
+            return
+        wanted: set[tuple[str, str]] = set()
+        if (owned := _OWNED_FIELD.search(param.description)) is not None:
+            wanted.add((singular(owned[1]), owned[2]))
+        if (said := _OF_THING.match(param.description)) is not None:
+            thing = singular(said[2])
+            wanted.update((thing, name) for name in self.described[(said[1].casefold(), thing)])
+        found = [
+            (o, f"{param.name} is said to be the {field} of a {thing} ({o.field})")
+            for thing, field in sorted(wanted)
+            for o in self.item_fields.get((thing, field), ())
+            if {self.graph.base(o.domain_type), self.graph.base(param.domain_type)} <= _SCALARS
+        ]
+        self.graph._take(found, consumer, param, EdgeLevel.NAME_TYPE)
+
+    def _says(self, o: _Out, word: str) -> bool:
+        """Whether a field's path or the first sentence of its description says ``word`` (singular)."""
+        if word in o.field.casefold():
+            return True
+        key = (o.api.key, o.table, o.field)
+        if key not in self.first_sentences:
+            column = next(
+                (c for t in o.api.output_tables if t.name == o.table for c in t.columns if c.name == o.field),
+                None,
+            )
+            said = column.description.split(". ", 1)[0] if column is not None else ""
+            self.first_sentences[key] = {singular(w) for w in re.findall(r"[a-z]+", said.casefold())}
+        return word in self.first_sentences[key]
 
     def scalar_lists(self, consumer: Api, param: Param) -> None:
         """A parameter named as a resource (``channel``) fed by a list of bare values named for it

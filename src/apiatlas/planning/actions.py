@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
-from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, REQUEST_WORDS, orders_write
 from apiatlas.planning import values as v
+from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
@@ -125,14 +126,43 @@ def reads(api: Api | None) -> bool:
     return api is None or api.side_effect is SideEffect.READ
 
 
-def write_targets(hits: list[str], api: Callable[[str], Api | None], verb: str) -> list[str]:
+def write_targets(
+    hits: list[str], api: Callable[[str], Api | None], verb: str, words: Sequence[str] = ()
+) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
-    hits as they were (the caller may not write: the plan stays a read)."""
+    hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
+    the request says deleting (``words``: "restart them by deleting them"), not for "label the node"."""
     writes = [k for k in hits if not reads(api(k))]
+    deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
+    if not deleting & {stem(w) for w in (verb, *words)}:
+        writes = [k for k in writes if not k.startswith("DELETE ")] or writes
     said = stem(verb)
     named = [k for k in writes if said in _own_stems(api(k))]
     return named or writes or hits
+
+
+def composed(api: Api, slot: Slot) -> bool:
+    """Whether ``slot`` is the object a write's body carries (a patch document): the change the request
+    orders, which the caller composes from it, not a value to look up: asked, at no cost (a ``PUT`` or
+    ``POST`` whose body fields are optional costs none either)."""
+    return (
+        not reads(api)
+        and slot.table is None
+        and slot.json_type == "object"
+        and any(p.name == slot.name and p.location == "body" for p in api.params)
+    )
+
+
+def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
+    """Whether ``api`` is a ``PUT`` (a whole thing replaced) whose path a ``PATCH`` (``patch``, one the
+    caller may call) also serves, and the request says no word of the ``PUT``'s title that the ``PATCH``'s
+    lacks ("replace"): a change a request orders ("scale …", "label …") is a partial one unless it says
+    otherwise."""
+    if patch is None or not api.key.startswith("PUT "):
+        return False
+    own = set(stems(api.title)) - set(stems(patch.title))
+    return not own & {s for w in words for s in stems(w)}
 
 
 def _own_stems(api: Api | None) -> set[str]:

@@ -33,6 +33,7 @@ class PlanContext:
     who: bool = False  # the request asks who: a list of people answers it (see ``intent.asks_who``)
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
     verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
+    newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)

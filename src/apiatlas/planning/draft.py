@@ -28,6 +28,7 @@ class StepInput:
     domain_type: str = ""
     pick_field: str | None = None  # the list's name field the item is picked by (``lookups``)
     pick_value: Any = None
+    pick_first: bool = False  # the list's first item: the newest one the request asks for (``lookups``)
 
     def shifted(self, by: int) -> StepInput:
         """This input with its producer step ``by`` steps later (steps were put before it)."""
@@ -83,6 +84,8 @@ def on_many(chain: list[StepInputs], inputs: StepInputs) -> Literal["all", "firs
     mapped = [i for i in inputs if i.origin == "step" and i.table is None]
     if not mapped:
         return "all"
+    if any(i.pick_first for i in mapped):
+        return "first"  # "the latest message": the first item of the list
     source = mapped[0]
     producer = chain[source.from_step or 0]
     entry_looks_up = not any(i.origin == "step" for i in producer) and any(

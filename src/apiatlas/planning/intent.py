@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import OWNER_WORDS, PERSON, PERSON_FIELDS, SEARCHING_WORDS
 from apiatlas.planning.relevance import is_stop_word
 from apiatlas.planning.values import WHO_OFFERS
@@ -73,7 +73,7 @@ def own_kind(api: Api, vocabulary: CatalogVocabulary) -> str:
     if any(w in SEARCHING_WORDS for w in words):
         return ""
     kinds = vocabulary.kind_set
-    named = next((w for w in reversed(words) if w in kinds), "")
+    named = next((k for w in reversed(words) for k in (w, singular(w)) if k in kinds), "")  # ``/nodes``: node
     return named or (PERSON if _describes_person(api) else "")
 
 

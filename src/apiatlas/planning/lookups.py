@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 
 _WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
 _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
+_PLACES = frozenset({"in", "into", "to", "from"})  # "… the latest message in announcements": where it is
+_SLUG = re.compile(r"[a-z][a-z0-9_-]*")
+_ENDS = re.compile(r"\s*(?:$|[,.;:!?]|and\b|then\b)")  # what follows a name ending a part of a request
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
@@ -64,6 +68,58 @@ def said_names(
     return out
 
 
+def bare_names(
+    text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
+) -> list[v.ExtractedValue]:
+    """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
+    a lower-case word right after "in", "to", "into" or "from" that ends the request or one of its parts
+    ("Pin the latest message in announcements"), no word the planner knows, no kind and part of no value
+    found already. Its kind unknown (``hint`` ''), it fills no input; a list of named items whose id an
+    input named for a kind takes may pick by it (``picked_name``)."""
+    if not vocabulary.named_inputs:
+        return []
+    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    out: list[v.ExtractedValue] = []
+    for match in _WORD.finditer(text):
+        before = text[: match.start()].split()
+        name = match.group(0).rstrip(".'’")
+        if not before or before[-1].lower() not in _PLACES or not _ENDS.match(text, match.end()):
+            continue
+        if (
+            not _SLUG.fullmatch(name)
+            or name in known
+            or name in taken
+            or name in vocabulary.kind_set
+            or singular(name) in vocabulary.kind_set
+            or name in PLAIN_WORDS
+            or name in SENTENCE_WORDS
+            or name in ACTION_WORDS
+        ):
+            continue
+        out.append(v.ExtractedValue(v.NAME, name, name, hint=""))
+    return out
+
+
+def newest_things(text: str) -> frozenset[str]:
+    """The kinds of thing a request asks the newest one of ("the latest message", "its most recent
+    message", "the last message"): the word after a word of recency (``NEWEST_WORDS``), singular. A list
+    of those things feeds the input taking one (``listed_item``), its first item picked."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return frozenset(
+        _singular(after)
+        for word, after in pairwise(words)
+        if word in NEWEST_WORDS and after not in PLAIN_WORDS and after.isalpha()
+    )
+
+
+def listed_item(field: str) -> str:
+    """The kind of thing a field reads from a list of (``messages[].ts`` → message); '' when the field
+    lies in no list or the list is named for nothing (``[].id``)."""
+    head, sep, _ = field.partition("[]")
+    name = head.rsplit(".", 1)[-1]
+    return _singular(name) if sep and name.isalpha() else ""
+
+
 def _singular(word: str) -> str:
     """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""
     return singular(word.lower())
@@ -90,7 +146,9 @@ def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) ->
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
     one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
-    id (``looked_up``)."""
+    id (``looked_up``). A name said without its kind (``bare_names``) fills none."""
+    if not hint:
+        return False
     if item_kind(api, name) == hint:
         return True
     if _singular(name) != hint:
@@ -141,16 +199,21 @@ def picked_name(
     field: tuple[str | None, str],
     name: str,
     used: set[int],
+    named: frozenset[str] = frozenset(),
 ) -> tuple[int, str] | None:
     """The name (its index in ``found``) a list step picks its item by, and the item's name field, when
     the step feeds ``consumer``'s input ``name`` the id read from ``field`` (table, field) of a list of
     named items and the request names a thing of that input's kind ("the channel releases": the item of
-    ``channels[]`` whose ``name`` is releases gives ``channels[].id``)."""
+    ``channels[]`` whose ``name`` is releases gives ``channels[].id``), or, when it names none and the
+    input is named for a kind (``named``: ``CatalogVocabulary.named_inputs``), a name said without its
+    kind ("in announcements")."""
     by = pick_field(producer, field[0], field[1])
     if by is None:
         return None
     kind = input_kind(consumer, name)
     said = [i for i, f in enumerate(found) if f.kind == v.NAME and f.hint == kind]
+    if not said and kind in named:  # a name said without its kind, of an input named for a kind
+        said = [i for i, f in enumerate(found) if f.kind == v.NAME and not f.hint]
     index = next((i for i in said if i not in used), said[0] if said else None)  # one item, read twice
     return (index, by) if index is not None else None
 

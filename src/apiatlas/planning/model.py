@@ -38,6 +38,11 @@ class InputSource(BaseModel):
         "(a name the request says: the channel releases)",
     )
     pick_value: Any = None
+    pick_first: bool = Field(
+        default=False,
+        description="the earlier step lists items: take the first (the newest one the request asks for: "
+        "the latest message)",
+    )
 
 
 class PlannedStep(BaseModel):

@@ -11,10 +11,19 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.actions import orders_write
+from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
 from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import RequestAction, reads, split_actions, write_targets
+from apiatlas.planning.actions import (
+    RequestAction,
+    composed,
+    reads,
+    replaces_whole,
+    split_actions,
+    write_targets,
+)
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
@@ -33,7 +42,7 @@ from apiatlas.planning.draft import (
 from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
 from apiatlas.planning.intent import asked_kind, asks_who, counted
-from apiatlas.planning.lookups import created_names, said_names
+from apiatlas.planning.lookups import bare_names, created_names, listed_item, newest_things, said_names
 from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
@@ -52,8 +61,10 @@ from apiatlas.planning.steps import (
     fed_input,
     more_columns,
     needing,
+    newest_fed,
     open_inputs,
     picked_list,
+    picked_newest,
     picks,
     required_inputs,
     taking_ids,
@@ -219,6 +230,7 @@ class Planner:
             if not self._catalog_term(f, request)
         ]
         found += said_names(request, vocabulary, found, self.known)
+        found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
@@ -233,8 +245,13 @@ class Planner:
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
-            request=request,
+            request=request, newest=self._newest(request),
         )  # fmt: skip
+
+    def _newest(self, request: str) -> frozenset[str]:
+        """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
+        asked = newest_things(request)
+        return asked & self.cache.listed_items().keys() if asked else frozenset()
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -253,22 +270,49 @@ class Planner:
         distance = ctx.near_values()
         near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
         direct = set(self._taking_ids(ctx))
-        pool = dict.fromkeys([*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets]])
+        listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
+        kinds = ctx.newest | {singular(w) for w in ctx.words if singular(w) in listed}
+        listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
+        asked = self._asked_fed(ctx)
+        pool = dict.fromkeys(
+            [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
+        )  # and the lists of the things the request asks the newest of ("show the recent messages")
         hits = [k for k in pool if self._readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api, ctx.verb)
+            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
+        elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+            hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         targets = sorted(
             hits,
             key=lambda k: (
                 -self._rel(ctx, k)
-                - 0.3 * (distance.get(k, 9) <= 1 or k in direct)
-                - self.weights.kind * kind_fit(ctx, k, self.weights),
+                - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
+                - self.weights.kind * kind_fit(ctx, k, self.weights)
+                + self.weights.replace * self._replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]
                 k,
             ),
         )[: self.limits.targets]
         if not targets:
             return ReasonCode.NO_MATCH, "no API matches the request; rephrase it or name the target API"
         return targets
+
+    def _asked_fed(self, ctx: PlanContext) -> list[str]:
+        """The reads about the kind of thing the request asks about that a read of a thing it names feeds
+        ("Which machines does fleet blue …": the machines a fleet's selector selects)."""
+        if not ctx.kind:
+            return []
+        out: set[str] = set()
+        for key in sorted(k for k, d in ctx.near_values().items() if d == 0):
+            api = ctx.api(key)
+            if api is None or not any(
+                b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values()
+            ):
+                continue
+            for consumer in self.cache.consumers_of(key):
+                fed = ctx.api(consumer)
+                if fed is not None and reads(fed) and singular(consumer.rsplit("/", 1)[-1]) == ctx.kind:
+                    out.add(consumer)
+        return sorted(out)
 
     def _ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
         """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
@@ -287,6 +331,14 @@ class Planner:
         if self._inputs is None:
             self._inputs = required_inputs(self.cache)
         return [k for k in taking_ids(ctx, self._inputs) if self._readable(ctx, k)]
+
+    def _replaces(self, ctx: PlanContext, api: Api) -> float:
+        """1 when ``api`` replaces a whole thing where a partial change serves (``replaces_whole``)."""
+        if not api.key.startswith("PUT "):
+            return 0.0
+        patch = "PATCH " + api.key.partition(" ")[2]
+        partial = ctx.api(patch) if self._readable(ctx, patch) else None
+        return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
 
     def _readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
@@ -374,6 +426,7 @@ class Planner:
         if routed is not None:  # "from Boston to Paris": one lookup per end of the route
             order, steps = routed
             chain_apis = [chain_apis[i] for i in order]
+        tally.newest = picked_newest(ctx, chain_apis, steps)
         extra = more_entities(
             ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
         )
@@ -426,10 +479,11 @@ class Planner:
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
+                tally.composed += 1 if composed(api, slot) else 0
                 inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
                 continue
             fed = True
-            picked_id = source.pick_value is not None  # an id picked from a list by a stated name
+            picked_id = source.pick_value is not None or source.pick_first  # an item picked from a list
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             inputs.append(source)
@@ -452,6 +506,9 @@ class Planner:
         names = {i for i in subjects if ctx.found[i].kind == v.NAME}
         writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
+        # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
+        # message" is no list of messages)
+        newest = tally.newest | (set() if newest_fed(ctx, target) else listed_kinds(target) & ctx.newest)
         return {
             "target": w.target * (self._rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
             "kind": w.kind * kind_fit(ctx, target.key, w),
@@ -463,16 +520,25 @@ class Planner:
             "edges": -tally.edge_penalty,
             "attribute": -w.attribute * tally.attribute_hops,
             "nested": -w.nested * tally.nested_hops,
-            "missing": -w.missing * (len(tally.missing) - tally.choice_only) - w.choice * tally.choice_only,
+            "missing": -w.missing * (len(tally.missing) - tally.choice_only - tally.composed)
+            - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),
             "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
+            "replace": -w.replace * self._replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
+            "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
+            "lists": w.lists * bool(listed_kinds(target) & {singular(x) for x in ctx.words}),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
         }
+
+
+def listed_kinds(api: Api) -> set[str]:
+    """The kinds of thing an API's output lists (``messages[].ts`` → message: ``lookups.listed_item``)."""
+    return {listed_item(c.name) for t in api.output_tables for c in t.columns} - {""}
 
 
 def _ms(started: float) -> float:

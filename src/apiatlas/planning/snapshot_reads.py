@@ -7,6 +7,7 @@ from typing import Any
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
 from apiatlas.planning.draft import is_identifier
 from apiatlas.planning.intent import own_kind
+from apiatlas.planning.lookups import listed_item
 from apiatlas.snapshot import CatalogReader
 
 
@@ -24,6 +25,7 @@ class SnapshotCache:
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
+        self.feeding_lists: dict[str, set[str]] | None = None
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -60,6 +62,17 @@ class SnapshotCache:
             self._room(self.lists)
             self.lists[key] = kinds - {""}
         return self.lists[key]
+
+    def listed_items(self) -> dict[str, set[str]]:
+        """The kinds of thing some list feeds an input with (``messages[].ts`` → message) and the APIs
+        listing each, read once."""
+        if self.feeding_lists is None:
+            self.feeding_lists = {}
+            for edge in self.snapshot.all_edges():
+                kind = listed_item(edge.producer_field)
+                if kind:
+                    self.feeding_lists.setdefault(kind, set()).add(edge.producer)
+        return self.feeding_lists
 
     def entries(self) -> set[str]:
         if self.entry_points is None:

@@ -3,6 +3,7 @@ chain's hops, values and gaps that its score is made of."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
@@ -11,7 +12,7 @@ from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
-from apiatlas.planning.lookups import input_kind, item_kind, pick_field, picked_name, wanted
+from apiatlas.planning.lookups import input_kind, item_kind, listed_item, pick_field, picked_name, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -25,12 +26,14 @@ class ChainTally:
     used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
     choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
     choices: int = 0  # inputs with a closed list of values the request names
+    composed: int = 0  # missing objects a write's body carries: the change itself (``actions.composed``)
     confidence: float = 1.0
     edge_penalty: float = 0.0
     kind_fit: float = 0.0
     attribute_hops: int = 0  # hops through a value many things share, rather than the thing's identifier
     unfed: int = 0  # optional inputs of a kind no step feeds (``lookups.wanted``)
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
+    newest: set[str] = field(default_factory=set)  # kinds asked the newest of that a list step feeds
 
 
 def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
@@ -41,7 +44,7 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
     vocabulary = ctx.cache.vocabulary
-    named = _named_producers(ctx, api)
+    named = _named_producers(ctx, api) | newest_fed(ctx, api)
     out = [
         s
         for s in slots(api)
@@ -140,9 +143,10 @@ def picks(ctx: PlanContext, head: Api) -> set[str]:
     """The producers that can pick, by a name the request says ("the channel releases"), the item whose id
     an open input of ``head`` takes (``lookups.pick_field``): tried first."""
     named = {f.hint for f in ctx.found if f.kind == v.NAME}
+    bare = frozenset(ctx.cache.vocabulary.named_inputs) if "" in named else frozenset()
     out: set[str] = set()
     for slot in open_inputs(ctx, head) if named else []:
-        if input_kind(head, slot.name) not in named:
+        if input_kind(head, slot.name) not in named | bare:
             continue
         for producer, edge in ctx.strongest_by_producer(head.key, slot.table, slot.name).items():
             api = ctx.api(producer)
@@ -187,20 +191,75 @@ def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
 
 def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: set[int]) -> StepInput | None:
     """The earlier step feeding ``slot`` (``from_earlier``), picking its item by a stated name when it
-    lists named things (``lookups.picked_name``: the name joins ``used``); an optional input, or any
-    input of a write, is not fed by every item of a list taking nothing (``blind``)."""
+    lists named things (``lookups.picked_name``: the name joins ``used``), or its first item when the
+    request asks the newest of the things the list holds ("the latest message": ``messages[].ts``,
+    ``pick_first``); an optional input, or any input of a write, is not fed by every item of a list
+    taking nothing (``blind``)."""
     source = from_earlier(ctx, apis, index, slot)
     if source is None:
         return None
     producer = apis[source.from_step or 0]
     where = (source.from_table, source.from_field or "")
-    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used)
+    named = frozenset(ctx.cache.vocabulary.named_inputs)
+    picked = picked_name(ctx.found, producer, apis[index], where, slot.name, used, named)
     if picked is not None:
         used.add(picked[0])
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
+    if newest_pick(ctx, source.from_field or ""):  # "the latest message": the first of the messages
+        return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
         return None  # every item of a list taking nothing: no lookup of the one the call is about
+    if not slot.required and not _names(ctx, producer) and _only_named(ctx, apis[index], slot.name):
+        return None  # opened for the read of a named thing (``_named_producers``): another step's is not it
     return source
+
+
+def _names(ctx: PlanContext, api: Api) -> bool:
+    """Whether ``api`` takes a name the request says ("deployment web")."""
+    return any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values())
+
+
+def _only_named(ctx: PlanContext, api: Api, name: str) -> bool:
+    """Whether the optional input ``name`` of ``api`` is open only because a read of a named thing feeds it
+    (``_named_producers``), not as one a loosely declared spec needs (``lookups.wanted``)."""
+    vocabulary = ctx.cache.vocabulary
+    return not wanted(api, name, False, vocabulary) and name.lower() in _named_producers(ctx, api)
+
+
+def newest_pick(ctx: PlanContext, field: str) -> bool:
+    """Whether ``field`` is a thing's own field in a list of the things the request asks the newest of
+    (``messages[].ts`` for "the latest message"; not ``messages[].user``, another kind's id)."""
+    if not ctx.newest or field.count("[]") != 1 or listed_item(field) not in ctx.newest:
+        return False
+    leaf = field.rpartition(".")[2].lower()
+    return re.sub(r"_?id$", "", leaf) not in ctx.cache.vocabulary.kind_set
+
+
+def picked_newest(ctx: PlanContext, apis: list[Api], steps: list[StepInputs]) -> set[str]:
+    """The kinds the request asks the newest of that a step picks the first of (``pick_first``) from a
+    list step whose own optional inputs of a kind are fed (the history of the board the request names,
+    not of no board: its latest note is no board's)."""
+    out: set[str] = set()
+    for inputs in steps:
+        for source in inputs:
+            if not source.pick_first or source.from_step is None:
+                continue
+            given = {i.name for i in steps[source.from_step]}
+            if all(s.name in given for s in open_inputs(ctx, apis[source.from_step])):
+                out.add(listed_item(source.from_field or ""))
+    return out
+
+
+def newest_fed(ctx: PlanContext, api: Api) -> set[str]:
+    """The optional inputs of ``api`` a list of the things the request asks the newest of feeds (the
+    ``timestamp`` of ``pins.add`` from ``messages[].ts``, for "pin the latest message")."""
+    if not ctx.newest:
+        return set()
+    return {
+        e.consumer_field.lower()
+        for e in ctx.edges_into(api.key)
+        if e.consumer_table is None and newest_pick(ctx, e.producer_field)
+    }
 
 
 def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
@@ -213,6 +272,6 @@ def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
         producer = ctx.api(edge.producer) if edge.consumer_table is None else None
         if producer is None or edge.consumer_field.lower() in out:
             continue
-        if any(b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(producer).values()):
+        if _names(ctx, producer):
             out.add(edge.consumer_field.lower())
     return out

@@ -33,6 +33,8 @@ class Weights:
     unfed: float = 0.3  # an optional input a chain may feed (``steps.open_inputs``) that no step feeds
     unused_name: float = 0.5  # a name said beside a kind ("node n-1", ``lookups``) no step takes or picks by
     write: float = 0.5
+    lists: float = 0.5  # the target's output is a list named for a thing the request says ("the messages")
+    replace: float = 0.3  # a PUT whose path a PATCH serves, the request saying no word of replacing it
     hint: float = 0.8
     entry: float = 0.5  # the entry point covering the request's last words (what the data belongs to)
     kind: float = 1.5  # the target is about the kind of thing asked about (a person for "his birthday")
