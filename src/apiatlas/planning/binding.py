@@ -110,6 +110,11 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
     return False
 
 
+def fills(value: v.ExtractedValue, slot: Slot) -> bool:
+    """Whether a stated value may fill this input (``accepts``; a name of a thing only a required one)."""
+    return accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
+
+
 @dataclass(frozen=True)
 class Bound:
     """A value for one input: given by the caller (``known``) or read from the request (``request``)."""
@@ -177,15 +182,17 @@ def bind(
     kinds: frozenset[str] = frozenset(),
     text: str = "",
     looked_up: Callable[[str], bool] = lambda name: False,
+    inputs: list[Slot] | None = None,
 ) -> dict[tuple[str | None, str], Bound]:
     """The inputs of ``api`` that known or stated values fill: (table, name) -> value (``kinds``: the
     catalog's kinds of things, which a value's hint names; ``text``: the request, whose names said beside
     an input's noun fill it, ``named_beside``; ``looked_up``: whether a list of named items gives an
-    input its id, so a name said of the thing is picked from that list, not passed: ``lookups``)."""
+    input its id, so a name said of the thing is picked from that list, not passed: ``lookups``;
+    ``inputs``: ``slots(api)`` when the caller keeps them)."""
     out: dict[tuple[str | None, str], Bound] = {}
     lowered = {k.lower(): val for k, val in known.items()}
     used: set[int] = set()
-    for slot in slots(api):
+    for slot in slots(api) if inputs is None else inputs:
         key = (slot.table, slot.name)
         for spelled in (f"{api.key}.{slot.name}".lower(), slot.name.lower()):
             if spelled in lowered:
@@ -193,11 +200,7 @@ def bind(
                 break
         if key in out:
             continue
-        fits = [
-            i
-            for i, value in enumerate(found)
-            if i not in used and accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
-        ]
+        fits = [i for i, value in enumerate(found) if i not in used and fills(value, slot)]
         if fits:  # the value said to be what the API is about ("the band X" to a band search)
             index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
             out[key] = Bound("request", found[index].value, index)

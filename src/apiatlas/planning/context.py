@@ -49,10 +49,12 @@ class PlanContext:
         return self.cache.strongest_by_producer(key, table, name, kind)
 
     def near_values(self) -> dict[str, int]:
-        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
+        """Entry points that take a stated value (0) and the APIs they feed directly (1); only the entry
+        points with an input a stated value may fill are bound (``SnapshotCache.entries_stating``)."""
         if self.distance is None:
             self.distance = {}
-            for key in sorted(self.entries()):
+            stating = self.cache.entries_stating(self.found, bool(self.known))
+            for key in sorted(self.entries() if stating is None else stating):
                 api = self.api(key)
                 if api is None:
                     continue
@@ -70,7 +72,7 @@ class PlanContext:
         if api.key not in self.bound:
             self.bound[api.key] = bind(
                 api, self.found, self.known, self.words, self.cache.vocabulary.kind_set, self.request,
-                lambda name: self.looked_up(api, name),
+                lambda name: self.looked_up(api, name), self.cache.slots(api),
             )  # fmt: skip
         return self.bound[api.key]
 

@@ -64,7 +64,7 @@ def said_names(
     return out
 
 
-def _singular(word: str) -> str:
+def singular_kind(word: str) -> str:
     """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""
     return singular(word.lower())
 
@@ -77,13 +77,13 @@ def item_kind(api: Api, name: str) -> str:
     if marker not in segments or name.lower() not in ITEM_KEYS:
         return ""
     at = segments.index(marker)
-    return _singular(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
+    return singular_kind(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
 
 
 def input_kind(api: Api, name: str) -> str:
     """The kind of thing an input takes: its own name (``channel``, ``users``, ``namespace``), else the
     item its path names (``{name}`` after ``nodes``)."""
-    return item_kind(api, name) or _singular(name)
+    return item_kind(api, name) or singular_kind(name)
 
 
 def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
@@ -93,7 +93,7 @@ def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) ->
     id (``looked_up``)."""
     if item_kind(api, name) == hint:
         return True
-    if _singular(name) != hint:
+    if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
@@ -128,7 +128,7 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     requires it). A chain may feed it; a plan without it asks nothing."""
     if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS:
         return False
-    if "_" not in name and _singular(name) in vocabulary.kind_set:
+    if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
@@ -165,5 +165,5 @@ def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> se
     if tail.startswith("{"):
         return set()
     return {
-        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and _singular(tail) == f.hint
+        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint
     }

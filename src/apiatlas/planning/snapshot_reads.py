@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import is_identifier
+from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.snapshot import CatalogReader
 
@@ -24,6 +26,8 @@ class SnapshotCache:
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
+        self.inputs: dict[str, list[Slot]] = {}
+        self.entry_inputs: EntryInputs | None = None
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -35,6 +39,20 @@ class SnapshotCache:
             self._room(self.apis)
             self.apis[key] = self.snapshot.get_api(key)
         return self.apis[key]
+
+    def slots(self, api: Api) -> list[Slot]:
+        """``binding.slots(api)``, kept."""
+        if api.key not in self.inputs:
+            self._room(self.inputs)
+            self.inputs[api.key] = slots(api)
+        return self.inputs[api.key]
+
+    def entries_stating(self, found: list[Any], known: bool) -> set[str] | None:
+        """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
+        if self.entry_inputs is None:
+            apis = (self.api(k) for k in sorted(self.entries()))
+            self.entry_inputs = EntryInputs.of(a for a in apis if a is not None)
+        return self.entry_inputs.stating(found, known)
 
     def edges_into(self, key: str) -> list[Edge]:
         if key not in self.edges:
