@@ -9,7 +9,6 @@ from apiatlas.catalog.model import Api, Edge
 from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
-from apiatlas.planning.draft import hint_fit
 from apiatlas.planning.relevance import Relevance
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -26,6 +25,7 @@ class PlanContext:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     shortlists: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)  # see Planner
+    stating: dict[str, float] = field(default_factory=dict)  # how well each API takes the values (fit.states)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
     request: str = ""
@@ -59,8 +59,9 @@ class PlanContext:
                 if api is None:
                     continue
                 bound = self.bindings(api).values()
-                kinds = self.cache.vocabulary.kind_set
-                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api, kinds) for b in bound if b.index >= 0)
+                fit = sum(
+                    1.0 + self.cache.hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0
+                )
                 if fit > 0.5 or any(b.known_as for b in bound):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:

@@ -21,7 +21,6 @@ from apiatlas.planning.draft import (
     Draft,
     StepInput,
     StepInputs,
-    hint_fit,
     ids_only,
     is_identifier,
     nested_list,
@@ -384,7 +383,7 @@ class Planner:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
             if value.index >= 0:
                 tally.used.add(value.index)
-                tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+                tally.kind_fit += ctx.cache.hint_fit(ctx.found[value.index].hint, api)
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):

@@ -6,7 +6,7 @@ from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
 from apiatlas.planning.binding import Slot, slots
-from apiatlas.planning.draft import is_identifier
+from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.snapshot import CatalogReader
@@ -28,6 +28,7 @@ class SnapshotCache:
         self.entry_points: set[str] | None = None
         self.inputs: dict[str, list[Slot]] = {}
         self.entry_inputs: EntryInputs | None = None
+        self.fits: dict[tuple[str, str], float] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -46,6 +47,17 @@ class SnapshotCache:
             self._room(self.inputs)
             self.inputs[api.key] = slots(api)
         return self.inputs[api.key]
+
+    def hint_fit(self, hint: str, api: Api) -> float:
+        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept."""
+        if not hint:
+            return 0.0
+        key = (hint, api.key)
+        if key not in self.fits:
+            if len(self.fits) >= self.MAX_ITEMS:
+                self.fits.clear()
+            self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
+        return self.fits[key]
 
     def entries_stating(self, found: list[Any], known: bool) -> set[str] | None:
         """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
