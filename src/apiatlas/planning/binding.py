@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
@@ -49,6 +49,7 @@ def slots(api: Api) -> list[Slot]:
     return out
 
 
+@lru_cache(maxsize=8192)
 def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9а-я]", "", name.lower())
 
@@ -112,7 +113,13 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
 
 def fills(value: v.ExtractedValue, slot: Slot) -> bool:
     """Whether a stated value may fill this input (``accepts``; a name of a thing only a required one)."""
-    return accepts(value, slot) and (value.kind != v.ENTITY or slot.required)
+    return _fills(value.kind, value.hint, slot)
+
+
+@lru_cache(maxsize=65536)
+def _fills(kind: str, hint: str, slot: Slot) -> bool:
+    """``fills`` by what it reads of a value: its kind and hint."""
+    return accepts(v.ExtractedValue(kind, "", "", hint=hint), slot) and (kind != v.ENTITY or slot.required)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ class EntryInputs:
 
     by_slot: dict[Slot, list[str]] = field(default_factory=dict)
     by_name_kind: dict[str, list[str]] = field(default_factory=dict)
-    _fills: dict[tuple[str, str, Slot], bool] = field(default_factory=dict)
 
     @classmethod
     def of(cls, entries: Iterable[Api]) -> EntryInputs:
@@ -42,18 +41,9 @@ class EntryInputs:
         out: set[str] = set()
         said = {(f.kind, f.hint): f for f in found}
         for slot, keys in self.by_slot.items():
-            if any(self._fill(f, slot) for f in said.values()):
+            if any(fills(f, slot) for f in said.values()):
                 out.update(keys)
         for f in found:
             if f.kind == v.NAME:
                 out.update(self.by_name_kind.get(f.hint.lower(), ()))
         return out
-
-    def _fill(self, value: v.ExtractedValue, slot: Slot) -> bool:
-        """``binding.fills``, which reads only a value's kind and hint, kept per kind, hint and input."""
-        key = (value.kind, value.hint, slot)
-        if key not in self._fills:
-            if len(self._fills) >= 200_000:
-                self._fills.clear()
-            self._fills[key] = fills(value, slot)
-        return self._fills[key]

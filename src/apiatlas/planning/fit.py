@@ -7,7 +7,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.intent import own_kind, sub_resource, takes_one_of
+from apiatlas.planning.intent import sub_resource, takes_one_of
 from apiatlas.planning.weights import Weights
 
 
@@ -43,7 +43,7 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
         return 0.0
     one = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
     if ctx.kind:
-        return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
+        return (1.0 if ctx.cache.own_kind(api) == ctx.kind else 0.0) - one
     return (weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
 

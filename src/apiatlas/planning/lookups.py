@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
 from apiatlas.language.actions import ACTION_WORDS
@@ -64,6 +65,7 @@ def said_names(
     return out
 
 
+@lru_cache(maxsize=8192)
 def singular_kind(word: str) -> str:
     """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""
     return singular(word.lower())
@@ -71,7 +73,11 @@ def singular_kind(word: str) -> str:
 
 def item_kind(api: Api, name: str) -> str:
     """The kind of thing a path input names one item of: ``{name}`` right after ``nodes`` → node."""
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    return _path_item_kind(str(api.extra.get("path", api.key.partition(" ")[2])), name)
+
+
+@lru_cache(maxsize=65536)
+def _path_item_kind(path: str, name: str) -> str:
     segments = [s for s in path.strip("/").split("/") if s]
     marker = "{" + name + "}"
     if marker not in segments or name.lower() not in ITEM_KEYS:

@@ -29,6 +29,7 @@ class SnapshotCache:
         self.inputs: dict[str, list[Slot]] = {}
         self.entry_inputs: EntryInputs | None = None
         self.fits: dict[tuple[str, str], float] = {}
+        self.kinds: dict[str, str] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -47,6 +48,13 @@ class SnapshotCache:
             self._room(self.inputs)
             self.inputs[api.key] = slots(api)
         return self.inputs[api.key]
+
+    def own_kind(self, api: Api) -> str:
+        """``intent.own_kind`` of an API with the catalog's vocabulary, kept."""
+        if api.key not in self.kinds:
+            self._room(self.kinds)
+            self.kinds[api.key] = own_kind(api, self.vocabulary)
+        return self.kinds[api.key]
 
     def hint_fit(self, hint: str, api: Api) -> float:
         """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept."""
@@ -86,7 +94,7 @@ class SnapshotCache:
             for edge in self.snapshot.edges_out_of(key):
                 consumer = self.api(edge.consumer) if "[]" in edge.producer_field else None
                 if consumer is not None and is_identifier(edge.consumer_field, edge.domain_type):
-                    kinds.add(own_kind(consumer, self.vocabulary))
+                    kinds.add(self.own_kind(consumer))
             self._room(self.lists)
             self.lists[key] = kinds - {""}
         return self.lists[key]
