@@ -158,8 +158,7 @@ def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> 
         return None
     if len(noun) < MIN_NOUN or not noun.isalpha():
         return None
-    said = _TEXT_WORD.findall(text)
-    lowered = [w.lower() for w in said]
+    said, lowered = _said(text)
     if noun not in lowered:
         return None
     at = lowered.index(noun)
@@ -167,6 +166,13 @@ def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> 
         if 0 <= index < len(said) and _a_name(lowered[index], noun, kinds):
             return str(said[index]).strip("'’")
     return None
+
+
+@lru_cache(maxsize=256)
+def _said(text: str) -> tuple[list[str], list[str]]:
+    """The request's words as written and lower-cased (read once per request, not per input)."""
+    said = _TEXT_WORD.findall(text)
+    return said, [w.lower() for w in said]
 
 
 def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
@@ -209,7 +215,11 @@ def bind(
             continue
         fits = [i for i, value in enumerate(found) if i not in used and fills(value, slot)]
         if fits:  # the value said to be what the API is about ("the band X" to a band search)
-            index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
+            index = (
+                fits[0]
+                if len(fits) == 1
+                else max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
+            )
             out[key] = Bound("request", found[index].value, index)
             used.add(index)
         if key not in out and slot.enum and slot.required:

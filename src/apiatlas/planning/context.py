@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,8 +50,9 @@ class PlanContext:
         return self.cache.strongest_by_producer(key, table, name, kind)
 
     def near_values(self) -> dict[str, int]:
-        """Entry points that take a stated value (0) and the APIs they feed directly (1); only the entry
-        points with an input a stated value may fill are bound (``SnapshotCache.entries_stating``)."""
+        """Entry points that take a stated value (0) and the APIs they feed directly (1). Only the entry
+        points that may take enough of the values are bound (``SnapshotCache.entries_stating``: the
+        values each may fill; a value adds at most 1 + its kind fit, 0..2, to the sum judged here)."""
         if self.distance is None:
             self.distance = {}
             stating = self.cache.entries_stating(self.found, bool(self.known))
@@ -58,16 +60,20 @@ class PlanContext:
                 api = self.api(key)
                 if api is None:
                     continue
+                if stating is not None and self._fit(api, stating[key]) <= 0.5:
+                    continue  # the values it may take fit it too little even if all were bound
                 bound = self.bindings(api).values()
-                fit = sum(
-                    1.0 + self.cache.hint_fit(self.found[b.index].hint, api) for b in bound if b.index >= 0
-                )
-                if fit > 0.5 or any(b.known_as for b in bound):
+                if self._fit(api, [b.index for b in bound if b.index >= 0]) > 0.5 or any(
+                    b.known_as for b in bound
+                ):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:
                 for consumer in self.cache.consumers_of(key):
                     self.distance.setdefault(consumer, 1)
         return self.distance
+
+    def _fit(self, api: Api, values: Iterable[int]) -> float:
+        return sum(1.0 + self.cache.hint_fit(self.found[i].hint, api) for i in values)
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:

@@ -33,17 +33,22 @@ class EntryInputs:
                         index.by_name_kind.setdefault(kind, []).append(api.key)
         return index
 
-    def stating(self, found: list[v.ExtractedValue], known: bool) -> set[str] | None:
-        """The entry points with an input some stated value may fill (a superset of those ``bind`` fills
-        from ``found``); None when values are known by name (``known``): any entry point may take one."""
+    def stating(self, found: list[v.ExtractedValue], known: bool) -> dict[str, set[int]] | None:
+        """The entry points with an input some stated value may fill, each with those values (indexes
+        into ``found``; a superset of what ``bind`` fills); None when values are known by name
+        (``known``): any entry point may take one."""
         if known:
             return None
-        out: set[str] = set()
-        said = {(f.kind, f.hint): f for f in found}
+        taking: list[set[str]] = [set() for _ in found]  # each value: the entry points it may fill
         for slot, keys in self.by_slot.items():
-            if any(fills(f, slot) for f in said.values()):
-                out.update(keys)
-        for f in found:
+            for i, f in enumerate(found):
+                if fills(f, slot):
+                    taking[i].update(keys)
+        for i, f in enumerate(found):
             if f.kind == v.NAME:
-                out.update(self.by_name_kind.get(f.hint.lower(), ()))
+                taking[i].update(self.by_name_kind.get(f.hint.lower(), ()))
+        out: dict[str, set[int]] = {}
+        for i, entries in enumerate(taking):
+            for key in entries:
+                out.setdefault(key, set()).add(i)
         return out

@@ -67,7 +67,7 @@ class SnapshotCache:
             self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
         return self.fits[key]
 
-    def entries_stating(self, found: list[Any], known: bool) -> set[str] | None:
+    def entries_stating(self, found: list[Any], known: bool) -> dict[str, set[int]] | None:
         """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
         if self.entry_inputs is None:
             apis = (self.api(k) for k in sorted(self.entries()))
