@@ -62,6 +62,9 @@ class PlanContext:
                     continue
                 if stating is not None and self._fit(api, stating[key]) <= 0.5:
                     continue  # the values it may take fit it too little even if all were bound
+                if stating is not None and self._surely_near(api, stating[key]):
+                    self.distance[key] = 0
+                    continue
                 bound = self.bindings(api).values()
                 if self._fit(api, [b.index for b in bound if b.index >= 0]) > 0.5 or any(
                     b.known_as for b in bound
@@ -71,6 +74,14 @@ class PlanContext:
                 for consumer in self.cache.consumers_of(key):
                     self.distance.setdefault(consumer, 1)
         return self.distance
+
+    def _surely_near(self, api: Api, values: set[int]) -> bool:
+        """Whether ``bind`` would give the API one of ``values`` fitting it well enough, unbound: with no
+        value known by name, the first input one of them fills takes one (``binding.fills`` is what
+        ``bind`` tries first), so when each fits (1 + kind fit > 0.5) the API is near. Not for names
+        said beside a kind, which an input takes only when no list gives it its id."""
+        found = self.found
+        return all(found[i].kind != v.NAME and self._fit(api, [i]) > 0.5 for i in values)
 
     def _fit(self, api: Api, values: Iterable[int]) -> float:
         return sum(1.0 + self.cache.hint_fit(self.found[i].hint, api) for i in values)
