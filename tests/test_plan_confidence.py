@@ -4,6 +4,7 @@ candidate chains kept, what is unclear said), and the fit's threshold holding th
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +46,17 @@ def test_signals_are_read_from_the_plan(music: Snapshot) -> None:
     assert signals["steps"] == len(result.chains[0].steps) and signals["actions"] == 1.0
     assert 0.0 <= signals["unused"] <= 1.0 and 0.0 < signals["edges"] <= 1.0
     assert result.confidence is None  # no model: nothing judged
+
+
+def test_typed_is_the_share_of_taken_values_whose_form_says_their_kind(
+    music: Snapshot, bank_snapshot: Path
+) -> None:
+    named = Planner(music, confidence=None).plan("List the albums of the artist Adele")
+    assert named.chains[0].steps[0].inputs[0].value == "Adele" and plan_signals(named)["typed"] == 0.0
+    with Snapshot.open(bank_snapshot) as bank:
+        result = Planner(bank, confidence=None).plan("сделки по брокерскому счёту 30601810900122000004")
+    taken = [i.value for s in result.chains[0].steps for i in s.inputs if i.origin == "request"]
+    assert "30601810900122000004" in taken and plan_signals(result)["typed"] == 1.0
 
 
 def test_below_the_threshold_the_plan_is_not_confident_and_says_why(music: Snapshot) -> None:

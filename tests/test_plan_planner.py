@@ -78,7 +78,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
 
 
 def test_cycles_in_the_graph_end_in_a_simple_chain(shop: Snapshot) -> None:
-    result = Planner(shop).plan("delivery status of the orders of customer Smith")
+    # the chain's shape is the point here, not how sure the shipped model is of it (test_plan_confidence)
+    result = Planner(shop, confidence=None).plan("delivery status of the orders of customer Smith")
     best = result.chains[0]
     assert best.api_keys == ["Cust_FindByName", "Order_ListByCustomer", "Order_GetInfo"]
     assert result.status == "ok" and not best.missing

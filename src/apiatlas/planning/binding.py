@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
@@ -52,6 +52,7 @@ def slots(api: Api) -> list[Slot]:
     return out
 
 
+@lru_cache(maxsize=8192)
 def _norm(name: str) -> str:
     return re.sub(r"[^a-z0-9а-я]", "", name.lower())
 
@@ -123,6 +124,20 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
     return False
 
 
+def fills(value: v.ExtractedValue, slot: Slot) -> bool:
+    """Whether a stated value may fill this input (``accepts``; a name of a thing, or a value said to be
+    found elsewhere, only a required one)."""
+    return _fills(value.kind, value.hint, slot)
+
+
+@lru_cache(maxsize=65536)
+def _fills(kind: str, hint: str, slot: Slot) -> bool:
+    """``fills`` by what it reads of a value: its kind and hint."""
+    return accepts(v.ExtractedValue(kind, "", "", hint=hint), slot) and (
+        slot.required or (kind != v.ENTITY and hint != v.ELSEWHERE)
+    )
+
+
 @dataclass(frozen=True)
 class Bound:
     """A value for one input: given by the caller (``known``) or read from the request (``request``)."""
@@ -159,8 +174,7 @@ def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> 
         return None
     if len(noun) < MIN_NOUN or not noun.isalpha():
         return None
-    said = _TEXT_WORD.findall(text)
-    lowered = [w.lower() for w in said]
+    said, lowered = _said(text)
     if noun not in lowered:
         return None
     at = lowered.index(noun)
@@ -168,6 +182,13 @@ def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> 
         if 0 <= index < len(said) and _a_name(lowered[index], noun, kinds):
             return str(said[index]).strip("'’")
     return None
+
+
+@lru_cache(maxsize=256)
+def _said(text: str) -> tuple[list[str], list[str]]:
+    """The request's words as written and lower-cased (read once per request, not per input)."""
+    said = _TEXT_WORD.findall(text)
+    return said, [w.lower() for w in said]
 
 
 def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
@@ -203,15 +224,17 @@ def bind(
     kinds: frozenset[str] = frozenset(),
     text: str = "",
     looked_up: Callable[[str], bool] = lambda name: False,
+    inputs: list[Slot] | None = None,
 ) -> dict[tuple[str | None, str], Bound]:
     """The inputs of ``api`` that known or stated values fill: (table, name) -> value (``kinds``: the
     catalog's kinds of things, which a value's hint names; ``text``: the request, whose names said beside
     an input's noun fill it, ``named_beside``; ``looked_up``: whether a list of named items gives an
-    input its id, so a name said of the thing is picked from that list, not passed: ``lookups``)."""
+    input its id, so a name said of the thing is picked from that list, not passed: ``lookups``;
+    ``inputs``: ``slots(api)`` when the caller keeps them)."""
     out: dict[tuple[str | None, str], Bound] = {}
     lowered = {k.lower(): val for k, val in known.items()}
     used: set[int] = set()
-    for slot in slots(api):
+    for slot in slots(api) if inputs is None else inputs:
         key = (slot.table, slot.name)
         for spelled in (f"{api.key}.{slot.name}".lower(), slot.name.lower()):
             if spelled in lowered:
@@ -224,15 +247,13 @@ def bind(
             out[key] = Bound("request", found[ends[0]].value, ends[0])
             used.add(ends[0])
             continue
-        fits = [
-            i
-            for i, value in enumerate(found)
-            if i not in used
-            and accepts(value, slot)
-            and (slot.required or (value.kind != v.ENTITY and value.hint != v.ELSEWHERE))
-        ]
+        fits = [i for i, value in enumerate(found) if i not in used and fills(value, slot)]
         if fits:  # the value said to be what the API is about ("the band X" to a band search)
-            index = max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
+            index = (
+                fits[0]
+                if len(fits) == 1
+                else max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
+            )
             out[key] = Bound("request", found[index].value, index)
             used.add(index)
         if key not in out and slot.enum and slot.required:

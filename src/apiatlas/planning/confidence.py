@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from apiatlas.errors import ReasonCode
+from apiatlas.planning import values as v
 from apiatlas.planning.model import CandidateChain, PlanResult
 from apiatlas.search.confidence import standardised_logistic
 
@@ -29,7 +30,12 @@ PLAN_SIGNALS: dict[str, str] = {
     "unused": "share of the values the request states that no step of the top chain takes",
     "off_target": "share of the actions whose top chain ends elsewhere than their best-ranked target",
     "tie": "1 when the two best chains tie (the plan says the request may mean either)",
+    "typed": "share of the stated values the top chain takes whose form says their kind (FREE_FORM: not)",
 }
+# stated values whose form does not say what they are: a name or title, a name said beside a kind, a
+# number; the others (dates, account numbers, INN, ISIN, document numbers, opaque ids, e-mails, a person's
+# name parts) fill inputs of their own kind only, so a chain taking them is seldom a guess
+FREE_FORM = frozenset({v.ENTITY, v.NAME, v.NUMBER})
 
 
 class PlanConfidenceModel(BaseModel):
@@ -72,6 +78,12 @@ def _used(chain: CandidateChain) -> set[str]:
     return {str(i.value) for s in chain.steps for i in s.inputs if i.origin in ("request", "known")}
 
 
+def _typed(result: PlanResult, chain: CandidateChain) -> float:
+    kinds = {str(x.value): x.kind for x in result.values}
+    taken = [kinds[u] for u in _used(chain) if u in kinds]
+    return sum(1 for k in taken if k not in FREE_FORM) / len(taken) if taken else 0.0
+
+
 def plan_signals(result: PlanResult) -> dict[str, float]:
     """The signals of ``result``'s top chain (all zero when there is none)."""
     if not result.chains:
@@ -92,6 +104,7 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
         "off_target": sum(bool(p.targets) and p.chains[0].target != p.targets[0] for p in actions)
         / len(actions),
         "tie": 1.0 if any("almost the same" in w or "does not say" in w for w in best.why) else 0.0,
+        "typed": _typed(result, best),
     }
 
 

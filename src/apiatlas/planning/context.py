@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,7 +10,6 @@ from apiatlas.catalog.model import Api, Edge
 from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
-from apiatlas.planning.draft import hint_fit
 from apiatlas.planning.relevance import Relevance
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -26,6 +26,7 @@ class PlanContext:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     shortlists: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)  # see Planner
+    stating: dict[str, float] = field(default_factory=dict)  # how well each API takes the values (fit.states)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
     request: str = ""
@@ -50,28 +51,47 @@ class PlanContext:
         return self.cache.strongest_by_producer(key, table, name, kind)
 
     def near_values(self) -> dict[str, int]:
-        """Entry points that take a stated value (0) and the APIs they feed directly (1)."""
+        """Entry points that take a stated value (0) and the APIs they feed directly (1). Only the entry
+        points that may take enough of the values are bound (``SnapshotCache.entries_stating``: the
+        values each may fill; a value adds at most 1 + its kind fit, 0..2, to the sum judged here)."""
         if self.distance is None:
             self.distance = {}
-            for key in sorted(self.entries()):
+            stating = self.cache.entries_stating(self.found, bool(self.known))
+            for key in sorted(self.entries() if stating is None else stating):
                 api = self.api(key)
                 if api is None:
                     continue
+                if stating is not None and self._fit(api, stating[key]) <= 0.5:
+                    continue  # the values it may take fit it too little even if all were bound
+                if stating is not None and self._surely_near(api, stating[key]):
+                    self.distance[key] = 0
+                    continue
                 bound = self.bindings(api).values()
-                kinds = self.cache.vocabulary.kind_set
-                fit = sum(1.0 + hint_fit(self.found[b.index].hint, api, kinds) for b in bound if b.index >= 0)
-                if fit > 0.5 or any(b.known_as for b in bound):
+                if self._fit(api, [b.index for b in bound if b.index >= 0]) > 0.5 or any(
+                    b.known_as for b in bound
+                ):
                     self.distance[key] = 0
             for key in [k for k, d in self.distance.items() if d == 0]:
                 for consumer in self.cache.consumers_of(key):
                     self.distance.setdefault(consumer, 1)
         return self.distance
 
+    def _surely_near(self, api: Api, values: set[int]) -> bool:
+        """Whether ``bind`` would give the API one of ``values`` fitting it well enough, unbound: with no
+        value known by name, the first input one of them fills takes one (``binding.fills`` is what
+        ``bind`` tries first), so when each fits (1 + kind fit > 0.5) the API is near. Not for names
+        said beside a kind, which an input takes only when no list gives it its id."""
+        found = self.found
+        return all(found[i].kind != v.NAME and self._fit(api, [i]) > 0.5 for i in values)
+
+    def _fit(self, api: Api, values: Iterable[int]) -> float:
+        return sum(1.0 + self.cache.hint_fit(self.found[i].hint, api) for i in values)
+
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:
             self.bound[api.key] = bind(
                 api, self.found, self.known, self.words, self.cache.vocabulary.kind_set, self.request,
-                lambda name: self.looked_up(api, name),
+                lambda name: self.looked_up(api, name), self.cache.slots(api),
             )  # fmt: skip
         return self.bound[api.key]
 

@@ -7,22 +7,25 @@ from apiatlas.catalog.model import Api
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.draft import hint_fit
-from apiatlas.planning.intent import own_kind, sub_resource, takes_one_of
+from apiatlas.planning.intent import sub_resource, takes_one_of
 from apiatlas.planning.weights import Weights
 
 
 def states(ctx: PlanContext, key: str) -> float:
     """How well this API takes the request's values (producers that do are tried first): one per value,
     less when the value is said to be another kind of thing ("the collection Harry Potter")."""
-    api = ctx.api(key)
-    if api is None:
-        return 0.0
-    return sum(
-        1.0 + hint_fit(ctx.found[b.index].hint, api, ctx.cache.vocabulary.kind_set)
-        for b in ctx.bindings(api).values()
-        if b.index >= 0
-    )
+    if key not in ctx.stating:
+        api = ctx.api(key)
+        ctx.stating[key] = (
+            0.0
+            if api is None
+            else sum(
+                1.0 + ctx.cache.hint_fit(ctx.found[b.index].hint, api)
+                for b in ctx.bindings(api).values()
+                if b.index >= 0
+            )
+        )
+    return ctx.stating[key]
 
 
 def entry_fit(ctx: PlanContext, api: Api) -> float:
@@ -40,7 +43,7 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
         return 0.0
     one = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
     if ctx.kind:
-        return (1.0 if own_kind(api, ctx.cache.vocabulary) == ctx.kind else 0.0) - one
+        return (1.0 if ctx.cache.own_kind(api) == ctx.kind else 0.0) - one
     return (weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
@@ -106,7 +107,7 @@ def newest_things(text: str) -> frozenset[str]:
     of those things feeds the input taking one (``listed_item``), its first item picked."""
     words = [w.lower() for w in _WORD.findall(text)]
     return frozenset(
-        _singular(after)
+        singular_kind(after)
         for word, after in pairwise(words)
         if word in NEWEST_WORDS and after not in PLAIN_WORDS and after.isalpha()
     )
@@ -117,29 +118,34 @@ def listed_item(field: str) -> str:
     lies in no list or the list is named for nothing (``[].id``)."""
     head, sep, _ = field.partition("[]")
     name = head.rsplit(".", 1)[-1]
-    return _singular(name) if sep and name.isalpha() else ""
+    return singular_kind(name) if sep and name.isalpha() else ""
 
 
-def _singular(word: str) -> str:
+@lru_cache(maxsize=8192)
+def singular_kind(word: str) -> str:
     """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""
     return singular(word.lower())
 
 
 def item_kind(api: Api, name: str) -> str:
     """The kind of thing a path input names one item of: ``{name}`` right after ``nodes`` → node."""
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    return _path_item_kind(str(api.extra.get("path", api.key.partition(" ")[2])), name)
+
+
+@lru_cache(maxsize=65536)
+def _path_item_kind(path: str, name: str) -> str:
     segments = [s for s in path.strip("/").split("/") if s]
     marker = "{" + name + "}"
     if marker not in segments or name.lower() not in ITEM_KEYS:
         return ""
     at = segments.index(marker)
-    return _singular(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
+    return singular_kind(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
 
 
 def input_kind(api: Api, name: str) -> str:
     """The kind of thing an input takes: its own name (``channel``, ``users``, ``namespace``), else the
     item its path names (``{name}`` after ``nodes``)."""
-    return item_kind(api, name) or _singular(name)
+    return item_kind(api, name) or singular_kind(name)
 
 
 def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
@@ -151,7 +157,7 @@ def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) ->
         return False
     if item_kind(api, name) == hint:
         return True
-    if _singular(name) != hint:
+    if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
@@ -186,7 +192,7 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     requires it). A chain may feed it; a plan without it asks nothing."""
     if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS:
         return False
-    if "_" not in name and _singular(name) in vocabulary.kind_set:
+    if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
@@ -228,5 +234,5 @@ def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> se
     if tail.startswith("{"):
         return set()
     return {
-        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and _singular(tail) == f.hint
+        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint
     }

@@ -33,7 +33,6 @@ from apiatlas.planning.draft import (
     Draft,
     StepInput,
     StepInputs,
-    hint_fit,
     ids_only,
     is_identifier,
     nested_list,
@@ -317,9 +316,10 @@ class Planner:
     def _ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
         """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
         candidates: dict[tuple[str, ...], Draft] = {}
+        prefixes: dict[tuple[str, ...], tuple[StepInputs, ChainTally, bool]] = {}
         for key in targets:
             for path in self._paths(ctx, key):
-                draft = self._chain(ctx, path)
+                draft = self._chain(ctx, path, prefixes)
                 if draft is not None:
                     candidates[path] = draft
         ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
@@ -404,9 +404,13 @@ class Planner:
             ctx.scores[key] = ctx.relevance.score(api) if api is not None else 0.0
         return ctx.scores[key]
 
-    def _chain(self, ctx: PlanContext, path: tuple[str, ...]) -> Draft | None:
-        """Score one path: each step's inputs (``_step_inputs``), the names it takes besides, the score's
-        terms (``_terms``); None when a step takes nothing from the chain or only hands an id on."""
+    def _chain(
+        self, ctx: PlanContext, path: tuple[str, ...],
+        prefixes: dict[tuple[str, ...], tuple[StepInputs, ChainTally, bool]],
+    ) -> Draft | None:  # fmt: skip
+        """Score one path: each step's inputs (``_step_inputs``, once per chain prefix: paths to several
+        targets share their first steps), the names it takes besides, the score's terms (``_terms``);
+        None when a step takes nothing from the chain or only hands an id on."""
         apis = [ctx.api(k) for k in path]
         if any(a is None for a in apis):
             return None
@@ -414,14 +418,20 @@ class Planner:
         tally = ChainTally()
         steps: list[StepInputs] = []
         for index in range(len(chain_apis)):
-            inputs = self._step_inputs(ctx, chain_apis, index, tally)
-            if inputs is None:
+            prefix = path[: index + 1]
+            if prefix in prefixes:
+                inputs, after, fed = prefixes[prefix]
+                tally = after.copy()
+            else:
+                inputs, fed = self._step_inputs(ctx, chain_apis, index, tally)
+                prefixes[prefix] = (inputs, tally.copy(), fed)
+            if not (index == 0 or fed or picked_list(ctx, chain_apis, index)):
                 return None
             if any(passes_through(steps[i.from_step or 0], i) for i in inputs if i.origin == "step"):
                 return (
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
-            steps.append(inputs)
+            steps.append(list(inputs))
         routed = one_lookup_per_end(steps, places(ctx.request, ctx.found), tally.used)
         if routed is not None:  # "from Boston to Paris": one lookup per end of the route
             order, steps = routed
@@ -456,9 +466,10 @@ class Planner:
 
     def _step_inputs(
         self, ctx: PlanContext, apis: list[Api], index: int, tally: ChainTally
-    ) -> StepInputs | None:
+    ) -> tuple[StepInputs, bool]:
         """The inputs of step ``index``: the values bound to it, then each open input fed by an earlier
-        step or missing (asked of the user); None when a later step takes nothing from the chain."""
+        step or missing (asked of the user); and whether an earlier step feeds it (a later step taking
+        nothing from the chain drops it, unless it is a list a stated name picks from)."""
         api = apis[index]
         inputs: StepInputs = []
         for (table, name), value in ctx.bindings(api).items():
@@ -468,7 +479,7 @@ class Planner:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
             if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
                 tally.used.add(value.index)  # date spares a missing input, it earns nothing
-                tally.kind_fit += hint_fit(ctx.found[value.index].hint, api, self._kinds(ctx))
+                tally.kind_fit += ctx.cache.hint_fit(ctx.found[value.index].hint, api)
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):
@@ -491,7 +502,7 @@ class Planner:
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
                 inputs.extend(more_columns(ctx, apis, index, source))
-        return inputs if index == 0 or fed or picked_list(ctx, apis, index) else None
+        return inputs, fed
 
     def _terms(
         self,

@@ -205,6 +205,7 @@ class Relevance:
         self._covered: dict[str, dict[int, float]] = {}
         self._precision: dict[str, float] = {}
         self._asked_stems: dict[str, bool] = {}
+        self._weights: dict[bool, tuple[list[float], float]] = {}  # ``weighted``'s, by ``late``
 
     def near(self) -> dict[str, float]:
         """How near in meaning the APIs nearest to the whole request are (``PlanSearch.meaning``)."""
@@ -250,10 +251,13 @@ class Relevance:
         """Coverage with asked words weighing more (``late``: the last words, what the data belongs to)."""
         if not self.words:
             return 0.0
-        decay = self.decay
-        weights = [math.exp(-decay * (1 - w.position if late else w.position)) for w in self.words]
+        if late not in self._weights:
+            decay = self.decay
+            weights = [math.exp(-decay * (1 - w.position if late else w.position)) for w in self.words]
+            self._weights[late] = (weights, sum(weights))
+        weights, total = self._weights[late]
         found = self.strength(api)
-        return sum(weights[i] * strength for i, strength in found.items()) / sum(weights)
+        return sum(weights[i] * strength for i, strength in found.items()) / total
 
     def precision(self, api: Api) -> float:
         """The share (weighted by rarity) of the API's title stems that the request asks for."""

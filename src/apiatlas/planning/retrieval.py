@@ -30,6 +30,7 @@ class PlanSearch:
         self._titles: dict[str, list[str]] | None = None
         self._key_stems: frozenset[str] | None = None
         self._beside: ThreadPoolExecutor | None = None  # works out ``meaning`` beside the plan
+        self._rarity: dict[str, float] = {}  # ``rarity`` by stem: the index does not change
 
     @property
     def engine(self) -> HybridSearch:
@@ -86,9 +87,14 @@ class PlanSearch:
         return dict(self.engine.across.read(said, terms, {}, allowed=True).bridged)
 
     def rarity(self, term: str) -> float:
-        """How rare a stem is among the cards (the search index's idf; 1.0 for a snapshot without one)."""
-        index = self.engine.lexical_index()
-        return index.idf(term) if index is not None else 1.0
+        """How rare a stem is among the cards (the search index's idf; 1.0 for a snapshot without one),
+        kept."""
+        if term not in self._rarity:
+            index = self.engine.lexical_index()
+            if len(self._rarity) >= 100_000:
+                self._rarity.clear()
+            self._rarity[term] = index.idf(term) if index is not None else 1.0
+        return self._rarity[term]
 
     def uses_term(self, word: str) -> bool:
         """Whether the catalog's cards use ``word`` ("SMS" in "Канал: SMS, EMAIL")."""

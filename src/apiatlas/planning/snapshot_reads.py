@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
-from apiatlas.planning.draft import is_identifier
+from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.draft import hint_fit, is_identifier
+from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.lookups import listed_item
 from apiatlas.snapshot import CatalogReader
@@ -26,6 +28,10 @@ class SnapshotCache:
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
         self.feeding_lists: dict[str, set[str]] | None = None
+        self.inputs: dict[str, list[Slot]] = {}
+        self.entry_inputs: EntryInputs | None = None
+        self.fits: dict[tuple[str, str], float] = {}
+        self.kinds: dict[str, str] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
     def _room(self, table: dict[str, Any]) -> None:
@@ -37,6 +43,38 @@ class SnapshotCache:
             self._room(self.apis)
             self.apis[key] = self.snapshot.get_api(key)
         return self.apis[key]
+
+    def slots(self, api: Api) -> list[Slot]:
+        """``binding.slots(api)``, kept."""
+        if api.key not in self.inputs:
+            self._room(self.inputs)
+            self.inputs[api.key] = slots(api)
+        return self.inputs[api.key]
+
+    def own_kind(self, api: Api) -> str:
+        """``intent.own_kind`` of an API with the catalog's vocabulary, kept."""
+        if api.key not in self.kinds:
+            self._room(self.kinds)
+            self.kinds[api.key] = own_kind(api, self.vocabulary)
+        return self.kinds[api.key]
+
+    def hint_fit(self, hint: str, api: Api) -> float:
+        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept."""
+        if not hint:
+            return 0.0
+        key = (hint, api.key)
+        if key not in self.fits:
+            if len(self.fits) >= self.MAX_ITEMS:
+                self.fits.clear()
+            self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
+        return self.fits[key]
+
+    def entries_stating(self, found: list[Any], known: bool) -> dict[str, set[int]] | None:
+        """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
+        if self.entry_inputs is None:
+            apis = (self.api(k) for k in sorted(self.entries()))
+            self.entry_inputs = EntryInputs.of(a for a in apis if a is not None)
+        return self.entry_inputs.stating(found, known)
 
     def edges_into(self, key: str) -> list[Edge]:
         if key not in self.edges:
@@ -58,7 +96,7 @@ class SnapshotCache:
             for edge in self.snapshot.edges_out_of(key):
                 consumer = self.api(edge.consumer) if "[]" in edge.producer_field else None
                 if consumer is not None and is_identifier(edge.consumer_field, edge.domain_type):
-                    kinds.add(own_kind(consumer, self.vocabulary))
+                    kinds.add(self.own_kind(consumer))
             self._room(self.lists)
             self.lists[key] = kinds - {""}
         return self.lists[key]
