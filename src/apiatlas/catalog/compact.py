@@ -37,7 +37,7 @@ def share_field_sets(root: BaseModel) -> int:
     model are followed, and a container whose first item is neither a model nor a container is taken to
     hold none (the catalog's lists and dicts are of one kind each: names, JSON values), which keeps the
     walk off the millions of strings and JSON Schema values."""
-    shared = adopt_shared_fields_set(root)
+    shared = int(adopt_shared_fields_set(root))
     stack: list[Any] = [root]
     while stack:
         value = stack.pop()
@@ -49,14 +49,15 @@ def share_field_sets(root: BaseModel) -> int:
         else:  # a list or tuple
             items = value
         for item in items:
-            kind = _KINDS.get(type(item)) or _kind(type(item))  # by type: isinstance of a model is slow
+            cls: type[BaseModel] = type(item)
+            kind = _KINDS.get(cls) or _kind(cls)  # by type: isinstance of a model goes through ABCMeta
             if kind is _MODEL:
                 shared += adopt_shared_fields_set(item)
-                if _model_holding_fields(type(item)):  # a model holding none (most) is not visited again
+                if _model_holding_fields(cls):  # a model holding none (most) is not visited again
                     stack.append(item)
             elif kind is _CONTAINER and item:
                 first = next(iter(item.values())) if isinstance(item, dict) else item[0]
-                if _KINDS.get(type(first)) or _kind(type(first)) is not _OTHER:
+                if (_KINDS.get(type(first)) or _kind(type(first))) is not _OTHER:
                     stack.append(item)
     return shared
 
