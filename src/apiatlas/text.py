@@ -30,12 +30,18 @@ def words(text: str) -> list[str]:
     """Lower-cased words of ``text``: identifiers are split on ``_`` and camelCase, ``ё`` becomes ``е``."""
     out: list[str] = []
     for raw in _WORD.findall(text):
-        pieces = split_identifier(raw)
-        if len(pieces) > 1:
-            out.append(_normalise(raw))  # keep the whole identifier too: exact names still match
-        # a lone letter left by the split (the D of DSec) only adds noise to the index
-        out.extend(_normalise(p) for p in pieces if len(pieces) == 1 or len(p) > 1 or p.isdigit())
+        out.extend(_raw_words(raw))
     return out
+
+
+def _raw_words(raw: str) -> list[str]:
+    """``words`` of one run of letters and digits (what ``_WORD`` finds)."""
+    pieces = split_identifier(raw)
+    if len(pieces) == 1:
+        return [_normalise(raw)]
+    # the whole identifier too (exact names still match); a lone letter left by the split (the D of DSec)
+    # only adds noise to the index
+    return [_normalise(raw), *(_normalise(p) for p in pieces if len(p) > 1 or p.isdigit())]
 
 
 def pieces(text: str) -> list[str]:
@@ -52,8 +58,18 @@ def stems(text: str) -> list[str]:
 @lru_cache(maxsize=1 << 18)
 def _text_stems(text: str) -> tuple[str, ...]:
     """``stems`` of one text, remembered: a catalog repeats its field names and descriptions across APIs,
-    and a compile stems every card text twice (the lexical arrays and the snapshot's FTS rows)."""
-    return tuple(stem(w) for w in words(text))
+    and a compile stems every card text twice (the lexical arrays and the snapshot's FTS rows). A text
+    not seen yet is stemmed word by word from ``_word_stems`` (texts differ, their words repeat)."""
+    out: list[str] = []
+    for raw in _WORD.findall(text):
+        out.extend(_word_stems(raw))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)  # the 31,580-API gen-docs cards have ~10,000 distinct words
+def _word_stems(raw: str) -> tuple[str, ...]:
+    """The stems of one run of letters and digits (its ``words``), remembered."""
+    return tuple(stem(w) for w in _raw_words(raw))
 
 
 def index_text(parts: Iterable[str]) -> str:

@@ -37,12 +37,11 @@ def share_field_sets(root: BaseModel) -> int:
     model are followed, and a container whose first item is neither a model nor a container is taken to
     hold none (the catalog's lists and dicts are of one kind each: names, JSON values), which keeps the
     walk off the millions of strings and JSON Schema values."""
-    shared = 0
+    shared = int(adopt_shared_fields_set(root))
     stack: list[Any] = [root]
     while stack:
         value = stack.pop()
         if isinstance(value, BaseModel):
-            shared += adopt_shared_fields_set(value)
             fields = value.__dict__
             items: Any = [fields[name] for name in _model_holding_fields(type(value))]
         elif isinstance(value, dict):
@@ -50,13 +49,33 @@ def share_field_sets(root: BaseModel) -> int:
         else:  # a list or tuple
             items = value
         for item in items:
-            if isinstance(item, BaseModel):
-                stack.append(item)
-            elif isinstance(item, (list, tuple, dict)) and item:
+            cls: type[BaseModel] = type(item)
+            kind = _KINDS.get(cls) or _kind(cls)  # by type: isinstance of a model goes through ABCMeta
+            if kind is _MODEL:
+                shared += adopt_shared_fields_set(item)
+                if _model_holding_fields(cls):  # a model holding none (most) is not visited again
+                    stack.append(item)
+            elif kind is _CONTAINER and item:
                 first = next(iter(item.values())) if isinstance(item, dict) else item[0]
-                if isinstance(first, (BaseModel, list, tuple, dict)):
+                if (_KINDS.get(type(first)) or _kind(type(first))) is not _OTHER:
                     stack.append(item)
     return shared
+
+
+_MODEL, _CONTAINER, _OTHER = "model", "container", "other"
+_KINDS: dict[type, str] = {}
+
+
+def _kind(cls: type) -> str:
+    """Whether instances of ``cls`` are models, containers (list, tuple, dict) or neither, remembered."""
+    if issubclass(cls, BaseModel):
+        kind = _MODEL
+    elif issubclass(cls, (list, tuple, dict)):
+        kind = _CONTAINER
+    else:
+        kind = _OTHER
+    _KINDS[cls] = kind
+    return kind
 
 
 @cache

@@ -49,52 +49,34 @@ class LexicalIndex:
         "list all my customers" found every card but ``GET /v1/customers`` by that word."""
         keys: list[str] = []
         objects: list[str] = []
-        columns: list[tuple[dict[str, int], ...]] = []
+        first_seen = _Numbering()  # term -> its number in order of first use
+        number = first_seen.__getitem__
+        tokens = array("i")  # every card's terms by number: card 0's name, title, body, card 1's ...
+        lengths = array("i")  # the length of each (card, column), in that order
         for key, obj, fields in cards:
             keys.append(key)
             objects.append(obj)
-            per_field: list[dict[str, int]] = []
             for field in fields:
-                tf: dict[str, int] = {}
-                for s in field:
-                    tf[s] = tf.get(s, 0) + 1
-                per_field.append(tf)
-            columns.append(tuple(per_field))
-        n = len(keys)
-        avg = [max(sum(sum(c[f].values()) for c in columns) / n, 1e-9) if n else 1.0 for f in range(3)]
-        # per term: its cards and their weights, as packed arrays (a tuple per posting held every one of
-        # them as three Python objects)
-        postings: dict[str, tuple[array[int], array[float]]] = {}
-        for doc, counts in enumerate(columns):
-            part: dict[str, float] = {}
-            for f, tf in enumerate(counts):
-                norm = K1 * (1 - B + B * sum(tf.values()) / avg[f])
-                for term, c in tf.items():
-                    part[term] = part.get(term, 0.0) + FIELD_WEIGHTS[f] * c * (K1 + 1) / (c + norm)
-            for term, w in part.items():
-                plist = postings.get(term)
-                if plist is None:
-                    plist = postings[term] = (array("i"), array("d"))
-                plist[0].append(doc)
-                plist[1].append(w)
-        columns.clear()
-        vocab = {t: i for i, t in enumerate(sorted(postings))}
-        indptr = [0]
-        docs = array("i")
-        weights: list[npt.NDArray[np.float32]] = []
-        for term in sorted(postings):
-            term_docs, term_weights = postings.pop(term)
-            idf = math.log1p((n - len(term_docs) + 0.5) / (len(term_docs) + 0.5))
-            docs.extend(term_docs)
-            weights.append((np.frombuffer(term_weights, dtype=np.float64) * idf).astype(np.float32))
-            indptr.append(len(docs))
+                tokens.extend(map(number, field))
+                lengths.append(len(field))
+        n, terms = len(keys), sorted(first_seen)
+        postings = _postings(n, len(first_seen), np.frombuffer(tokens, dtype=np.int32), lengths)
+        term_of, doc, weight = postings
+        rank = np.empty(len(first_seen), dtype=np.int64)  # a term's place in sorted order
+        rank[[first_seen[t] for t in terms]] = np.arange(len(terms))
+        order = np.lexsort((doc, rank[term_of]))  # by term (sorted), then card
+        sorted_terms = rank[term_of][order]
+        df = np.bincount(sorted_terms, minlength=len(terms))
+        idf = np.array([math.log1p((n - d + 0.5) / (d + 0.5)) for d in df.tolist()], dtype=np.float64)
+        indptr = np.zeros(len(terms) + 1, dtype=np.int32)
+        np.cumsum(df, out=indptr[1:])
         return cls(
             keys,
             np.array(objects, dtype=np.str_),
-            vocab,
-            np.array(indptr, dtype=np.int32),
-            np.array(docs, dtype=np.int32),
-            np.concatenate(weights) if weights else np.array([], dtype=np.float32),
+            {t: i for i, t in enumerate(terms)},
+            indptr,
+            doc[order].astype(np.int32),
+            (weight[order] * idf[sorted_terms]).astype(np.float32),
         )
 
     def to_blobs(self) -> dict[str, bytes]:
@@ -168,3 +150,49 @@ class LexicalIndex:
             )
             for n, doc in enumerate(hit)
         ]
+
+
+class _Numbering(dict[str, int]):
+    """Numbers for keys in the order they are first looked up."""
+
+    def __missing__(self, key: str) -> int:
+        number = self[key] = len(self)
+        return number
+
+
+def _postings(
+    n: int, vocab: int, tokens: npt.NDArray[np.int32], lengths: array[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """(term, card, bm25f weight without the idf) of every term of every card, ``tokens`` being the cards'
+    terms column after column (``lengths`` long each). The float operations are the ones a loop over
+    the cards would do, in its order (a column's weight, then the columns summed name, title, body), so
+    the weights are the same to the bit."""
+    if not len(tokens):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    size = np.frombuffer(lengths, dtype=np.int32).reshape(n, 3).astype(np.int64)
+    avg = [max(int(size[:, f].sum()) / n, 1e-9) for f in range(3)]
+    cell = np.repeat(np.arange(3 * n, dtype=np.int64), size.ravel())  # (card, column) of each token
+    pairs, counts = np.unique(cell * vocab + tokens, return_counts=True)  # sorted: card, column, term
+    cell, term = np.divmod(pairs, vocab)
+    card, field = np.divmod(cell, 3)
+    k1_1 = K1 + 1
+    weight = np.zeros((len(pairs),), dtype=np.float64)
+    for f in range(3):
+        norm = K1 * (1 - B + B * size[:, f].astype(np.float64) / avg[f])
+        at = field == f
+        c = counts[at].astype(np.float64)
+        weight[at] = FIELD_WEIGHTS[f] * c * k1_1 / (c + norm[card[at]])
+    # one posting per (card, term): its columns' weights added in column order, from 0.0
+    key = card * vocab + term
+    order = np.lexsort((field, key))
+    key, weight, field = key[order], weight[order], field[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    total = np.zeros(len(starts), dtype=np.float64)
+    group = np.cumsum(np.r_[False, key[1:] != key[:-1]])
+    for f in range(3):
+        part = np.zeros(len(starts), dtype=np.float64)
+        at = field == f
+        part[group[at]] = weight[at]
+        total = total + part
+    card_of, term_of = np.divmod(key[starts], vocab)
+    return term_of, card_of, total

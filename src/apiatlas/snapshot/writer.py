@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import zlib
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pydantic_core
 from pydantic import TypeAdapter
 
 from apiatlas.catalog.actions import api_action
@@ -45,6 +47,20 @@ def ordered_json(value: Any) -> str:
     """Compact JSON in the value's own key order (a schema's properties in parameter order); as
     deterministic as ``to_json`` for a value built deterministically."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# where pydantic_core's JSON of plain values may differ from ``json.dumps``'s: a float under 1e-4 (Python
+# writes 1e-05, pydantic_core 0.00001 or 1e-5) and a None key ("null" against "None"); a JSON number
+# starts the text or follows '[', ':' or ','
+_NOT_AS_JSON_DUMPS = re.compile(rb'(?:^|[\[:,])-?(?:[0-9.]+e-|0\.0000)|"None":')
+
+
+def ordered_json_bytes(value: Any) -> bytes:
+    """``ordered_json(value)`` as UTF-8, written by pydantic_core (~4x faster than ``json.dumps``): the same
+    bytes for JSON's own values; a value whose JSON could differ (above) is written by ``json.dumps``."""
+    data = pydantic_core.to_json(value)
+    maybe = b"e-" in data or b"0.0000" in data or b'"None":' in data  # a quick look: the search is slower
+    return ordered_json(value).encode() if maybe and _NOT_AS_JSON_DUMPS.search(data) else data
 
 
 def write_snapshot(
@@ -179,18 +195,20 @@ def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
     first, so each body is built, packed and let go in turn rather than all held at once)."""
     sample = [apis[n] for n in sampled(len(apis))]
     body_packer = Packer(dictionary([_api_body(api) for api in sample]))
-    contract_packer = Packer(dictionary([f"{i}{o}".encode() for _, i, o in map(_contract_row, sample)]))
+    contract_packer = Packer(dictionary([i + o for _, i, o in map(_contract_row, sample)]))
     contracts: list[tuple[str, bytes, bytes]] = []
 
-    def built() -> Iterator[tuple[int, Api, bytes, tuple[str, str, str]]]:
+    def built() -> Iterator[tuple[int, Api, bytes, tuple[str, bytes, bytes]]]:
         for n, api in enumerate(apis, start=1):
             yield n, api, _api_body(api), _contract_row(api)
 
-    def packed(item: tuple[int, Api, bytes, tuple[str, str, str]]) -> tuple[ApiRow, tuple[str, bytes, bytes]]:
+    def packed(
+        item: tuple[int, Api, bytes, tuple[str, bytes, bytes]],
+    ) -> tuple[ApiRow, tuple[str, bytes, bytes]]:
         n, api, body, (key, inputs, outputs) = item
         kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
         row = (n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack_bytes(body))
-        return row, (key, contract_packer.pack(inputs), contract_packer.pack(outputs))
+        return row, (key, contract_packer.pack_bytes(inputs), contract_packer.pack_bytes(outputs))
 
     def rows() -> Iterator[ApiRow]:
         for row, contract in packed_ahead(built(), packed):  # deflated on other threads meanwhile
@@ -306,13 +324,13 @@ def _insert_search(
     )
 
 
-def _contract_row(api: Api) -> tuple[str, str, str]:
-    """An API's input and output JSON Schema, built by the compiler (what ``describe_api`` built from the
-    stored API before the contracts were stored: an API's body reads back as the same API)."""
+def _contract_row(api: Api) -> tuple[str, bytes, bytes]:
+    """An API's input and output JSON Schema (UTF-8 JSON), built by the compiler (what ``describe_api``
+    built from the stored API before the contracts were stored: an API's body reads back as the same API)."""
     # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
     from apiatlas.passes.types import input_schema, output_schema
 
-    return api.key, ordered_json(input_schema(api)), ordered_json(output_schema(api))
+    return api.key, ordered_json_bytes(input_schema(api)), ordered_json_bytes(output_schema(api))
 
 
 def _playbook_name(p: Playbook) -> str:

@@ -71,10 +71,10 @@ def is_multibyte_utf8(data: bytes) -> bool:
 
 def reads_like_russian(data: bytes) -> bool:
     """False when ``data`` has enough windows-1251 Cyrillic letters and most of them are upper case."""
-    letters = len(data.translate(None, _NOT_CYRILLIC))
-    if letters < _MIN_LETTERS:
+    letters = data.translate(None, _NOT_CYRILLIC)
+    if len(letters) < _MIN_LETTERS:
         return True
-    return 2 * len(data.translate(None, _NOT_LOWER)) >= letters
+    return 2 * len(letters.translate(None, _NOT_LOWER)) >= len(letters)  # the lower case of the letters
 
 
 def decode_page(data: bytes, file: str) -> DecodedPage:

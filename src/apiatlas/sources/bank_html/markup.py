@@ -40,12 +40,31 @@ _INLINE_IDS = frozenset(_IDS[name] for name in _INLINE_TAGS)
 _WALL_IDS = frozenset(_IDS[name] for name in ("body", "html", "table", "td", "th"))
 
 
-@dataclass(slots=True)
 class Cell:
-    """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any."""
+    """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any (looked
+    for in the cell's node when first asked: a parser asks for few cells' links)."""
 
-    text: str
-    href: str | None = None
+    __slots__ = ("_href", "_node", "text")
+
+    def __init__(self, text: str, href: str | None = None, node: LexborNode | None = None) -> None:
+        self.text = text
+        self._href = href
+        self._node = node
+
+    @property
+    def href(self) -> str | None:
+        node = self._node
+        if node is not None:
+            self._node = None
+            link = _first_link(node)
+            self._href = link.strip() if link else None
+        return self._href
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Cell) and (self.text, self.href) == (other.text, other.href)
+
+    def __repr__(self) -> str:
+        return f"Cell(text={self.text!r}, href={self.href!r})"
 
 
 @dataclass(slots=True)
@@ -168,10 +187,7 @@ def _cells(tr: LexborNode, links: bool) -> list[Cell]:
             continue
         text = td.text(deep=True, separator="")
         text = clean_text(text) if _BREAK in text else " ".join(text.split())
-        if links and (href := _first_link(td)):
-            cells.append(Cell(text, href.strip()))
-        else:
-            cells.append(Cell(text))
+        cells.append(Cell(text, None, td) if links else Cell(text))
     return cells
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
@@ -162,13 +162,25 @@ def send_entities_compactly() -> None:
     """In a parse worker: pickle the pages' parameters, columns and error codes as their field values,
     rebuilt by ``entity_from_fields`` in the loading process (pydantic's own pickling carries each
     instance's fields set, extras and private attributes, and rebuilds through ``__setstate__``:
-    ~40% of the pickling and unpickling of a page)."""
+    ~40% of the pickling and unpickling of a page). The page records go as their field values, rebuilt by
+    their class (``_record_values``)."""
     for cls in _PAGE_ENTITIES:
         ForkingPickler.register(cls, _entity_fields)
+    for record in _PAGE_RECORDS:  # a slotted dataclass pickles through Python-level state methods
+        ForkingPickler.register(record, _record_values)
 
 
 def _entity_fields(entity: BaseModel) -> tuple[Any, tuple[type[BaseModel], dict[str, Any]]]:
     return entity_from_fields, (type(entity), entity.__dict__)
+
+
+_PAGE_RECORDS = (ParsedPage, ObjectPage, ApiPage, TablePage, TypesPage, TableLink)
+_RECORD_FIELDS = {cls: tuple(f.name for f in fields(cls)) for cls in _PAGE_RECORDS}
+
+
+def _record_values(record: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    cls = type(record)
+    return cls, tuple([getattr(record, name) for name in _RECORD_FIELDS[cls]])
 
 
 def entity_from_fields(cls: type[BaseModel], fields: dict[str, Any]) -> BaseModel:
