@@ -68,11 +68,7 @@ def ask(tab: Any, question: str) -> None:
 
 
 def test_a_conversation_with_facts_linked_to_their_rows_and_the_trace(
-    page: Any,
-    served: str,
-    tmp_path: Path,
-    bank_snapshot: Path,
-    assistant_env: Path,  # noqa: F811
+    page: Any, served: str, tmp_path: Path, bank_snapshot: Path, assistant_env: Path  # noqa: F811
 ) -> None:
     assert page.goto(served + "/ask").status == 200
     ask(page, "Найди клиента Михалова")
@@ -115,11 +111,7 @@ def test_a_conversation_with_facts_linked_to_their_rows_and_the_trace(
 
 
 def test_a_role_asks_over_its_own_apis_only(
-    browser: Any,
-    bank_snapshot: Path,
-    bank_db: str,
-    assistant_env: Path,
-    tmp_path: Path,  # noqa: F811
+    browser: Any, bank_snapshot: Path, bank_db: str, assistant_env: Path, tmp_path: Path  # noqa: F811
 ) -> None:
     keys_file, keys = write_keys(tmp_path, {"pat": ["people"]})
     port = free_port()
@@ -149,10 +141,7 @@ def test_a_role_asks_over_its_own_apis_only(
 
 
 def test_apiatlas_web_with_db_serves_the_ask_page(
-    page: Any,
-    bank_snapshot: Path,
-    bank_db: str,
-    assistant_env: Path,  # noqa: F811
+    page: Any, bank_snapshot: Path, bank_db: str, assistant_env: Path  # noqa: F811
 ) -> None:
     """``apiatlas web SNAP --db URL``: the command itself answers a question on its Ask page."""
     with web_process(bank_snapshot, "--db", bank_db) as port:
