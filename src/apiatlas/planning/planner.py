@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
+from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.actions import orders_write
 from apiatlas.language.catalog import singular
@@ -18,9 +17,7 @@ from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
-    composed,
     reads,
-    replaces_whole,
     split_actions,
     write_targets,
 )
@@ -29,20 +26,11 @@ from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
-from apiatlas.planning.draft import (
-    Draft,
-    StepInput,
-    StepInputs,
-    ids_only,
-    is_identifier,
-    nested_list,
-    passes_through,
-)
-from apiatlas.planning.entities import joined, more_entities, tie_note, with_entities
-from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
+from apiatlas.planning.entities import tie_note
+from apiatlas.planning.fit import kind_fit
 from apiatlas.planning.intent import asked_kind, asks_who, counted
-from apiatlas.planning.lookups import bare_names, created_names, listed_item, newest_things, said_names
-from apiatlas.planning.model import CandidateChain, PlanResult, PlanValue
+from apiatlas.planning.lookups import bare_names, newest_things, said_names
+from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -53,18 +41,9 @@ from apiatlas.planning.relevance import (
     search_text,
 )
 from apiatlas.planning.retrieval import PlanSearch
-from apiatlas.planning.roles import one_lookup_per_end, places
+from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
-    ChainTally,
-    fed_input,
-    more_columns,
-    needing,
-    newest_fed,
-    open_inputs,
-    picked_list,
-    picked_newest,
-    picks,
     required_inputs,
     taking_ids,
 )
@@ -75,9 +54,6 @@ from apiatlas.snapshot import CatalogReader
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
-_SUBJECTS = {
-    v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
-}  # fmt: skip
 
 
 def reads_only(api: Api) -> bool:
@@ -109,6 +85,7 @@ class Planner:
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
         self.search = PlanSearch(snapshot, search)
+        self.scoring = ChainScoring(self.weights, self.limits, allow)
         self.confidence = confidence
         self._known: frozenset[str] | None = None
         self._terms_seen: dict[str, bool] = {}  # acronym -> whether the catalog's cards use it
@@ -198,7 +175,7 @@ class Planner:
                 status="error", reason=reason, message=message, request=request, values=values,
                 elapsed_ms=_ms(started),
             )  # fmt: skip
-        chains = self._ranked(ctx, targets)
+        chains = self.scoring.ranked(ctx, targets)
         result = PlanResult(
             request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
         )
@@ -276,7 +253,7 @@ class Planner:
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        hits = [k for k in pool if self._readable(ctx, k)]
+        hits = [k for k in pool if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
@@ -284,10 +261,10 @@ class Planner:
         targets = sorted(
             hits,
             key=lambda k: (
-                -self._rel(ctx, k)
+                -self.scoring.rel(ctx, k)
                 - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
                 - self.weights.kind * kind_fit(ctx, k, self.weights)
-                + self.weights.replace * self._replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]
+                + self.weights.replace * self.scoring.replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]
                 k,
             ),
         )[: self.limits.targets]
@@ -313,243 +290,11 @@ class Planner:
                     out.add(consumer)
         return sorted(out)
 
-    def _ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
-        """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
-        candidates: dict[tuple[str, ...], Draft] = {}
-        prefixes: dict[tuple[str, ...], tuple[StepInputs, ChainTally, bool]] = {}
-        for key in targets:
-            for path in self._paths(ctx, key):
-                draft = self._chain(ctx, path, prefixes)
-                if draft is not None:
-                    candidates[path] = draft
-        ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
-        both = joined(ctx.request, ctx.found, ranked, self.weights.unused_subject, self.weights.step)
-        return [draft.build() for draft in ([both] if both else []) + ranked[: self.limits.chains]]
-
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
         """APIs a stated opaque id fills a required input of (``steps.taking_ids``), that a chain may use."""
         if self._inputs is None:
             self._inputs = required_inputs(self.cache)
-        return [k for k in taking_ids(ctx, self._inputs) if self._readable(ctx, k)]
-
-    def _replaces(self, ctx: PlanContext, api: Api) -> float:
-        """1 when ``api`` replaces a whole thing where a partial change serves (``replaces_whole``)."""
-        if not api.key.startswith("PUT "):
-            return 0.0
-        patch = "PATCH " + api.key.partition(" ")[2]
-        partial = ctx.api(patch) if self._readable(ctx, patch) else None
-        return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
-
-    def _readable(self, ctx: PlanContext, key: str) -> bool:
-        api = ctx.api(key)
-        return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
-
-    def _paths(self, ctx: PlanContext, target: str) -> list[tuple[str, ...]]:
-        """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
-        out: list[tuple[str, ...]] = []
-        queue: deque[tuple[str, ...]] = deque(
-            [(target,)]
-        )  # breadth first: every short path before longer ones
-        while queue and len(out) < self.limits.max_paths:
-            path = queue.popleft()
-            out.append(path)
-            head = ctx.api(path[0])
-            if head is None or len(path) >= self.limits.max_steps:
-                continue
-            wanting = needing(ctx, head, path)
-            shortlist, best = self._shortlist(ctx, wanting)
-            if not shortlist:
-                continue
-            fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
-            near = ctx.near_values()
-            picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
-            producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
-            producers = [p for p in producers[: fan_in * 4] if self._readable(ctx, p) and reads(ctx.api(p))]
-            producers.sort(
-                key=lambda p: (
-                    p not in picking,
-                    near.get(p, 9),
-                    -states(ctx, p),
-                    0.15 * best[p] - self._rel(ctx, p),
-                    p,
-                )
-            )
-            for producer in producers[:fan_in]:
-                queue.append((producer, *path))
-        return out
-
-    def _shortlist(self, ctx: PlanContext, head: Api) -> tuple[list[str], dict[str, int]]:
-        """The producers of ``head``'s open inputs, cheapest to judge first (entry points near the stated
-        values, search hits, strong edges: reading an API costs more), and each one's strongest edge rank;
-        worked out once per plan and API."""
-        if head.key not in ctx.shortlists:
-            wanted = {(s.table, s.name.lower()) for s in open_inputs(ctx, head)}
-            best: dict[str, int] = {}
-            for edge in ctx.edges_into(head.key) if wanted else []:
-                if (edge.consumer_table, edge.consumer_field.lower()) not in wanted:
-                    continue
-                rank = EDGE_LEVEL_RANK[edge.level]
-                if rank < best.get(edge.producer, 99):
-                    best[edge.producer] = rank
-            lexical, entries, near = ctx.relevance.lexical, ctx.entries(), ctx.near_values()
-            ordered = sorted(
-                best, key=lambda p: (near.get(p, 9), p not in entries, -lexical.get(p, 0.0), best[p], p)
-            )
-            ctx.shortlists[head.key] = (ordered, best)
-        return ctx.shortlists[head.key]
-
-    def _rel(self, ctx: PlanContext, key: str) -> float:
-        if key not in ctx.scores:
-            api = ctx.api(key)
-            ctx.scores[key] = ctx.relevance.score(api) if api is not None else 0.0
-        return ctx.scores[key]
-
-    def _chain(
-        self, ctx: PlanContext, path: tuple[str, ...],
-        prefixes: dict[tuple[str, ...], tuple[StepInputs, ChainTally, bool]],
-    ) -> Draft | None:  # fmt: skip
-        """Score one path: each step's inputs (``_step_inputs``, once per chain prefix: paths to several
-        targets share their first steps), the names it takes besides, the score's terms (``_terms``);
-        None when a step takes nothing from the chain or only hands an id on."""
-        apis = [ctx.api(k) for k in path]
-        if any(a is None for a in apis):
-            return None
-        chain_apis = [a for a in apis if a is not None]
-        tally = ChainTally()
-        steps: list[StepInputs] = []
-        for index in range(len(chain_apis)):
-            prefix = path[: index + 1]
-            if prefix in prefixes:
-                inputs, after, fed = prefixes[prefix]
-                tally = after.copy()
-            else:
-                inputs, fed = self._step_inputs(ctx, chain_apis, index, tally)
-                prefixes[prefix] = (inputs, tally.copy(), fed)
-            if not (index == 0 or fed or picked_list(ctx, chain_apis, index)):
-                return None
-            if any(passes_through(steps[i.from_step or 0], i) for i in inputs if i.origin == "step"):
-                return (
-                    None  # an earlier step only hands on the id it was given: the chain is shorter without it
-                )
-            steps.append(list(inputs))
-        routed = one_lookup_per_end(steps, places(ctx.request, ctx.found), tally.used)
-        if routed is not None:  # "from Boston to Paris": one lookup per end of the route
-            order, steps = routed
-            chain_apis = [chain_apis[i] for i in order]
-        tally.newest = picked_newest(ctx, chain_apis, steps)
-        extra = more_entities(
-            ctx.request, ctx.found, chain_apis[0], ctx.bindings(chain_apis[0]), tally.used, self._kinds(ctx)
-        )
-        if extra:
-            tally.used.update(index for _, index in extra)
-            chain_apis, steps = with_entities(ctx.found, chain_apis, steps, extra)
-        covered: dict[int, float] = {}
-        for api in chain_apis:
-            for index, strength in ctx.relevance.strength(api).items():
-                covered[index] = max(strength, covered.get(index, 0.0))
-        subjects = {
-            i for i, f in enumerate(ctx.found) if f.kind in _SUBJECTS or (f.kind == v.NUMBER and f.hint)
-        }
-        terms = self._terms(ctx, chain_apis, tally, covered, subjects)
-        why = [f"covers {len(covered)} of {len(ctx.relevance.words)} request words"]
-        if tally.used:
-            why.append("uses " + ", ".join(str(ctx.found[i].value) for i in sorted(tally.used)))
-        return Draft(
-            chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
-            terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
-            covered=round(sum(covered.values()) / max(1, len(ctx.relevance.words)), 4),
-        )  # fmt: skip
-
-    @staticmethod
-    def _kinds(ctx: PlanContext) -> frozenset[str]:
-        return ctx.cache.vocabulary.kind_set
-
-    def _step_inputs(
-        self, ctx: PlanContext, apis: list[Api], index: int, tally: ChainTally
-    ) -> tuple[StepInputs, bool]:
-        """The inputs of step ``index``: the values bound to it, then each open input fed by an earlier
-        step or missing (asked of the user); and whether an earlier step feeds it (a later step taking
-        nothing from the chain drops it, unless it is a list a stated name picks from)."""
-        api = apis[index]
-        inputs: StepInputs = []
-        for (table, name), value in ctx.bindings(api).items():
-            inputs.append(StepInput(name=name, table=table, origin=value.origin, value=value.value))
-            tally.choices += 1 if value.choice else 0
-            if value.known_as:
-                tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
-            if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
-                tally.used.add(value.index)  # date spares a missing input, it earns nothing
-                tally.kind_fit += ctx.cache.hint_fit(ctx.found[value.index].hint, api)
-        tally.used.update(created_names(ctx.found, api, tally.used))
-        fed = False
-        for slot in open_inputs(ctx, api):
-            source = fed_input(ctx, apis, index, slot, tally.used)
-            if source is None and not slot.required:
-                tally.unfed += 1  # an optional input a chain may feed (``steps.open_inputs``)
-                continue
-            if source is None:
-                tally.missing.append(f"{api.key}.{slot.name}")
-                tally.choice_only += 1 if slot.enum else 0
-                tally.composed += 1 if composed(api, slot) else 0
-                inputs.append(StepInput(slot.name, slot.table, "user", domain_type=slot.domain_type))
-                continue
-            fed = True
-            picked_id = source.pick_value is not None or source.pick_first  # an item picked from a list
-            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
-            tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
-            inputs.append(source)
-            tally.confidence *= source.confidence
-            tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
-            if source.table is not None:
-                inputs.extend(more_columns(ctx, apis, index, source))
-        return inputs, fed
-
-    def _terms(
-        self,
-        ctx: PlanContext,
-        apis: list[Api],
-        tally: ChainTally,
-        covered: dict[int, float],
-        subjects: set[int],
-    ) -> dict[str, float]:
-        """The parts of a chain's score by name (``Weights``; kept in the draft for tuning)."""
-        w, target = self.weights, apis[-1]
-        names = {i for i in subjects if ctx.found[i].kind == v.NAME}
-        writes = sum(1 for a in apis if a.side_effect is not SideEffect.READ)
-        unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
-        # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
-        # message" is no list of messages)
-        newest = tally.newest | (set() if newest_fed(ctx, target) else listed_kinds(target) & ctx.newest)
-        return {
-            "target": w.target * (self._rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
-            "kind": w.kind * kind_fit(ctx, target.key, w),
-            "unasked": -w.unasked * unasked(ctx, target),
-            "ids_only": -w.ids_only * ids_only(target),
-            "union": w.union * ctx.relevance.share(covered),
-            "others": w.others * sum(self._rel(ctx, a.key) for a in apis[:-1]),
-            "steps": -w.step * (len(apis) - 1),
-            "edges": -tally.edge_penalty,
-            "attribute": -w.attribute * tally.attribute_hops,
-            "nested": -w.nested * tally.nested_hops,
-            "missing": -w.missing * (len(tally.missing) - tally.choice_only - tally.composed)
-            - w.choice * tally.choice_only,
-            "used": w.used_value * (len(tally.used) + tally.choices),
-            "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
-            - w.unused_name * len(names - tally.used),
-            "writes": -w.write * writes,
-            "replace": -w.replace * self._replaces(ctx, target),
-            "unfed": -w.unfed * tally.unfed,
-            "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(listed_kinds(target) & {singular(x) for x in ctx.words}),
-            "hint": w.hint * tally.kind_fit,
-            "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
-            "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
-        }
-
-
-def listed_kinds(api: Api) -> set[str]:
-    """The kinds of thing an API's output lists (``messages[].ts`` → message: ``lookups.listed_item``)."""
-    return {listed_item(c.name) for t in api.output_tables for c in t.columns} - {""}
+        return [k for k in taking_ids(ctx, self._inputs) if self.scoring.readable(ctx, k)]
 
 
 def _ms(started: float) -> float:
