@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem, stems_by_head
-from apiatlas.language.words import PLAIN_WORDS
+from apiatlas.language.words import PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
 from apiatlas.text import query_terms
 
 _STOP = PLAIN_WORDS
@@ -81,7 +81,8 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
         position = index / max(1, len(kept) - 1)
         if (asks_after and word in trailing) or word in second:
             position = 0.0
-        stems = query_terms(" ".join([word, *vocabulary.expansion(word).split()]))
+        present = [PRESENT_NAME] if word in PRESENT_WORDS else []  # "current": also "realtime"
+        stems = query_terms(" ".join([word, *vocabulary.expansion(word).split(), *present]))
         stems += [aliases[t] for t in stems if t in aliases]
         if stems:
             out.append(RequestWord(word, frozenset(stems), position))
