@@ -263,5 +263,6 @@ def test_a_word_saying_now_reads_as_the_realtime_api_that_names_it() -> None:
     # "current" is said by the real-time API's name, not by its sibling's: only "status" is
     assert relevance.strength(realtime) == {0: 1.0, 1: 1.0}
     assert relevance.strength(later) == {1: 1.0}
-    # other words gain nothing
-    assert all("realtim" not in w.stems for w in words if w.word != "current")
+    # only of the thing asked: a real-time API naming no other word of the request gains nothing
+    assert relevance.strength(Api(key="GET /realtime/quotes", object_key="quote")) == {}
+    assert [w.word for w in words if w.qualifies] == ["current"]
