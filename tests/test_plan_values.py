@@ -250,3 +250,19 @@ def test_an_id_fills_the_input_named_by_its_noun_a_filter_too() -> None:
     user = Api(key="GET /users", object_key="u", params=[Param(name="user_id", domain_type="string")])
     assert {n: b.value for (_, n), b in bind(user, plain, {}).items()} == {"user_id": "U01ABCDEF9"}
     assert bind(charges, plain, {}) == {}
+
+
+def test_a_word_saying_now_reads_as_the_realtime_api_that_names_it() -> None:
+    from apiatlas.planning.relevance import Relevance, request_words
+
+    words = request_words("the current status of the service", [], MEDIA)
+    assert [w.word for w in words] == ["current", "status", "service"]
+    relevance = Relevance(words, [], {}, lambda stem: 1.0)
+    realtime = Api(key="GET /status/realtime", object_key="status")
+    later = Api(key="GET /status/forecast", object_key="status")
+    # "current" is said by the real-time API's name, not by its sibling's: only "status" is
+    assert relevance.strength(realtime) == {0: 1.0, 1: 1.0}
+    assert relevance.strength(later) == {1: 1.0}
+    # only of the thing asked: a real-time API naming no other word of the request gains nothing
+    assert relevance.strength(Api(key="GET /realtime/quotes", object_key="quote")) == {}
+    assert [w.word for w in words if w.qualifies] == ["current"]

@@ -94,6 +94,11 @@ TIME_NOUNS = _listed(
     "date dates day days time times duration period week weeks month months year years "
     "дата даты дату день дни дней время срок период неделю недели месяц месяцы год"
 )
+# words saying a thing as it is now ("the current status", «текущее состояние»), and the one word an
+# API's name says it with ("GetRealtimeStatus"): a request word of these reads as that word in the name
+# of an API that names the thing it is said of too (``relevance.RequestWord.qualifies``)
+PRESENT_WORDS = _listed("current currently текущий текущая текущее текущие текущую текущего")
+PRESENT_NAME = "realtime"
 # the two ends of a route: the words an input's name says its role with ("originSkyId",
 # "destination_id") and the prepositions a request says a place's role with ("from Boston to Paris")
 ROUTE_START = _listed("origin source from departure src")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem, stems_by_head
-from apiatlas.language.words import PLAIN_WORDS
+from apiatlas.language.words import PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
 from apiatlas.text import query_terms
 
 _STOP = PLAIN_WORDS
@@ -53,6 +53,9 @@ class RequestWord:
     word: str
     stems: frozenset[str]
     position: float
+    # stems an API's name covers the word by only beside another request word it names ("current":
+    # "realtime", said of the thing asked, ``language.words.PRESENT_WORDS``)
+    qualifies: frozenset[str] = frozenset()
 
 
 def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> list[RequestWord]:
@@ -83,8 +86,9 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
             position = 0.0
         stems = query_terms(" ".join([word, *vocabulary.expansion(word).split()]))
         stems += [aliases[t] for t in stems if t in aliases]
+        qualifies = frozenset(query_terms(PRESENT_NAME) if word in PRESENT_WORDS else [])
         if stems:
-            out.append(RequestWord(word, frozenset(stems), position))
+            out.append(RequestWord(word, frozenset(stems), position, qualifies))
     return out
 
 
@@ -95,7 +99,7 @@ def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[Reque
     if not bridged:
         return words
     read = [w.stems | {bridged[t] for t in w.stems if t in bridged} for w in words]
-    return [RequestWord(w.word, stems, w.position) for w, stems in zip(words, read, strict=True)]
+    return [RequestWord(w.word, stems, w.position, w.qualifies) for w, stems in zip(words, read, strict=True)]
 
 
 def _second_question(raw: list[str]) -> set[str]:
@@ -111,7 +115,11 @@ def search_text(words: list[RequestWord]) -> str:
     """What the planner searches for: the request's content words and the stems of their expansions."""
     if not words:
         return ""
-    return " ".join(w.word for w in words) + " " + " ".join(sorted({t for w in words for t in w.stems}))
+    return (
+        " ".join(w.word for w in words)
+        + " "
+        + " ".join(sorted({t for w in words for t in w.stems | w.qualifies}))
+    )
 
 
 def known_words(vocabulary: CatalogVocabulary) -> list[str]:
@@ -232,7 +240,10 @@ class Relevance:
                     found[index] = FIELD_STRENGTH
                 elif word.stems & self.matched.get(api.key, frozenset()):
                     found[index] = CARD_STRENGTH
-
+            named = [i for i, strength in found.items() if strength == 1.0]
+            for index, word in enumerate(self.words):  # "current weather": the real-time weather API
+                if word.qualifies and set(named) - {index} and any(terms.in_names(t) for t in word.qualifies):
+                    found[index] = 1.0
             self._covered[api.key] = found
         return self._covered[api.key]
 
