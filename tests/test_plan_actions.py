@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp.client import Client
@@ -18,6 +19,7 @@ from apiatlas.planning.actions import split_actions
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get
+from spec_snapshots import compile_spec
 from test_server_catalog import structured
 from test_server_navigation import run_in_process
 
@@ -132,3 +134,50 @@ def test_the_cli_and_the_plan_tool_answer_with_the_joined_chain(teams: Path) -> 
         assert answer["chains"][0]["apis"] == [FIND, NOTES, MEMBERS]
 
     run_in_process(teams, body)
+
+
+def _kind_paths(kind: str) -> dict[str, Any]:
+    """A kind's list, read, partial update and status read, as a Kubernetes-style spec writes them."""
+    ref = {"$ref": f"#/definitions/{kind}"}
+    name = {
+        "name": "name",
+        "in": "path",
+        "required": True,
+        "type": "string",
+        "description": f"name of the {kind}",
+    }
+    body = {"name": "body", "in": "body", "required": True, "schema": {"type": "object"}}
+
+    def op(op_id: str, summary: str, params: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
+        return {"operationId": op_id, "summary": summary, "parameters": params,
+                "responses": {"200": {"description": "OK", "schema": schema}}}  # fmt: skip
+
+    listed = {"type": "object", "properties": {"items": {"type": "array", "items": ref}}}
+    return {
+        f"/{kind}s": {"get": op(f"list{kind}", f"list objects of kind {kind}", [], listed)},
+        f"/{kind}s/{{name}}": {
+            "get": op(f"read{kind}", f"read the specified {kind}", [name], ref),
+            "patch": op(f"patch{kind}", f"partially update the specified {kind}", [name, body], ref),
+        },
+        f"/{kind}s/{{name}}/status": {
+            "get": op(f"read{kind}Status", f"read status of the specified {kind}", [name], ref)
+        },
+    }
+
+
+def test_an_action_pointing_back_ends_beneath_what_the_action_before_acted_on(tmp_path: Path) -> None:
+    """ "… and check its status": the status of the widget just updated, not of another kind's item
+    (every item's read takes the name the update returns; the gadget's comes first by its key)."""
+    thing = {"type": "object", "properties": {
+        "metadata": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "spec": {"type": "object", "properties": {"color": {"type": "string"}}},
+        "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}},
+    }}  # fmt: skip
+    spec = {
+        "swagger": "2.0", "info": {"title": "things", "version": "1"},
+        "paths": {**_kind_paths("gadget"), **_kind_paths("widget")},
+        "definitions": {"gadget": thing, "widget": thing},
+    }  # fmt: skip
+    with Snapshot.open(compile_spec(tmp_path, spec)) as snap:
+        plan = Planner(snap, allow=None).plan("Update the color of widget w1 and check its status")
+    assert [s.api for s in plan.chains[0].steps] == ["PATCH /widgets/{name}", "GET /widgets/{name}/status"]

@@ -15,6 +15,7 @@ from apiatlas.catalog.model import (
     Param,
     SessionTable,
 )
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
 from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
@@ -87,6 +88,17 @@ def test_the_kind_asked_about_is_the_first_thing_named_outside_the_values() -> N
     assert asked_kind("the number of movies directed by Sofia Coppola", ["Sofia Coppola"], MEDIA) == "movie"
     assert asked_kind("Who is the lead actor of Heat?", ["Heat"], MEDIA) == ""  # the name is the answer
     assert asked_kind("сделки клиента Михалова", ["Михалова"], MEDIA) == ""
+
+
+def test_a_kind_named_in_two_or_three_words_is_read_as_one() -> None:
+    vocabulary = CatalogVocabulary(
+        kinds=["deployment", "replicaset", "volume", "persistentvolumeclaim"],
+        kind_words={"replicasets": "replicaset", "volumes": "volume"},
+    )
+    assert asked_kind("Show the replica sets of deployment web", ["web"], vocabulary) == "replicaset"
+    assert asked_kind("the persistent volume claim of pod x", ["x"], vocabulary) == "persistentvolumeclaim"
+    assert asked_kind("the volumes of deployment web", ["web"], vocabulary) == "volume"
+    assert asked_kind("the deployment of replica set web", ["web"], vocabulary) == "deployment"
 
 
 def test_an_api_returns_the_last_kind_its_key_names() -> None:

@@ -105,7 +105,7 @@ def join_chains(
             found = next(
                 (
                     (c, alone)
-                    for c in chains
+                    for c in sorted(chains, key=lambda c: not _beneath(c.target, steps))
                     if (alone := _target_alone(c.steps[-1], steps, cache)) is not None
                 ),
                 None,
@@ -244,6 +244,14 @@ def _target_alone(
     if not taken:
         return None
     return target.model_copy(update={"inputs": inputs})
+
+
+def _beneath(target: str, earlier: list[PlannedStep]) -> bool:
+    """Whether ``target``'s path extends an earlier step's (``…/deployments/{name}/status`` after
+    ``PATCH …/deployments/{name}``): a part of the thing the actions before acted on, which "its status"
+    names first."""
+    path = target.partition(" ")[2].rstrip("/")
+    return any(path.startswith(s.api.partition(" ")[2].rstrip("/") + "/") for s in earlier)
 
 
 def _moved(source: InputSource, at: list[int]) -> InputSource:

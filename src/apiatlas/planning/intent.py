@@ -34,8 +34,20 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
         return PERSON  # whose the thing is ("кому принадлежит …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
-    naming = vocabulary.naming
-    return next((naming[w] for w in words if w in naming), "")
+    return _first_kind(words, vocabulary.naming)
+
+
+def _first_kind(words: list[str], naming: dict[str, str]) -> str:
+    """The kind the first word naming one names; a kind's name written as two or three words ("replica
+    sets", "persistent volume claim") is one word of the catalog, read longest first."""
+    for i, word in enumerate(words):
+        for n in (3, 2):
+            joined = "".join(words[i : i + n])
+            if i + n <= len(words) and joined in naming:
+                return naming[joined]
+        if word in naming:
+            return naming[word]
+    return ""
 
 
 def asks_who(text: str) -> bool:

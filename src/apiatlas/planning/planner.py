@@ -22,7 +22,7 @@ from apiatlas.planning.actions import (
     write_targets,
 )
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
-from apiatlas.planning.combined import combined_plan
+from apiatlas.planning.combined import combined_plan, refers_back
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
@@ -150,18 +150,23 @@ class Planner:
         else:
             found = v.extract_values(request, self.cache.vocabulary)
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
-            parts = [(a, self._plan_action(a.text, None, known, a, dated=dates)) for a in actions]
+            parts = [
+                (a, self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text)))
+                for a in actions
+            ]
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(result, self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
         meaning: Callable[[], dict[str, float]] = dict, dated: list[v.ExtractedValue] | None = None,
+        back: bool = False,
     ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
         action orders one and ``allow`` permits it), the paths to each scored (``_ranked``). ``dated``:
         the dates the whole request states, which an action of it stating none takes as its own ("find
-        flights … on July 20th. Also, find hotels for those dates")."""
+        flights … on July 20th. Also, find hotels for those dates"). ``back``: an action of several pointing
+        back ("… and check its status"): the best chain to each target is kept (``ChainScoring.ranked``)."""
         started = time.perf_counter()
         ctx = self._read(request, known, meaning)
         if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
@@ -175,7 +180,7 @@ class Planner:
                 status="error", reason=reason, message=message, request=request, values=values,
                 elapsed_ms=_ms(started),
             )  # fmt: skip
-        chains = self.scoring.ranked(ctx, targets)
+        chains = self.scoring.ranked(ctx, targets, every_target=back)
         result = PlanResult(
             request=request, targets=targets, values=values, chains=chains, elapsed_ms=_ms(started)
         )

@@ -53,8 +53,12 @@ class ChainScoring:
         self.limits = limits
         self.allow = allow
 
-    def ranked(self, ctx: PlanContext, targets: list[str]) -> list[CandidateChain]:
-        """The scored chains to the targets, best first; a chain joining two entities' first (``joined``)."""
+    def ranked(
+        self, ctx: PlanContext, targets: list[str], every_target: bool = False
+    ) -> list[CandidateChain]:
+        """The scored chains to the targets, best first; a chain joining two entities' first (``joined``);
+        ``every_target``: then the best chain to each target the first ones do not end at (an action
+        pointing back picks its target by what the actions before it acted on)."""
         candidates: dict[tuple[str, ...], Draft] = {}
         prefixes: dict[tuple[str, ...], tuple[StepInputs, ChainTally, bool]] = {}
         for key in targets:
@@ -64,7 +68,14 @@ class ChainScoring:
                     candidates[path] = draft
         ranked = [d for _, d in sorted(candidates.items(), key=lambda kv: (-kv[1].score, len(kv[0]), kv[0]))]
         both = joined(ctx.request, ctx.found, ranked, self.weights.unused_subject, self.weights.step)
-        return [draft.build() for draft in ([both] if both else []) + ranked[: self.limits.chains]]
+        kept = ranked[: self.limits.chains]
+        if every_target:
+            ends = {d.apis[-1].key for d in kept}
+            for draft in ranked:
+                if draft.apis[-1].key not in ends:
+                    ends.add(draft.apis[-1].key)
+                    kept.append(draft)
+        return [draft.build() for draft in ([both] if both else []) + kept]
 
     def replaces(self, ctx: PlanContext, api: Api) -> float:
         """1 when ``api`` replaces a whole thing where a partial change serves (``replaces_whole``)."""
