@@ -249,7 +249,7 @@ class Planner:
         # search hits, what the entry points taking a stated value feed directly, and what a stated id
         # names (it takes the id: as near the values as an entry point)
         distance = ctx.near_values()
-        near = [k for k, d in sorted(distance.items(), key=lambda kv: (kv[1], kv[0])) if d == 1]
+        near = sorted(k for k, d in distance.items() if d == 1)
         direct = set(self._taking_ids(ctx))
         listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
         kinds = ctx.newest | {singular(w) for w in ctx.words if singular(w) in listed}
