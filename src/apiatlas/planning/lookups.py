@@ -121,6 +121,11 @@ def listed_item(field: str) -> str:
     return singular_kind(name) if sep and name.isalpha() else ""
 
 
+def kinds_listed_by(api: Api) -> set[str]:
+    """The kinds of thing an API's output lists (``messages[].ts`` → message: ``listed_item``)."""
+    return {listed_item(c.name) for t in api.output_tables for c in t.columns} - {""}
+
+
 @lru_cache(maxsize=8192)
 def singular_kind(word: str) -> str:
     """Lower case, as the catalog's kinds are singular (``language.catalog.singular``, what derived them)."""

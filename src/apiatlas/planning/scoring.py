@@ -23,7 +23,7 @@ from apiatlas.planning.draft import (
 )
 from apiatlas.planning.entities import joined, more_entities, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
-from apiatlas.planning.lookups import created_names, listed_item
+from apiatlas.planning.lookups import created_names
 from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.roles import one_lookup_per_end, places
 from apiatlas.planning.steps import (
@@ -52,12 +52,6 @@ class ChainScoring:
         self.weights = weights
         self.limits = limits
         self.allow = allow
-        self._listed: dict[str, set[str]] = {}  # API key -> ``listed_kinds`` (read for every chain)
-
-    def _listed_kinds(self, api: Api) -> set[str]:
-        if api.key not in self._listed:
-            self._listed[api.key] = listed_kinds(api)
-        return self._listed[api.key]
 
     def ranked(
         self, ctx: PlanContext, targets: list[str], every_target: bool = False
@@ -270,7 +264,7 @@ class ChainScoring:
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
         # message" is no list of messages)
-        listed = set() if newest_fed(ctx, target) else self._listed_kinds(target) & ctx.newest
+        listed = set() if newest_fed(ctx, target) else ctx.cache.kinds_listed_by(target) & ctx.newest
         newest = tally.newest | listed
         return {
             "target": w.target * (self.rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
@@ -292,13 +286,8 @@ class ChainScoring:
             "replace": -w.replace * self.replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(self._listed_kinds(target) & {singular(x) for x in ctx.words}),
+            "lists": w.lists * bool(ctx.cache.kinds_listed_by(target) & {singular(x) for x in ctx.words}),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
         }
-
-
-def listed_kinds(api: Api) -> set[str]:
-    """The kinds of thing an API's output lists (``messages[].ts`` → message: ``lookups.listed_item``)."""
-    return {listed_item(c.name) for t in api.output_tables for c in t.columns} - {""}

@@ -9,7 +9,7 @@ from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
-from apiatlas.planning.lookups import listed_item
+from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.snapshot import CatalogReader
 
 
@@ -32,9 +32,10 @@ class SnapshotCache:
         self.entry_inputs: EntryInputs | None = None
         self.fits: dict[tuple[str, str], float] = {}
         self.kinds: dict[str, str] = {}
+        self.output_lists: dict[str, set[str]] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
 
-    def _room(self, table: dict[str, Any]) -> None:
+    def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
             table.clear()
 
@@ -64,8 +65,7 @@ class SnapshotCache:
             return 0.0
         key = (hint, api.key)
         if key not in self.fits:
-            if len(self.fits) >= self.MAX_ITEMS:
-                self.fits.clear()
+            self._room(self.fits)
             self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
         return self.fits[key]
 
@@ -100,6 +100,13 @@ class SnapshotCache:
             self._room(self.lists)
             self.lists[key] = kinds - {""}
         return self.lists[key]
+
+    def kinds_listed_by(self, api: Api) -> set[str]:
+        """``lookups.kinds_listed_by(api)``: the kinds of thing its output lists, kept."""
+        if api.key not in self.output_lists:
+            self._room(self.output_lists)
+            self.output_lists[api.key] = kinds_listed_by(api)
+        return self.output_lists[api.key]
 
     def listed_items(self) -> dict[str, set[str]]:
         """The kinds of thing some list feeds an input with (``messages[].ts`` → message) and the APIs
@@ -143,8 +150,7 @@ class SnapshotCache:
                 held = best.get(edge.producer)
                 if held is None or _strength(edge, kind) < _strength(held, kind):
                     best[edge.producer] = edge
-            if len(self.strongest) >= self.MAX_ITEMS:
-                self.strongest.clear()
+            self._room(self.strongest)
             self.strongest[slot] = best
         return self.strongest[slot]
 
