@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from apiatlas.catalog.actions import item_of_collection, key_action, requested_actions
+from apiatlas.catalog.actions import item_of_collection, key_action, requested_actions, resource_of
 from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
@@ -111,18 +111,6 @@ class ApiActions:
             said = [stands_for.get(m, m) for m in matched]
             found.append((key, stage, coverage(said, terms, rarity), actions.get(key, "")))
         return found
-
-
-def resource_of(key: str) -> str:
-    """What an HTTP operation acts on, as one lower-case word: its path's last literal segment
-    (``GET /v1/stores/{store}/orders`` "orders", ``…/orders/{order}/history`` "history",
-    ``/price-lists/{id}`` "pricelists"); "" for an RPC method's path (``/orders.refund``) and for
-    anything but ``METHOD /path`` (a procedure)."""
-    method, _, path = key.partition(" ")
-    literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
-    if not method or not literals or "." in literals[-1]:
-        return ""
-    return literals[-1].lower().replace("-", "").replace("_", "")
 
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:
