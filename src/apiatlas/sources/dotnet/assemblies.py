@@ -6,41 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import dnfile
-import pefile
-
-from apiatlas.errors import ConfigError, Location
 from apiatlas.sources.dotnet.docids import display_type, member_id, type_id
 from apiatlas.sources.dotnet.il_facts import BodyReader
+from apiatlas.sources.dotnet.metadata_tables import member_visibility, open_assembly, table_rows
 from apiatlas.sources.dotnet.model import Member, Parameter
 from apiatlas.sources.dotnet.signatures import SignatureError, decode_field, decode_method, decode_type_spec
 
-_COM_DESCRIPTOR = pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_COM_DESCRIPTOR"]
 _SPECIAL_BASES = {"System.Enum": "enum", "System.ValueType": "struct", "System.MulticastDelegate": "delegate"}
 _RANK = {"public": 0, "protected": 1, "internal": 2, "private": 3}
-
-
-def open_assembly(path: Path) -> Any:
-    """The dnfile image of ``path`` (only its CLI header parsed); ConfigError when it is no .NET assembly."""
-    try:
-        pe = dnfile.dnPE(str(path), fast_load=True)  # type: ignore[no-untyped-call]
-        pe.parse_data_directories(directories=[_COM_DESCRIPTOR])  # type: ignore[no-untyped-call]
-    except (pefile.PEFormatError, OSError) as exc:
-        raise ConfigError(f"not a readable PE file: {exc}", location=Location(file=str(path))) from exc
-    if pe.net is None or pe.net.mdtables is None or pe.net.mdtables.TypeDef is None:
-        raise ConfigError("not a .NET assembly (no CLI metadata)", location=Location(file=str(path)))
-    return pe
-
-
-def is_assembly(path: Path) -> bool:
-    if path.suffix.lower() not in (".dll", ".exe"):
-        return False
-    with path.open("rb") as handle:
-        return handle.read(2) == b"MZ"
-
-
-def _rows(table: Any) -> list[Any]:
-    return list(table.rows) if table is not None else []
 
 
 _RUNTIME_DELEGATE_MEMBERS = (
@@ -68,16 +41,6 @@ def _delegate_shape(delegate: Member, methods: list[Member]) -> list[Member]:
     return [m for m in methods if m.name not in _RUNTIME_DELEGATE_MEMBERS]
 
 
-def _visibility(flags: Any, prefix: str) -> str:
-    if getattr(flags, f"{prefix}Public"):
-        return "public"
-    if getattr(flags, f"{prefix}Family") or getattr(flags, f"{prefix}FamORAssem"):
-        return "protected"
-    if getattr(flags, f"{prefix}Assem", False) or getattr(flags, f"{prefix}Assembly", False):
-        return "internal"
-    return "private"
-
-
 class AssemblyReader:
     """One assembly's metadata as ``Member`` records (public and protected, or every one)."""
 
@@ -85,11 +48,11 @@ class AssemblyReader:
         self.path, self.relative, self.include_internal = path, relative, include_internal
         self.pe = open_assembly(path)
         self.md = self.pe.net.mdtables
-        self.assembly = str(self.md.Assembly.rows[0].Name) if _rows(self.md.Assembly) else path.stem
+        self.assembly = str(self.md.Assembly.rows[0].Name) if table_rows(self.md.Assembly) else path.stem
         self._enclosing = {
-            r.NestedClass.row_index: r.EnclosingClass.row_index for r in _rows(self.md.NestedClass)
+            r.NestedClass.row_index: r.EnclosingClass.row_index for r in table_rows(self.md.NestedClass)
         }
-        self._typedef_names = [self._typedef_name(i) for i in range(1, len(_rows(self.md.TypeDef)) + 1)]
+        self._typedef_names = [self._typedef_name(i) for i in range(1, len(table_rows(self.md.TypeDef)) + 1)]
         self._spec_names: dict[int, str] = {}
         self._owner_generics = self._generic_params()
         self._param_arrays = self._param_array_rows()
@@ -135,7 +98,7 @@ class AssemblyReader:
 
     def _generic_params(self) -> dict[tuple[str, int], list[str]]:
         owners: dict[tuple[str, int], list[tuple[int, str]]] = {}
-        for row in _rows(self.md.GenericParam):
+        for row in table_rows(self.md.GenericParam):
             key = (row.Owner.table.name, row.Owner.row_index)
             owners.setdefault(key, []).append((row.Number, str(row.Name)))
         return {k: [n for _, n in sorted(v)] for k, v in owners.items()}
@@ -143,11 +106,11 @@ class AssemblyReader:
     # -- members -----------------------------------------------------------------------------------
     def members(self) -> list[Member]:
         interfaces: dict[int, list[str]] = {}
-        for row in _rows(self.md.InterfaceImpl):
+        for row in table_rows(self.md.InterfaceImpl):
             interfaces.setdefault(row.Class.row_index, []).append(self.coded_type(row.Interface))
-        accessors = {r.Method.row_index: r for r in _rows(self.md.MethodSemantics)}
+        accessors = {r.Method.row_index: r for r in table_rows(self.md.MethodSemantics)}
         out: list[Member] = []
-        for index, row in enumerate(_rows(self.md.TypeDef), 1):
+        for index, row in enumerate(table_rows(self.md.TypeDef), 1):
             if str(row.TypeName) == "<Module>" or not self._visible_type(index):
                 continue
             full = self.typedef_name(index)
@@ -215,7 +178,7 @@ class AssemblyReader:
         return out
 
     def _method(self, index: int, row: Any, full: str) -> Member | None:
-        visibility = _visibility(row.Flags, "md")
+        visibility = member_visibility(row.Flags, "md")
         if not self._keep(visibility):
             return None
         try:
@@ -283,7 +246,7 @@ class AssemblyReader:
     def _param_array_rows(self) -> set[int]:
         """The Param rows carrying ``System.ParamArrayAttribute`` (C#'s ``params T[]``)."""
         out: set[int] = set()
-        for row in _rows(self.md.CustomAttribute):
+        for row in table_rows(self.md.CustomAttribute):
             if row.Parent.table is None or row.Parent.table.name != "Param" or row.Type.table is None:
                 continue
             if row.Type.table.name == "MemberRef":
@@ -307,7 +270,7 @@ class AssemblyReader:
         out: list[Member] = []
         for ref in type_row.FieldList or []:
             row = ref.row
-            visibility = _visibility(row.Flags, "fd")
+            visibility = member_visibility(row.Flags, "fd")
             if row.Flags.fdRTSpecialName or not self._keep(visibility):
                 continue
             try:
@@ -323,7 +286,7 @@ class AssemblyReader:
         return out
 
     def _accessor_facts(self, methods: list[Any]) -> tuple[str, bool]:
-        shown = [(_visibility(m.Flags, "md"), bool(m.Flags.mdStatic)) for m in methods]
+        shown = [(member_visibility(m.Flags, "md"), bool(m.Flags.mdStatic)) for m in methods]
         best = min(shown, key=lambda v: _RANK[v[0]]) if shown else ("private", False)
         return best
 
@@ -338,11 +301,13 @@ class AssemblyReader:
 
     def _properties(self, semantics: dict[int, Any]) -> list[Member]:
         owners = {
-            p.row_index: m.Parent.row_index for m in _rows(self.md.PropertyMap) for p in m.PropertyList or []
+            p.row_index: m.Parent.row_index
+            for m in table_rows(self.md.PropertyMap)
+            for p in m.PropertyList or []
         }
         methods = self._owned(semantics, "Property")
         out: list[Member] = []
-        for index, row in enumerate(_rows(self.md.Property), 1):
+        for index, row in enumerate(table_rows(self.md.Property), 1):
             owner = owners.get(index)
             visibility, static = self._accessor_facts(methods.get(index, []))
             if owner is None or not self._visible_type(owner) or not self._keep(visibility):
@@ -396,10 +361,12 @@ class AssemblyReader:
         )
 
     def _events(self, semantics: dict[int, Any]) -> list[Member]:
-        owners = {e.row_index: m.Parent.row_index for m in _rows(self.md.EventMap) for e in m.EventList or []}
+        owners = {
+            e.row_index: m.Parent.row_index for m in table_rows(self.md.EventMap) for e in m.EventList or []
+        }
         methods = self._owned(semantics, "Event")
         out: list[Member] = []
-        for index, row in enumerate(_rows(self.md.Event), 1):
+        for index, row in enumerate(table_rows(self.md.Event), 1):
             owner = owners.get(index)
             visibility, static = self._accessor_facts(methods.get(index, []))
             if owner is None or not self._visible_type(owner) or not self._keep(visibility):

@@ -4,7 +4,6 @@ with its signature, ``///`` doc comment, file and line span, and the facts of it
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from tree_sitter import Node
 from apiatlas.code.csharp import (
     TYPE_DECLARATIONS,
     call_name,
-    doc_comment,
     modifiers,
     parameters,
     parse,
@@ -22,9 +20,15 @@ from apiatlas.code.csharp import (
     visibility,
     walk,
 )
-from apiatlas.sources.dotnet.doc_text import member_docs
+from apiatlas.sources.dotnet.csharp_declarations import (
+    declaration_docs,
+    declaration_head,
+    declaration_span,
+    first_child,
+    operator_name,
+)
 from apiatlas.sources.dotnet.docids import KEYWORD_TYPES, display_type, member_id, type_id
-from apiatlas.sources.dotnet.model import BodyFacts, Member, MemberDocs, Parameter, SourceSpan
+from apiatlas.sources.dotnet.model import BodyFacts, Member, MemberDocs, Parameter
 
 _MEMBER_NODES = {
     "method_declaration": "method",
@@ -204,7 +208,7 @@ def _type(sources: SourceSet, node: Node, scope: _Scope, include_internal: bool)
     kind = TYPE_DECLARATIONS[node.type]
     base_type = bases[0] if bases and kind == "class" and not sources.is_interface(bases[0]) else ""
     interfaces = [b for b in bases if b != base_type]
-    head = _head(node)
+    head = declaration_head(node)
     member = Member(
         doc_id=type_id(full),
         kind=kind,
@@ -218,8 +222,8 @@ def _type(sources: SourceSet, node: Node, scope: _Scope, include_internal: bool)
         base_type=base_type,
         interfaces=interfaces,
         signature=head,
-        docs=_docs(node),
-        source=_span(scope.file, node),
+        docs=declaration_docs(node),
+        source=declaration_span(scope.file, node),
         inputs=[scope.file],
     )
     out = [member]
@@ -241,8 +245,8 @@ def _type(sources: SourceSet, node: Node, scope: _Scope, include_internal: bool)
                     returns=full,
                     static=True,
                     signature=text(child),
-                    docs=_docs(child),
-                    source=_span(scope.file, child),
+                    docs=declaration_docs(child),
+                    source=declaration_span(scope.file, child),
                     inputs=[scope.file],
                 )
             )
@@ -272,12 +276,12 @@ def _members(
         static="static" in mods or "const" in mods,
         abstract="abstract" in mods,
         virtual="virtual" in mods,
-        docs=_docs(node),
-        source=_span(scope.file, node),
+        docs=declaration_docs(node),
+        source=declaration_span(scope.file, node),
         inputs=[scope.file],
         facts=_facts(node, sources, scope),
     )
-    head = _head(node)
+    head = declaration_head(node)
     if kind in ("field", "event") and node.child_by_field_name("name") is None:
         declaration = next((c for c in node.named_children if c.type == "variable_declaration"), None)
         if declaration is None:
@@ -309,7 +313,9 @@ def _callable(
         text(c.child_by_field_name("name") or c)
         for c in (generics_node.named_children if generics_node else [])
     ]
-    written = parameters(node.child_by_field_name("parameters") or _first(node, "bracketed_parameter_list"))
+    written = parameters(
+        node.child_by_field_name("parameters") or first_child(node, "bracketed_parameter_list")
+    )
     params = []
     for p in written:
         doc_type = resolve(sources, p.type, scope, generics) + (
@@ -324,7 +330,7 @@ def _callable(
     elif node.type == "indexer_declaration":
         name = "Item"
     elif node.type == "operator_declaration":
-        name = _operator_name(text(node.child_by_field_name("operator")), len(params))
+        name = operator_name(text(node.child_by_field_name("operator")), len(params))
     elif node.type == "conversion_operator_declaration":
         name = "op_Implicit" if "implicit" in head else "op_Explicit"
     returns_node = node.child_by_field_name("returns") or node.child_by_field_name("type")
@@ -350,68 +356,12 @@ def _callable(
     )
 
 
-_OPERATORS = {
-    "+": "op_Addition",
-    "-": "op_Subtraction",
-    "*": "op_Multiply",
-    "/": "op_Division",
-    "==": "op_Equality",
-    "!=": "op_Inequality",
-    "<": "op_LessThan",
-    ">": "op_GreaterThan",
-    "<=": "op_LessThanOrEqual",
-    ">=": "op_GreaterThanOrEqual",
-    "!": "op_LogicalNot",
-    "%": "op_Modulus",
-    "true": "op_True",
-    "false": "op_False",
-}
-
-
-def _operator_name(symbol: str, arity: int) -> str:
-    if arity == 1 and symbol in ("+", "-"):
-        return "op_UnaryPlus" if symbol == "+" else "op_UnaryNegation"
-    return _OPERATORS.get(symbol, "op_" + symbol)
-
-
-def _head(node: Node) -> str:
-    """The declaration as written, without attributes, body or initializer, on one line."""
-    start = next((c.start_byte for c in node.children if c.type != "attribute_list"), node.start_byte)
-    source = node.text or b""
-    written = source[start - node.start_byte :].decode("utf-8", "replace")
-    written = re.split(r"\{|=>|;", written, maxsplit=1)[0]
-    return re.sub(r"\s+", " ", written).strip()
-
-
-def _first(node: Node, kind: str) -> Node | None:
-    return next((c for c in node.named_children if c.type == kind), None)
-
-
-def _docs(node: Node) -> MemberDocs:
-    comment = doc_comment(node)
-    if not comment.strip():
-        return MemberDocs()
-    try:
-        return member_docs(ET.fromstring(f"<member>{comment}</member>"))
-    except ET.ParseError:
-        return MemberDocs(summary=re.sub(r"<[^>]+>", "", comment).strip())
-
-
-def _span(file: str, node: Node) -> SourceSpan:
-    start = node.start_point[0] + 1
-    sibling = node.prev_sibling
-    while sibling is not None and sibling.type == "comment" and text(sibling).startswith("///"):
-        start = sibling.start_point[0] + 1
-        sibling = sibling.prev_sibling
-    return SourceSpan(file=file, start_line=start, end_line=node.end_point[0] + 1)
-
-
 def _facts(node: Node, sources: SourceSet, scope: _Scope) -> BodyFacts:
     facts = BodyFacts()
     body = (
         node.child_by_field_name("body")
-        or _first(node, "arrow_expression_clause")
-        or _first(node, "accessor_list")
+        or first_child(node, "arrow_expression_clause")
+        or first_child(node, "accessor_list")
     )
     if body is None:
         return facts

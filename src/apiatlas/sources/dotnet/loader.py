@@ -12,9 +12,10 @@ from pathlib import Path
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import ConfigError, Location
 from apiatlas.sources.dotnet.assemble import join_members, to_catalog
-from apiatlas.sources.dotnet.assemblies import AssemblyReader, is_assembly
+from apiatlas.sources.dotnet.assemblies import AssemblyReader
 from apiatlas.sources.dotnet.csharp_sources import read_sources
 from apiatlas.sources.dotnet.ecma_docs import is_ecma_archive, read_ecma_archive
+from apiatlas.sources.dotnet.metadata_tables import is_assembly
 from apiatlas.sources.dotnet.model import Member, MemberDocs
 from apiatlas.sources.dotnet.xml_docs import is_compiler_doc, read_compiler_docs
 from apiatlas.sources.format import Progress
