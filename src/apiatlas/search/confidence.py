@@ -151,7 +151,7 @@ class SearchView:
     said: list[str] = field(default_factory=list)  # the query's words as written, lower-case
     foreign: frozenset[str] = frozenset()  # query stems in a script the catalog does not write
     unread: frozenset[str] = frozenset()  # query stems in such a script read as no catalog word
-    alien: frozenset[str] = frozenset()  # every query stem in such a script, read or not
+    alien: frozenset[str] = frozenset()  # query stems in another script than the catalog's main one
 
     def as_dense(self, names: Mapping[str, tuple[str, str]]) -> SearchView:
         """This view as a dense-only search sees it: the dense order, cosines as the fused scores, no

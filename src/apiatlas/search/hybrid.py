@@ -189,6 +189,7 @@ class HybridSearch:
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
+        alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
         terms = [across.bridged.get(t, t) for t in terms]  # «канал» is searched and judged as "channel"
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
@@ -233,7 +234,7 @@ class HybridSearch:
             said=[w.lower() for w in said],
             foreign=across.neutral,
             unread=across.unread,
-            alien=frozenset(across.bridged) | across.unread,
+            alien=alien,
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector

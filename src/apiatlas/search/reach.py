@@ -10,9 +10,10 @@ reads its top cosine against it (``reach_margin``) and the share of the request'
 catalog's vocabulary lacks (``absent``: names, ids, quoted text, numbers and function or asking words
 aside), and abstains (``out_of_reach``) when the request is written in the catalog's scripts, its best
 cosine is no higher than the null's, that cosine stands out little from the dense candidates, its best
-lexical hit is weak and a quarter or more of its content words are absent. A request with a word in a
-script the catalog does not write (Russian over an English spec) is never judged out of reach here: its
-words cannot be told from the catalog's (issue 18 point 6).
+lexical hit is weak and a quarter or more of its content words are absent. A request with a word in
+another script than the catalog's main one (Russian over an English spec, English over a Russian
+catalog that also writes Latin identifiers) is never judged out of reach here: its words cannot be
+weighed against the catalog's (issue 18 point 6).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def absent_share(view: SearchView, query: str) -> float:
 
 def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:
     """``reach_margin`` (top cosine - the catalog's null cosine), ``absent`` and ``alien`` (1 when a word
-    is in a script the catalog does not write); empty without a reach or a dense side."""
+    is in another script than the catalog's main one); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
