@@ -90,6 +90,7 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
             ("settings file", options.get("search_settings") or "none (the shipped settings)"),
             ("settings fitted on", fusion.get("fitted_on")),
             ("abstention models", _abstention(fusion.get("abstention"))),
+            ("null cosine (out of reach)", _null_cosine(search.get("reach"))),
         ]
         + [
             (f"fusion: {k}", v)
@@ -104,6 +105,13 @@ def manifest_tables(manifest: dict[str, Any], source_files: dict[str, str] | Non
     if source_files:
         tables.append(_pairs("Source files (sha256)", sorted(source_files.items())))
     return tables
+
+
+def _null_cosine(reach: Any) -> str:
+    """``0.8238 (64 random-word requests)``: the catalog's null cosine (``search.reach``), or why none."""
+    if not isinstance(reach, dict) or "null_cosine" not in reach:
+        return "none (not measured: no vectors, or built before it)"
+    return f"{reach['null_cosine']} ({reach.get('requests', 0)} random-word requests)"
 
 
 def _abstention(models: Any) -> str | None:

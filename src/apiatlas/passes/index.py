@@ -15,6 +15,7 @@ from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex, card_fields
+from apiatlas.search.reach import measure_reach
 from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import embed_passages
 from apiatlas.snapshot.manifest import Manifest
@@ -125,6 +126,9 @@ def index(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
         blobs = embed_passages(provider, texts, cache=indexing.cache, progress=indexing.on_progress)
         indexing.vectors = {a.key: b for a, b in zip(embedded, blobs, strict=True)}
         dim = len(blobs[0])
+        reach = measure_reach(provider, blobs)  # the catalog's null cosine (``search.reach``)
+        if reach is not None:
+            stats["reach"] = reach.model_dump()
     settings = indexing.settings
     if source_format(catalog.source_kind).surface == "code":  # an SDK's names: fused by what they cover
         settings = settings.model_copy(update={"lexical_by_cover": True})

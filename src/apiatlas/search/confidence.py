@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from apiatlas.search.reach import out_of_reach
+
 # every signal a search computes, with what it measures (all are about the fused top hit unless said)
 SIGNALS: dict[str, str] = {
     "coverage": "share of the query's stems the top hit contains, each weighed by its rarity (idf)",
@@ -149,6 +151,7 @@ class SearchView:
     said: list[str] = field(default_factory=list)  # the query's words as written, lower-case
     foreign: frozenset[str] = frozenset()  # query stems in a script the catalog does not write
     unread: frozenset[str] = frozenset()  # query stems in such a script read as no catalog word
+    alien: frozenset[str] = frozenset()  # query stems in another script than the catalog's main one
 
     def as_dense(self, names: Mapping[str, tuple[str, str]]) -> SearchView:
         """This view as a dense-only search sees it: the dense order, cosines as the fused scores, no
@@ -248,14 +251,17 @@ def abstains(
     dropped_cover: float,
     undone: bool = False,
 ) -> bool:
-    """The decision of a search: no hits, or (no exact name and) the model is not sure, or a documented
-    API the funnel dropped fits the request clearly better than the best kept hit, or (``undone``) the
-    request asks for an action that only a dropped API that fits it does."""
+    """The decision of a search: no hits, or (no exact name and) the model is not sure, or the request is
+    out of the catalog's reach (``reach.out_of_reach``), or a documented API the funnel dropped fits the
+    request clearly better than the best kept hit, or (``undone``) the request asks for an action that
+    only a dropped API that fits it does."""
     if not hits:
         return True
     if exact:
         return False
     if undone:
+        return True
+    if model.signals and out_of_reach(signals):  # a mode without a model never abstains
         return True
     if model.probability(signals) < model.threshold:
         return True

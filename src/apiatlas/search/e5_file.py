@@ -288,3 +288,17 @@ def whole_words() -> frozenset[str]:
         for word in (p[1:] for p in pieces if p.startswith(METASPACE))
         if len(word) >= 4 and word.isascii() and word.isalpha() and word.islower()
     )
+
+
+@lru_cache(maxsize=4)
+def frequent_whole_words(count: int) -> tuple[str, ...]:
+    """The first ``count`` words of ``whole_words``' kind in the vocabulary's own order (SentencePiece
+    keeps its pieces most frequent first): common words of many languages. Empty when the file cannot
+    be read."""
+    try:
+        pieces = read_e5_file(bundled_file()).tokenizer.pieces
+    except E5FileError:
+        return ()
+    found = (p[1:] for p in pieces if p.startswith(METASPACE))
+    words = (w for w in found if len(w) >= 4 and w.isascii() and w.isalpha() and w.islower())
+    return tuple(w for _, w in zip(range(count), words, strict=False))

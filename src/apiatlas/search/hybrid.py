@@ -29,6 +29,7 @@ from apiatlas.search.providers import (
     check_query_model,
     snapshot_search_stats,
 )
+from apiatlas.search.reach import CatalogReach, reach_signals
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback
 from apiatlas.search.vectors import CardVectors
@@ -57,6 +58,7 @@ class HybridSearch:
         self.snapshot = snapshot
         self.model_id: str | None = stats.get("embedding_model")
         self.settings = settings or FusionSettings.from_manifest(stats)
+        self.reach = CatalogReach.from_stats(stats)  # the catalog's null cosine (``search.reach``)
         check_query_model(snapshot, provider.model_id if provider is not None else None)
         self.provider = provider if self.model_id else None
         self._lock = threading.Lock()
@@ -187,6 +189,7 @@ class HybridSearch:
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
+        alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
         terms = [across.bridged.get(t, t) for t in terms]  # «канал» is searched and judged as "channel"
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
@@ -231,6 +234,7 @@ class HybridSearch:
             said=[w.lower() for w in said],
             foreign=across.neutral,
             unread=across.unread,
+            alien=alien,
         )
         if mode is not SearchMode.LEXICAL:
             vector = query_vector
@@ -254,7 +258,7 @@ class HybridSearch:
         names = self.snapshot.api_titles(order[: max(limit, 20)])
         hits = [hit_of(k, fused.get(k, 0.0), k in exact, view, names) for k in order[:limit]]
         self._describe(view, fused, order, names)
-        verdict = self._verdict(mode, view, hits, order, object_key)
+        verdict = self._verdict(query, mode, view, hits, order, object_key)
         common: dict[str, Any] = {
             "query": query,
             "mode": mode,
@@ -328,6 +332,7 @@ class HybridSearch:
 
     def _verdict(
         self,
+        query: str,
         mode: SearchMode,
         view: SearchView,
         hits: list[SearchResultHit],
@@ -335,8 +340,11 @@ class HybridSearch:
         object_key: str | None,
     ) -> Verdict:
         """Whether to abstain: the calibrated model over the signals, the dropped APIs fitting the request
-        better, an action only a dropped API does ("закрой заказ": only a dropped close)."""
+        better, an action only a dropped API does ("закрой заказ": only a dropped close), a request out of
+        the catalog's reach (``search.reach``: hybrid searches judged by their own model)."""
         signals = signals_of(view)
+        if mode is SearchMode.HYBRID:
+            signals |= reach_signals(view, query, self.reach)
         model = self.settings.model_for(mode.value)
         judged_as = None
         if mode is SearchMode.HYBRID and view.dense_order and foreign_share(view) >= BY_MEANING:

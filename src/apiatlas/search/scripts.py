@@ -44,6 +44,16 @@ class CatalogScripts:
         """Whether the catalog writes words in ``script`` (a word without letters is in every one)."""
         return not script or not self.shares or self.shares.get(script, 0.0) >= MIN_SHARE
 
+    def main(self) -> str:
+        """The script most of the catalog's words are written in ("" for a catalog without words)."""
+        return max(self.shares, key=lambda s: (self.shares[s], s)) if self.shares else ""
+
+    def beside_main(self, terms: Iterable[str]) -> frozenset[str]:
+        """The terms written in another script than the catalog's main one (numbers aside): a Russian
+        word over an English spec, an English word over a Russian catalog that also writes Latin names."""
+        main = self.main()
+        return frozenset(t for t in terms if main and script_of(t) not in ("", main))
+
     def foreign(self, terms: Iterable[str]) -> list[str]:
         """The terms in a script the catalog does not write (in order, once each)."""
         return [t for t in dict.fromkeys(terms) if not self.writes(script_of(t))]

@@ -1,0 +1,165 @@
+"""Out of reach: a request the catalog has neither the words nor the meaning for (issue 18 point 7).
+
+The shared abstention model (``search.confidence``) reads cosines on one scale for every catalog, but
+e5 cosines sit at another height for each catalog: an unrelated request's best cosine is 0.87 on one
+HTTP spec and a related request's 0.81 on another. So the index pass measures each catalog's own
+**null cosine** at build time: the median, over ``NULL_REQUESTS`` requests made of random words of the
+embedding model's vocabulary (the same requests for every catalog: language knowledge, no catalog's
+words), of their best cosine to the catalog's cards (``measure_reach``). At run time a hybrid search
+reads its top cosine against it (``reach_margin``) and the share of the request's content words the
+catalog's vocabulary lacks (``absent``: names, ids, quoted text, numbers and function or asking words
+aside), and abstains (``out_of_reach``) when the request is written in the catalog's scripts, its best
+cosine is no higher than the null's, that cosine stands out little from the dense candidates, its best
+lexical hit is weak and a quarter or more of its content words are absent. A request with a word in
+another script than the catalog's main one (Russian over an English spec, English over a Russian
+catalog that also writes Latin identifiers) is never judged out of reach here: its words cannot be
+weighed against the catalog's (issue 18 point 6).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
+
+from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.words import PLAIN_WORDS
+from apiatlas.search.cards import matrix_from_blobs
+from apiatlas.text import stems
+
+if TYPE_CHECKING:
+    from apiatlas.search.confidence import SearchView
+    from apiatlas.search.embedding import EmbeddingProvider
+
+NULL_REQUESTS = 64  # requests of random words whose best cosine to the cards is the catalog's null
+NULL_WORDS = 3  # words per null request
+NULL_VOCABULARY = 6000  # drawn from the model vocabulary's first (most frequent) Latin whole words
+NULL_SEED = 0
+
+# the rule (fitted on the development halves of the bank, RestBench, StableToolBench, Stripe, Slack and
+# Kubernetes, full catalogs, hybrid: no related request with its gold in the top 5 lost on any of them)
+MAX_MARGIN = 0.01  # best cosine at most this far above the catalog's null cosine
+MAX_STANDOUT = 0.03  # ... and at most this far above the median of the dense candidates (cos_gap_median)
+MAX_LEXICAL = 1.2  # ... the best lexical hit weak (lex_per_term below this)
+MIN_ABSENT = 0.25  # ... and at least this share of the request's content words absent from the catalog
+
+REACH_SIGNALS = ("reach_margin", "absent", "alien")
+
+_NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
+_QUOTED = re.compile(r"[\"«“']([^\"»”']+)[\"»”']")
+
+
+class CatalogReach(BaseModel):
+    """A catalog's null cosine, measured by the index pass (``pass_stats.search.reach``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    null_cosine: float
+    requests: int
+
+    @classmethod
+    def from_stats(cls, stats: Mapping[str, Any]) -> CatalogReach | None:
+        """The reach a snapshot's manifest records (None for one built before it, or without vectors)."""
+        found = stats.get("reach")
+        return cls.model_validate(found) if isinstance(found, dict) else None
+
+
+@lru_cache(maxsize=1)
+def null_requests() -> tuple[str, ...]:
+    """``NULL_REQUESTS`` requests of ``NULL_WORDS`` random words of the bundled model's vocabulary (the
+    first ``NULL_VOCABULARY`` Latin words it holds whole: common words of many languages), the same on
+    every machine; empty when the model file cannot be read."""
+    from apiatlas.search.e5_file import frequent_whole_words
+
+    pool = frequent_whole_words(NULL_VOCABULARY)
+    if len(pool) < NULL_WORDS:
+        return ()
+    rng = np.random.default_rng(NULL_SEED)
+    return tuple(" ".join(rng.choice(pool, size=NULL_WORDS, replace=False)) for _ in range(NULL_REQUESTS))
+
+
+_NULL_VECTORS: dict[str, npt.NDArray[np.float32]] = {}
+
+
+def _null_vectors(provider: EmbeddingProvider) -> npt.NDArray[np.float32]:
+    """The null requests' query vectors (embedded once per process and model)."""
+    model = provider.model_id
+    if model not in _NULL_VECTORS:
+        requests = list(null_requests())
+        found = provider.embed_queries(requests) if requests else np.zeros((0, 0), dtype=np.float32)
+        _NULL_VECTORS[model] = np.asarray(found, dtype=np.float32)
+    return _NULL_VECTORS[model]
+
+
+def measure_reach(provider: EmbeddingProvider, blobs: list[bytes]) -> CatalogReach | None:
+    """The catalog's null cosine from its cards' int8 ``blobs`` (None without cards or null requests)."""
+    nulls = _null_vectors(provider)
+    if not blobs or not len(nulls):
+        return None
+    cards = matrix_from_blobs(blobs, len(blobs[0]))
+    best = np.max(nulls @ cards.T, axis=1)
+    return CatalogReach(null_cosine=round(float(np.median(best)), 4), requests=len(nulls))
+
+
+def named_stems(query: str) -> frozenset[str]:
+    """Stems of the words that name a thing rather than say what is wanted: capitalised inside the
+    sentence ("Berlin", "Paramount Pictures"), ids and joined names (``web-1``, ``#general``, ``U023``),
+    quoted text."""
+    out: set[str] = set()
+    for n, token in enumerate(query.split()):
+        word = token.strip(".,!?;:()\"'«»“”")
+        if (n > 0 and word[:1].isupper()) or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
+            out.update(stems(word))
+    for quoted in _QUOTED.findall(query):
+        out.update(stems(quoted))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _plain_stems() -> frozenset[str]:
+    return frozenset(s for w in PLAIN_WORDS | ACTION_WORDS for s in stems(w))
+
+
+def absent_share(view: SearchView, query: str) -> float:
+    """The share of the request's content words (names, numbers, function and asking words aside, and
+    the words of a script the catalog does not write) that no card of the catalog has (typos corrected)."""
+    names, plain = named_stems(query), _plain_stems()
+    terms = [
+        t
+        for t in dict.fromkeys(view.terms)
+        if t not in names and t not in plain and t not in view.foreign and not any(c.isdigit() for c in t)
+    ]
+    if not terms or view.vocabulary is None:
+        return 0.0
+    absent = [t for t in terms if t not in view.vocabulary and t not in view.corrected]
+    return len(absent) / len(terms)
+
+
+def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:
+    """``reach_margin`` (top cosine - the catalog's null cosine), ``absent`` and ``alien`` (1 when a word
+    is in another script than the catalog's main one); empty without a reach or a dense side."""
+    if reach is None or not view.dense_order:
+        return {}
+    top = view.cosines[view.dense_order[0]]
+    return {
+        "reach_margin": round(top - reach.null_cosine, 6),
+        "absent": round(absent_share(view, query), 6),
+        "alien": 1.0 if view.alien else 0.0,
+    }
+
+
+def out_of_reach(signals: Mapping[str, float]) -> bool:
+    """Whether the request is out of the catalog's reach (module docstring); False without the signals."""
+    if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
+        return False
+    return (
+        signals["reach_margin"] < MAX_MARGIN
+        and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
+        and signals.get("lex_per_term", 0.0) < MAX_LEXICAL
+        and signals["absent"] >= MIN_ABSENT
+    )
