@@ -54,6 +54,7 @@ from apiatlas.snapshot import CatalogReader
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)  # the words of a request, letters only
 
 
 def reads_only(api: Api) -> bool:
@@ -210,12 +211,13 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        found += said_names(request, vocabulary, found, self.known)
+        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request))
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
-        words = read_across(words, self.search.read_across([w.word for w in words])) if words else []
+        across = self.search.read_across([w.word for w in words]) if words else {}
+        words = read_across(words, across)
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
@@ -223,11 +225,21 @@ class Planner:
             words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
             meaning=meaning, meaning_weight=self.weights.meaning,
         )  # fmt: skip
+        kind = asked_kind(text, stated, vocabulary)
+        plural = any(w.word.lower() != kind and singular(w.word) == kind for w in words)
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
-            kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
-            request=request, newest=self._newest(request),
+            kind=kind, plural=plural, who=asks_who(text), counted=counted(text, stated),
+            request=request, newest=self._newest(request), bridged=frozenset(across.values()),
         )  # fmt: skip
+
+    def _kinds_across(self, request: str) -> dict[str, str]:
+        """The request's words in a script the catalog does not write, read as catalog stems (only when
+        the catalog names inputs for kinds: a name may follow such a word, «канала general»)."""
+        if not self.cache.vocabulary.named_inputs:
+            return {}
+        foreign = [w for w in _LETTERS.findall(request) if not w.isascii()]
+        return self.search.read_across(foreign) if foreign else {}
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
@@ -252,7 +264,7 @@ class Planner:
         near = sorted(k for k, d in distance.items() if d == 1)
         direct = set(self._taking_ids(ctx))
         listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
-        kinds = ctx.newest | {singular(w) for w in ctx.words if singular(w) in listed}
+        kinds = ctx.newest | ctx.said_kinds(listed)
         listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
         asked = self._asked_fed(ctx)
         pool = dict.fromkeys(

@@ -8,7 +8,6 @@ from collections import deque
 from collections.abc import Callable
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
-from apiatlas.language.catalog import singular
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import composed, reads, replaces_whole
 from apiatlas.planning.context import PlanContext
@@ -286,7 +285,7 @@ class ChainScoring:
             "replace": -w.replace * self.replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(ctx.cache.kinds_listed_by(target) & {singular(x) for x in ctx.words}),
+            "lists": w.lists * bool(ctx.said_kinds(ctx.cache.kinds_listed_by(target))),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
