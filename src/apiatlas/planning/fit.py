@@ -47,7 +47,7 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
             return 1.0 - one
         # asked in the plural, a list of them answers ("Which channels is X in?": a user's ``channels[]``)
         listed = ctx.plural and ctx.kind in ctx.cache.kinds_listed_by(api)
-        return (weights.people if listed else 0.0) - one
+        return (weights.listed if listed else 0.0) - one
     return (weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
 
