@@ -63,7 +63,7 @@ CHANGE_VERBS = frozenset(
     ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
      "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
      "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
-     "replace", "attach", "detach", "grant", "apply", "put", "react",
+     "replace", "attach", "detach", "grant", "apply", "put", "react", "limit", "restrict",
      "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
      "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
@@ -127,7 +127,11 @@ def reads(api: Api | None) -> bool:
 
 
 def write_targets(
-    hits: list[str], api: Callable[[str], Api | None], verb: str, words: Sequence[str] = ()
+    hits: list[str],
+    api: Callable[[str], Api | None],
+    verb: str,
+    words: Sequence[str] = (),
+    of_kinds: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
@@ -139,6 +143,9 @@ def write_targets(
         writes = [k for k in writes if not k.startswith("DELETE ")] or writes
     said = stem(verb)
     named = [k for k in writes if said in _own_stems(api(k))]
+    kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
+    if kinded and not set(named) & set(kinded):  # "limit it with a resource quota": not a limit range
+        named = [k for k in kinded if said in _own_stems(api(k))] or kinded
     return named or writes or hits
 
 

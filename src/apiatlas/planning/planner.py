@@ -28,7 +28,7 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
 from apiatlas.planning.fit import kind_fit
-from apiatlas.planning.intent import asked_kind, asks_who, counted
+from apiatlas.planning.intent import asked_kind, asks_who, counted, named_kinds
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -85,6 +85,7 @@ class Planner:
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
+        self._writes_by_kind: dict[str, list[str]] | None = None  # kept writes by their own kind
         self.search = PlanSearch(snapshot, search)
         self.scoring = ChainScoring(self.weights, self.limits, allow)
         self.confidence = confidence
@@ -233,6 +234,18 @@ class Planner:
             request=request, newest=self._newest(request), bridged=frozenset(across.values()),
         )  # fmt: skip
 
+    def _kind_writes(self, ctx: PlanContext) -> list[str]:
+        """The writes to the kinds of thing an action names ("… with a resource quota"), by each kept
+        write's own kind (``intent.own_kind``), indexed once per planner."""
+        if self._writes_by_kind is None:
+            self._writes_by_kind = {}
+            for key in self.snapshot.all_api_keys():
+                api = self.cache.api(key)
+                if api is not None and not reads(api) and (kind := self.cache.own_kind(api)):
+                    self._writes_by_kind.setdefault(kind, []).append(key)
+        kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
+        return sorted(k for kind in kinds for k in self._writes_by_kind.get(kind, ()))
+
     def _kinds_across(self, request: str) -> dict[str, str]:
         """The request's words in a script the catalog does not write, read as catalog stems (only when
         the catalog names inputs for kinds: a name may follow such a word, «канала general»)."""
@@ -270,9 +283,10 @@ class Planner:
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        hits = [k for k in pool if self.scoring.readable(ctx, k)]
+        kinded = self._kind_writes(ctx) if ctx.verb else []
+        hits = [k for k in [*pool, *kinded] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
+            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded))
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         targets = sorted(
