@@ -9,7 +9,13 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
-from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, REQUEST_WORDS, orders_write
+from apiatlas.language.actions import (
+    ACTION_WORDS,
+    BEFORE_A_VERB,
+    COPY_VERBS,
+    REQUEST_WORDS,
+    orders_write,
+)
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -85,7 +91,20 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
     out = []
     for part in (p for p in parts if p):
         verb = action_verb(part)
-        out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+        if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
+            out.extend(_copied(part, verb))
+        else:
+            out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+    return out
+
+
+def _copied(part: str, verb: str) -> list[RequestAction]:
+    """A copy's two actions ("Copy the configmap X from A to B": get the configmap X …, create the
+    configmap X …): its verb replaced by the read's and the create's (``COPY_VERBS``)."""
+    out = []
+    for said in COPY_VERBS[verb]:
+        text = re.sub(rf"\b{re.escape(verb)}\b", said, part, count=1, flags=re.IGNORECASE)
+        out.append(RequestAction(text=text, verb=said, writes=orders_write(said)))
     return out
 
 
