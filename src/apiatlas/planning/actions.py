@@ -16,6 +16,7 @@ from apiatlas.language.actions import (
     REQUEST_WORDS,
     orders_write,
 )
+from apiatlas.language.words import EVERY_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -166,6 +167,19 @@ def write_targets(
     if kinded and not set(named) & set(kinded):  # "limit it with a resource quota": not a limit range
         named = [k for k in kinded if said in _own_stems(api(k))] or kinded
     return named or writes or hits
+
+
+def collection_write(key: str) -> str:
+    """The same write done to a whole collection: ``DELETE …/pods/{name}`` -> ``DELETE …/pods``; '' when
+    the key's path does not end in an item's parameter."""
+    method, _, path = key.partition(" ")
+    head, _, last = path.rstrip("/").rpartition("/")
+    return f"{method} {head}" if method != "GET" and last.startswith("{") and head else ""
+
+
+def says_every(words: Sequence[str]) -> bool:
+    """The request says the change is done to every thing of a kind ("all", "every", «все»)."""
+    return any(w.lower() in EVERY_WORDS for w in words)
 
 
 def composed(api: Api, slot: Slot) -> bool:

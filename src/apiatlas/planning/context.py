@@ -38,6 +38,8 @@ class PlanContext:
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
     verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
+    every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
+    collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
 
     def api(self, key: str) -> Api | None:

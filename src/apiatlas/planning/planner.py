@@ -17,7 +17,9 @@ from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
+    collection_write,
     reads,
+    says_every,
     split_actions,
     write_targets,
 )
@@ -232,6 +234,7 @@ class Planner:
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=kind, plural=plural, who=asks_who(text), counted=counted(text, stated),
             request=request, newest=self._newest(request), bridged=frozenset(across.values()),
+            every=says_every(_LETTERS.findall(request)),
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
@@ -284,7 +287,9 @@ class Planner:
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
         kinded = self._kind_writes(ctx) if ctx.verb else []
-        hits = [k for k in [*pool, *kinded] if self.scoring.readable(ctx, k)]
+        if ctx.verb and ctx.every:  # "… all pods …": the write done to the whole collection at once
+            ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
+        hits = [k for k in [*pool, *kinded, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             hits = write_targets(hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded))
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
@@ -293,6 +298,7 @@ class Planner:
             hits,
             key=lambda k: (
                 -self.scoring.rel(ctx, k)
+                - self.scoring.inherited(ctx, k)
                 - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
                 - self.weights.kind * kind_fit(ctx, k, self.weights)
                 + self.weights.replace * self.scoring.replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]

@@ -84,6 +84,12 @@ class ChainScoring:
         partial = ctx.api(patch) if self.readable(ctx, patch) else None
         return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
 
+    def inherited(self, ctx: PlanContext, key: str) -> float:
+        """What a collection write gains from the item write it does to all ("delete all pods": the
+        relevance of ``DELETE …/pods/{name}`` beyond that of ``DELETE …/pods``, ``ctx.collective``)."""
+        item = ctx.collective.get(key)
+        return max(0.0, self.rel(ctx, item) - self.rel(ctx, key)) if item else 0.0
+
     def readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
         return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
@@ -266,7 +272,12 @@ class ChainScoring:
         listed = set() if newest_fed(ctx, target) else ctx.cache.kinds_listed_by(target) & ctx.newest
         newest = tally.newest | listed
         return {
-            "target": w.target * (self.rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
+            "target": w.target
+            * (
+                self.rel(ctx, target.key)
+                + self.inherited(ctx, target.key)
+                + ctx.relevance.nearness(target.key)
+            ),
             "kind": w.kind * kind_fit(ctx, target.key, w),
             "unasked": -w.unasked * unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),
