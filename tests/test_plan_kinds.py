@@ -27,7 +27,7 @@ from apiatlas.planning.intent import (
     sub_resource,
     takes_one_of,
 )
-from apiatlas.planning.lookups import said_names
+from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get, media_vocabulary, with_vocabulary
@@ -397,3 +397,10 @@ def test_a_name_follows_a_kind_said_in_another_script() -> None:
     found = said_names("покажи сообщения канала general", vocabulary, [], frozenset(), across)
     assert [(f.value, f.hint) for f in found] == [("general", "channel")]
     assert said_names("покажи сообщения канала general", vocabulary, [], frozenset()) == []
+
+
+def test_a_name_is_the_object_of_the_write_verb_opening_the_request() -> None:
+    vocabulary = CatalogVocabulary(kinds=["channel"], named_inputs=["channel"])
+    found = bare_names("Mark general as read up to its newest message", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in found] == [("general", "")]  # its kind unknown: picked by name only
+    assert bare_names("Show general as read", vocabulary, [], frozenset()) == []  # no write ordered

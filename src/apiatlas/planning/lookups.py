@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
-from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
@@ -95,7 +95,8 @@ def bare_names(
 ) -> list[v.ExtractedValue]:
     """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
     a lower-case word right after "in", "to", "into" or "from" that ends the request or one of its parts
-    ("Pin the latest message in announcements"), no word the planner knows, no kind and part of no value
+    ("Pin the latest message in announcements") or right after a write verb opening the request
+    ("Mark general as read"), no word the planner knows, no kind and part of no value
     found already. Its kind unknown (``hint`` ''), it fills no input; a list of named items whose id an
     input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
@@ -105,8 +106,9 @@ def bare_names(
     for match in _WORD.finditer(text):
         before = text[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        if not before or before[-1].lower() not in _PLACES or not _ENDS.match(text, match.end()):
-            continue
+        placed = bool(before) and before[-1].lower() in _PLACES and bool(_ENDS.match(text, match.end()))
+        if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
+            continue  # nor the object of the verb opening the request ("Mark general as read")
         if (
             not _SLUG.fullmatch(name)
             or name in known
