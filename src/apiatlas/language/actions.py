@@ -69,7 +69,7 @@ CHANGE_VERBS = frozenset(
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
      "ответь", "прикрепи", "выдай")
 )  # fmt: skip
-# verbs that make a copy: a thing read, then one like it created ("copy the configmap X to …"), each
+# verbs that make a copy: a thing read, then one like it created ("copy the report X to …"), each
 # verb -> the read's and the create's words in its language
 COPY_VERBS: dict[str, tuple[str, str]] = {
     "copy": ("get", "create"), "duplicate": ("get", "create"), "clone": ("get", "create"),

@@ -54,7 +54,7 @@ ID_LINKS = _listed(
     "id ids identifier with the a an of number no for by in on at from to and or is was about me show "
     "get give find list fetch display tell what who which"
 )
-# words saying a change is done to every thing of a kind ("restart all pods", «удали все поды»)
+# words saying a change is done to every thing of a kind ("restart all the servers", «удали все записи»)
 EVERY_WORDS = frozenset(("all", "every", "each", "все", "всех", "каждый", "каждого", "всё"))
 # words naming people in general (the kind of thing a person-describing API returns)
 PERSON = "person"

@@ -100,8 +100,8 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
-    """A copy's two actions ("Copy the configmap X from A to B": get the configmap X …, create the
-    configmap X …): its verb replaced by the read's and the create's (``COPY_VERBS``)."""
+    """A copy's two actions ("Copy the report X from A to B": get the report X …, create the
+    report X …): its verb replaced by the read's and the create's (``COPY_VERBS``)."""
     out = []
     for said in COPY_VERBS[verb]:
         text = re.sub(rf"\b{re.escape(verb)}\b", said, part, count=1, flags=re.IGNORECASE)
@@ -164,13 +164,13 @@ def write_targets(
     said = stem(verb)
     named = [k for k in writes if said in _own_stems(api(k))]
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
-    if kinded and not set(named) & set(kinded):  # "limit it with a resource quota": not a limit range
+    if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
         named = [k for k in kinded if said in _own_stems(api(k))] or kinded
     return named or writes or hits
 
 
 def collection_write(key: str) -> str:
-    """The same write done to a whole collection: ``DELETE …/pods/{name}`` -> ``DELETE …/pods``; '' when
+    """The same write done to a whole collection: ``DELETE …/boxes/{name}`` -> ``DELETE …/boxes``; '' when
     the key's path does not end in an item's parameter."""
     method, _, path = key.partition(" ")
     head, _, last = path.rstrip("/").rpartition("/")

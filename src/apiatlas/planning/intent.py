@@ -43,7 +43,7 @@ _ARTICLES = frozenset(("the", "a", "an", "this", "that", "its", "their"))
 
 def named_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> set[str]:
     """The kinds the request names as what it acts on, outside its stated values, in one word or in two
-    or three ("a resource quota": ``resourcequota``); not a kind said as where ("in namespace db")."""
+    or three ("a usage quota": ``usagequota``); not a kind said as where ("in folder db")."""
     for piece in stated:
         if piece:
             text = text.replace(piece, " ")

@@ -238,7 +238,7 @@ class Planner:
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The writes to the kinds of thing an action names ("… with a resource quota"), by each kept
+        """The writes to the kinds of thing an action names ("… with a usage quota"), by each kept
         write's own kind (``intent.own_kind``), indexed once per planner."""
         if self._writes_by_kind is None:
             self._writes_by_kind = {}
@@ -287,7 +287,7 @@ class Planner:
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
         kinded = self._kind_writes(ctx) if ctx.verb else []
-        if ctx.verb and ctx.every:  # "… all pods …": the write done to the whole collection at once
+        if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write

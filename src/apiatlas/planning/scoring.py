@@ -85,8 +85,8 @@ class ChainScoring:
         return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
 
     def inherited(self, ctx: PlanContext, key: str) -> float:
-        """What a collection write gains from the item write it does to all ("delete all pods": the
-        relevance of ``DELETE …/pods/{name}`` beyond that of ``DELETE …/pods``, ``ctx.collective``)."""
+        """What a collection write gains from the item write it does to all ("delete all boxes": the
+        relevance of ``DELETE …/boxes/{name}`` beyond that of ``DELETE …/boxes``, ``ctx.collective``)."""
         item = ctx.collective.get(key)
         return max(0.0, self.rel(ctx, item) - self.rel(ctx, key)) if item else 0.0
 
