@@ -404,3 +404,9 @@ def test_a_name_is_the_object_of_the_write_verb_opening_the_request() -> None:
     found = bare_names("Mark general as read up to its newest message", vocabulary, [], frozenset())
     assert [(f.value, f.hint) for f in found] == [("general", "")]  # its kind unknown: picked by name only
     assert bare_names("Show general as read", vocabulary, [], frozenset()) == []  # no write ordered
+
+
+def test_a_preposition_after_a_kind_is_no_name() -> None:
+    vocabulary = CatalogVocabulary(kinds=["volume"], named_inputs=["volume"])
+    assert said_names("show the volume behind it", vocabulary, [], frozenset()) == []
+    assert [f.value for f in said_names("show the volume v-1", vocabulary, [], frozenset())] == ["v-1"]

@@ -17,7 +17,7 @@ from itertools import pairwise
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.text import stem
 
@@ -68,6 +68,7 @@ def said_names(
             or low in PLAIN_WORDS
             or low in SENTENCE_WORDS
             or low in ACTION_WORDS
+            or low in PREPOSITIONS
             or (low.endswith("s") and low[:-1] in vocabulary.kind_set)
             or not re.search(r"[a-z]", low)
             or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
