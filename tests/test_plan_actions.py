@@ -15,7 +15,7 @@ import apiatlas.commands.plan  # noqa: F401  (registers `plan`)
 from apiatlas.catalog.model import Edge, EdgeLevel, Param, SideEffect
 from apiatlas.cli_app import app
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import split_actions
+from apiatlas.planning.actions import collection_write, says_every, split_actions
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get
@@ -181,3 +181,22 @@ def test_an_action_pointing_back_ends_beneath_what_the_action_before_acted_on(tm
     with Snapshot.open(compile_spec(tmp_path, spec)) as snap:
         plan = Planner(snap, allow=None).plan("Update the color of widget w1 and check its status")
     assert [s.api for s in plan.chains[0].steps] == ["PATCH /widgets/{name}", "GET /widgets/{name}/status"]
+
+
+def test_a_copy_is_a_read_then_a_create() -> None:
+    request = "Copy the configmap app-config from namespace staging to namespace prod"
+    actions = split_actions(request, [])
+    assert [(a.verb, a.writes) for a in actions] == [("get", False), ("create", True)]
+    assert actions[1].text == "create the configmap app-config from namespace staging to namespace prod"
+    russian = split_actions("скопируй секрет creds в неймспейс ci", [])
+    assert [a.verb for a in russian] == ["получи", "создай"]
+
+
+def test_a_write_to_every_item_is_the_collection_write() -> None:
+    assert collection_write("DELETE /api/v1/namespaces/{namespace}/pods/{name}") == (
+        "DELETE /api/v1/namespaces/{namespace}/pods"
+    )
+    assert collection_write("GET /api/v1/namespaces/{namespace}/pods/{name}") == ""  # a read
+    assert collection_write("POST /api/v1/namespaces/{namespace}/pods/{name}/eviction") == ""
+    assert says_every(["Restart", "all", "pods"]) and says_every(["удали", "все", "поды"])
+    assert not says_every(["Restart", "the", "pod"])

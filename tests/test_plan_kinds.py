@@ -18,7 +18,16 @@ from apiatlas.catalog.model import (
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import code_fit
-from apiatlas.planning.intent import asked_kind, asks_who, counted, own_kind, sub_resource, takes_one_of
+from apiatlas.planning.intent import (
+    asked_kind,
+    asks_who,
+    counted,
+    named_kinds,
+    own_kind,
+    sub_resource,
+    takes_one_of,
+)
+from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import PlanLimits, Planner
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get, media_vocabulary, with_vocabulary
@@ -99,6 +108,19 @@ def test_a_kind_named_in_two_or_three_words_is_read_as_one() -> None:
     assert asked_kind("the persistent volume claim of pod x", ["x"], vocabulary) == "persistentvolumeclaim"
     assert asked_kind("the volumes of deployment web", ["web"], vocabulary) == "volume"
     assert asked_kind("the deployment of replica set web", ["web"], vocabulary) == "deployment"
+
+
+def test_the_kinds_an_action_acts_on_are_named_not_where_it_acts() -> None:
+    vocabulary = CatalogVocabulary(
+        kinds=["namespace", "resourcequota", "persistentvolume", "limitrange"],
+        kind_words={"namespaces": "namespace"},
+    )
+    said = named_kinds("limit it to 8 CPUs with a resource quota", [], vocabulary)
+    assert said == {"resourcequota"}  # in two words; "limit" names no limit range
+    assert named_kinds("Delete the claim x in namespace db and the persistent volume", ["x"], vocabulary) == {
+        "persistentvolume"
+    }  # "in namespace db" is where, not what
+    assert named_kinds("create the namespace staging", ["staging"], vocabulary) == {"namespace"}
 
 
 def test_an_api_returns_the_last_kind_its_key_names() -> None:
@@ -367,3 +389,24 @@ def test_counting_things_is_not_asking_about_one_of_them(seasons: Snapshot) -> N
     assert many.api_keys == ["GET /search/tv", "GET /tv/{tv_id}"]
     second = planner.plan("the episodes of the second season of the TV show Fargo").chains[0]
     assert second.api_keys == ["GET /search/tv", "GET /tv/{tv_id}/season/{season_number}"]
+
+
+def test_a_name_follows_a_kind_said_in_another_script() -> None:
+    vocabulary = CatalogVocabulary(kinds=["channel", "user"], named_inputs=["channel"])
+    across = {"кана": "channel", "сообщен": "messag"}  # what the search's CrossScript reads them as
+    found = said_names("покажи сообщения канала general", vocabulary, [], frozenset(), across)
+    assert [(f.value, f.hint) for f in found] == [("general", "channel")]
+    assert said_names("покажи сообщения канала general", vocabulary, [], frozenset()) == []
+
+
+def test_a_name_is_the_object_of_the_write_verb_opening_the_request() -> None:
+    vocabulary = CatalogVocabulary(kinds=["channel"], named_inputs=["channel"])
+    found = bare_names("Mark general as read up to its newest message", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in found] == [("general", "")]  # its kind unknown: picked by name only
+    assert bare_names("Show general as read", vocabulary, [], frozenset()) == []  # no write ordered
+
+
+def test_a_preposition_after_a_kind_is_no_name() -> None:
+    vocabulary = CatalogVocabulary(kinds=["volume"], named_inputs=["volume"])
+    assert said_names("show the volume behind it", vocabulary, [], frozenset()) == []
+    assert [f.value for f in said_names("show the volume v-1", vocabulary, [], frozenset())] == ["v-1"]

@@ -85,3 +85,9 @@ def test_readings_are_latin_bounded_and_most_usual_first() -> None:
     assert latin_readings("код")[0] == "kod" and "cod" in latin_readings("код")
     assert latin_readings("pod") == () and latin_readings("под1") == ()
     assert len(latin_readings("конфигурационный")) <= MAX_READINGS
+
+
+def test_ei_before_a_consonant_reads_as_english_a_consonant_e() -> None:
+    assert "namespace" in latin_readings("неймспейс")  # «нейм» name, «спейс» space
+    assert borrowed_stem("неймспейсе", {"namespac": 4, "log": 9}) == "namespac"
+    assert "server" in latin_readings("сервер")  # words without «ей» read as before

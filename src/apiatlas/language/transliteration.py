@@ -29,6 +29,7 @@ _PAIRS: dict[str, tuple[str, ...]] = {
     "дж": ("j", "g", "dg"), "кс": ("x", "ks"), "ей": ("ey", "ay", "a"), "ай": ("ai", "y", "i"),
     "ой": ("oy", "oi"), "эй": ("ey", "a"), "ью": ("ew", "iu"), "сс": ("ss", "s"), "лл": ("ll", "l"),
 }  # fmt: skip
+_VOWELS = frozenset("аеёиоуыэюяйьъ")
 MAX_READINGS = 512  # a long word's readings are cut at this many (the most usual letters first)
 
 
@@ -38,6 +39,17 @@ def _pieces(word: str) -> list[tuple[str, ...]] | None:
     i = 0
     while i < len(word):
         pair = word[i : i + 2]
+        after = _LETTERS.get(word[i + 2 : i + 3], ()) if pair == "ей" else ()
+        if after and word[i + 2] not in _VOWELS:  # «нейм», «спейс»: English a-consonant-e ("name", "space")
+            out.append(
+                tuple(
+                    dict.fromkeys(
+                        [*(f"a{c}e" for c in after), *(f"{r}{c}" for r in _PAIRS[pair] for c in after)]
+                    )
+                )
+            )
+            i += 3
+            continue
         if pair in _PAIRS:
             out.append(_PAIRS[pair])
             i += 2

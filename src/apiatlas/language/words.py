@@ -24,6 +24,11 @@ FUNCTION_WORDS = _listed(
     "these those what which who how me my i we our you your he him his she her they them their "
     "do does did can could would should will has have had am there please"
 )
+# English prepositions the function words leave out: no name ("the persistent volume behind it")
+PREPOSITIONS = _listed(
+    "behind under above below beneath inside within across through into onto over between among "
+    "beside near around after before about against toward towards"
+)
 # question words (what a request asks: "when", "где")
 QUESTION_WORDS = _listed("what who whom which when where how что кто где когда как какие какой какая")
 # the verbs of asking ("give me", "найди", "покажи"): they ask for something, they name nothing ("show"
@@ -54,6 +59,8 @@ ID_LINKS = _listed(
     "id ids identifier with the a an of number no for by in on at from to and or is was about me show "
     "get give find list fetch display tell what who which"
 )
+# words saying a change is done to every thing of a kind ("restart all the servers", «удали все записи»)
+EVERY_WORDS = frozenset(("all", "every", "each", "все", "всех", "каждый", "каждого", "всё"))
 # words naming people in general (the kind of thing a person-describing API returns)
 PERSON = "person"
 PEOPLE_WORDS = frozenset(("person", "people", "persons"))

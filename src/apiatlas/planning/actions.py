@@ -5,11 +5,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
-from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, REQUEST_WORDS, orders_write
+from apiatlas.language.actions import (
+    ACTION_WORDS,
+    BEFORE_A_VERB,
+    COPY_VERBS,
+    REQUEST_WORDS,
+    orders_write,
+)
+from apiatlas.language.words import EVERY_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -85,7 +92,20 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
     out = []
     for part in (p for p in parts if p):
         verb = action_verb(part)
-        out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+        if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
+            out.extend(_copied(part, verb))
+        else:
+            out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+    return out
+
+
+def _copied(part: str, verb: str) -> list[RequestAction]:
+    """A copy's two actions ("Copy the report X from A to B": get the report X …, create the
+    report X …): its verb replaced by the read's and the create's (``COPY_VERBS``)."""
+    out = []
+    for said in COPY_VERBS[verb]:
+        text = re.sub(rf"\b{re.escape(verb)}\b", said, part, count=1, flags=re.IGNORECASE)
+        out.append(RequestAction(text=text, verb=said, writes=orders_write(said)))
     return out
 
 
@@ -127,7 +147,11 @@ def reads(api: Api | None) -> bool:
 
 
 def write_targets(
-    hits: list[str], api: Callable[[str], Api | None], verb: str, words: Sequence[str] = ()
+    hits: list[str],
+    api: Callable[[str], Api | None],
+    verb: str,
+    words: Sequence[str] = (),
+    of_kinds: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
@@ -139,7 +163,23 @@ def write_targets(
         writes = [k for k in writes if not k.startswith("DELETE ")] or writes
     said = stem(verb)
     named = [k for k in writes if said in _own_stems(api(k))]
+    kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
+    if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
+        named = [k for k in kinded if said in _own_stems(api(k))] or kinded
     return named or writes or hits
+
+
+def collection_write(key: str) -> str:
+    """The same write done to a whole collection: ``DELETE …/boxes/{name}`` -> ``DELETE …/boxes``; '' when
+    the key's path does not end in an item's parameter."""
+    method, _, path = key.partition(" ")
+    head, _, last = path.rstrip("/").rpartition("/")
+    return f"{method} {head}" if method != "GET" and last.startswith("{") and head else ""
+
+
+def says_every(words: Sequence[str]) -> bool:
+    """The request says the change is done to every thing of a kind ("all", "every", «все»)."""
+    return any(w.lower() in EVERY_WORDS for w in words)
 
 
 def composed(api: Api, slot: Slot) -> bool:

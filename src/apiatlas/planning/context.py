@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apiatlas.catalog.model import Api, Edge
+from apiatlas.language.catalog import singular
 from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
 from apiatlas.planning.relevance import Relevance
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.text import stem
 
 
 @dataclass
@@ -31,13 +33,23 @@ class PlanContext:
     words: list[str] = field(default_factory=list)
     request: str = ""
     kind: str = ""  # the kind of thing the request asks something about (see ``intent.asked_kind``)
+    plural: bool = False  # ... said in the plural ("Which channels …"): a list of them answers
     who: bool = False  # the request asks who: a list of people answers it (see ``intent.asks_who``)
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
     verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
+    every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
+    collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
+    bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)
+
+    def said_kinds(self, kinds: Iterable[str]) -> set[str]:
+        """Those of ``kinds`` the request says: a word of it (singular), or a word in another script read
+        as the kind's stem («сообщения» as "messag": message)."""
+        said = {singular(w) for w in self.words}
+        return {k for k in kinds if k in said or (self.bridged and stem(k) in self.bridged)}
 
     def edges_into(self, key: str) -> list[Edge]:
         return self.cache.edges_into(key)

@@ -43,7 +43,11 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
         return 0.0
     one = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
     if ctx.kind:
-        return (1.0 if ctx.cache.own_kind(api) == ctx.kind else 0.0) - one
+        if ctx.cache.own_kind(api) == ctx.kind:
+            return 1.0 - one
+        # asked in the plural, a list of them answers ("Which channels is X in?": a user's ``channels[]``)
+        listed = ctx.plural and ctx.kind in ctx.cache.kinds_listed_by(api)
+        return (weights.listed if listed else 0.0) - one
     return (weights.people if ctx.who and PERSON in ctx.cache.listed_kinds(key) else 0.0) - one
 
 

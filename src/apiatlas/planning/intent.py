@@ -37,6 +37,29 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
     return _first_kind(words, vocabulary.naming)
 
 
+_WHERE = frozenset(("in", "into", "from", "on", "of", "within", "в", "во", "из", "на"))  # where, not what
+_ARTICLES = frozenset(("the", "a", "an", "this", "that", "its", "their"))
+
+
+def named_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> set[str]:
+    """The kinds the request names as what it acts on, outside its stated values, in one word or in two
+    or three ("a usage quota": ``usagequota``); not a kind said as where ("in folder db")."""
+    for piece in stated:
+        if piece:
+            text = text.replace(piece, " ")
+    words, naming = _WORD.findall(text.lower()), vocabulary.naming
+    out: set[str] = set()
+    for i in range(len(words)):
+        before = [w for w in words[max(0, i - 2) : i] if w not in _ARTICLES][-1:]
+        if before and before[0] in _WHERE:
+            continue
+        for n in (3, 2, 1):
+            if i + n <= len(words) and (joined := "".join(words[i : i + n])) in naming:
+                out.add(naming[joined])
+                break
+    return out
+
+
 def _first_kind(words: list[str], naming: dict[str, str]) -> str:
     """The kind the first word naming one names; a kind's name written as two or three words ("replica
     sets", "persistent volume claim") is one word of the catalog, read longest first."""

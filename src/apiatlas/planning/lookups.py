@@ -10,15 +10,16 @@ field equals the name (``pick``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
-from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
+from apiatlas.text import stem
 
 _WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
 _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
@@ -31,13 +32,20 @@ _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
 
 
 def said_names(
-    text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
+    text: str,
+    vocabulary: CatalogVocabulary,
+    found: list[v.ExtractedValue],
+    known: frozenset[str],
+    across: Mapping[str, str] | None = None,
 ) -> list[v.ExtractedValue]:
     """Names said right after a kind of thing of the catalog ("the channel releases", "node n-1",
     "namespace shop", "a channel called q3-planning"): the word after the kind noun when it is no word
     the planner knows (``known``: plain, asking and action words, the catalog's vocabulary), no kind
-    and part of no value found already."""
+    and part of no value found already. The kind noun may be said in a script the catalog does not
+    write (``across``: its stem -> the catalog stem the search reads it as, «канала general» ->
+    channel), the name then one with a letter of the catalog's script."""
     kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
+    read_as = _kinds_read_across(kinds, across or {})
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
     words = _WORD.findall(text)
     out: list[v.ExtractedValue] = []
@@ -46,6 +54,8 @@ def said_names(
         joined = (kind + words[at + 1].lower()) if at + 2 < len(words) else ""
         if joined in kinds:  # "the user group oncall": the kind ``usergroup`` in two words
             kind, at = joined, at + 1
+        elif read_as and stem(kind) in read_as:
+            kind = read_as[stem(kind)]
         elif kind not in kinds:
             continue
         after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
@@ -58,6 +68,7 @@ def said_names(
             or low in PLAIN_WORDS
             or low in SENTENCE_WORDS
             or low in ACTION_WORDS
+            or low in PREPOSITIONS
             or (low.endswith("s") and low[:-1] in vocabulary.kind_set)
             or not re.search(r"[a-z]", low)
             or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
@@ -69,12 +80,24 @@ def said_names(
     return out
 
 
+def _kinds_read_across(kinds: frozenset[str], across: Mapping[str, str]) -> dict[str, str]:
+    """Foreign words (by their stem, ``across``) -> the kind whose stem the search reads them as, where
+    one kind alone has that stem."""
+    if not across:
+        return {}
+    by_stem: dict[str, list[str]] = {}
+    for kind in kinds:
+        by_stem.setdefault(stem(kind), []).append(kind)
+    return {said: by_stem[c][0] for said, c in across.items() if len(by_stem.get(c, ())) == 1}
+
+
 def bare_names(
     text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
 ) -> list[v.ExtractedValue]:
     """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
     a lower-case word right after "in", "to", "into" or "from" that ends the request or one of its parts
-    ("Pin the latest message in announcements"), no word the planner knows, no kind and part of no value
+    ("Pin the latest message in announcements") or right after a write verb opening the request
+    ("Mark general as read"), no word the planner knows, no kind and part of no value
     found already. Its kind unknown (``hint`` ''), it fills no input; a list of named items whose id an
     input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
@@ -84,8 +107,9 @@ def bare_names(
     for match in _WORD.finditer(text):
         before = text[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        if not before or before[-1].lower() not in _PLACES or not _ENDS.match(text, match.end()):
-            continue
+        placed = bool(before) and before[-1].lower() in _PLACES and bool(_ENDS.match(text, match.end()))
+        if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
+            continue  # nor the object of the verb opening the request ("Mark general as read")
         if (
             not _SLUG.fullmatch(name)
             or name in known

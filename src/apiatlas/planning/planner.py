@@ -17,7 +17,9 @@ from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
+    collection_write,
     reads,
+    says_every,
     split_actions,
     write_targets,
 )
@@ -28,7 +30,7 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
 from apiatlas.planning.fit import kind_fit
-from apiatlas.planning.intent import asked_kind, asks_who, counted
+from apiatlas.planning.intent import asked_kind, asks_who, counted, named_kinds
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -54,6 +56,7 @@ from apiatlas.snapshot import CatalogReader
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)  # the words of a request, letters only
 
 
 def reads_only(api: Api) -> bool:
@@ -84,6 +87,7 @@ class Planner:
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
+        self._writes_by_kind: dict[str, list[str]] | None = None  # kept writes by their own kind
         self.search = PlanSearch(snapshot, search)
         self.scoring = ChainScoring(self.weights, self.limits, allow)
         self.confidence = confidence
@@ -210,12 +214,13 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        found += said_names(request, vocabulary, found, self.known)
+        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request))
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
-        words = read_across(words, self.search.read_across([w.word for w in words])) if words else []
+        across = self.search.read_across([w.word for w in words]) if words else {}
+        words = read_across(words, across)
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
@@ -223,11 +228,34 @@ class Planner:
             words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
             meaning=meaning, meaning_weight=self.weights.meaning,
         )  # fmt: skip
+        kind = asked_kind(text, stated, vocabulary)
+        plural = any(w.word.lower() != kind and singular(w.word) == kind for w in words)
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
-            kind=asked_kind(text, stated, vocabulary), who=asks_who(text), counted=counted(text, stated),
-            request=request, newest=self._newest(request),
+            kind=kind, plural=plural, who=asks_who(text), counted=counted(text, stated),
+            request=request, newest=self._newest(request), bridged=frozenset(across.values()),
+            every=says_every(_LETTERS.findall(request)),
         )  # fmt: skip
+
+    def _kind_writes(self, ctx: PlanContext) -> list[str]:
+        """The writes to the kinds of thing an action names ("… with a usage quota"), by each kept
+        write's own kind (``intent.own_kind``), indexed once per planner."""
+        if self._writes_by_kind is None:
+            self._writes_by_kind = {}
+            for key in self.snapshot.all_api_keys():
+                api = self.cache.api(key)
+                if api is not None and not reads(api) and (kind := self.cache.own_kind(api)):
+                    self._writes_by_kind.setdefault(kind, []).append(key)
+        kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
+        return sorted(k for kind in kinds for k in self._writes_by_kind.get(kind, ()))
+
+    def _kinds_across(self, request: str) -> dict[str, str]:
+        """The request's words in a script the catalog does not write, read as catalog stems (only when
+        the catalog names inputs for kinds: a name may follow such a word, «канала general»)."""
+        if not self.cache.vocabulary.named_inputs:
+            return {}
+        foreign = [w for w in _LETTERS.findall(request) if not w.isascii()]
+        return self.search.read_across(foreign) if foreign else {}
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
@@ -252,21 +280,25 @@ class Planner:
         near = sorted(k for k, d in distance.items() if d == 1)
         direct = set(self._taking_ids(ctx))
         listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
-        kinds = ctx.newest | {singular(w) for w in ctx.words if singular(w) in listed}
+        kinds = ctx.newest | ctx.said_kinds(listed)
         listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
         asked = self._asked_fed(ctx)
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        hits = [k for k in pool if self.scoring.readable(ctx, k)]
+        kinded = self._kind_writes(ctx) if ctx.verb else []
+        if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
+            ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
+        hits = [k for k in [*pool, *kinded, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words)
+            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded))
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         targets = sorted(
             hits,
             key=lambda k: (
                 -self.scoring.rel(ctx, k)
+                - self.scoring.inherited(ctx, k)
                 - 0.3 * (distance.get(k, 9) <= 1 or k in direct or k in listing)
                 - self.weights.kind * kind_fit(ctx, k, self.weights)
                 + self.weights.replace * self.scoring.replaces(ctx, ctx.api(k)),  # type: ignore[arg-type]

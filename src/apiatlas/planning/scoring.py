@@ -8,7 +8,6 @@ from collections import deque
 from collections.abc import Callable
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
-from apiatlas.language.catalog import singular
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import composed, reads, replaces_whole
 from apiatlas.planning.context import PlanContext
@@ -84,6 +83,12 @@ class ChainScoring:
         patch = "PATCH " + api.key.partition(" ")[2]
         partial = ctx.api(patch) if self.readable(ctx, patch) else None
         return 1.0 if replaces_whole(api, partial, ctx.words) else 0.0
+
+    def inherited(self, ctx: PlanContext, key: str) -> float:
+        """What a collection write gains from the item write it does to all ("delete all boxes": the
+        relevance of ``DELETE …/boxes/{name}`` beyond that of ``DELETE …/boxes``, ``ctx.collective``)."""
+        item = ctx.collective.get(key)
+        return max(0.0, self.rel(ctx, item) - self.rel(ctx, key)) if item else 0.0
 
     def readable(self, ctx: PlanContext, key: str) -> bool:
         api = ctx.api(key)
@@ -267,7 +272,12 @@ class ChainScoring:
         listed = set() if newest_fed(ctx, target) else ctx.cache.kinds_listed_by(target) & ctx.newest
         newest = tally.newest | listed
         return {
-            "target": w.target * (self.rel(ctx, target.key) + ctx.relevance.nearness(target.key)),
+            "target": w.target
+            * (
+                self.rel(ctx, target.key)
+                + self.inherited(ctx, target.key)
+                + ctx.relevance.nearness(target.key)
+            ),
             "kind": w.kind * kind_fit(ctx, target.key, w),
             "unasked": -w.unasked * unasked(ctx, target),
             "ids_only": -w.ids_only * ids_only(target),
@@ -286,7 +296,7 @@ class ChainScoring:
             "replace": -w.replace * self.replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(ctx.cache.kinds_listed_by(target) & {singular(x) for x in ctx.words}),
+            "lists": w.lists * bool(ctx.said_kinds(ctx.cache.kinds_listed_by(target))),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),

@@ -41,6 +41,7 @@ class Weights:
     unasked: float = 0.5  # the target's path ends in a part the request does not name (/similar)
     ids_only: float = 0.6  # a last step that returns only identifiers answers nothing by itself
     people: float = 0.8  # asking who: a target listing people, share of a kind match (dev plateau 0.4-2.5)
+    listed: float = 0.8  # a kind asked in the plural: a target listing them (dev plateau 0.4-1.5)
     one_counted: float = 0.6  # counting things ("how many seasons"): a target taking one (dev plateau 0.3-2)
     attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
     nested: float = 0.5  # a hop reading a list inside each row of a list (a match's ``known_for[]`` movies)
