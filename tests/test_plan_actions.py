@@ -190,6 +190,16 @@ def test_a_copy_is_a_read_then_a_create() -> None:
     assert actions[1].text == "create the configmap app-config from namespace staging to namespace prod"
     russian = split_actions("скопируй секрет creds в неймспейс ci", [])
     assert [a.verb for a in russian] == ["получи", "создай"]
+    for verb in ("duplicate", "clone"):  # every copy verb, not only "copy"
+        assert [a.verb for a in split_actions(f"{verb} the report Q3", [])] == ["get", "create"]
+    for verb in ("клонируй", "продублируй"):
+        assert [a.verb for a in split_actions(f"{verb} отчёт Q3", [])] == ["получи", "создай"]
+
+
+def test_a_word_that_also_names_a_parameter_orders_no_write() -> None:
+    """"limit" is the commonest paging parameter: "… and limit the output to 5" is still one read."""
+    actions = split_actions("List the pods of namespace shop and limit the output to 5", [])
+    assert [(a.verb, a.writes) for a in actions] == [("list", False)]
 
 
 def test_a_write_to_every_item_is_the_collection_write() -> None:
@@ -198,5 +208,7 @@ def test_a_write_to_every_item_is_the_collection_write() -> None:
     )
     assert collection_write("GET /api/v1/namespaces/{namespace}/pods/{name}") == ""  # a read
     assert collection_write("POST /api/v1/namespaces/{namespace}/pods/{name}/eviction") == ""
+    assert collection_write("PATCH /v1/boxes/{box}") == "PATCH /v1/boxes"
+    assert collection_write("POST /v1/accounts/{account}") == ""  # a POST to the collection creates
     assert says_every(["Restart", "all", "pods"]) and says_every(["удали", "все", "поды"])
     assert not says_every(["Restart", "the", "pod"])

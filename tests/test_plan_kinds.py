@@ -121,6 +121,9 @@ def test_the_kinds_an_action_acts_on_are_named_not_where_it_acts() -> None:
         "persistentvolume"
     }  # "in namespace db" is where, not what
     assert named_kinds("create the namespace staging", ["staging"], vocabulary) == {"namespace"}
+    parts = CatalogVocabulary(kinds=["persistentvolumeclaim", "volume", "claim"])
+    said = named_kinds("delete the persistent volume claim x", ["x"], parts)
+    assert said == {"persistentvolumeclaim"}  # the parts of a kind said in three words name nothing more
 
 
 def test_an_api_returns_the_last_kind_its_key_names() -> None:

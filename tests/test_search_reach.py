@@ -93,6 +93,9 @@ def test_names_ids_and_quoted_text_are_not_words_a_catalog_should_have() -> None
     named = named_stems('upload report-q3.pdf to #finance for Bob and the movie "Twilight"')
     assert {stem("finance"), stem("bob"), stem("twilight")} <= named
     assert stem("upload") not in named and stem("movie") not in named
+    chatty = named_stems("what's the best pizza place near me that doesn't close early")
+    assert chatty == frozenset()  # apostrophes inside words quote nothing
+    assert named_stems("send 'release notes' now") == {stem("release"), stem("notes")}
 
 
 def test_absent_share_counts_content_words_the_catalog_lacks() -> None:

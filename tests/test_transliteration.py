@@ -91,3 +91,4 @@ def test_ei_before_a_consonant_reads_as_english_a_consonant_e() -> None:
     assert "namespace" in latin_readings("неймспейс")  # «нейм» name, «спейс» space
     assert borrowed_stem("неймспейсе", {"namespac": 4, "log": 9}) == "namespac"
     assert "server" in latin_readings("сервер")  # words without «ей» read as before
+    assert "pager" in latin_readings("пейджер")  # «ей» before a pair («дж») reads as before

@@ -57,18 +57,6 @@ ASKING_VERBS = frozenset(
      "покажи", "покажите", "показать", "выведи", "выведите",
      "найди", "найдите", "перечисли", "получи", "дай", "дайте", "проверь", "посмотри", "узнай")
 )  # fmt: skip
-# verbs that order a change (a write), besides the actions of ``REQUEST_WORDS`` other than list and
-# retrieve: what a request says to post, send, invite, archive ... with, in base forms
-CHANGE_VERBS = frozenset(
-    ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
-     "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
-     "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
-     "replace", "attach", "detach", "grant", "apply", "put", "react", "limit", "restrict",
-     "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
-     "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
-     "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
-     "ответь", "прикрепи", "выдай")
-)  # fmt: skip
 # verbs that make a copy: a thing read, then one like it created ("copy the report X to …"), each
 # verb -> the read's and the create's words in its language
 COPY_VERBS: dict[str, tuple[str, str]] = {
@@ -76,6 +64,18 @@ COPY_VERBS: dict[str, tuple[str, str]] = {
     "скопируй": ("получи", "создай"), "скопировать": ("получить", "создать"),
     "клонируй": ("получи", "создай"), "продублируй": ("получи", "создай"),
 }  # fmt: skip
+# verbs that order a change (a write), besides the actions of ``REQUEST_WORDS`` other than list and
+# retrieve: what a request says to post, send, invite, archive ... with, in base forms
+CHANGE_VERBS = frozenset(
+    ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
+     "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
+     "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
+     "replace", "attach", "detach", "grant", "apply", "put", "react",
+     "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
+     "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
+     "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
+     "ответь", "прикрепи", "выдай")
+) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms

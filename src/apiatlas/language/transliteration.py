@@ -40,7 +40,8 @@ def _pieces(word: str) -> list[tuple[str, ...]] | None:
     while i < len(word):
         pair = word[i : i + 2]
         after = _LETTERS.get(word[i + 2 : i + 3], ()) if pair == "ей" else ()
-        if after and word[i + 2] not in _VOWELS:  # «нейм», «спейс»: English a-consonant-e ("name", "space")
+        if after and word[i + 2] not in _VOWELS and word[i + 2 : i + 4] not in _PAIRS:
+            # «нейм», «спейс»: English a-consonant-e ("name", "space"); not before a pair («пейджер»)
             out.append(
                 tuple(
                     dict.fromkeys(

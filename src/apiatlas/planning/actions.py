@@ -169,12 +169,15 @@ def write_targets(
     return named or writes or hits
 
 
+_WHOLE_WRITES = ("DELETE", "PUT", "PATCH")  # a POST to the collection creates: no change to every item
+
+
 def collection_write(key: str) -> str:
     """The same write done to a whole collection: ``DELETE …/boxes/{name}`` -> ``DELETE …/boxes``; '' when
     the key's path does not end in an item's parameter."""
     method, _, path = key.partition(" ")
     head, _, last = path.rstrip("/").rpartition("/")
-    return f"{method} {head}" if method != "GET" and last.startswith("{") and head else ""
+    return f"{method} {head}" if method in _WHOLE_WRITES and last.startswith("{") and head else ""
 
 
 def says_every(words: Sequence[str]) -> bool:

@@ -49,27 +49,27 @@ def named_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> 
             text = text.replace(piece, " ")
     words, naming = _WORD.findall(text.lower()), vocabulary.naming
     out: set[str] = set()
-    for i in range(len(words)):
+    i = 0
+    while i < len(words):
         before = [w for w in words[max(0, i - 2) : i] if w not in _ARTICLES][-1:]
-        if before and before[0] in _WHERE:
-            continue
-        for n in (3, 2, 1):
-            if i + n <= len(words) and (joined := "".join(words[i : i + n])) in naming:
-                out.add(naming[joined])
-                break
+        said = _kind_at(words, i, naming)
+        if said and not (before and before[0] in _WHERE):
+            out.add(naming["".join(words[i : i + said])])
+        i += max(said, 1)  # past a kind said in two or three words: its parts name nothing more
     return out
+
+
+def _kind_at(words: list[str], i: int, naming: dict[str, str]) -> int:
+    """How many words (3, 2, 1) from ``i`` name a kind, longest first; 0 when none does."""
+    return next((n for n in (3, 2, 1) if i + n <= len(words) and "".join(words[i : i + n]) in naming), 0)
 
 
 def _first_kind(words: list[str], naming: dict[str, str]) -> str:
     """The kind the first word naming one names; a kind's name written as two or three words ("replica
     sets", "persistent volume claim") is one word of the catalog, read longest first."""
-    for i, word in enumerate(words):
-        for n in (3, 2):
-            joined = "".join(words[i : i + n])
-            if i + n <= len(words) and joined in naming:
-                return naming[joined]
-        if word in naming:
-            return naming[word]
+    for i in range(len(words)):
+        if said := _kind_at(words, i, naming):
+            return naming["".join(words[i : i + said])]
     return ""
 
 
@@ -104,12 +104,23 @@ def own_kind(api: Api, vocabulary: CatalogVocabulary) -> str:
     (``GET /author/{id}/images``: author, ``GET /author/{id}/book_reviews``: book); else person when its
     first output table has person columns (surname, birth date); '' otherwise (or when it searches or
     ranks: ``SEARCHING_WORDS``)."""
-    words = re.findall(r"[a-z]+", _PARAM.sub(" ", api.key.lower()).replace("_", " "))
+    words = _key_words(api.key)
     if any(w in SEARCHING_WORDS for w in words):
         return ""
     kinds = vocabulary.kind_set
     named = next((k for w in reversed(words) for k in (w, singular(w)) if k in kinds), "")  # ``/nodes``: node
     return named or (PERSON if _describes_person(api) else "")
+
+
+def kinds_a_key_may_name(key: str, vocabulary: CatalogVocabulary) -> set[str]:
+    """The kinds an API's ``own_kind`` can be, read from its key alone: the kinds its words name, else
+    person (``own_kind`` reads that one from the output), so an index by kind needs no API loaded."""
+    kinds = vocabulary.kind_set
+    return {k for w in _key_words(key) for k in (w, singular(w)) if k in kinds} or {PERSON}
+
+
+def _key_words(key: str) -> list[str]:
+    return re.findall(r"[a-z]+", _PARAM.sub(" ", key.lower()).replace("_", " "))
 
 
 def _describes_person(api: Api) -> bool:

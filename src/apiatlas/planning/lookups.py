@@ -43,7 +43,7 @@ def said_names(
     the planner knows (``known``: plain, asking and action words, the catalog's vocabulary), no kind
     and part of no value found already. The kind noun may be said in a script the catalog does not
     write (``across``: its stem -> the catalog stem the search reads it as, «канала general» ->
-    channel), the name then one with a letter of the catalog's script."""
+    channel), the name then one with a Latin letter."""
     kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
     read_as = _kinds_read_across(kinds, across or {})
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}

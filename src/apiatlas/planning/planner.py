@@ -30,7 +30,7 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
 from apiatlas.planning.fit import kind_fit
-from apiatlas.planning.intent import asked_kind, asks_who, counted, named_kinds
+from apiatlas.planning.intent import asked_kind, asks_who, counted, kinds_a_key_may_name, named_kinds
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -87,7 +87,8 @@ class Planner:
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
-        self._writes_by_kind: dict[str, list[str]] | None = None  # kept writes by their own kind
+        self._keys_by_kind: dict[str, list[str]] | None = None  # kept keys by the kinds they may name
+        self._writes_by_kind: dict[str, list[str]] = {}  # kept writes by their own kind, as kinds are named
         self.search = PlanSearch(snapshot, search)
         self.scoring = ChainScoring(self.weights, self.limits, allow)
         self.confidence = confidence
@@ -238,16 +239,26 @@ class Planner:
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The writes to the kinds of thing an action names ("… with a usage quota"), by each kept
-        write's own kind (``intent.own_kind``), indexed once per planner."""
-        if self._writes_by_kind is None:
-            self._writes_by_kind = {}
-            for key in self.snapshot.all_api_keys():
-                api = self.cache.api(key)
-                if api is not None and not reads(api) and (kind := self.cache.own_kind(api)):
-                    self._writes_by_kind.setdefault(kind, []).append(key)
+        """The kept writes to the kinds of thing an action names ("… with a usage quota"), by each write's
+        own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
+        once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
-        return sorted(k for kind in kinds for k in self._writes_by_kind.get(kind, ()))
+        if not kinds or self.allow is reads_only:
+            return []
+        if self._keys_by_kind is None:
+            self._keys_by_kind = {}
+            for key in self.snapshot.all_api_keys():
+                for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
+                    self._keys_by_kind.setdefault(kind, []).append(key)
+        for kind in kinds - self._writes_by_kind.keys():
+            self._writes_by_kind[kind] = [
+                key
+                for key in self._keys_by_kind.get(kind, ())
+                if (api := self.cache.api(key)) is not None
+                and not reads(api)
+                and self.cache.own_kind(api) == kind
+            ]
+        return sorted(k for kind in kinds for k in self._writes_by_kind[kind])
 
     def _kinds_across(self, request: str) -> dict[str, str]:
         """The request's words in a script the catalog does not write, read as catalog stems (only when

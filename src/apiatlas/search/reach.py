@@ -51,7 +51,8 @@ MIN_ABSENT = 0.25  # ... and at least this share of the request's content words 
 REACH_SIGNALS = ("reach_margin", "absent", "alien")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
-_QUOTED = re.compile(r"[\"«“']([^\"»”']+)[\"»”']")
+# quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
+_QUOTED = re.compile(r"[\"«“]([^\"»”]+)[\"»”]|(?<!\w)'([^']+)'(?!\w)")
 
 
 class CatalogReach(BaseModel):
@@ -115,8 +116,8 @@ def named_stems(query: str) -> frozenset[str]:
         word = token.strip(".,!?;:()\"'«»“”")
         if (n > 0 and word[:1].isupper()) or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
             out.update(stems(word))
-    for quoted in _QUOTED.findall(query):
-        out.update(stems(quoted))
+    for quoted in _QUOTED.finditer(query):
+        out.update(stems(quoted.group(1) or quoted.group(2)))
     return frozenset(out)
 
 
