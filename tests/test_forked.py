@@ -105,3 +105,44 @@ def test_lexical_arrays_from_a_child_give_the_same_snapshot(
     child = _compile(tmp_path / "child" / "bank.atlas", 0, monkeypatch)
     assert calls == [False, True]
     assert here == child
+
+
+@needs_fork
+def test_the_lexical_child_starts_before_the_graph_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The passes from the graph's on leave the cards as they are: the child is forked as the graph pass
+    starts (building the arrays beside it) and the index pass takes it over rather than forking again."""
+    steps: list[str] = []
+    forked_at: list[str] = []
+    real = index_pass.Forked
+
+    def counted(work: object, *, background: bool) -> object:
+        forked_at.append(steps[-1])
+        return real(work, background=background)
+
+    monkeypatch.setattr(index_pass, "Forked", counted)
+    monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
+    out = tmp_path / "bank.atlas"
+    compile_docs(
+        BANK_DOCS,
+        overlays_dir=BANK_DOCS.parent / "overlays",
+        config_path=BANK_CONFIG,
+        out=out,
+        embeddings="none",
+        write_report=False,
+        on_step=steps.append,
+    )
+    assert forked_at == ["pass graph"]
+    assert steps.index("pass graph") < steps.index("pass index")
+
+
+def test_only_the_passes_that_leave_the_cards_run_beside_the_lexical_child() -> None:
+    passes = importlib.import_module("apiatlas.passes")
+    by_name = {p.__name__: p for p in passes.PASSES}
+    context = passes.PassContext()
+    assert passes._cards_settled(by_name["graph"], context)
+    assert passes._cards_settled(by_name["vocabulary"], context)
+    assert not passes._cards_settled(by_name["types"], context)  # the funnel and types come before it
+    assert not passes._cards_settled(by_name["funnel"], context)
+    assert not passes._cards_settled(by_name["index"], context)

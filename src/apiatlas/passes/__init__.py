@@ -48,6 +48,11 @@ PASSES: list[Pass] = [
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]
 
+# passes that change nothing a search card reads (its texts, kept or dropped): from the first pass after
+# which only these run before the index pass, the lexical arrays can be built on another core while they
+# run (``SearchIndexing.start_early``); enrichment writes into the cards when it has a model
+_LEAVE_CARDS = frozenset({"graph", "rest_edges", "co_usage", "entry_points", "vocabulary"})
+
 
 def run_passes(
     catalog: Catalog,
@@ -71,7 +76,19 @@ def run_passes(
     for build_pass in passes:
         context.progress(f"pass {build_pass.__name__}")
         context.on_pass(build_pass.__name__)
+        if context.indexing is not None and _cards_settled(build_pass, context):
+            context.indexing.start_early(catalog)
         started = time.perf_counter()
         build_pass(catalog, config, context)
         context.pass_timings[build_pass.__name__] = time.perf_counter() - started
     return catalog
+
+
+def _cards_settled(next_pass: Pass, context: PassContext) -> bool:
+    """True when ``next_pass`` and every pass after it before the index pass leave the cards as they are."""
+    if next_pass not in PASSES[:-1]:
+        return False
+    for later in PASSES[PASSES.index(next_pass) : -1]:
+        if later.__name__ not in _LEAVE_CARDS and not (later is enrichment and context.enricher is None):
+            return False
+    return True
