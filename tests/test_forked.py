@@ -146,3 +146,28 @@ def test_only_the_passes_that_leave_the_cards_run_beside_the_lexical_child() -> 
     assert not passes._cards_settled(by_name["types"], context)  # the funnel and types come before it
     assert not passes._cards_settled(by_name["funnel"], context)
     assert not passes._cards_settled(by_name["index"], context)
+
+
+@needs_fork
+def test_api_rows_from_a_child_give_the_same_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The APIs' bodies and contracts built in a forked child (spilled to a file, read back in chunks) while
+    the writer inserts the other tables give the bytes they give when built in the writer's process."""
+    rows = importlib.import_module("apiatlas.snapshot.api_rows")
+    built: list[bool] = []
+    real = rows.Forked
+
+    def counted(work: object, *, background: bool) -> object:
+        job = real(work, background=background)
+        built.append(job.forked)
+        return job
+
+    monkeypatch.setattr(rows, "Forked", counted)
+    monkeypatch.setattr(rows, "BESIDE_FROM", 10**9)
+    here = _compile(tmp_path / "here" / "bank.atlas", 10**9, monkeypatch)
+    monkeypatch.setattr(rows, "BESIDE_FROM", 0)
+    child = _compile(tmp_path / "child" / "bank.atlas", 10**9, monkeypatch)
+    assert built == [False, True]
+    assert here == child
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["bank.atlas", "bank.atlas", "child", "here"]
