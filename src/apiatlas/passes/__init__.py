@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Catalog, Overlay
+from apiatlas.gc_phases import paused_collections
 from apiatlas.passes.co_usage import co_usage
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import Pass, PassContext
@@ -79,7 +80,8 @@ def run_passes(
         if context.indexing is not None and _cards_settled(build_pass, context):
             context.indexing.start_early(catalog)
         started = time.perf_counter()
-        build_pass(catalog, config, context)
+        with paused_collections():  # a pass adds to the catalog: see gc_phases
+            build_pass(catalog, config, context)
         context.pass_timings[build_pass.__name__] = time.perf_counter() - started
     return catalog
 
