@@ -108,11 +108,12 @@ def test_lexical_arrays_from_a_child_give_the_same_snapshot(
 
 
 @needs_fork
-def test_the_lexical_child_starts_before_the_graph_pass(
+def test_the_lexical_child_starts_before_the_types_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The passes from the graph's on leave the cards as they are: the child is forked as the graph pass
-    starts (building the arrays beside it) and the index pass takes it over rather than forking again."""
+    """The passes from the types' on leave the cards as they are: the child is forked as the types pass
+    starts (building the arrays beside it and the graph's) and the index pass takes it over rather than
+    forking again."""
     steps: list[str] = []
     forked_at: list[str] = []
     real = index_pass.Forked
@@ -133,18 +134,19 @@ def test_the_lexical_child_starts_before_the_graph_pass(
         write_report=False,
         on_step=steps.append,
     )
-    assert forked_at == ["pass graph"]
-    assert steps.index("pass graph") < steps.index("pass index")
+    assert forked_at == ["pass types"]
+    assert steps.index("pass types") < steps.index("pass index")
 
 
 def test_only_the_passes_that_leave_the_cards_run_beside_the_lexical_child() -> None:
     passes = importlib.import_module("apiatlas.passes")
     by_name = {p.__name__: p for p in passes.PASSES}
     context = passes.PassContext()
+    assert passes._cards_settled(by_name["types"], context)
     assert passes._cards_settled(by_name["graph"], context)
     assert passes._cards_settled(by_name["vocabulary"], context)
-    assert not passes._cards_settled(by_name["types"], context)  # the funnel and types come before it
-    assert not passes._cards_settled(by_name["funnel"], context)
+    assert not passes._cards_settled(by_name["funnel"], context)  # it decides which cards are kept
+    assert not passes._cards_settled(by_name["overlays"], context)
     assert not passes._cards_settled(by_name["index"], context)
 
 

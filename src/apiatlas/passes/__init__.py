@@ -18,7 +18,8 @@ like sqlglot's optimizer rules. Order, and why:
    enrichment   -- with ``--llm`` only: a model's usage scenarios and search hints for an SDK's members,
                    before the index reads the cards.
 7. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
-                   everything the others decided.
+                   everything the others decided. In a compile its lexical arrays are built in a forked
+                   child from the types pass on (``_LEAVE_CARDS``: the passes between change no card).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "ru
 # passes that change nothing a search card reads (its texts, kept or dropped): from the first pass after
 # which only these run before the index pass, the lexical arrays can be built on another core while they
 # run (``SearchIndexing.start_early``); enrichment writes into the cards when it has a model
-_LEAVE_CARDS = frozenset({"graph", "rest_edges", "co_usage", "entry_points", "vocabulary"})
+# (types writes JSON Schemas, which no card reads)
+_LEAVE_CARDS = frozenset({"types", "graph", "rest_edges", "co_usage", "entry_points", "vocabulary"})
 
 
 def run_passes(
