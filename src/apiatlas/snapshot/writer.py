@@ -68,13 +68,12 @@ def write_snapshot(
             code=ReasonCode.INVALID_ARGUMENT,
             location=Location(file=str(path)),
         )
-    edges = kept_edges(catalog)
     tables = search or (lambda: SearchTables(search_index or {}))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        manifest = _write(catalog, options, edges, tmp, vectors or {}, tables)
+        manifest = _write(catalog, options, tmp, vectors or {}, tables)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -86,7 +85,6 @@ def write_snapshot(
 def _write(
     catalog: Catalog,
     options: dict[str, Any],
-    edges: list[Edge],
     tmp: Path,
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
@@ -99,7 +97,7 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        manifest = _insert_all(conn, catalog, options, edges, vectors, search, tmp)
+        manifest = _insert_all(conn, catalog, options, vectors, search, tmp)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
@@ -112,29 +110,29 @@ def _insert_all(
     conn: sqlite3.Connection,
     catalog: Catalog,
     options: dict[str, Any],
-    edges: list[Edge],
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
     tmp: Path,
 ) -> Manifest:
-    """Every table's rows, one table family after the other; the APIs' rows (built meanwhile), then the
-    manifest last."""
+    """Every table's rows, one table family after the other, and the manifest, while the APIs' rows are built
+    (on another core for a large catalog); those last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
     spill = tmp.with_name(tmp.name + "-rows")
     rows = api_rows_beside(apis, spill)  # the APIs' rows built on another core while the others are inserted
     try:
+        edges = kept_edges(catalog)
         _insert_objects(conn, catalog)
         _insert_sources_and_types(conn, catalog)
         _insert_edges(conn, catalog, edges)
         _insert_playbooks(conn, catalog)
         _insert_diagnostics(conn, catalog)
         _insert_search(conn, catalog, apis, vectors, search())
+        manifest = build_manifest(catalog, options, edges)
+        _insert_manifest(conn, manifest)
         _insert_apis(conn, rows, spill)
     finally:
         rows.close()
         spill.unlink(missing_ok=True)
-    manifest = build_manifest(catalog, options, edges)
-    _insert_manifest(conn, manifest)
     return manifest
 
 
