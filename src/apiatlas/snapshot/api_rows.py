@@ -2,7 +2,7 @@
 
 Building them is most of the writer's own work (per API: the body's JSON, the input and output JSON
 Schema, deflating the three). They read the finished catalog and nothing else, so for a large catalog
-``api_rows_beside`` builds them in a forked child (``apiatlas.forked``) while the writer inserts the other
+``rows_built_beside`` builds them in a forked child (``apiatlas.forked``) while the writer inserts the other
 tables: the child writes them to a spill file next to the snapshot, which the writer then reads back in
 chunks (never all the rows in memory at once). The rows are the same bytes either way, inserted in the
 same order; the file's bytes do not depend on which table was filled first (``VACUUM`` rewrites every
@@ -56,7 +56,7 @@ def ordered_json_bytes(value: Any) -> bytes:
     return ordered_json(value).encode() if maybe and _NOT_AS_JSON_DUMPS.search(data) else data
 
 
-def api_rows_beside(apis: list[Api], spill: Path) -> Forked[tuple[bytes, bytes]]:
+def rows_built_beside(apis: list[Api], spill: Path) -> Forked[tuple[bytes, bytes]]:
     """``spill_api_rows(apis, spill)``, in a forked child for ``BESIDE_FROM`` APIs or more (where the
     platform forks), else here at once; ``result()`` gives the two dictionaries once ``spill`` is whole."""
     return Forked(partial(spill_api_rows, apis, spill), background=len(apis) >= BESIDE_FROM)

@@ -17,7 +17,7 @@ from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
 from apiatlas.forked import Forked
-from apiatlas.snapshot.api_rows import ApiRow, ContractRow, api_rows_beside, spilled_rows
+from apiatlas.snapshot.api_rows import ApiRow, ContractRow, rows_built_beside, spilled_rows
 from apiatlas.snapshot.api_rows import ordered_json as ordered_json
 from apiatlas.snapshot.api_rows import ordered_json_bytes as ordered_json_bytes
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
@@ -118,7 +118,9 @@ def _insert_all(
     (on another core for a large catalog); those last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
     spill = tmp.with_name(tmp.name + "-rows")
-    rows = api_rows_beside(apis, spill)  # the APIs' rows built on another core while the others are inserted
+    rows = rows_built_beside(
+        apis, spill
+    )  # the APIs' rows built on another core while the others are inserted
     try:
         edges = kept_edges(catalog)
         _insert_objects(conn, catalog)
