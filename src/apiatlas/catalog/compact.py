@@ -56,9 +56,10 @@ def share_field_sets(root: BaseModel) -> int:
     setattr_ = object.__setattr__
     while stack:
         value = stack.pop()
-        if isinstance(value, BaseModel):
+        held: type[BaseModel] = type(value)
+        if (_KINDS.get(held) or _kind(held))[0] is _MODEL:  # not isinstance: ABCMeta's is slow
             fields = value.__dict__
-            items: Any = [fields[name] for name in _model_holding_fields(type(value))]
+            items: Any = [fields[name] for name in _model_holding_fields(held)]
         elif isinstance(value, dict):
             items = value.values()
         else:  # a list or tuple
