@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apiatlas.catalog.compact import all_fields, share_field_sets
+from apiatlas.catalog.compact import all_fields, model_of_fields, share_field_sets
 from apiatlas.catalog.model import Column, Edge, EdgeLevel, Param, SessionTable
 from test_snapshot_catalog import mini_catalog
 
@@ -44,3 +44,24 @@ def test_edges_built_with_the_shared_set_dump_as_validated_ones() -> None:
     }
     constructed = Edge.model_construct(_fields_set=all_fields(Edge), **values)
     assert constructed.model_dump(mode="json") == Edge(**values).model_dump(mode="json")
+
+
+def test_a_model_of_its_fields_is_what_model_construct_builds() -> None:
+    fields = {
+        "producer": "API_A",
+        "producer_table": "T_Out",
+        "producer_field": "ID",
+        "consumer": "API_B",
+        "consumer_table": None,
+        "consumer_field": "ID",
+        "domain_type": "DSIDENTIFIER",
+        "level": EdgeLevel.NAME_TYPE,
+        "reason": "same field name ID",
+    }
+    built = model_of_fields(Edge, dict(fields))
+    constructed = Edge.model_construct(_fields_set=all_fields(Edge), **fields)
+    assert built == constructed
+    assert list(vars(built)) == list(vars(constructed))  # the declared order: same JSON
+    assert built.model_dump_json() == constructed.model_dump_json()
+    assert built.model_fields_set is all_fields(Edge)
+    assert Edge.model_validate(built.model_dump()) == built

@@ -105,3 +105,71 @@ def test_lexical_arrays_from_a_child_give_the_same_snapshot(
     child = _compile(tmp_path / "child" / "bank.atlas", 0, monkeypatch)
     assert calls == [False, True]
     assert here == child
+
+
+@needs_fork
+def test_the_lexical_child_starts_before_the_types_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The passes from the types' on leave the cards as they are: the child is forked as the types pass
+    starts (building the arrays beside it and the graph's) and the index pass takes it over rather than
+    forking again."""
+    steps: list[str] = []
+    forked_at: list[str] = []
+    real = index_pass.Forked
+
+    def counted(work: object, *, background: bool) -> object:
+        forked_at.append(steps[-1])
+        return real(work, background=background)
+
+    monkeypatch.setattr(index_pass, "Forked", counted)
+    monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
+    out = tmp_path / "bank.atlas"
+    compile_docs(
+        BANK_DOCS,
+        overlays_dir=BANK_DOCS.parent / "overlays",
+        config_path=BANK_CONFIG,
+        out=out,
+        embeddings="none",
+        write_report=False,
+        on_step=steps.append,
+    )
+    assert forked_at == ["pass types"]
+    assert steps.index("pass types") < steps.index("pass index")
+
+
+def test_only_the_passes_that_leave_the_cards_run_beside_the_lexical_child() -> None:
+    passes = importlib.import_module("apiatlas.passes")
+    by_name = {p.__name__: p for p in passes.PASSES}
+    context = passes.PassContext()
+    assert passes._cards_settled(by_name["types"], context)
+    assert passes._cards_settled(by_name["graph"], context)
+    assert passes._cards_settled(by_name["vocabulary"], context)
+    assert not passes._cards_settled(by_name["funnel"], context)  # it decides which cards are kept
+    assert not passes._cards_settled(by_name["overlays"], context)
+    assert not passes._cards_settled(by_name["index"], context)
+
+
+@needs_fork
+def test_api_rows_from_a_child_give_the_same_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The APIs' bodies and contracts built in a forked child (spilled to a file, read back in chunks) while
+    the writer inserts the other tables give the bytes they give when built in the writer's process."""
+    rows = importlib.import_module("apiatlas.snapshot.api_rows")
+    built: list[bool] = []
+    real = rows.Forked
+
+    def counted(work: object, *, background: bool) -> object:
+        job = real(work, background=background)
+        built.append(job.forked)
+        return job
+
+    monkeypatch.setattr(rows, "Forked", counted)
+    monkeypatch.setattr(rows, "BESIDE_FROM", 10**9)
+    here = _compile(tmp_path / "here" / "bank.atlas", 10**9, monkeypatch)
+    monkeypatch.setattr(rows, "BESIDE_FROM", 0)
+    child = _compile(tmp_path / "child" / "bank.atlas", 10**9, monkeypatch)
+    assert built == [False, True]
+    assert here == child
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["bank.atlas", "bank.atlas", "child", "here"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from apiatlas.catalog.compact import share_field_sets
 from apiatlas.catalog.model import Catalog, Overlay, Playbook
 from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
+from apiatlas.gc_phases import long_lived_catalog, paused_collections
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
@@ -85,21 +86,7 @@ def _timed(timings: dict[str, float], stage: str, sink: CompileProgress) -> Iter
         yield
     finally:
         timings[stage] = time.perf_counter() - start
-        gc.freeze()  # what a stage leaves is the catalog: long-lived (see _long_lived_catalog)
-
-
-@contextmanager
-def _long_lived_catalog() -> Iterator[None]:
-    """Keep the garbage collector off the catalog during a compile: each stage ends with ``gc.freeze()``,
-    so a collection walks only what later stages allocate, never the millions of objects of the catalog
-    again (walking them made every pass's time grow with the catalog's size, i.e. the compile
-    super-linear). The objects are handed back to the collector when the compile ends."""
-    outer = gc.get_freeze_count() > 0  # someone froze before us: theirs to unfreeze
-    try:
-        yield
-    finally:
-        if not outer:
-            gc.unfreeze()
+        gc.freeze()  # what a stage leaves is the catalog: long-lived (see gc_phases)
 
 
 def default_overlays_dir(source: Path) -> Path | None:
@@ -123,7 +110,7 @@ class SearchInputs:
     settings_sha: str | None
 
 
-@_long_lived_catalog()
+@long_lived_catalog()
 def compile_docs(
     source: Path,
     *,
@@ -167,7 +154,7 @@ def compile_docs(
     search = _search_inputs(config_path, embeddings, search_settings)
     enricher = _enricher(llm) if llm is not None else None  # a bad --llm stops the build before parsing
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
-    with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders):
+    with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders), paused_collections(freeze=True):
         catalog, fmt = _load_catalog(source, kind, sink, source_options)
         share_field_sets(catalog)  # a third of a parsed catalog's memory; the passes' edges share theirs
     config = BuildConfig.load(config_path, source_kind=catalog.source_kind)

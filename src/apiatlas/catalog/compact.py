@@ -11,15 +11,29 @@ dump), so every instance of a class can share one set holding all its field name
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, get_args
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
+
+Model = TypeVar("Model", bound=BaseModel)
 
 
 @cache
 def all_fields(cls: type[BaseModel]) -> set[str]:
     """The one fields set of ``cls``, all its field names (for ``model_construct(_fields_set=...)``)."""
     return set(cls.model_fields)
+
+
+def model_of_fields(cls: type[Model], fields: dict[str, Any]) -> Model:
+    """What ``cls.model_construct(_fields_set=all_fields(cls), **fields)`` builds, ~5x faster, for a class
+    that allows no extra fields and has no private attributes, given every one of its fields in the order
+    they are declared, already valid (``fields`` becomes the instance's ``__dict__``)."""
+    model = object.__new__(cls)
+    object.__setattr__(model, "__dict__", fields)
+    object.__setattr__(model, "__pydantic_fields_set__", all_fields(cls))
+    object.__setattr__(model, "__pydantic_extra__", None)
+    object.__setattr__(model, "__pydantic_private__", None)
+    return model
 
 
 def adopt_shared_fields_set(model: BaseModel) -> bool:
@@ -39,43 +53,48 @@ def share_field_sets(root: BaseModel) -> int:
     walk off the millions of strings and JSON Schema values."""
     shared = int(adopt_shared_fields_set(root))
     stack: list[Any] = [root]
+    setattr_ = object.__setattr__
     while stack:
         value = stack.pop()
-        if isinstance(value, BaseModel):
+        held: type[BaseModel] = type(value)
+        if (_KINDS.get(held) or _kind(held))[0] is _MODEL:  # not isinstance: ABCMeta's is slow
             fields = value.__dict__
-            items: Any = [fields[name] for name in _model_holding_fields(type(value))]
+            items: Any = [fields[name] for name in _model_holding_fields(held)]
         elif isinstance(value, dict):
             items = value.values()
         else:  # a list or tuple
             items = value
         for item in items:
-            cls: type[BaseModel] = type(item)
-            kind = _KINDS.get(cls) or _kind(cls)  # by type: isinstance of a model goes through ABCMeta
+            kind, common, holding = _KINDS.get(type(item)) or _kind(type(item))  # by type: no ABCMeta
             if kind is _MODEL:
-                shared += adopt_shared_fields_set(item)
-                if _model_holding_fields(cls):  # a model holding none (most) is not visited again
+                if item.__pydantic_fields_set__ is not common:
+                    setattr_(item, "__pydantic_fields_set__", common)
+                    shared += 1
+                if holding:  # a model holding none (most) is not visited again
                     stack.append(item)
             elif kind is _CONTAINER and item:
                 first = next(iter(item.values())) if isinstance(item, dict) else item[0]
-                if (_KINDS.get(type(first)) or _kind(type(first))) is not _OTHER:
+                if (_KINDS.get(type(first)) or _kind(type(first)))[0] is not _OTHER:
                     stack.append(item)
     return shared
 
 
 _MODEL, _CONTAINER, _OTHER = "model", "container", "other"
-_KINDS: dict[type, str] = {}
+# by class: whether its instances are models, containers (list, tuple, dict) or neither, and for a model
+# class its shared fields set and whether any of its fields may hold a model (looked up once per item)
+_KINDS: dict[type, tuple[str, set[str] | None, bool]] = {}
 
 
-def _kind(cls: type) -> str:
-    """Whether instances of ``cls`` are models, containers (list, tuple, dict) or neither, remembered."""
+def _kind(cls: type) -> tuple[str, set[str] | None, bool]:
+    """``_KINDS[cls]``, worked out and remembered."""
     if issubclass(cls, BaseModel):
-        kind = _MODEL
+        known: tuple[str, set[str] | None, bool] = (_MODEL, all_fields(cls), bool(_model_holding_fields(cls)))
     elif issubclass(cls, (list, tuple, dict)):
-        kind = _CONTAINER
+        known = (_CONTAINER, None, False)
     else:
-        kind = _OTHER
-    _KINDS[cls] = kind
-    return kind
+        known = (_OTHER, None, False)
+    _KINDS[cls] = known
+    return known
 
 
 @cache

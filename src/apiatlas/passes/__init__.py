@@ -18,7 +18,8 @@ like sqlglot's optimizer rules. Order, and why:
    enrichment   -- with ``--llm`` only: a model's usage scenarios and search hints for an SDK's members,
                    before the index reads the cards.
 7. index        -- the search index of the kept APIs (lexical arrays, card vectors), last: it reads
-                   everything the others decided.
+                   everything the others decided. In a compile its lexical arrays are built in a forked
+                   child from the types pass on (``_LEAVE_CARDS``: the passes between change no card).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Catalog, Overlay
+from apiatlas.gc_phases import paused_collections
 from apiatlas.passes.co_usage import co_usage
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import Pass, PassContext
@@ -47,6 +49,12 @@ PASSES: list[Pass] = [
 ]  # fmt: skip
 
 __all__ = ["PASSES", "BuildConfig", "Pass", "PassContext", "SearchIndexing", "run_passes"]
+
+# passes that change nothing a search card reads (its texts, kept or dropped): from the first pass after
+# which only these run before the index pass, the lexical arrays can be built on another core while they
+# run (``SearchIndexing.start_early``); enrichment writes into the cards when it has a model
+# (types writes JSON Schemas, which no card reads)
+_LEAVE_CARDS = frozenset({"types", "graph", "rest_edges", "co_usage", "entry_points", "vocabulary"})
 
 
 def run_passes(
@@ -71,7 +79,20 @@ def run_passes(
     for build_pass in passes:
         context.progress(f"pass {build_pass.__name__}")
         context.on_pass(build_pass.__name__)
+        if context.indexing is not None and _cards_settled(build_pass, context):
+            context.indexing.start_early(catalog)
         started = time.perf_counter()
-        build_pass(catalog, config, context)
+        with paused_collections():  # a pass adds to the catalog: see gc_phases
+            build_pass(catalog, config, context)
         context.pass_timings[build_pass.__name__] = time.perf_counter() - started
     return catalog
+
+
+def _cards_settled(next_pass: Pass, context: PassContext) -> bool:
+    """True when ``next_pass`` and every pass after it before the index pass leave the cards as they are."""
+    if next_pass not in PASSES[:-1]:
+        return False
+    for later in PASSES[PASSES.index(next_pass) : -1]:
+        if later.__name__ not in _LEAVE_CARDS and not (later is enrichment and context.enricher is None):
+            return False
+    return True

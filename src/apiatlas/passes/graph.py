@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from apiatlas.catalog.compact import all_fields
+from apiatlas.catalog.compact import model_of_fields
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, DeclaredSource, Edge, EdgeLevel
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
 from apiatlas.passes.config import BuildConfig
@@ -275,17 +275,19 @@ class _GraphBuilder:
             self.by_type_only(c)
         reasons: dict[str, str] = {}  # one string per distinct reason (a type-only one repeats per pair)
         edges = [
-            Edge.model_construct(
-                _fields_set=all_fields(Edge),
-                producer=k[0],
-                producer_table=k[1],
-                producer_field=k[2],
-                consumer=k[3],
-                consumer_table=k[4],
-                consumer_field=k[5],
-                domain_type=f.domain_type,
-                level=f.level,
-                reason=reasons.setdefault(f.reason, f.reason),
+            model_of_fields(
+                Edge,
+                {
+                    "producer": k[0],
+                    "producer_table": k[1],
+                    "producer_field": k[2],
+                    "consumer": k[3],
+                    "consumer_table": k[4],
+                    "consumer_field": k[5],
+                    "domain_type": f.domain_type,
+                    "level": f.level,
+                    "reason": reasons.setdefault(f.reason, f.reason),
+                },
             )
             for k, f in self.best.items()
         ]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from apiatlas.catalog.model import Catalog
-from apiatlas.forked import Forked
+from apiatlas.forked import Forked, can_fork
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
@@ -82,15 +82,34 @@ class SearchIndexing:
     background: bool = False
     _lexical: Forked[LexicalArrays] | None = field(default=None, init=False, repr=False)
     _stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    _early: Catalog | None = field(default=None, init=False, repr=False)  # the catalog start_early forked on
 
     def start_lexical(self, catalog: Catalog, stats: dict[str, Any]) -> None:
         """Build ``catalog``'s lexical arrays (in a child when ``background`` and the catalog is large);
-        their vocabulary size goes into ``stats["lexical_terms"]`` when they are there."""
-        self.close()
-        background = self.background and len(catalog.apis) >= BACKGROUND_FROM
-        self._lexical, self._stats = Forked(partial(lexical_arrays, catalog), background=background), stats
+        their vocabulary size goes into ``stats["lexical_terms"]`` when they are there. A child that
+        ``start_early`` forked on this catalog goes on (the passes since then left its cards as they were)."""
+        if self._early is not catalog:
+            self.close()
+            background = self.background and len(catalog.apis) >= BACKGROUND_FROM
+            self._lexical = Forked(partial(lexical_arrays, catalog), background=background)
+        self._early, self._stats = None, stats
+        assert self._lexical is not None
         if not self._lexical.forked:
             self.search_tables()
+
+    def start_early(self, catalog: Catalog) -> None:
+        """Fork the lexical arrays' child now, before the passes that leave the cards as they are (the
+        graph's): it builds them on another core meanwhile. Only with ``background``, a large catalog and a
+        platform that forks; once per catalog; the index pass takes it over (``start_lexical``)."""
+        if (
+            self._early is catalog
+            or not self.background
+            or len(catalog.apis) < BACKGROUND_FROM
+            or not can_fork()
+        ):
+            return
+        self.close()
+        self._lexical, self._early = Forked(partial(lexical_arrays, catalog), background=True), catalog
 
     def search_tables(self) -> SearchTables:
         """The search arrays and full-text rows for the snapshot writer (waits for a child building them)."""
@@ -104,6 +123,7 @@ class SearchIndexing:
     def close(self) -> None:
         if self._lexical is not None:
             self._lexical.close()
+        self._early = None
 
 
 def index(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:

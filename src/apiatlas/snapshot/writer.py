@@ -4,27 +4,25 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pydantic_core
-from pydantic import TypeAdapter
-
 from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
+from apiatlas.forked import Forked
+from apiatlas.snapshot.api_rows import ApiRow, ContractRow, rows_built_beside, spilled_rows
+from apiatlas.snapshot.api_rows import ordered_json as ordered_json
+from apiatlas.snapshot.api_rows import ordered_json_bytes as ordered_json_bytes
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
-from apiatlas.snapshot.packing import Packer, dictionary, packed_ahead, sampled
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, DDL, PAGE_SIZE
 from apiatlas.text import index_text, words
-
-ApiRow = tuple[int, str, str, str, int, str, int, bytes]  # a row of the ``apis`` table
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -41,26 +39,6 @@ class SearchTables:
 def to_json(value: Any) -> str:
     """Deterministic compact JSON (sorted keys, UTF-8 kept as is)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def ordered_json(value: Any) -> str:
-    """Compact JSON in the value's own key order (a schema's properties in parameter order); as
-    deterministic as ``to_json`` for a value built deterministically."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-# where pydantic_core's JSON of plain values may differ from ``json.dumps``'s: a float under 1e-4 (Python
-# writes 1e-05, pydantic_core 0.00001 or 1e-5) and a None key ("null" against "None"); a JSON number
-# starts the text or follows '[', ':' or ','
-_NOT_AS_JSON_DUMPS = re.compile(rb'(?:^|[\[:,])-?(?:[0-9.]+e-|0\.0000)|"None":')
-
-
-def ordered_json_bytes(value: Any) -> bytes:
-    """``ordered_json(value)`` as UTF-8, written by pydantic_core (~4x faster than ``json.dumps``): the same
-    bytes for JSON's own values; a value whose JSON could differ (above) is written by ``json.dumps``."""
-    data = pydantic_core.to_json(value)
-    maybe = b"e-" in data or b"0.0000" in data or b'"None":' in data  # a quick look: the search is slower
-    return ordered_json(value).encode() if maybe and _NOT_AS_JSON_DUMPS.search(data) else data
 
 
 def write_snapshot(
@@ -90,13 +68,12 @@ def write_snapshot(
             code=ReasonCode.INVALID_ARGUMENT,
             location=Location(file=str(path)),
         )
-    edges = kept_edges(catalog)
     tables = search or (lambda: SearchTables(search_index or {}))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        manifest = _write(catalog, options, edges, tmp, vectors or {}, tables)
+        manifest = _write(catalog, options, tmp, vectors or {}, tables)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -108,7 +85,6 @@ def write_snapshot(
 def _write(
     catalog: Catalog,
     options: dict[str, Any],
-    edges: list[Edge],
     tmp: Path,
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
@@ -121,7 +97,7 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        manifest = _insert_all(conn, catalog, options, edges, vectors, search)
+        manifest = _insert_all(conn, catalog, options, vectors, search, tmp)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
@@ -134,21 +110,31 @@ def _insert_all(
     conn: sqlite3.Connection,
     catalog: Catalog,
     options: dict[str, Any],
-    edges: list[Edge],
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
+    tmp: Path,
 ) -> Manifest:
-    """Every table's rows, one table family after the other; the search tables and the manifest last."""
+    """Every table's rows, one table family after the other, and the manifest, while the APIs' rows are built
+    (on another core for a large catalog); those last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
-    _insert_objects(conn, catalog)
-    _insert_apis(conn, apis)
-    _insert_sources_and_types(conn, catalog)
-    _insert_edges(conn, catalog, edges)
-    _insert_playbooks(conn, catalog)
-    _insert_diagnostics(conn, catalog)
-    _insert_search(conn, catalog, apis, vectors, search())
-    manifest = build_manifest(catalog, options, edges)
-    _insert_manifest(conn, manifest)
+    spill = tmp.with_name(tmp.name + "-rows")
+    rows = rows_built_beside(
+        apis, spill
+    )  # the APIs' rows built on another core while the others are inserted
+    try:
+        edges = kept_edges(catalog)
+        _insert_objects(conn, catalog)
+        _insert_sources_and_types(conn, catalog)
+        _insert_edges(conn, catalog, edges)
+        _insert_playbooks(conn, catalog)
+        _insert_diagnostics(conn, catalog)
+        _insert_search(conn, catalog, apis, vectors, search())
+        manifest = build_manifest(catalog, options, edges)
+        _insert_manifest(conn, manifest)
+        _insert_apis(conn, rows, spill)
+    finally:
+        rows.close()
+        spill.unlink(missing_ok=True)
     return manifest
 
 
@@ -179,53 +165,28 @@ def _kept_api_count(catalog: Catalog) -> dict[str, int]:
     return kept_count
 
 
-_API_JSON: TypeAdapter[Api] = TypeAdapter(Api)
+def _insert_apis(conn: sqlite3.Connection, rows: Forked[tuple[bytes, bytes]], spill: Path) -> None:
+    """Every API (kept or dropped, ``id`` in key order) and its contract, as ``spill_api_rows`` built them
+    (maybe in a child meanwhile: waits for it), and the two columns' deflate dictionaries."""
+    body_zdict, contract_zdict = rows.result()
+    contracts: list[ContractRow] = []
 
-
-def _api_body(api: Api) -> bytes:
-    """An API's JSON body as the ``apis`` table holds it (what every reader parses): compact, UTF-8, keys in
-    the model's field order and dicts in the order the compiler built them (deterministic: the snapshot
-    tests build under two hash seeds). pydantic writes it 3x faster than ``to_json`` of ``model_dump``."""
-    return _API_JSON.dump_json(api)
-
-
-def _insert_apis(conn: sqlite3.Connection, apis: list[Api]) -> None:
-    """Every API (kept or dropped, ``id`` in key order) and its contract, built from the API as the
-    snapshot holds it; bodies and contracts deflated against a dictionary of their own column (sampled
-    first, so each body is built, packed and let go in turn rather than all held at once)."""
-    sample = [apis[n] for n in sampled(len(apis))]
-    body_packer = Packer(dictionary([_api_body(api) for api in sample]))
-    contract_packer = Packer(dictionary([i + o for _, i, o in map(_contract_row, sample)]))
-    contracts: list[tuple[str, bytes, bytes]] = []
-
-    def built() -> Iterator[tuple[int, Api, bytes, tuple[str, bytes, bytes]]]:
-        for n, api in enumerate(apis, start=1):
-            yield n, api, _api_body(api), _contract_row(api)
-
-    def packed(
-        item: tuple[int, Api, bytes, tuple[str, bytes, bytes]],
-    ) -> tuple[ApiRow, tuple[str, bytes, bytes]]:
-        n, api, body, (key, inputs, outputs) = item
-        kept, effect, entry = int(api.funnel.kept), api.side_effect.value, int(api.entry_point)
-        row = (n, api.key, api.object_key, api.title, kept, effect, entry, body_packer.pack_bytes(body))
-        return row, (key, contract_packer.pack_bytes(inputs), contract_packer.pack_bytes(outputs))
-
-    def rows() -> Iterator[ApiRow]:
-        for row, contract in packed_ahead(built(), packed):  # deflated on other threads meanwhile
+    def api_rows() -> Iterator[ApiRow]:
+        for row, contract in spilled_rows(spill):
             contracts.append(contract)
             yield row
 
     conn.executemany(
         "INSERT INTO apis(id, key, object_key, title, kept, side_effect, entry_point, body)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        rows(),
+        api_rows(),
     )
     conn.executemany(
         "INSERT INTO api_contracts(key, input_schema, output_schema) VALUES (?, ?, ?)", contracts
     )
     conn.executemany(
         "INSERT INTO packing(name, zdict) VALUES (?, ?)",
-        [(APIS_DICT, body_packer.zdict), (CONTRACTS_DICT, contract_packer.zdict)],
+        [(APIS_DICT, body_zdict), (CONTRACTS_DICT, contract_zdict)],
     )
 
 
@@ -313,24 +274,21 @@ def _insert_search(
     fts_rows: Iterable[tuple[int, str, str, str]] = (
         search.fts_rows if search.fts_rows is not None else _fts_rows(apis, names)
     )
-    conn.executemany("INSERT INTO api_fts(rowid, name_text, title, body_text) VALUES (?, ?, ?, ?)", fts_rows)
-    conn.executemany(
-        "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
-        ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
-    )
-    conn.executemany(
-        "INSERT INTO search_index(name, data) VALUES (?, ?)",
-        ((name, zlib.compress(data, 6)) for name, data in sorted(search.arrays.items())),
-    )
-
-
-def _contract_row(api: Api) -> tuple[str, bytes, bytes]:
-    """An API's input and output JSON Schema (UTF-8 JSON), built by the compiler (what ``describe_api``
-    built from the stored API before the contracts were stored: an API's body reads back as the same API)."""
-    # compiler code, loaded only when a snapshot is written: opening one (the server) never loads the passes
-    from apiatlas.passes.types import input_schema, output_schema
-
-    return api.key, ordered_json_bytes(input_schema(api)), ordered_json_bytes(output_schema(api))
+    arrays = sorted(search.arrays.items())
+    with ThreadPoolExecutor(min(4, os.cpu_count() or 1), thread_name_prefix="apiatlas-arrays") as pool:
+        # deflated on other threads while SQLite indexes the full-text rows (both outside the GIL)
+        packed = pool.map(zlib.compress, [data for _, data in arrays], [6] * len(arrays))
+        conn.executemany(
+            "INSERT INTO api_fts(rowid, name_text, title, body_text) VALUES (?, ?, ?, ?)", fts_rows
+        )
+        conn.executemany(
+            "INSERT INTO api_vectors(key, object_key, vector) VALUES (?, ?, ?)",
+            ((k, catalog.apis[k].object_key, vectors[k]) for k in sorted(vectors) if k in catalog.apis),
+        )
+        conn.executemany(
+            "INSERT INTO search_index(name, data) VALUES (?, ?)",
+            zip([name for name, _ in arrays], packed, strict=True),
+        )
 
 
 def _playbook_name(p: Playbook) -> str:
