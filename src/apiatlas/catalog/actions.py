@@ -9,6 +9,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.language.actions import (
     ARTICLES,
     BEFORE_A_VERB,
+    LOOKUP_WORDS,
     PHRASAL_ACTIONS,
     PROCEDURE_VERBS,
     REQUEST_WORDS,
@@ -145,3 +146,21 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
         if word is not None:
             found.setdefault(action, word)
     return found
+
+
+def lookup_key(query: str) -> list[str]:
+    """The words a request names the key of a look-up with, when it gives the key's value: those
+    between a word of ``LOOKUP_WORDS`` and the first word with a digit after it, one to three of them
+    ("найди вклад по номеру договора ВК-2025/00009": номеру, договора; "find the bank by BIC 044525225":
+    bic); [] for a request that looks nothing up by a value ("выписка по счёту", "по 044525225")."""
+    tokens = [t.strip(".,;:!?«»\"'()").lower() for t in query.split()]
+    for n, token in enumerate(tokens):
+        if token not in LOOKUP_WORDS:
+            continue
+        key: list[str] = []
+        for word in tokens[n + 1 : n + 5]:
+            if any(ch.isdigit() for ch in word):
+                return key if 1 <= len(key) <= 3 else []
+            if word and word not in ARTICLES:
+                key.append(word)
+    return []

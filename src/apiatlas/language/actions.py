@@ -66,6 +66,10 @@ PHRASAL_ACTIONS: dict[str, dict[str, str]] = {
 }  # fmt: skip
 ARTICLES = frozenset(("the", "a", "an"))
 
+# the words a request names what it looks a thing up by with, before the key and its value ("по номеру
+# договора Д-1", "по БИК 044525225", "by contract number D-1")
+LOOKUP_WORDS = frozenset(("по", "by"))
+
 # verbs a request asks to see something with, English and Russian (an action of their own in "... and
 # show its members", «… и покажи его …»)
 ASKING_VERBS = frozenset(
