@@ -151,8 +151,9 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
 def lookup_key(query: str) -> list[str]:
     """The words a request names the key of a look-up with, when it gives the key's value: those
     between a word of ``LOOKUP_WORDS`` and the first word with a digit after it, one to three of them
-    ("найди вклад по номеру договора ВК-2025/00009": номеру, договора; "find the bank by BIC 044525225":
-    bic); [] for a request that looks nothing up by a value ("выписка по счёту", "по 044525225")."""
+    ("найди заказ по номеру договора ЗК-2025/00009": номеру, договора; "find the store by tax number
+    7701234567": tax, number); [] for a request that looks nothing up by a value ("заказы по складу",
+    "по 044525225")."""
     tokens = [t.strip(".,;:!?«»\"'()").lower() for t in query.split()]
     for n, token in enumerate(tokens):
         if token not in LOOKUP_WORDS:

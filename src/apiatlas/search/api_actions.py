@@ -127,11 +127,12 @@ class ApiActions:
     def dropped_lookups(self, query: str, terms: list[str], first: list[str]) -> list[tuple[str, str, str]]:
         """``(key, funnel stage, the key's words)`` of the dropped reads best fitting the request's
         ``terms`` (the first ``LOOKUP_CANDIDATES``) that look a thing up by the key the request gives a
-        value of (``catalog.actions.lookup_key``: "по БИК 044525225") when no kept API of their business
-        object takes it, nor any of the ``first`` kept hits: each of the key's stems is in the dropped
-        API's parameters (names and descriptions: "БИК банка", ``ContractNumber``), none in any parameter
-        of those kept APIs ("найти банк по БИК …": only ``…_FindByNumber(BIC)``, dropped; "найди клиента
-        по ИНН …": a client's look-up by ИНН is kept, an organisation's dropped)."""
+        value of (``catalog.actions.lookup_key``: "by tax number 7701234567") when no kept API of their
+        business object takes it, nor any of the ``first`` kept hits: each of the key's stems is in the
+        dropped API's parameters (names and descriptions: "tax number of the store", ``TaxNumber``), none
+        in any parameter of those kept APIs (a store's look-up by tax number dropped, only its look-up by
+        id kept; but a kept customer's look-up by tax number among the first hits serves "find the
+        customer by tax number …")."""
         words = lookup_key(query)
         dropped = self._dropped
         wanted = set(content_terms(stems(" ".join(words))))
