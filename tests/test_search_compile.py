@@ -149,3 +149,27 @@ def test_an_order_to_do_what_only_a_dropped_api_does_abstains_and_names_it(bank_
             assert f"{dropped}: documented, but dropped by the funnel at stage 'name'" in outcome.not_callable
         question = search.search("можно ли закрыть счёт клиента")
         assert not question.abstained and question.hits[0].api_key == "API_Acc_CheckCanClose"
+
+
+def test_a_look_up_by_a_key_only_a_dropped_api_takes_abstains_and_names_it(bank_atlas: Path) -> None:
+    """A request that gives the value of a key no kept API of the object takes (a deposit's contract
+    number: only the dropped ``API_Dep_FindByNumber`` takes it) is answered with that API; a look-up by a
+    key a kept API takes (a client's ИНН, an account's number) is served."""
+    from apiatlas.commands.search import query_provider
+    from apiatlas.search.hybrid import HybridSearch
+
+    with Snapshot.open(bank_atlas) as snap:
+        search = HybridSearch(snap, query_provider(snap, None))
+        for text, dropped in {
+            "покажи вклад по номеру договора Д-2024/001": "API_Dep_FindByNumber",
+            "банк-корреспондент по БИК 044525225": "API_Bnk_FindByNumber",
+        }.items():
+            outcome = search.search(text)
+            assert outcome.abstained and outcome.undone.startswith("a look-up by"), text
+            assert any(n.startswith(f"{dropped}: documented") for n in outcome.not_callable), text
+        for text, kept in {
+            "найди клиента по ИНН 784049299117": "API_Prs_FindListByINN",
+            "найди счёт по номеру 40817810100012000031": "API_Acc_FindByNumber",
+        }.items():
+            outcome = search.search(text)
+            assert not outcome.undone and kept in [h.api_key for h in outcome.ranked[:3]], text

@@ -65,6 +65,11 @@ def test_the_action_of_an_http_operation_comes_from_its_method_and_path(key: str
         ("можно ли закрыть счёт", {}),  # a question about closing, not an order to close
         ("When was the TV show created?", {}),  # a noun and a participle: no action
         ("получи счета клиента", {"retrieve": "получи"}),
+        ("сними блокировку со счёта", {"unlock": "сними"}),  # a verb with its noun: «снятие блокировки»
+        ("сними деньги со счёта", {}),  # the verb alone: a withdrawal, no action of the list
+        ("please lift the freeze on my card", {"unlock": "lift"}),
+        ("remove the block on the card", {"unlock": "remove"}),  # not a delete
+        ("наложи запрет на счёт", {"lock": "наложи"}),
     ],
 )
 def test_the_words_a_request_says_an_action_with(request_text: str, actions: dict[str, str]) -> None:

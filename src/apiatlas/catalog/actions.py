@@ -6,7 +6,15 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS, REQUEST_WORDS, is_read_verb
+from apiatlas.language.actions import (
+    ARTICLES,
+    BEFORE_A_VERB,
+    LOOKUP_WORDS,
+    PHRASAL_ACTIONS,
+    PROCEDURE_VERBS,
+    REQUEST_WORDS,
+    is_read_verb,
+)
 from apiatlas.text import split_identifier
 
 HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE"})
@@ -122,12 +130,38 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
     delete, said by "remove"; "close the account": close, said by "close"). A word says an action when
     it is a verb: the request's first word, or after "please", "you", "to", "and", "then", "also" ("I
     want to add a card"; "the new add-on" asks for nothing). "show" is no such word: it asks for a list
-    as often as for one thing."""
+    as often as for one thing. A verb with its object noun says the action of ``PHRASAL_ACTIONS``
+    ("сними блокировку": unlock, said by "сними"; "lift the freeze") before what the verb alone says."""
     said = [w.lower() for w in query_words]
-    verbs = [w for n, w in enumerate(said) if n == 0 or said[n - 1] in BEFORE_A_VERB]
+    at = [n for n, w in enumerate(said) if n == 0 or said[n - 1] in BEFORE_A_VERB]
+    verbs = [said[n] for n in at]
     found: dict[str, str] = {}
+    for n in at:
+        nouns = [w for w in said[n + 1 : n + 3] if w not in ARTICLES][:1]
+        action = PHRASAL_ACTIONS.get(said[n], {}).get(nouns[0]) if nouns else None
+        if action is not None:
+            found.setdefault(action, said[n])
     for action, forms in REQUEST_WORDS.items():
-        word = next((w for w in verbs if w in forms), None)
+        word = next((w for w in verbs if w in forms and w not in found.values()), None)
         if word is not None:
-            found[action] = word
+            found.setdefault(action, word)
     return found
+
+
+def lookup_key(query: str) -> list[str]:
+    """The words a request names the key of a look-up with, when it gives the key's value: those
+    between a word of ``LOOKUP_WORDS`` and the first word with a digit after it, one to three of them
+    ("найди заказ по номеру договора ЗК-2025/00009": номеру, договора; "find the store by tax number
+    7701234567": tax, number); [] for a request that looks nothing up by a value ("заказы по складу",
+    "по 044525225")."""
+    tokens = [t.strip(".,;:!?«»\"'()").lower() for t in query.split()]
+    for n, token in enumerate(tokens):
+        if token not in LOOKUP_WORDS:
+            continue
+        key: list[str] = []
+        for word in tokens[n + 1 : n + 5]:
+            if any(ch.isdigit() for ch in word):
+                return key if 1 <= len(key) <= 3 else []
+            if word and word not in ARTICLES:
+                key.append(word)
+    return []

@@ -49,6 +49,27 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
 
+# an action said by a verb and its object noun ("сними блокировку": unlock, as «снятие блокировки»;
+# "lift the freeze"), where the verb alone says another or none («сними деньги»: a withdrawal): verb ->
+# {noun (as written, an article between allowed): action}
+_LIFTED = {"блокировку": "unlock", "блокирование": "unlock", "блок": "unlock", "запрет": "unlock",
+           "ограничение": "unlock", "ограничения": "unlock", "заморозку": "unlock"}  # fmt: skip
+_IMPOSED = {"блокировку": "lock", "блок": "lock", "запрет": "lock", "ограничение": "lock",
+            "ограничения": "lock"}  # fmt: skip
+_LIFTED_EN = {"block": "unlock", "lock": "unlock", "freeze": "unlock", "hold": "unlock",
+              "restriction": "unlock", "restrictions": "unlock", "ban": "unlock"}  # fmt: skip
+PHRASAL_ACTIONS: dict[str, dict[str, str]] = {
+    "сними": _LIFTED, "снять": _LIFTED, "снимите": _LIFTED,
+    "наложи": _IMPOSED, "наложить": _IMPOSED, "наложите": _IMPOSED,
+    "поставь": _IMPOSED, "поставить": _IMPOSED, "установи": _IMPOSED, "установить": _IMPOSED,
+    "lift": _LIFTED_EN, "remove": _LIFTED_EN,
+}  # fmt: skip
+ARTICLES = frozenset(("the", "a", "an"))
+
+# the words a request names what it looks a thing up by with, before the key and its value ("по номеру
+# договора Д-1", "по БИК 044525225", "by contract number D-1")
+LOOKUP_WORDS = frozenset(("по", "by"))
+
 # verbs a request asks to see something with, English and Russian (an action of their own in "... and
 # show its members", «… и покажи его …»)
 ASKING_VERBS = frozenset(

@@ -5,15 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from apiatlas.catalog.actions import item_of_collection, key_action, requested_actions, resource_of
+import numpy as np
+
+from apiatlas.catalog.actions import (
+    item_of_collection,
+    key_action,
+    lookup_key,
+    requested_actions,
+    resource_of,
+)
 from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
-from apiatlas.text import stem
+from apiatlas.text import content_terms, stem, stems
 
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
+READS = frozenset(("", "list", "retrieve"))  # what a read does (a procedure's read says none)
+LOOKUP_CANDIDATES = 10  # the dropped APIs best fitting a request that looks a thing up, checked
 
 
 class ApiActions:
@@ -27,6 +37,8 @@ class ApiActions:
         self._dropped = dropped
         self._key_action: dict[str, str] | None = None
         self._code: bool | None = None
+        self._takes: dict[str, frozenset[str]] = {}  # API key -> the stems of its parameters
+        self._kept_takes: dict[str, frozenset[str]] = {}  # object -> its kept APIs' ones
 
     def key_actions(self) -> dict[str, str]:
         """What each kept and each dropped API does, when its key says it (``catalog.actions``: an HTTP
@@ -111,6 +123,48 @@ class ApiActions:
             said = [stands_for.get(m, m) for m in matched]
             found.append((key, stage, coverage(said, terms, rarity), actions.get(key, "")))
         return found
+
+    def dropped_lookups(self, query: str, terms: list[str], first: list[str]) -> list[tuple[str, str, str]]:
+        """``(key, funnel stage, the key's words)`` of the dropped reads best fitting the request's
+        ``terms`` (the first ``LOOKUP_CANDIDATES``) that look a thing up by the key the request gives a
+        value of (``catalog.actions.lookup_key``: "by tax number 7701234567") when no kept API of their
+        business object takes it, nor any of the ``first`` kept hits: each of the key's stems is in the
+        dropped API's parameters (names and descriptions: "tax number of the store", ``TaxNumber``), none
+        in any parameter of those kept APIs (a store's look-up by tax number dropped, only its look-up by
+        id kept; but a kept customer's look-up by tax number among the first hits serves "find the
+        customer by tax number …")."""
+        words = lookup_key(query)
+        dropped = self._dropped
+        wanted = set(content_terms(stems(" ".join(words))))
+        if dropped is None or not wanted:
+            return []
+        actions = self.key_actions()
+        if any(wanted & self.takes(k) for k in first):
+            return []
+        found: list[tuple[str, str, str]] = []
+        for key, _, _ in dropped.search([*terms, *wanted], LOOKUP_CANDIDATES):
+            if actions.get(key, "") not in READS or not wanted <= self.takes(key):
+                continue
+            if not wanted & self.kept_takes(self.snapshot.api_object(key)):
+                found.append((key, str(dropped.objects[dropped.keys.index(key)]), " ".join(words)))
+        return found
+
+    def takes(self, key: str) -> frozenset[str]:
+        """The stems of an API's parameters' names and descriptions (cached)."""
+        if key not in self._takes:
+            api = self.snapshot.get_api(key)
+            params = api.params if api is not None else []
+            self._takes[key] = frozenset(s for p in params for s in stems(f"{p.name} {p.description}"))
+        return self._takes[key]
+
+    def kept_takes(self, object_key: str) -> frozenset[str]:
+        """The parameter stems (``takes``) of a business object's kept APIs (cached)."""
+        if object_key not in self._kept_takes:
+            index = self._lexical
+            rows = np.flatnonzero(index.objects == object_key) if index is not None else np.array([], int)
+            keys = [index.keys[i] for i in rows] if index is not None else []
+            self._kept_takes[object_key] = frozenset(s for k in keys for s in self.takes(k))
+        return self._kept_takes[object_key]
 
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:

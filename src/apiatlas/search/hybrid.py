@@ -357,14 +357,16 @@ class HybridSearch:
         dropped = [] if skip else self.actions().dropped_fits(view.terms, object_key, view.asked)
         dropped_cover = max((c for _, _, c, _ in dropped), default=0.0)
         done = {self.actions().key_actions().get(k, "") for k in order[:5]}
-        undone = [
-            (key, stage, action)
-            for key, stage, _, action in dropped
-            if action in view.asked
-            and action not in done
-            and set(self._stems_of_object(self.snapshot.api_object(key) or "")) & set(view.terms)
+        lookups = [] if skip else self.actions().dropped_lookups(query, view.terms, order[:5])  # "по БИК …"
+        orders = [
+            (k, st, f'{a} ("{view.asked[a]}")') for k, st, _, a in dropped if a in view.asked.keys() - done
         ]
-        ordered = f'{undone[0][2]} ("{view.asked[undone[0][2]]}")' if undone else ""
+        undone = [
+            (key, stage, said)
+            for key, stage, said in [*orders, *((k, st, f'a look-up by "{w}"') for k, st, w in lookups)]
+            if set(self._stems_of_object(self.snapshot.api_object(key) or "")) & set(view.terms)
+        ]
+        ordered = undone[0][2] if undone else ""
         abstain = abstains(
             model,
             signals,
