@@ -14,13 +14,13 @@ from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.bridge import CrossScript
 from apiatlas.search.confidence import (
-    DROPPED_COVERAGE,
     SearchView,
     abstains,
     best_lexical_cover,
     foreign_share,
     signals_of,
 )
+from apiatlas.search.dropped_orders import DroppedOrders, dropped_orders
 from apiatlas.search.e5_file import whole_words
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
@@ -353,40 +353,29 @@ class HybridSearch:
             signals = signals_of(view.as_dense(self.snapshot.api_titles(view.dense_order[:10])))
             model = self.settings.model_for(judged_as.value)
         top_exact = bool(hits) and hits[0].exact
-        skip = mode is SearchMode.DENSE or top_exact
-        dropped = [] if skip else self.actions().dropped_fits(view.terms, object_key, view.asked)
-        dropped_cover = max((c for _, _, c, _ in dropped), default=0.0)
-        done = {self.actions().key_actions().get(k, "") for k in order[:5]}
-        lookups = [] if skip else self.actions().dropped_lookups(query, view.terms, order[:5])  # "по БИК …"
-        orders = [
-            (k, st, f'{a} ("{view.asked[a]}")') for k, st, _, a in dropped if a in view.asked.keys() - done
-        ]
-        undone = [
-            (key, stage, said)
-            for key, stage, said in [*orders, *((k, st, f'a look-up by "{w}"') for k, st, w in lookups)]
-            if set(self._stems_of_object(self.snapshot.api_object(key) or "")) & set(view.terms)
-        ]
-        ordered = undone[0][2] if undone else ""
+        dropped = (
+            DroppedOrders()
+            if mode is SearchMode.DENSE or top_exact
+            else dropped_orders(
+                query, view, order, object_key,
+                actions=self.actions(), snapshot=self.snapshot, object_stems=self._stems_of_object,
+            )
+        )  # fmt: skip
         abstain = abstains(
             model,
             signals,
             hits=bool(hits),
             exact=top_exact,
-            dropped_cover=dropped_cover,
-            undone=bool(ordered),
+            dropped_cover=dropped.cover,
+            undone=bool(dropped.ordered),
         )
-        covering = [(key, stage) for key, stage, cover, _ in dropped if cover >= DROPPED_COVERAGE]
-        named = [
-            f"{key}: documented, but dropped by the funnel at stage '{stage}'"
-            for key, stage in dict.fromkeys([*((k, st) for k, st, _ in undone), *covering])
-        ][:2]
         return Verdict(
             abstain=abstain,
             confidence=1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0,
             signals=signals,
-            dropped_cover=dropped_cover,
-            ordered=ordered,
-            not_callable=named,
+            dropped_cover=dropped.cover,
+            ordered=dropped.ordered,
+            not_callable=dropped.not_callable,
             judged_as=judged_as,
         )
 
