@@ -185,10 +185,10 @@ def _table_links(
     if not has_header:
         found.append(_headerless(section, order, file, key))
     links: list[TableLink] = []
-    for row in rows:
-        index = mapping.get("name", 0)
-        cell = row[index] if index < len(row) else Cell("")
-        name = first_word(cell.text) or link_stem(cell.href)
+    index = mapping.get("name", 0)
+    for number, row in enumerate(rows, start=1 if has_header else 0):  # numbered as in ``table.rows``
+        text, href = (row[index], table.href(number, index)) if index < len(row) else ("", None)
+        name = first_word(text) or link_stem(href)
         if not name:
             continue
         links.append(
@@ -196,7 +196,7 @@ def _table_links(
                 name=name,
                 direction=direction,
                 description=cell_text(row, mapping, "description"),
-                target=resolve_link(file, cell.href),
+                target=resolve_link(file, href),
             )
         )
     return links

@@ -31,7 +31,6 @@ def _tag_ids() -> dict[str, int]:
 
 
 _IDS = _tag_ids()
-_new_cell = tuple.__new__
 _TABLE, _TR, _TD, _TH, _A, _TITLE = (_IDS[name] for name in ("table", "tr", "td", "th", "a", "title"))
 _HEADING_IDS = frozenset(_IDS[name] for name in _HEADING_TAGS)
 _TITLE_IDS = frozenset(_IDS[name] for name in _TITLE_TAGS)
@@ -41,36 +40,27 @@ _INLINE_IDS = frozenset(_IDS[name] for name in _INLINE_TAGS)
 _WALL_IDS = frozenset(_IDS[name] for name in ("body", "html", "table", "td", "th"))
 
 
-class Cell(tuple[str, str | None, LexborNode | None]):
-    """One table cell: its text (lines joined by ``\\n``) and the target of its first link, if any (looked
-    for in the cell's node when asked: a parser asks for few cells' links). A tuple (text, href, node):
-    the reader makes one per cell with ``tuple.__new__``, ~3x cheaper than a slotted ``__init__``."""
+class Cell:
+    """A cell a parser holds on to (an attribute's value): its text (lines joined by ``\\n``) and the target
+    of its first link, if any (looked for in the cell's node when first asked)."""
 
-    __slots__ = ()
+    __slots__ = ("_href", "_node", "text")
 
-    def __new__(cls, text: str, href: str | None = None, node: LexborNode | None = None) -> Cell:
-        return tuple.__new__(cls, (text, href, node))
-
-    @property
-    def text(self) -> str:
-        return self[0]
+    def __init__(self, text: str, href: str | None = None, node: LexborNode | None = None) -> None:
+        self.text = text
+        self._href = href
+        self._node = node
 
     @property
     def href(self) -> str | None:
-        node = self[2]
-        if node is None:
-            return self[1]
-        link = _first_link(node)
-        return link.strip() if link else None
+        node = self._node
+        if node is not None:
+            self._node = None
+            self._href = cell_link(node)
+        return self._href
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Cell) and (self.text, self.href) == (other.text, other.href)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((self.text, self.href))
 
     def __repr__(self) -> str:
         return f"Cell(text={self.text!r}, href={self.href!r})"
@@ -78,10 +68,27 @@ class Cell(tuple[str, str | None, LexborNode | None]):
 
 @dataclass(slots=True)
 class HtmlTable:
-    """A table of the page with the (normalised) heading text that precedes it."""
+    """A table of the page with the (normalised) heading text that precedes it: the text of each cell, row
+    by row, and on a page with links the cells' nodes (where a link is looked for when a parser asks)."""
 
     heading: str
-    rows: list[list[Cell]] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    nodes: list[list[LexborNode]] | None = None  # None: the page has no <a> tag
+
+    def href(self, row: int, column: int) -> str | None:
+        """The target of the first link in the cell at ``row``, ``column``; None without one."""
+        nodes = self.nodes
+        if nodes is None or column >= len(nodes[row]):
+            return None
+        return cell_link(nodes[row][column])
+
+    def cell(self, row: int, column: int) -> Cell:
+        """The cell at ``row``, ``column`` (which must exist), its link looked for when asked."""
+        return Cell(self.rows[row][column], None, self.nodes[row][column] if self.nodes is not None else None)
+
+    def without_first_row(self, heading: str) -> HtmlTable:
+        """This table under ``heading`` with its first row dropped (a heading written as a row)."""
+        return HtmlTable(heading, self.rows[1:], self.nodes[1:] if self.nodes is not None else None)
 
 
 class HtmlPage:
@@ -156,7 +163,11 @@ def read_page(html: str) -> HtmlPage:
     # lexbor lists the tables (document order) in C: no CSS query (the first one on a document builds
     # lexbor's selector engine, which cost more than parsing the small page) and no walk of every element
     # in Python. The title and the heading-like elements are looked for only when a parser asks.
-    tables = [HtmlTable(_heading_before(table), _rows(table, links)) for table in tree.tags("table")]
+    tables: list[HtmlTable] = []
+    for table in tree.tags("table"):
+        read = _rows(table, links)
+        read.heading = _heading_before(table)
+        tables.append(read)
     return HtmlPage(tables, truncated, tree.root)
 
 
@@ -166,31 +177,42 @@ def _mark(tag: re.Match[str]) -> str:
     return text + _BREAK if text[1] == "/" else _BREAK
 
 
-def _rows(table: LexborNode, links: bool) -> list[list[Cell]]:
-    rows: list[list[Cell]] = []
+def _rows(table: LexborNode, links: bool) -> HtmlTable:
+    """The rows of ``table`` (those of its sections, in order) that have cells, under no heading yet."""
+    read = HtmlTable("", [], [] if links else None)
     for child in table.iter():
         tag = child.tag_id
         if tag == _TR:
-            cells = _cells(child, links)
-            if cells:
-                rows.append(cells)
+            _add_row(read, child)
         elif tag in _SECTION_IDS:
             for tr in child.iter():
-                if tr.tag_id == _TR and (cells := _cells(tr, links)):
-                    rows.append(cells)
-    return rows
+                if tr.tag_id == _TR:
+                    _add_row(read, tr)
+    return read
 
 
-def _cells(tr: LexborNode, links: bool) -> list[Cell]:
-    cells: list[Cell] = []
+def _add_row(read: HtmlTable, tr: LexborNode) -> None:
+    texts: list[str] = []
+    nodes: list[LexborNode] = []
+    keep = read.nodes is not None
     for td in tr.iter():
         tag = td.tag_id
         if tag != _TD and tag != _TH:
             continue
         text = td.text_lexbor()  # lexbor's own textContent: the same text as text(), ~35% cheaper
-        text = clean_text(text) if _BREAK in text else " ".join(text.split())
-        cells.append(_new_cell(Cell, (text, None, td if links else None)))
-    return cells
+        texts.append(clean_text(text) if _BREAK in text else " ".join(text.split()))
+        if keep:
+            nodes.append(td)
+    if texts:
+        read.rows.append(texts)
+        if read.nodes is not None:
+            read.nodes.append(nodes)
+
+
+def cell_link(cell: LexborNode) -> str | None:
+    """The target of the first ``<a href>`` in ``cell``, stripped; None without one (or when it is blank)."""
+    link = _first_link(cell)
+    return link.strip() if link else None
 
 
 def _first_link(cell: LexborNode) -> str | None:
