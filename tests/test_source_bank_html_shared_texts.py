@@ -15,6 +15,9 @@ from apiatlas.sources.bank_html.records import (
     ParsedPage,
     TableLink,
     TablePage,
+    new_column,
+    new_error_code,
+    new_param,
     send_entities_compactly,
     share_texts,
 )
@@ -91,3 +94,25 @@ def test_two_workers_give_the_catalog_one_worker_gives_with_shared_fields_sets()
     ]
     entities = [*columns, *(e for api in two.apis.values() for e in [*api.params, *api.errors])]
     assert columns and all(e.model_fields_set is all_fields(type(e)) for e in entities)
+
+
+def test_entities_built_without_validation_are_the_validated_ones() -> None:
+    """The parsers build parameters, columns and error codes with ``new_*`` (no validation): the same field
+    values in the same order as the models' own constructors, so the same dumps and pickles."""
+    built_and_validated = [
+        (
+            new_column("AccID", "DSIDENTIFIER", "ID"),
+            Column(name="AccID", domain_type="DSIDENTIFIER", description="ID"),
+        ),
+        (
+            new_param("Date", "DSDATE", True, "дата", None, "2024-01-01"),
+            Param(name="Date", domain_type="DSDATE", required=True, description="дата", example="2024-01-01"),
+        ),
+        (new_error_code("17", "нет счёта"), ErrorCode(code="17", description="нет счёта")),
+    ]
+    for built, validated in built_and_validated:
+        assert type(built) is type(validated)
+        assert list(vars(built).items()) == list(vars(validated).items())
+        assert built.model_dump_json() == validated.model_dump_json()
+    # each gets its own JSON Schema dict (the types pass fills it in place)
+    assert vars(new_column("a", "", ""))["json_schema"] is not vars(new_column("a", "", ""))["json_schema"]

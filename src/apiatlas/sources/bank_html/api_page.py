@@ -21,7 +21,7 @@ from apiatlas.sources.bank_html.labels import (
     sections_without_table,
 )
 from apiatlas.sources.bank_html.markup import Cell, HtmlPage, HtmlTable
-from apiatlas.sources.bank_html.records import ApiPage, TableLink, finding
+from apiatlas.sources.bank_html.records import ApiPage, TableLink, finding, new_error_code, new_param
 
 PARAMS = Section("Входные параметры", ("входные параметры", "параметры"))
 IN_TABLES = Section("Входные таблицы", ("входные таблицы",))
@@ -164,13 +164,13 @@ def _params(table: HtmlTable, file: str, key: str, found: list[Diagnostic]) -> l
                 )
             )
         params.append(
-            Param(
-                name=name,
-                domain_type=cell_text(row, mapping, "type"),
-                required=bool(required),
-                description=cell_text(row, mapping, "description"),
-                default=cell_text(row, mapping, "default") or None,
-                example=cell_text(row, mapping, "example") or None,
+            new_param(
+                name,
+                cell_text(row, mapping, "type"),
+                bool(required),
+                cell_text(row, mapping, "description"),
+                cell_text(row, mapping, "default") or None,
+                cell_text(row, mapping, "example") or None,
             )
         )
     return params
@@ -185,10 +185,10 @@ def _table_links(
     if not has_header:
         found.append(_headerless(section, order, file, key))
     links: list[TableLink] = []
-    for row in rows:
-        index = mapping.get("name", 0)
-        cell = row[index] if index < len(row) else Cell("")
-        name = first_word(cell.text) or link_stem(cell.href)
+    index = mapping.get("name", 0)
+    for number, row in enumerate(rows, start=1 if has_header else 0):  # numbered as in ``table.rows``
+        text, href = (row[index], table.href(number, index)) if index < len(row) else ("", None)
+        name = first_word(text) or link_stem(href)
         if not name:
             continue
         links.append(
@@ -196,7 +196,7 @@ def _table_links(
                 name=name,
                 direction=direction,
                 description=cell_text(row, mapping, "description"),
-                target=resolve_link(file, cell.href),
+                target=resolve_link(file, href),
             )
         )
     return links
@@ -208,7 +208,7 @@ def _errors(table: HtmlTable, file: str, key: str, found: list[Diagnostic]) -> l
     if not has_header:
         found.append(_headerless(ERRORS, order, file, key))
     return [
-        ErrorCode(code=code, description=cell_text(row, mapping, "description"))
+        new_error_code(code, cell_text(row, mapping, "description"))
         for row in rows
         if (code := cell_text(row, mapping, "code"))
     ]

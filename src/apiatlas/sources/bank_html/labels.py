@@ -34,10 +34,10 @@ def section_tables(
         section = next((s for s in wanted if s.matches(table.heading)), None)
         if section is None and table.rows and len(table.rows[0]) == 1:
             # a heading written as the table's own first row: <tr><td colspan=4>Входные параметры</tr>
-            caption = normalize_label(table.rows[0][0].text)
+            caption = normalize_label(table.rows[0][0])
             section = next((s for s in wanted if s.matches(caption)), None)
             if section is not None:
-                table = HtmlTable(heading=caption, rows=table.rows[1:])
+                table = table.without_first_row(caption)
         if section is None:
             rest.append(table)
         elif section.name not in known:
@@ -62,12 +62,12 @@ def attributes(tables: Iterable[HtmlTable]) -> dict[str, Cell]:
     """Label (normalised first cell) -> value cell, over every row of the given tables; first one wins."""
     found: dict[str, Cell] = {}
     for table in tables:
-        for row in table.rows:
+        for number, row in enumerate(table.rows):
             if len(row) < 2:
                 continue
-            label = normalize_label(row[0].text)
+            label = normalize_label(row[0])
             if label and label not in found:
-                found[label] = row[1]
+                found[label] = table.cell(number, 1)
     return found
 
 
@@ -86,11 +86,11 @@ def attribute_text(found: Mapping[str, Cell], *labels: str) -> str:
     return cell.text if cell is not None else ""
 
 
-def column_map(header: list[Cell], columns: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+def column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
     """Map column names to positions by header text prefixes (``{'type': ('тип',)}``)."""
     mapping: dict[str, int] = {}
-    for index, cell in enumerate(header):
-        label = normalize_label(cell.text)
+    for index, text in enumerate(header):
+        label = normalize_label(text)
         for column, prefixes in columns.items():
             if column not in mapping and any(label.startswith(p) for p in prefixes):
                 mapping[column] = index
@@ -100,7 +100,7 @@ def column_map(header: list[Cell], columns: Mapping[str, tuple[str, ...]]) -> di
 
 def body_rows(
     table: HtmlTable, columns: Mapping[str, tuple[str, ...]], default_order: tuple[str, ...]
-) -> tuple[dict[str, int], list[list[Cell]], bool]:
+) -> tuple[dict[str, int], list[list[str]], bool]:
     """The column map, the data rows and whether a header row was recognised (else ``default_order``)."""
     if not table.rows:
         return {}, [], False
@@ -110,11 +110,11 @@ def body_rows(
     return {name: i for i, name in enumerate(default_order)}, table.rows, False
 
 
-def cell_text(row: list[Cell], mapping: Mapping[str, int], column: str) -> str:
+def cell_text(row: list[str], mapping: Mapping[str, int], column: str) -> str:
     index = mapping.get(column)
     if index is None or index >= len(row):
         return ""
-    return row[index].text
+    return row[index]
 
 
 def parse_flag(text: str) -> tuple[bool | None, bool]:

@@ -65,19 +65,19 @@ def parse_object_page(file: str, page: HtmlPage) -> tuple[ObjectPage | None, lis
     table = known.get("methods")
     if table is not None:
         for index, row in enumerate(table.rows):
-            cell = row[0]
-            if cell.href:
-                api = cell.text if _API_NAME.match(cell.text) else link_stem(cell.href)
-            elif _API_NAME.match(cell.text):
-                api = cell.text
-            elif index == 0 or not cell.text:
+            text, href = row[0], table.href(index, 0)
+            if href:
+                api = text if _API_NAME.match(text) else link_stem(href)
+            elif _API_NAME.match(text):
+                api = text
+            elif index == 0 or not text:
                 continue  # the header row or an empty row
             else:
                 found.append(
                     finding(
                         Severity.WARNING,
                         ReasonCode.MALFORMED_PAGE,
-                        f"row '{cell.text[:60]}' of 'Методы' names no API; ignored",
+                        f"row '{text[:60]}' of 'Методы' names no API; ignored",
                         file,
                         key,
                     )

@@ -192,3 +192,36 @@ def entity_from_fields(cls: type[BaseModel], fields: dict[str, Any]) -> BaseMode
     object.__setattr__(entity, "__pydantic_extra__", None)
     object.__setattr__(entity, "__pydantic_private__", None)
     return entity
+
+
+# The page parsers build many parameters, columns and error codes (~7 a table page) from texts they read:
+# str fields, a bool, None. Built like ``entity_from_fields`` (the same ``__dict__``, fields in the
+# model's order, as validation gives for those values) they cost ~1 µs instead of ~4-7 µs of validation.
+
+
+def new_column(name: str, domain_type: str, description: str) -> Column:
+    """A column as ``Column(name=..., domain_type=..., description=...)`` builds it, without validation."""
+    fields = {"name": name, "domain_type": domain_type, "description": description, "json_schema": {}}
+    return entity_from_fields(Column, fields)  # type: ignore[return-value]
+
+
+def new_param(
+    name: str, domain_type: str, required: bool, description: str, default: str | None, example: str | None
+) -> Param:
+    """A parameter as ``Param(name=..., ...)`` builds it from these values, without validation."""
+    fields = {
+        "name": name,
+        "domain_type": domain_type,
+        "required": required,
+        "description": description,
+        "default": default,
+        "example": example,
+        "json_schema": {},
+        "location": "arg",
+    }
+    return entity_from_fields(Param, fields)  # type: ignore[return-value]
+
+
+def new_error_code(code: str, description: str) -> ErrorCode:
+    """An error code as ``ErrorCode(code=..., description=...)`` builds it, without validation."""
+    return entity_from_fields(ErrorCode, {"code": code, "description": description})  # type: ignore[return-value]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apiatlas.catalog.model import Column, Direction
+from apiatlas.catalog.model import Direction
 from apiatlas.errors import Diagnostic, ReasonCode, Severity
 from apiatlas.sources.bank_html.labels import (
     Section,
@@ -14,7 +14,7 @@ from apiatlas.sources.bank_html.labels import (
     section_tables,
 )
 from apiatlas.sources.bank_html.markup import HtmlPage, normalize_label
-from apiatlas.sources.bank_html.records import TablePage, finding
+from apiatlas.sources.bank_html.records import TablePage, finding, new_column
 
 COLUMNS = Section("Колонки", ("колонки", "поля", "столбцы"))
 _COLUMN_COLUMNS = {
@@ -120,10 +120,8 @@ def parse_table_page(file: str, page: HtmlPage) -> tuple[TablePage | None, list[
             continue
         seen.add(column)
         record.columns.append(
-            Column(
-                name=column,
-                domain_type=first_word(cell_text(row, mapping, "type")),
-                description=cell_text(row, mapping, "description"),
+            new_column(
+                column, first_word(cell_text(row, mapping, "type")), cell_text(row, mapping, "description")
             )
         )
     return record, found
