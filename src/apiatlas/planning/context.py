@@ -11,6 +11,7 @@ from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
 from apiatlas.planning.relevance import Relevance
+from apiatlas.planning.roles import places
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -26,6 +27,7 @@ class PlanContext:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     shortlists: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)  # see Planner
+    usable: dict[str, bool] = field(default_factory=dict)  # whether a chain may use an API (see ChainScoring)
     stating: dict[str, float] = field(default_factory=dict)  # how well each API takes the values (fit.states)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
@@ -35,9 +37,16 @@ class PlanContext:
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
     verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
+    route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)
+
+    def places(self) -> dict[int, tuple[str, str]]:
+        """``roles.places`` of the request and its values, read once per plan."""
+        if self.route is None:
+            self.route = places(self.request, self.found)
+        return self.route
 
     def edges_into(self, key: str) -> list[Edge]:
         return self.cache.edges_into(key)

@@ -240,6 +240,18 @@ class Snapshot:
         )
         return [_edge(r) for r in rows]
 
+    def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
+        """``(consumer, producer_field, consumer_field, domain_type)`` of the edges out of ``api_key``, in
+        ``edges_out_of``'s order: the planner's walks forward, without building an ``Edge`` per row."""
+        rows = self._rows(
+            "SELECT c.key, pf.text, cf.text, dt.text FROM edges e JOIN apis c ON c.id = e.consumer"
+            " JOIN edge_names pf ON pf.id = e.producer_field JOIN edge_names cf ON cf.id = e.consumer_field"
+            " LEFT JOIN edge_names dt ON dt.id = e.domain_type"
+            " WHERE e.producer = (SELECT id FROM apis WHERE key = ?) AND e.rank <= ? ORDER BY e.rank, e.id",
+            (api_key, _MAX_RANK),
+        )
+        return [(c, pf, cf, dt or "") for c, pf, cf, dt in rows]
+
     def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
         """``(producer, consumer, producer_field, consumer_field, level)`` of every edge, strongest first.
 
@@ -253,6 +265,16 @@ class Snapshot:
             (min_rank,),
         )
         return [(p, c, pf, cf, _LEVEL_OF_RANK[rank]) for p, c, pf, cf, rank in rows]
+
+    def list_producers(self) -> list[tuple[str, str]]:
+        """``(producer, producer_field)`` of every edge whose producer field lies in a list (``[]``), each
+        pair once: what ``edge_links`` gives the planner's list readings, without reading every edge."""
+        return self._rows(
+            "SELECT p.key, pf.text FROM (SELECT DISTINCT producer, producer_field FROM edges"
+            " WHERE producer_field IN (SELECT id FROM edge_names WHERE instr(text, '[]') > 0)) e"
+            " JOIN apis p ON p.id = e.producer"
+            " JOIN edge_names pf ON pf.id = e.producer_field ORDER BY p.key, pf.text"
+        )
 
     def edge_arrays(self, min_rank: int = _MAX_RANK) -> EdgeArrays:
         """``edge_links`` as integer arrays (``snapshot/edge_arrays.py``): the whole graph in a few MiB."""
