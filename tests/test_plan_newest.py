@@ -143,7 +143,7 @@ def test_asking_for_the_things_a_list_is_named_for_ends_at_that_list(snap: Snaps
 
 def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> None:
     """What the planner reads instead of building an ``Edge`` per row (``list_producers``: each producer
-    and list field once; ``links_out_of``) agrees with ``edge_links`` and ``edges_out_of``, on the snapshot
+    and list field once; ``links_out_of``; ``consumers_of`` of many APIs at once) agrees with ``edge_links`` and ``edges_out_of``, on the snapshot
     and on a role's view of it; the lists feeding an input by kind (``SnapshotCache.listed_items``)."""
     keys = snap.all_api_keys()
     objects = sorted({snap.api_object(k) for k in keys})
@@ -151,6 +151,8 @@ def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> No
     for reader in (snap, view):
         listed = sorted({(p, f) for p, _, f, _, _ in reader.edge_links() if "[]" in f})
         assert reader.list_producers() == listed
+        consumers = {key: [e.consumer for e in reader.edges_out_of(key)] for key in keys}
+        assert reader.consumers_of(keys) == consumers
         for key in keys:
             edges = reader.edges_out_of(key)
             assert reader.links_out_of(key) == [

@@ -80,7 +80,9 @@ class PlanContext:
                     b.known_as for b in bound
                 ):
                     self.distance[key] = 0
-            for key in [k for k, d in self.distance.items() if d == 0]:
+            near = [k for k, d in self.distance.items() if d == 0]
+            self.cache.read_consumers(near)
+            for key in near:
                 for consumer in self.cache.consumers_of(key):
                     self.distance.setdefault(consumer, 1)
         return self.distance

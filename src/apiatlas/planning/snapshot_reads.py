@@ -85,10 +85,19 @@ class SnapshotCache:
         return self.edges[key]
 
     def consumers_of(self, key: str) -> list[str]:
+        """The APIs ``key`` feeds, strongest edge first, each once."""
         if key not in self.consumers:
-            self._room(self.consumers)
-            self.consumers[key] = list(dict.fromkeys(link[0] for link in self.snapshot.links_out_of(key)))
+            self.read_consumers([key])
         return self.consumers[key]
+
+    def read_consumers(self, keys: list[str]) -> None:
+        """``consumers_of`` of the ``keys`` not read yet, read together (one query per few hundred: the
+        entry points near a request's values are hundreds on a large catalog)."""
+        unread = [k for k in keys if k not in self.consumers]
+        if unread:
+            self._room(self.consumers)
+            for key, consumers in self.snapshot.consumers_of(unread).items():
+                self.consumers[key] = list(dict.fromkeys(consumers))
 
     def listed_kinds(self, key: str) -> set[str]:
         """The kinds of thing an API's output lists: a field of a list (``members[].id``) feeds the

@@ -186,6 +186,9 @@ class RoleView:
             return []
         return [e for e in self._base.edges_out_of(api_key, min_rank) if e.consumer in self._kept]
 
+    def consumers_of(self, api_keys: list[str]) -> dict[str, list[str]]:
+        return {key: [e.consumer for e in self.edges_out_of(key)] for key in api_keys}
+
     def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
         return [
             (e.consumer, e.producer_field, e.consumer_field, e.domain_type)

@@ -27,6 +27,7 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.snapshot.graph_links import GraphLinks
 from apiatlas.snapshot.hits import SearchHit
 from apiatlas.snapshot.packing import Packer
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, FORMAT_VERSION, FTS_WEIGHTS
@@ -47,7 +48,7 @@ _MAX_RANK = max(EDGE_LEVEL_RANK.values())
 _LEVEL_OF_RANK = {rank: level for level, rank in EDGE_LEVEL_RANK.items()}
 
 
-class Snapshot:
+class Snapshot(GraphLinks):
     """A read-only view of one ``*.atlas`` file (see docs/snapshot.md, "Reader API")."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
@@ -240,18 +241,6 @@ class Snapshot:
         )
         return [_edge(r) for r in rows]
 
-    def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
-        """``(consumer, producer_field, consumer_field, domain_type)`` of the edges out of ``api_key``, in
-        ``edges_out_of``'s order: the planner's walks forward, without building an ``Edge`` per row."""
-        rows = self._rows(
-            "SELECT c.key, pf.text, cf.text, dt.text FROM edges e JOIN apis c ON c.id = e.consumer"
-            " JOIN edge_names pf ON pf.id = e.producer_field JOIN edge_names cf ON cf.id = e.consumer_field"
-            " LEFT JOIN edge_names dt ON dt.id = e.domain_type"
-            " WHERE e.producer = (SELECT id FROM apis WHERE key = ?) AND e.rank <= ? ORDER BY e.rank, e.id",
-            (api_key, _MAX_RANK),
-        )
-        return [(c, pf, cf, dt or "") for c, pf, cf, dt in rows]
-
     def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
         """``(producer, consumer, producer_field, consumer_field, level)`` of every edge, strongest first.
 
@@ -265,16 +254,6 @@ class Snapshot:
             (min_rank,),
         )
         return [(p, c, pf, cf, _LEVEL_OF_RANK[rank]) for p, c, pf, cf, rank in rows]
-
-    def list_producers(self) -> list[tuple[str, str]]:
-        """``(producer, producer_field)`` of every edge whose producer field lies in a list (``[]``), each
-        pair once: what ``edge_links`` gives the planner's list readings, without reading every edge."""
-        return self._rows(
-            "SELECT p.key, pf.text FROM (SELECT DISTINCT producer, producer_field FROM edges"
-            " WHERE producer_field IN (SELECT id FROM edge_names WHERE instr(text, '[]') > 0)) e"
-            " JOIN apis p ON p.id = e.producer"
-            " JOIN edge_names pf ON pf.id = e.producer_field ORDER BY p.key, pf.text"
-        )
 
     def edge_arrays(self, min_rank: int = _MAX_RANK) -> EdgeArrays:
         """``edge_links`` as integer arrays (``snapshot/edge_arrays.py``): the whole graph in a few MiB."""
