@@ -143,8 +143,9 @@ def test_asking_for_the_things_a_list_is_named_for_ends_at_that_list(snap: Snaps
 
 def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> None:
     """What the planner reads instead of building an ``Edge`` per row (``list_producers``: each producer
-    and list field once; ``links_out_of``; ``consumers_of`` of many APIs at once) agrees with ``edge_links`` and ``edges_out_of``, on the snapshot
-    and on a role's view of it; the lists feeding an input by kind (``SnapshotCache.listed_items``)."""
+    and list field once; ``links_out_of``; ``consumers_of`` of many APIs at once) agrees with
+    ``edge_links`` and ``edges_out_of``, on the snapshot and on a role's view of it; the lists feeding
+    an input by kind (``SnapshotCache.listed_items``)."""
     keys = snap.all_api_keys()
     objects = sorted({snap.api_object(k) for k in keys})
     view = RoleView(snap, RolePolicy("one", RoleSettings(objects=objects[:1])))
