@@ -7,6 +7,9 @@ import pytest
 
 from apiatlas.planning.lookups import listed_item, newest_things
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.security.config import RoleSettings
+from apiatlas.security.roles import RolePolicy, RoleView
 from apiatlas.snapshot import Snapshot
 from test_rest_loose_ids import compiled_spec, fed_into
 
@@ -136,3 +139,27 @@ def test_asking_for_the_things_a_list_is_named_for_ends_at_that_list(snap: Snaps
     note, whatever the search ranks first."""
     best = Planner(snap).plan("Show the notes of the board b-1").chains[0]
     assert [s.api for s in best.steps] == ["GET /boards.list", "GET /notes.history"]
+
+
+def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> None:
+    """What the planner reads instead of building an ``Edge`` per row (``list_producers``: each producer
+    and list field once; ``links_out_of``; ``consumers_of`` of many APIs at once) agrees with
+    ``edge_links`` and ``edges_out_of``, on the snapshot and on a role's view of it; the lists feeding
+    an input by kind (``SnapshotCache.listed_items``)."""
+    keys = snap.all_api_keys()
+    objects = sorted({snap.api_object(k) for k in keys})
+    view = RoleView(snap, RolePolicy("one", RoleSettings(objects=objects[:1])))
+    for reader in (snap, view):
+        listed = sorted({(p, f) for p, _, f, _, _ in reader.edge_links() if "[]" in f})
+        assert reader.list_producers() == listed
+        consumers = {key: [e.consumer for e in reader.edges_out_of(key)] for key in keys}
+        assert reader.consumers_of(keys) == consumers
+        for key in keys:
+            edges = reader.edges_out_of(key)
+            assert reader.links_out_of(key) == [
+                (e.consumer, e.producer_field, e.consumer_field, e.domain_type) for e in edges
+            ]
+    assert ("GET /boards.list", "boards[].id") in snap.list_producers()
+    assert sum(len(snap.links_out_of(k)) for k in keys) == len(snap.edge_links()) > 0
+    lists = SnapshotCache(snap).listed_items()
+    assert lists == {"board": {"GET /boards.list"}, "note": {"GET /notes.history"}}

@@ -12,6 +12,7 @@ from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
 from apiatlas.planning.relevance import Relevance
+from apiatlas.planning.roles import places
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.text import stem
 
@@ -28,6 +29,7 @@ class PlanContext:
     open_inputs: dict[str, list[Slot]] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     shortlists: dict[str, tuple[list[str], dict[str, int]]] = field(default_factory=dict)  # see Planner
+    usable: dict[str, bool] = field(default_factory=dict)  # whether a chain may use an API (see ChainScoring)
     stating: dict[str, float] = field(default_factory=dict)  # how well each API takes the values (fit.states)
     distance: dict[str, int] | None = None
     words: list[str] = field(default_factory=list)
@@ -41,6 +43,7 @@ class PlanContext:
     every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
+    route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)
@@ -50,6 +53,12 @@ class PlanContext:
         as the kind's stem («сообщения» as "messag": message)."""
         said = {singular(w) for w in self.words}
         return {k for k in kinds if k in said or (self.bridged and stem(k) in self.bridged)}
+
+    def places(self) -> dict[int, tuple[str, str]]:
+        """``roles.places`` of the request and its values, read once per plan."""
+        if self.route is None:
+            self.route = places(self.request, self.found)
+        return self.route
 
     def edges_into(self, key: str) -> list[Edge]:
         return self.cache.edges_into(key)
@@ -83,7 +92,9 @@ class PlanContext:
                     b.known_as for b in bound
                 ):
                     self.distance[key] = 0
-            for key in [k for k, d in self.distance.items() if d == 0]:
+            near = [k for k, d in self.distance.items() if d == 0]
+            self.cache.read_consumers(near)
+            for key in near:
                 for consumer in self.cache.consumers_of(key):
                     self.distance.setdefault(consumer, 1)
         return self.distance

@@ -107,9 +107,8 @@ class PlanSearch:
         """Whether every word of ``text`` is a word of the kept APIs' keys ("Search Acme" where
         ``Acme_Search_User`` is one): the request names the catalog's operations, not a value."""
         if self._key_stems is None:
-            self._key_stems = frozenset(
-                stem(w) for key, _ in self.snapshot.kept_api_names() for w in words(key)
-            )
+            key_words = {w for key, _ in self.snapshot.kept_api_names() for w in words(key)}  # each once
+            self._key_stems = frozenset(stem(w) for w in key_words)
         said = [stem(w) for w in words(text)]
         return bool(said) and all(w in self._key_stems for w in said)
 

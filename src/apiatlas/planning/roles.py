@@ -25,7 +25,10 @@ def one_lookup_per_end(
     lookup step that took one place the request names (``places``: a stated value's index -> its text
     and role) and the request names the other end's place (unused): the lookup is called again with it,
     origin first, and the inputs named for that end read the new call. Returns the original step each
-    new step is (the lookup twice) and the new steps, or None when no step needs it."""
+    new step is (the lookup twice) and the new steps, or None when no step needs it (always with fewer
+    than two places)."""
+    if len(places) < 2:
+        return None
     for index, inputs in enumerate(steps):
         fed = [i for i in inputs if i.origin == "step" and input_role(i.name)]
         producers = {i.from_step for i in fed}

@@ -24,7 +24,7 @@ from apiatlas.planning.entities import joined, more_entities, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
 from apiatlas.planning.lookups import created_names
 from apiatlas.planning.model import CandidateChain
-from apiatlas.planning.roles import one_lookup_per_end, places
+from apiatlas.planning.roles import one_lookup_per_end
 from apiatlas.planning.steps import (
     ChainTally,
     fed_input,
@@ -91,8 +91,14 @@ class ChainScoring:
         return max(0.0, self.rel(ctx, item) - self.rel(ctx, key)) if item else 0.0
 
     def readable(self, ctx: PlanContext, key: str) -> bool:
-        api = ctx.api(key)
-        return api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
+        """Whether a chain may use ``key`` (kept, and ``allow`` lets it), once per plan and API."""
+        known = ctx.usable.get(key)
+        if known is None:
+            api = ctx.api(key)
+            known = ctx.usable[key] = (
+                api is not None and api.funnel.kept and (self.allow is None or self.allow(api))
+            )
+        return known
 
     def _paths(self, ctx: PlanContext, target: str) -> list[tuple[str, ...]]:
         """Paths (entry first) ending at ``target``: producers of open inputs, backwards; no cycles."""
@@ -165,14 +171,15 @@ class ChainScoring:
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
-        tally = ChainTally()
+        tally, shared = ChainTally(), False  # shared: a prefix's kept tally, copied before it changes
         steps: list[StepInputs] = []
         for index in range(len(chain_apis)):
             prefix = path[: index + 1]
             if prefix in prefixes:
-                inputs, after, fed = prefixes[prefix]
-                tally = after.copy()
+                inputs, tally, fed = prefixes[prefix]
+                shared = True
             else:
+                tally, shared = tally.copy() if shared else tally, False
                 inputs, fed = self._step_inputs(ctx, chain_apis, index, tally)
                 prefixes[prefix] = (inputs, tally.copy(), fed)
             if not (index == 0 or fed or picked_list(ctx, chain_apis, index)):
@@ -182,7 +189,8 @@ class ChainScoring:
                     None  # an earlier step only hands on the id it was given: the chain is shorter without it
                 )
             steps.append(list(inputs))
-        routed = one_lookup_per_end(steps, places(ctx.request, ctx.found), tally.used)
+        tally = tally.copy() if shared else tally
+        routed = one_lookup_per_end(steps, ctx.places(), tally.used)
         if routed is not None:  # "from Boston to Paris": one lookup per end of the route
             order, steps = routed
             chain_apis = [chain_apis[i] for i in order]

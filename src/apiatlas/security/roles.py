@@ -186,11 +186,24 @@ class RoleView:
             return []
         return [e for e in self._base.edges_out_of(api_key, min_rank) if e.consumer in self._kept]
 
+    def consumers_of(self, api_keys: list[str]) -> dict[str, list[str]]:
+        return {key: [e.consumer for e in self.edges_out_of(key)] for key in api_keys}
+
+    def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
+        return [
+            (e.consumer, e.producer_field, e.consumer_field, e.domain_type)
+            for e in self.edges_out_of(api_key)
+        ]
+
     def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
         return [link for link in self._base.edge_links(min_rank) if self._both(link[0], link[1])]
 
     def all_edges(self, min_rank: int = _MAX_RANK) -> list[Edge]:
         return [e for e in self._base.all_edges(min_rank) if self._both(e.producer, e.consumer)]
+
+    def list_producers(self) -> list[tuple[str, str]]:
+        links = {(p, f) for p, c, f, _, _ in self._base.edge_links() if "[]" in f and self._both(p, c)}
+        return sorted(links)
 
     # -- search ---------------------------------------------------------------------------
 

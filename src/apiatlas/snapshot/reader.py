@@ -27,6 +27,7 @@ from apiatlas.catalog.model import (
 )
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity, SnapshotError
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.snapshot.graph_links import GraphLinks
 from apiatlas.snapshot.hits import SearchHit
 from apiatlas.snapshot.packing import Packer
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, FORMAT_VERSION, FTS_WEIGHTS
@@ -47,7 +48,7 @@ _MAX_RANK = max(EDGE_LEVEL_RANK.values())
 _LEVEL_OF_RANK = {rank: level for level, rank in EDGE_LEVEL_RANK.items()}
 
 
-class Snapshot:
+class Snapshot(GraphLinks):
     """A read-only view of one ``*.atlas`` file (see docs/snapshot.md, "Reader API")."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
