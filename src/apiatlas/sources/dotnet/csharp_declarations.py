@@ -27,10 +27,19 @@ OPERATOR_NAMES = {
     "%": "op_Modulus",
     "true": "op_True",
     "false": "op_False",
-}
+    "&": "op_BitwiseAnd",
+    "|": "op_BitwiseOr",
+    "^": "op_ExclusiveOr",
+    "~": "op_OnesComplement",
+    "<<": "op_LeftShift",
+    ">>": "op_RightShift",
+    "++": "op_Increment",
+    "--": "op_Decrement",
+}  # the metadata names ECMA-335 gives C#'s overloadable operators (what an assembly's methods are called)
 
 
 def operator_name(symbol: str, arity: int) -> str:
+    """The metadata name of the operator ``symbol`` declared with ``arity`` parameters."""
     if arity == 1 and symbol in ("+", "-"):
         return "op_UnaryPlus" if symbol == "+" else "op_UnaryNegation"
     return OPERATOR_NAMES.get(symbol, "op_" + symbol)
