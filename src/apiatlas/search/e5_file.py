@@ -279,26 +279,22 @@ def whole_words() -> frozenset[str]:
     word the names lack is mostly another form of a name's word ("лимит" for «лимита»), and its
     "correction" to that form repeats the word in the query, which the bank's requests rank better
     with (measured). Empty when the file cannot be read."""
-    try:
-        pieces = read_e5_file(bundled_file()).tokenizer.pieces
-    except E5FileError:
-        return frozenset()
-    return frozenset(
-        word
-        for word in (p[1:] for p in pieces if p.startswith(METASPACE))
-        if len(word) >= 4 and word.isascii() and word.isalpha() and word.islower()
-    )
+    return frozenset(_whole_words_in_order())
 
 
-@lru_cache(maxsize=4)
 def frequent_whole_words(count: int) -> tuple[str, ...]:
     """The first ``count`` words of ``whole_words``' kind in the vocabulary's own order (SentencePiece
     keeps its pieces most frequent first): common words of many languages. Empty when the file cannot
     be read."""
+    return _whole_words_in_order()[:count]
+
+
+@lru_cache(maxsize=1)
+def _whole_words_in_order() -> tuple[str, ...]:
+    """``whole_words`` in the vocabulary's order, read once from the bundled model file."""
     try:
         pieces = read_e5_file(bundled_file()).tokenizer.pieces
     except E5FileError:
         return ()
     found = (p[1:] for p in pieces if p.startswith(METASPACE))
-    words = (w for w in found if len(w) >= 4 and w.isascii() and w.isalpha() and w.islower())
-    return tuple(w for _, w in zip(range(count), words, strict=False))
+    return tuple(w for w in found if len(w) >= 4 and w.isascii() and w.isalpha() and w.islower())
