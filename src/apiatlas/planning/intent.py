@@ -25,16 +25,21 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
     listed). Asking whose a thing is ("кому принадлежит …", "whose deal …") asks about a person, its
     owner; "the address of the deal's owner" asks about an address.
     """
-    for piece in stated:
-        if piece:
-            text = text.replace(piece, " ")
-    words = _WORD.findall(text.lower())
+    words = _WORD.findall(_without(text, stated).lower())
     owner = next((i for i, w in enumerate(words) if w in OWNER_WORDS), -1)
     if owner >= 0 and all(is_stop_word(w) for w in words[:owner]):
         return PERSON  # whose the thing is ("кому принадлежит …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
     return _first_kind(words, vocabulary.naming)
+
+
+def _without(text: str, stated: list[str]) -> str:
+    """The request without the values it states (each replaced by a space)."""
+    for piece in stated:
+        if piece:
+            text = text.replace(piece, " ")
+    return text
 
 
 _WHERE = frozenset(("in", "into", "from", "on", "of", "within", "в", "во", "из", "на"))  # where, not what
@@ -44,10 +49,7 @@ _ARTICLES = frozenset(("the", "a", "an", "this", "that", "its", "their"))
 def named_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> set[str]:
     """The kinds the request names as what it acts on, outside its stated values, in one word or in two
     or three ("a usage quota": ``usagequota``); not a kind said as where ("in folder db")."""
-    for piece in stated:
-        if piece:
-            text = text.replace(piece, " ")
-    words, naming = _WORD.findall(text.lower()), vocabulary.naming
+    words, naming = _WORD.findall(_without(text, stated).lower()), vocabulary.naming
     out: set[str] = set()
     i = 0
     while i < len(words):
@@ -85,10 +87,7 @@ _HOW_MANY = re.compile(r"\b(?:how\s+many|сколько)\s+([a-zа-яё]+)", re.
 def counted(text: str, stated: list[str]) -> frozenset[str]:
     """Stems of what the request counts ("How many chapters has X?": chapter): an API taking one of
     those as an input (``chapter_number``) is about one of them, not about how many there are."""
-    for piece in stated:
-        if piece:
-            text = text.replace(piece, " ")
-    match = _HOW_MANY.search(text)
+    match = _HOW_MANY.search(_without(text, stated))
     return frozenset(query_terms(match.group(1))) if match else frozenset()
 
 
