@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from pathlib import Path
 
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import Location, ReasonCode, Severity, SourceError
+from apiatlas.gc_phases import paused_collections
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
 from apiatlas.sources.bank_html.records import ParsedPage, finding, send_entities_compactly, share_texts
@@ -82,7 +81,7 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
     pages = _found_pages(root)
     if workers is None:
         workers = (os.cpu_count() or 1) if len(pages) >= PARALLEL_FROM else 1
-    with _no_collections():
+    with paused_collections():  # the pages only add objects: no collection walks them again and again
         parsed: list[ParsedPage] = []
         texts: dict[str, str] = {}
         for done, page in enumerate(_parse_all(root, pages, workers), start=1):
@@ -91,19 +90,6 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
             if progress is not None:
                 progress(done, len(pages))
         return assemble_catalog(parsed)
-
-
-@contextmanager
-def _no_collections() -> Iterator[None]:
-    """No cyclic garbage collection while the pages arrive: they only add objects (no cycles), and every
-    full collection would walk all the pages received so far again."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int) -> Iterator[ParsedPage]:
