@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from apiatlas.cli import app
@@ -48,3 +50,40 @@ def test_bench_compile_sizes_side_by_side(tmp_path: Path) -> None:
     table = CliRunner().invoke(app, [*args, "--keep", str(tmp_path)], env={"COLUMNS": "240"})
     assert table.exit_code == 0, table.output
     assert "pass graph" in table.stdout and "2.0× APIs" in table.stdout
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="no /proc/PID/smaps_rollup here")
+def test_tree_memory_counts_the_children_too(tmp_path: Path) -> None:
+    """``--tree-memory`` sums this process's PSS and its live children's: a child holding 200 MiB of its own
+    shows in the tree's peak, not in this process's."""
+    import subprocess
+    import sys
+    import time
+
+    from apiatlas.commands.bench_compile_meter import MIB, StepMeter, TreeMemory, descendants, pss_bytes
+
+    ready = tmp_path / "ready"
+    touch_every_page = f"b = bytearray({200 * MIB}); b[::4096] = b'x' * len(b[::4096]); "
+    code = touch_every_page + f"open({str(ready)!r}, 'w').close(); "
+    child = subprocess.Popen([sys.executable, "-c", code + "import time; time.sleep(60)"])
+    try:
+        while not ready.exists():
+            time.sleep(0.05)
+        assert child.pid in descendants(os.getpid())
+        with StepMeter() as meter, TreeMemory(meter) as tree:
+            tree._sample()
+        assert tree.processes_at_peak >= 2
+        assert tree.peak >= pss_bytes(os.getpid()) + 190 * MIB
+        assert tree.figures()["tree_peak_pss_mib"] >= 190
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_bench_compile_tree_memory_figures(tmp_path: Path) -> None:
+    args = ["bench", "compile", "--apis", "40", "--embeddings", "none", "--runs", "1", "--tree-memory"]
+    result = CliRunner().invoke(app, [*args, "--json", "--keep", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    f = json.loads(result.stdout)
+    assert f["tree_peak_pss_mib"] > 0 and f["tree_processes_at_peak"] >= 1
+    assert f["tree_peak_pss_mib"] >= max(f["tree_peak_pss_mib_by_step"].values())

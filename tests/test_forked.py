@@ -52,6 +52,27 @@ def test_a_failure_in_the_child_is_raised_here() -> None:
 
 
 @needs_fork
+def test_the_child_leaves_once_its_result_is_sent_before_it_is_asked_for() -> None:
+    """A result larger than a pipe holds: the child is gone (reaped) while ``result()`` was never called,
+    so it does not keep its copy of the parent's memory alive meanwhile."""
+    import time
+
+    job = Forked(lambda: b"x" * (8 << 20))
+    pid = job._pid
+    assert pid is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    with pytest.raises(ProcessLookupError):  # not even a zombie: the drain thread reaped it
+        os.kill(pid, 0)
+    assert job.result() == b"x" * (8 << 20)
+
+
+@needs_fork
 def test_close_before_result_stops_the_child() -> None:
     job = Forked(lambda: __import__("time").sleep(60))
     pid = job._pid

@@ -7,6 +7,10 @@ read only when the snapshot writer reaches the search tables). ``Forked(work)`` 
 result into a pipe and exits; ``result()`` reads it. Where the platform has no ``fork`` (Windows; macOS,
 where it is unsafe) or the process may use one core only, ``work()`` runs in this process, at once.
 
+The parent drains the pipe on a thread as soon as the child writes: the child leaves the moment its result
+is sent (a child waiting on a full pipe until ``result()`` is asked for keeps its copy-on-write share of
+the catalog alive, up to the whole catalog again, since reading an object writes its reference count).
+
 The child runs only the given function and leaves by ``os._exit``: no ``atexit`` handler, no flush of
 the parent's buffers, no lock of another thread taken (the work neither logs nor prints). When ``work``
 fails in the child, ``result()`` runs it again here, so its error is raised where it can be read.
@@ -19,6 +23,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -52,6 +57,8 @@ class Forked(Generic[T]):
         self._pipe: int | None = None
         self._done = False
         self._value: T | None = None
+        self._received: list[bytes] = []
+        self._drain: threading.Thread | None = None
         if background and can_fork():
             self._start()
         else:
@@ -72,8 +79,11 @@ class Forked(Generic[T]):
         if self._pid is not None and not self._done:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
-            self._reap()
-            self._done = True
+            if self._drain is not None:
+                self._drain.join()  # the killed child's pipe ends: the thread reaps it
+            else:
+                self._reap()
+            self._done, self._received = True, []
         if self._pipe is not None:
             os.close(self._pipe)
             self._pipe = None
@@ -103,16 +113,23 @@ class Forked(Generic[T]):
                 os._exit(status)
         os.close(write)
         self._pid, self._pipe = pid, read
+        self._drain = threading.Thread(target=self._receive, name="forked-result", daemon=True)
+        self._drain.start()
+
+    def _receive(self) -> None:
+        """The drain thread: read the child's payload as it comes, then reap the child."""
+        assert self._pipe is not None
+        while chunk := os.read(self._pipe, 1 << 20):
+            self._received.append(chunk)
+        self._reap()
 
     def _read(self) -> T:
-        assert self._pipe is not None
-        chunks: list[bytes] = []
-        while chunk := os.read(self._pipe, 1 << 20):
-            chunks.append(chunk)
+        assert self._pipe is not None and self._drain is not None
+        self._drain.join()
         os.close(self._pipe)
         self._pipe = None
-        self._reap()
-        data = b"".join(chunks)
+        data = b"".join(self._received)
+        self._received = []
         if data[:1] == _OK:
             value: T = pickle.loads(memoryview(data)[1:])
             return value

@@ -55,9 +55,12 @@ def generate_docs(apis: int, seed: int, work: Path) -> tuple[Path, Path, float, 
     return docs, overlays, time.perf_counter() - start, pages
 
 
-def compile_in_child(docs: Path, overlays: Path, snap: Path, embeddings: str | None) -> dict[str, Any]:
+def compile_in_child(
+    docs: Path, overlays: Path, snap: Path, embeddings: str | None, tree_memory: bool = False
+) -> dict[str, Any]:
     """``measure_compile`` in a fresh process (its peak memory is this compile's alone)."""
-    argv = [sys.executable, "-c", CHILD_CODE, str(docs), str(overlays), str(snap), embeddings or ""]
+    tree = "tree" if tree_memory else ""
+    argv = [sys.executable, "-c", CHILD_CODE, str(docs), str(overlays), str(snap), embeddings or "", tree]
     done = subprocess.run(argv, check=False, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"the metered compile failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
@@ -66,14 +69,19 @@ def compile_in_child(docs: Path, overlays: Path, snap: Path, embeddings: str | N
 
 
 def run_bench(
-    apis: int, seed: int, work: Path, runs: int = SUBPROCESS_RUNS, embeddings: str | None = None
+    apis: int,
+    seed: int,
+    work: Path,
+    runs: int = SUBPROCESS_RUNS,
+    embeddings: str | None = None,
+    tree_memory: bool = False,
 ) -> dict[str, Any]:
     """Generate, compile (metered, in a fresh process) and measure in ``work``; return the figures."""
     from apiatlas.snapshot.reader import Snapshot
 
     docs, overlays, gen_s, pages = generate_docs(apis, seed, work)
     snap = work / "bench.atlas"
-    figures = compile_in_child(docs, overlays, snap, embeddings)
+    figures = compile_in_child(docs, overlays, snap, embeddings, tree_memory)
 
     open_ms = []
     for _ in range(OPEN_RUNS):
@@ -126,6 +134,14 @@ def bench_compile(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     keep: Annotated[Path | None, typer.Option("--keep", help="Work in DIR and keep docs + snapshot.")] = None,
     runs: Annotated[int, typer.Option("--runs", help="Fresh-process runs per timing (best is kept).")] = 3,
+    tree_memory: Annotated[
+        bool,
+        typer.Option(
+            "--tree-memory",
+            help="Also sample the compile's whole process tree (parse workers, forked children) by PSS every "
+            "0.5 s: the memory the compile really holds; slows it a little.",
+        ),
+    ] = False,
 ) -> None:
     """Time compile end to end on a generated bank documentation set: per stage and per pass, with peak
     memory, and snapshot open/info. Several ``--apis`` print side by side with the ratio to the first."""
@@ -134,7 +150,7 @@ def bench_compile(
     console = Console(stderr=True)
     for n in sizes:
         with console.status(f"bench compile --apis {n}: generating, compiling, measuring"):
-            all_figures.append(_bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1))
+            all_figures.append(_bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1, tree_memory))
     if as_json:
         shown: Any = all_figures[0] if len(all_figures) == 1 else all_figures
         typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True))
@@ -146,14 +162,14 @@ def bench_compile(
 
 
 def _bench_one(
-    apis: int, seed: int, keep: Path | None, runs: int, embeddings: str | None, per_size: bool
+    apis: int, seed: int, keep: Path | None, runs: int, embeddings: str | None, per_size: bool, tree: bool
 ) -> dict[str, Any]:
     if keep is not None:
         work = keep / f"apis-{apis}" if per_size else keep
         work.mkdir(parents=True, exist_ok=True)
-        return run_bench(apis, seed, work, runs, embeddings)
+        return run_bench(apis, seed, work, runs, embeddings, tree)
     with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
-        return run_bench(apis, seed, Path(tmp), runs, embeddings)
+        return run_bench(apis, seed, Path(tmp), runs, embeddings, tree)
 
 
 def figures_table(f: dict[str, Any]) -> Table:

@@ -6,6 +6,7 @@ its own: the parent only generates the documentation and reads the figures the c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 SAMPLE_S = 0.005  # how often the sampler thread reads the resident set size
+TREE_SAMPLE_S = 0.5  # how often ``--tree-memory`` reads the process tree's proportional set size
 MIB = 1024 * 1024
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -40,6 +42,80 @@ def peak_rss_bytes(who: int = resource.RUSAGE_SELF) -> int:
     """Peak resident set size of this process (or its largest child) since it started."""
     peak = resource.getrusage(who).ru_maxrss
     return peak if sys.platform == "darwin" else peak * 1024
+
+
+def descendants(pid: int) -> list[int]:
+    """The live processes under ``pid`` (Linux ``/proc/PID/task/TID/children``), children first."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
+            try:
+                kids = [int(k) for k in (task / "children").read_text().split()]
+            except (OSError, ValueError):
+                continue
+            found += kids
+            todo += kids
+    return found
+
+
+def pss_bytes(pid: int) -> int:
+    """A process's proportional set size (``/proc/PID/smaps_rollup``): its private pages plus its share of
+    the pages it shares, so the sum over a forked family counts each copy-on-write page once. 0 when gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+            for line in rollup:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+@dataclass
+class TreeMemory:
+    """``--tree-memory``: the peak, over the compile, of this process's PSS plus its children's (the parse
+    workers, the forked children beside the passes and the writer), sampled every ``TREE_SAMPLE_S`` by its own
+    thread. Reading ``smaps_rollup`` walks a process's page tables (~10 ms per 100 MiB resident): too slow
+    for the 5 ms sampler, and it takes CPU from the compile, hence an option."""
+
+    meter: StepMeter
+    peaks: dict[str, int] = field(default_factory=dict)  # per step
+    peak: int = 0
+    processes_at_peak: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+
+    def _sample(self) -> None:
+        pids = [os.getpid(), *descendants(os.getpid())]
+        total = sum(pss_bytes(p) for p in pids)
+        step = self.meter.current
+        self.peaks[step] = max(self.peaks.get(step, 0), total)
+        if total > self.peak:
+            self.peak, self.processes_at_peak = total, len(pids)
+
+    def _run(self) -> None:
+        while not self._stop.wait(TREE_SAMPLE_S):
+            self._sample()
+
+    def __enter__(self) -> TreeMemory:
+        self._sample()
+        self._thread = threading.Thread(target=self._run, name="pss-sampler", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        self._sample()
+
+    def figures(self) -> dict[str, Any]:
+        return {
+            "tree_peak_pss_mib": round(self.peak / MIB, 1),
+            "tree_processes_at_peak": self.processes_at_peak,
+            "tree_peak_pss_mib_by_step": {k: round(v / MIB, 1) for k, v in self.peaks.items()},
+        }
 
 
 @dataclass
@@ -84,10 +160,14 @@ class StepMeter:
         self.step("end")
 
 
-def measure_compile(docs: Path, overlays: Path, snap: Path, embeddings: str | None) -> dict[str, Any]:
-    """Compile ``docs`` into ``snap`` once, metered; then the figures of the snapshot and a rewrite check."""
+def measure_compile(
+    docs: Path, overlays: Path, snap: Path, embeddings: str | None, tree_memory: bool = False
+) -> dict[str, Any]:
+    """Compile ``docs`` into ``snap`` once, metered (with ``tree_memory``, the process tree's PSS too); then
+    the figures of the snapshot and a rewrite check."""
     start_rss = rss_bytes()
-    with StepMeter() as meter:
+    with StepMeter() as meter, contextlib.ExitStack() as stack:
+        tree = stack.enter_context(TreeMemory(meter)) if tree_memory else None
         from apiatlas.build import compile_docs  # imported inside the meter: imports cost memory too
 
         start = time.perf_counter()
@@ -126,6 +206,7 @@ def measure_compile(docs: Path, overlays: Path, snap: Path, embeddings: str | No
         "graph_capped": pass_graph.get("capped_fields", {}),
         "graph_capped_candidates": pass_graph.get("capped_candidates", {}),
         "graph_cap_per_field": pass_graph.get("cap_per_field", {}),
+        **(tree.figures() if tree is not None else {}),
     }
 
 
@@ -148,9 +229,9 @@ def _rewrite_is_identical(result: Any, snap: Path) -> bool:
 
 def child_main() -> None:
     """``python -c 'from apiatlas.commands.bench_compile_meter import child_main; child_main()' DOCS
-    OVERLAYS SNAP EMBEDDINGS``: print ``measure_compile``'s figures as one JSON line."""
-    docs, overlays, snap, embeddings = sys.argv[1:5]
-    figures = measure_compile(Path(docs), Path(overlays), Path(snap), embeddings or None)
+    OVERLAYS SNAP EMBEDDINGS TREE``: print ``measure_compile``'s figures as one JSON line."""
+    docs, overlays, snap, embeddings, tree = sys.argv[1:6]
+    figures = measure_compile(Path(docs), Path(overlays), Path(snap), embeddings or None, tree == "tree")
     sys.stdout.write(json.dumps(figures, ensure_ascii=False) + "\n")
 
 
