@@ -225,7 +225,8 @@ def test_forty_stripe_operations_served_as_direct_tools_pass_the_inspector_stric
         apis = [snapshot.get_api(e["api"]) for e in entries]
     assert all(a is not None and a.side_effect.value == "read" for a in apis)
     listed = subprocess.run(
-        [inspector, "--cli", "--method", "tools/list", "--strict", "--format", "json",
+        [inspector, "--cli", "--connect-timeout", "120000", "--method", "tools/list", "--strict",
+         "--format", "json",
          sys.executable, "-m", "apiatlas.cli", "serve", str(snap), "--curated", str(curated)],
         capture_output=True, text=True, timeout=180,
     )  # fmt: skip

@@ -44,7 +44,7 @@ def run_inspector(
     serve = [sys.executable, "-m", "apiatlas.cli", "serve", str(snap), *(["--db", db] if db else [])]
     env = {k: v for k, v in os.environ.items() if k != "APIATLAS_DB_URL"}
     done = subprocess.run(
-        [inspector(), "--cli", *method, "--format", "json", *serve],
+        [inspector(), "--cli", "--connect-timeout", "120000", *method, "--format", "json", *serve],
         capture_output=True,
         text=True,
         timeout=180,

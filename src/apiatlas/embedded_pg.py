@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+import time
 import warnings
 from pathlib import Path
 from types import TracebackType
@@ -53,6 +54,23 @@ def default_data_dir() -> Path:
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return cache / "apiatlas" / "pg"
 
+
+
+_START_ATTEMPTS = 3  # pgserver reads postmaster.pid once a server is up: a server still stopping (a restart)
+# or still writing it (a loaded machine) fails its "ready" assertion though the next look finds it ready
+
+
+def _get_server(pgserver: Any, data_dir: Path, cleanup_mode: str) -> Any:
+    """``pgserver.get_server``, looked at again (after a second) when it asserted that a server it found
+    was not ready yet; its last failure is raised."""
+    for attempt in range(1, _START_ATTEMPTS + 1):
+        try:
+            return pgserver.get_server(data_dir, cleanup_mode=cleanup_mode)
+        except AssertionError:
+            if attempt == _START_ATTEMPTS:
+                raise
+            time.sleep(1.0)
+    raise AssertionError("unreachable")
 
 def _log_tail(data_dir: Path, lines: int = 15) -> str:
     log = data_dir / "log"
@@ -106,9 +124,7 @@ class EmbeddedPostgres:
                 warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
                 import pgserver  # type: ignore[import-untyped,unused-ignore]
 
-                server = pgserver.get_server(  # type: ignore[attr-defined,unused-ignore]
-                    self.data_dir, cleanup_mode="delete" if self.delete_on_stop else "stop"
-                )
+                server = _get_server(pgserver, self.data_dir, "delete" if self.delete_on_stop else "stop")
                 uri = str(server.get_uri())
         except ImportError as exc:
             raise EmbeddedPostgresError(
