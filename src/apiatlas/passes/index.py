@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -41,15 +41,17 @@ class LexicalArrays:
 def lexical_arrays(catalog: Catalog) -> LexicalArrays:
     """``LexicalArrays`` of a refined ``catalog`` (reads it, changes nothing)."""
     names = {k: o.name for k, o in catalog.objects.items()}
-    kept: list[tuple[str, str, tuple[list[str], list[str], list[str]]]] = []
     fts_rows: list[tuple[int, str, str, str]] = []
-    for n, (_, api) in enumerate(sorted(catalog.apis.items()), start=1):  # n: the API's apis.id
-        if api.funnel.kept:
-            fields = card_fields(api, names.get(api.object_key, ""))
-            kept.append((api.key, api.object_key, fields))
-            fts_rows.append((n, " ".join(fields[0]), " ".join(fields[1]), " ".join(fields[2])))
-    lexical = LexicalIndex.build(kept)
-    kept.clear()
+
+    def kept_cards() -> Iterator[tuple[str, str, tuple[list[str], list[str], list[str]]]]:
+        """Each kept API's stems, one card at a time (the index reads each once: none held beside it)."""
+        for n, (_, api) in enumerate(sorted(catalog.apis.items()), start=1):  # n: the API's apis.id
+            if api.funnel.kept:
+                fields = card_fields(api, names.get(api.object_key, ""))
+                fts_rows.append((n, " ".join(fields[0]), " ".join(fields[1]), " ".join(fields[2])))
+                yield api.key, api.object_key, fields
+
+    lexical = LexicalIndex.build(kept_cards())
     blobs = lexical.to_blobs()
     # documented APIs the funnel dropped: a request for one is told why it cannot be called
     dropped = [a for _, a in sorted(catalog.apis.items()) if not a.funnel.kept]
