@@ -19,6 +19,7 @@ from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot.graph_links import Link
 from apiatlas.snapshot.hits import SearchHit
 
 _MAX_RANK = 4
@@ -188,6 +189,12 @@ class RoleView:
 
     def consumers_of(self, api_keys: list[str]) -> dict[str, list[str]]:
         return {key: [e.consumer for e in self.edges_out_of(key)] for key in api_keys}
+
+    def links_into(self, api_key: str) -> list[Link]:
+        if api_key not in self._kept:
+            return []
+        links = self._base.links_into(api_key)
+        return [link for link in links if link.producer in self._kept and link.rank <= _MAX_RANK]
 
     def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
         return [

@@ -3,12 +3,29 @@ row (building a pydantic ``Edge`` per row cost the planner's first plans most of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK
+from apiatlas.catalog.model import EDGE_LEVEL_RANK, EdgeLevel
 
 _MAX_RANK = max(EDGE_LEVEL_RANK.values())
 _CHUNK = 500  # keys per query (well under SQLite's bound on parameters)
+_LEVEL_OF_RANK = {rank: level for level, rank in EDGE_LEVEL_RANK.items()}
+
+
+class Link(NamedTuple):
+    """An edge into an API as the planner reads it: the ``Edge`` fields it uses, one tuple per row (a
+    pydantic ``Edge`` per row was most of what a plan paid on first meeting an API)."""
+
+    producer: str
+    producer_table: str | None
+    producer_field: str
+    consumer_table: str | None
+    consumer_field: str
+    rank: int  # ``EDGE_LEVEL_RANK`` of the edge's level
+
+    @property
+    def level(self) -> EdgeLevel:
+        return _LEVEL_OF_RANK[self.rank]
 
 
 class GraphLinks:
@@ -32,6 +49,20 @@ class GraphLinks:
             )
             out.update((key, fields[field]) for key, field in rows)
         return sorted(out)
+
+    def links_into(self, api_key: str) -> list[Link]:
+        """The edges into ``api_key`` as ``Link``s, in ``edges_into``'s order (strongest level first, then
+        as written)."""
+        rows = self._rows(
+            "SELECT p.key, pt.text, pf.text, ct.text, cf.text, e.rank FROM edges e"
+            " JOIN apis p ON p.id = e.producer LEFT JOIN edge_names pt ON pt.id = e.producer_table"
+            " JOIN edge_names pf ON pf.id = e.producer_field"
+            " LEFT JOIN edge_names ct ON ct.id = e.consumer_table"
+            " JOIN edge_names cf ON cf.id = e.consumer_field"
+            " WHERE e.consumer = (SELECT id FROM apis WHERE key = ?) AND e.rank <= ? ORDER BY e.rank, e.id",
+            (api_key, _MAX_RANK),
+        )
+        return list(map(Link._make, rows))
 
     def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
         """``(consumer, producer_field, consumer_field, domain_type)`` of the edges out of ``api_key``, in
