@@ -105,14 +105,22 @@ class SnapshotCache:
         """The kinds of thing an API's output lists: a field of a list (``members[].id``) feeds the
         identifier input of an API returning that kind (``GET /person/{person_id}``: a person)."""
         if key not in self.lists:
-            kinds: set[str] = set()
-            for consumer_key, producer_field, consumer_field, domain_type in self.snapshot.links_out_of(key):
-                consumer = self.api(consumer_key) if "[]" in producer_field else None
-                if consumer is not None and is_identifier(consumer_field, domain_type):
-                    kinds.add(self.own_kind(consumer))
-            self._room(self.lists)
-            self.lists[key] = kinds - {""}
+            self.read_listed_kinds([key])
         return self.lists[key]
+
+    def read_listed_kinds(self, keys: list[str]) -> None:
+        """``listed_kinds`` of the ``keys`` not read yet, their edges from a list field read together
+        (``list_links_out_of``; none read on a graph without list fields)."""
+        unread = [k for k in dict.fromkeys(keys) if k not in self.lists]
+        if unread:
+            self._room(self.lists)
+            for key, links in self.snapshot.list_links_out_of(unread).items():
+                kinds: set[str] = set()
+                for consumer_key, consumer_field, domain_type in links:
+                    consumer = self.api(consumer_key)
+                    if consumer is not None and is_identifier(consumer_field, domain_type):
+                        kinds.add(self.own_kind(consumer))
+                self.lists[key] = kinds - {""}
 
     def kinds_listed_by(self, api: Api) -> set[str]:
         """``lookups.kinds_listed_by(api)``: the kinds of thing its output lists, kept."""

@@ -202,6 +202,11 @@ class RoleView:
             for e in self.edges_out_of(api_key)
         ]
 
+    def list_links_out_of(self, api_keys: list[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {
+            key: [(c, cf, dt) for c, pf, cf, dt in self.links_out_of(key) if "[]" in pf] for key in api_keys
+        }
+
     def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
         return [link for link in self._base.edge_links(min_rank) if self._both(link[0], link[1])]
 
