@@ -6,12 +6,13 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem, stems_by_head
 from apiatlas.language.words import PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
-from apiatlas.text import query_terms
+from apiatlas.text import query_terms, stems
 
 _STOP = PLAIN_WORDS
 
@@ -155,10 +156,17 @@ def api_terms(api: Api) -> Terms:
     """Stems of what an API is (key without path parameters, title) and of what it returns (output fields)."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
     columns = [c for t in api.output_tables for c in t.columns[:80]]
+    fields = {s for c in columns for s in _field_stems(c.name)}
     # short column descriptions name the field in the documentation's language ("Эмитент")
-    fields = [c.name for c in columns] + [c.description for c in columns if 0 < len(c.description) <= 40]
-    names = set(query_terms(f"{key} {api.title}"))
-    return Terms(names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields))))
+    fields.update(s for c in columns if 0 < len(c.description) <= 40 for s in _field_stems(c.description))
+    return Terms(set(query_terms(f"{key} {api.title}")), fields)
+
+
+@lru_cache(maxsize=1 << 16)
+def _field_stems(text: str) -> tuple[str, ...]:
+    """The stems of an output field's name or short description, remembered: the APIs of a catalog repeat
+    their fields (an API's fields were stemmed as one text, which no other API's repeated)."""
+    return tuple(stems(_FIELD_SPLIT.sub(" ", text)))
 
 
 FIELD_STRENGTH = 0.8  # a request word found only among an API's output fields, not in its name or title
