@@ -143,9 +143,9 @@ def test_asking_for_the_things_a_list_is_named_for_ends_at_that_list(snap: Snaps
 
 def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> None:
     """What the planner reads instead of building an ``Edge`` per row (``list_producers``: each producer
-    and list field once; ``links_out_of``; ``consumers_of`` of many APIs at once) agrees with
-    ``edge_links`` and ``edges_out_of``, on the snapshot and on a role's view of it; the lists feeding
-    an input by kind (``SnapshotCache.listed_items``)."""
+    and list field once; ``links_out_of``, ``links_into``; ``consumers_of`` and ``list_links_out_of`` of
+    many APIs at once) agrees with ``edge_links``, ``edges_out_of`` and ``edges_into``, on the snapshot and
+    on a role's view of it; the lists feeding an input by kind (``SnapshotCache.listed_items``)."""
     keys = snap.all_api_keys()
     objects = sorted({snap.api_object(k) for k in keys})
     view = RoleView(snap, RolePolicy("one", RoleSettings(objects=objects[:1])))
@@ -154,10 +154,22 @@ def test_the_graph_s_light_readings_say_what_its_edges_say(snap: Snapshot) -> No
         assert reader.list_producers() == listed
         consumers = {key: [e.consumer for e in reader.edges_out_of(key)] for key in keys}
         assert reader.consumers_of(keys) == consumers
+        assert reader.list_links_out_of(keys) == {
+            key: [
+                (e.consumer, e.consumer_field, e.domain_type)
+                for e in reader.edges_out_of(key)
+                if "[]" in e.producer_field
+            ]
+            for key in keys
+        }
         for key in keys:
             edges = reader.edges_out_of(key)
             assert reader.links_out_of(key) == [
                 (e.consumer, e.producer_field, e.consumer_field, e.domain_type) for e in edges
+            ]
+            assert [(*link[:5], link.level) for link in reader.links_into(key)] == [
+                (e.producer, e.producer_table, e.producer_field, e.consumer_table, e.consumer_field, e.level)
+                for e in reader.edges_into(key)
             ]
     assert ("GET /boards.list", "boards[].id") in snap.list_producers()
     assert sum(len(snap.links_out_of(k)) for k in keys) == len(snap.edge_links()) > 0

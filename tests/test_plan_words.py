@@ -6,8 +6,9 @@ import pytest
 
 from apiatlas.catalog.model import Api, Edge, EdgeLevel
 from apiatlas.planning.planner import Planner
-from apiatlas.planning.relevance import plain_verbs
+from apiatlas.planning.relevance import api_terms, plain_verbs
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.text import query_terms
 from plan_catalogs import catalog_of, http_get, media_vocabulary
 
 MEDIA = media_vocabulary()  # the movie database's words (examples/restbench/apiatlas.yaml)
@@ -60,3 +61,19 @@ def test_pictures_of_a_person_asked_with_show_me(pictures: Snapshot) -> None:
     assert chain.api_keys == ["GET /search/person", "GET /person/{person_id}/images"]
     tv = planner.plan("pictures of the TV show Fargo").chains[0]
     assert tv.api_keys == ["GET /search/tv", "GET /tv/{tv_id}/images"]
+
+
+def test_an_api_s_terms_are_the_stems_of_its_name_and_of_its_fields() -> None:
+    """``api_terms``: the stems of the key without its path parameters and of the title; of each output
+    field's name split at its separators and of each short field description (a long one is prose)."""
+    api = http_get(
+        "GET /person/{person_id}/movie_credits", "person_id", "cast", "cast[].id", "cast[].releaseDate"
+    )
+    api.output_tables[0].columns[0].description = "Идентификатор фильма"
+    api.output_tables[0].columns[1].description = "The date the movie was first released in theatres, " * 2
+    terms = api_terms(api)
+    assert terms.names == set(
+        query_terms("GET /person/ /movie_credits GET /person/{person_id}/movie_credits")
+    )
+    assert terms.fields == set(query_terms("cast id cast releaseDate Идентификатор фильма"))
+    assert terms.in_fields("фильм") and not terms.in_fields("theatr")

@@ -9,7 +9,7 @@ import pytest
 
 from apiatlas.catalog.model import Api
 from apiatlas.snapshot import Snapshot, write_snapshot
-from apiatlas.text import query_terms, stems, words
+from apiatlas.text import distinct_stems, query_terms, stems, words
 from test_snapshot_catalog import mini_catalog
 
 
@@ -114,3 +114,9 @@ def test_british_and_american_spellings_share_a_stem(tmp_path: Path) -> None:
     write_snapshot(cat, path, options={})
     with Snapshot.open(path) as films:
         assert films.search("movies showing in theaters")[0].api_key == "GET /movie/now_playing"
+
+
+def test_distinct_stems_are_the_stems_of_every_text() -> None:
+    keys = ["GET /accounts/{account_id}/Operations", "API_Prs_FindListByFIO", "Счёт_Клиента", "GET /accounts"]
+    assert distinct_stems(keys) == {s for key in keys for s in stems(key)}
+    assert distinct_stems([]) == set()

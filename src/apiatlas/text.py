@@ -10,8 +10,8 @@ from apiatlas.language.stemming import american, stem
 from apiatlas.language.words import FUNCTION_WORDS
 
 __all__ = [
-    "american", "content_terms", "function_stems", "index_text", "pieces", "query_terms", "split_identifier",
-    "stem", "stems", "words",
+    "american", "content_terms", "distinct_stems", "function_stems", "index_text", "pieces", "query_terms",
+    "split_identifier", "stem", "stems", "words",
 ]  # fmt: skip
 
 # A word: a run of letters/digits; '_' is a separator, so API_Prs_FindListByFIO splits on it.
@@ -70,6 +70,13 @@ def _text_stems(text: str) -> tuple[str, ...]:
 def _word_stems(raw: str) -> tuple[str, ...]:
     """The stems of one run of letters and digits (its ``words``), remembered."""
     return tuple(stem(w) for w in _raw_words(raw))
+
+
+def distinct_stems(texts: Iterable[str]) -> set[str]:
+    """Every stem of ``texts`` (``stems`` of each), each run of letters and digits stemmed once: the texts
+    of a catalog (its API keys) share most of their runs."""
+    runs = {raw for text in texts for raw in _WORD.findall(text)}
+    return {s for raw in runs for s in _word_stems(raw)}
 
 
 def index_text(parts: Iterable[str]) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK
 from apiatlas.errors import ReasonCode
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
@@ -294,7 +293,7 @@ def _fed(
     for index in range(len(earlier) - 1, -1, -1):
         edge = strongest.get(earlier[index].api)
         if edge is not None:
-            rank = (EDGE_LEVEL_RANK[edge.level], len(earlier) - index)
+            rank = (edge.rank, len(earlier) - index)
             if best is None or rank < best:
                 best = (rank[0], index)
     if best is not None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from apiatlas.catalog.model import Api, Edge
+from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import singular
 from apiatlas.planning import lookups
 from apiatlas.planning import values as v
@@ -14,6 +14,7 @@ from apiatlas.planning.binding import Bound, Slot, bind
 from apiatlas.planning.relevance import Relevance
 from apiatlas.planning.roles import places
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.snapshot.graph_links import Link
 from apiatlas.text import stem
 
 
@@ -60,7 +61,7 @@ class PlanContext:
             self.route = places(self.request, self.found)
         return self.route
 
-    def edges_into(self, key: str) -> list[Edge]:
+    def edges_into(self, key: str) -> list[Link]:
         return self.cache.edges_into(key)
 
     def entries(self) -> set[str]:
@@ -68,7 +69,7 @@ class PlanContext:
 
     def strongest_by_producer(
         self, key: str, table: str | None, name: str, kind: str = ""
-    ) -> dict[str, Edge]:
+    ) -> dict[str, Link]:
         return self.cache.strongest_by_producer(key, table, name, kind)
 
     def near_values(self) -> dict[str, int]:

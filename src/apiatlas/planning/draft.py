@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
@@ -168,12 +169,15 @@ def code_fit(prefix: str, api: Api) -> float:
     ``DealSecurity``; FX- → ``DFx``), -0.6 when it does not (a repo deal's lookup for DS-…)."""
     low = prefix.lower()
     segments = [s for s in api.key.split("_") if s and s.upper() != "API"][:1]
-    for name in [api.object_key, *segments]:
-        parts = _CAMEL.findall(name)
-        if not parts:
-            continue
-        initials = "".join(p[0] for p in parts).lower()
-        tails = ["".join(parts[i:]).lower() for i in range(len(parts))]
-        if initials == low or any(t.startswith(low) for t in tails):
-            return 1.0
-    return -0.6
+    return 1.0 if any(_abbreviates(low, name) for name in [api.object_key, *segments]) else -0.6
+
+
+@lru_cache(maxsize=1 << 14)
+def _abbreviates(low: str, name: str) -> bool:
+    """Whether the lower-case letters ``low`` are the initials of the words of ``name`` or open some of
+    its last words (remembered: a catalog's APIs share their objects' names)."""
+    parts = _CAMEL.findall(name)
+    if not parts:
+        return False
+    initials = "".join(p[0] for p in parts).lower()
+    return initials == low or any("".join(parts[i:]).lower().startswith(low) for i in range(len(parts)))

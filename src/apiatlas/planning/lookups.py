@@ -14,11 +14,12 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
+from apiatlas.snapshot.graph_links import Link
 from apiatlas.text import stem
 
 _WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
@@ -202,7 +203,7 @@ def pick_field(producer: Api, table: str | None, field: str) -> str | None:
     return next((f"{head}[].{n}" for n in NAME_FIELDS if f"{head}[].{n}" in columns), None)
 
 
-def looked_up(edges: list[Edge], name: str, producers: dict[str, Api]) -> bool:
+def looked_up(edges: list[Link], name: str, producers: dict[str, Api]) -> bool:
     """Whether a list of named items feeds the input ``name`` its id (``edges``: the edges into the API;
     ``producers``: their APIs by key)."""
     for edge in edges:

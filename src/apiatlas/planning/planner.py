@@ -305,6 +305,8 @@ class Planner:
             hits = write_targets(hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded))
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
+        if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
+            self.cache.read_listed_kinds(hits)
         targets = sorted(
             hits,
             key=lambda k: (

@@ -6,12 +6,13 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
-from apiatlas.language.stemming import same_stem, stems_by_head
+from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
-from apiatlas.text import query_terms
+from apiatlas.text import query_terms, stems
 
 _STOP = PLAIN_WORDS
 
@@ -129,36 +130,47 @@ def known_words(vocabulary: CatalogVocabulary) -> list[str]:
 
 
 class Terms:
-    """Stems of an API's name and title, and of its output fields, each also by its first four letters
-    (a request stem of four letters or more meets a differently ended stem only among those)."""
+    """Stems of an API's name and title, and of its output fields, with the first four letters of those of
+    four letters or more (a request stem of four letters or more meets a differently ended stem only among
+    those sharing its first four: looked for only when one does)."""
 
-    __slots__ = ("_fields_by_head", "_names_by_head", "fields", "names")
+    __slots__ = ("_field_heads", "_name_heads", "fields", "names")
 
     def __init__(self, names: set[str], fields: set[str]) -> None:
         self.names = names
         self.fields = fields
-        self._names_by_head = stems_by_head(names)
-        self._fields_by_head = stems_by_head(fields)
+        self._name_heads = {s[:4] for s in names if len(s) >= 4}
+        self._field_heads = {s[:4] for s in fields if len(s) >= 4}
 
     def in_names(self, stem: str) -> bool:
-        return _has(stem, self.names, self._names_by_head)
+        return _has(stem, self.names, self._name_heads)
 
     def in_fields(self, stem: str) -> bool:
-        return _has(stem, self.fields, self._fields_by_head)
+        return _has(stem, self.fields, self._field_heads)
 
 
-def _has(stem: str, own: set[str], heads: dict[str, list[str]]) -> bool:
-    return stem in own or (len(stem) >= 4 and any(same_stem(stem, u) for u in heads.get(stem[:4], ())))
+def _has(stem: str, own: set[str], heads: set[str]) -> bool:
+    if stem in own:
+        return True
+    head = stem[:4]
+    return len(stem) >= 4 and head in heads and any(u[:4] == head and same_stem(stem, u) for u in own)
 
 
 def api_terms(api: Api) -> Terms:
     """Stems of what an API is (key without path parameters, title) and of what it returns (output fields)."""
     key = re.sub(r"\{[^}]*\}", " ", api.key)
     columns = [c for t in api.output_tables for c in t.columns[:80]]
+    fields = {s for c in columns for s in _field_stems(c.name)}
     # short column descriptions name the field in the documentation's language ("Эмитент")
-    fields = [c.name for c in columns] + [c.description for c in columns if 0 < len(c.description) <= 40]
-    names = set(query_terms(f"{key} {api.title}"))
-    return Terms(names, set(query_terms(" ".join(_FIELD_SPLIT.sub(" ", f) for f in fields))))
+    fields.update(s for c in columns if 0 < len(c.description) <= 40 for s in _field_stems(c.description))
+    return Terms(set(query_terms(f"{key} {api.title}")), fields)
+
+
+@lru_cache(maxsize=1 << 16)
+def _field_stems(text: str) -> tuple[str, ...]:
+    """The stems of an output field's name or short description, remembered: the APIs of a catalog repeat
+    their fields (an API's fields were stemmed as one text, which no other API's repeated)."""
+    return tuple(stems(_FIELD_SPLIT.sub(" ", text)))
 
 
 FIELD_STRENGTH = 0.8  # a request word found only among an API's output fields, not in its name or title

@@ -14,7 +14,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.providers import provider_for_snapshot
 from apiatlas.snapshot import CatalogReader
-from apiatlas.text import stem, words
+from apiatlas.text import distinct_stems, stem, words
 
 _LATIN = re.compile(r"[A-Za-z]+")
 SEARCH_LIMIT = 40  # the search hits a plan looks at as targets and as the relevance of every step
@@ -107,8 +107,7 @@ class PlanSearch:
         """Whether every word of ``text`` is a word of the kept APIs' keys ("Search Acme" where
         ``Acme_Search_User`` is one): the request names the catalog's operations, not a value."""
         if self._key_stems is None:
-            key_words = {w for key, _ in self.snapshot.kept_api_names() for w in words(key)}  # each once
-            self._key_stems = frozenset(stem(w) for w in key_words)
+            self._key_stems = frozenset(distinct_stems(self.titles()))  # the kept keys, read once with titles
         said = [stem(w) for w in words(text)]
         return bool(said) and all(w in self._key_stems for w in said)
 

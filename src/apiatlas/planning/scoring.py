@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, SideEffect
+from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import composed, reads, replaces_whole
 from apiatlas.planning.context import PlanContext
@@ -144,9 +144,8 @@ class ChainScoring:
             for edge in ctx.edges_into(head.key) if wanted else []:
                 if (edge.consumer_table, edge.consumer_field.lower()) not in wanted:
                     continue
-                rank = EDGE_LEVEL_RANK[edge.level]
-                if rank < best.get(edge.producer, 99):
-                    best[edge.producer] = rank
+                if edge.rank < best.get(edge.producer, 99):
+                    best[edge.producer] = edge.rank
             lexical, entries, near = ctx.relevance.lexical, ctx.entries(), ctx.near_values()
             ordered = sorted(
                 best, key=lambda p: (near.get(p, 9), p not in entries, -lexical.get(p, 0.0), best[p], p)

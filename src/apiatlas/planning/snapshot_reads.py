@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.catalog.model import Api
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.snapshot import CatalogReader
+from apiatlas.snapshot.graph_links import Link
 
 
 class SnapshotCache:
@@ -21,9 +22,9 @@ class SnapshotCache:
     def __init__(self, snapshot: CatalogReader) -> None:
         self.snapshot = snapshot
         self.apis: dict[str, Api | None] = {}
-        self.edges: dict[str, list[Edge]] = {}
-        self.by_input: dict[str, dict[tuple[str | None, str], list[Edge]]] = {}
-        self.strongest: dict[tuple[str, str | None, str, str], dict[str, Edge]] = {}
+        self.edges: dict[str, list[Link]] = {}
+        self.by_input: dict[str, dict[tuple[str | None, str], list[Link]]] = {}
+        self.strongest: dict[tuple[str, str | None, str, str], dict[str, Link]] = {}
         self.consumers: dict[str, list[str]] = {}
         self.lists: dict[str, set[str]] = {}
         self.entry_points: set[str] | None = None
@@ -78,10 +79,11 @@ class SnapshotCache:
             self.entry_inputs = EntryInputs.of(a for a in apis if a is not None)
         return self.entry_inputs.stating(found, known)
 
-    def edges_into(self, key: str) -> list[Edge]:
+    def edges_into(self, key: str) -> list[Link]:
+        """The edges into ``key`` (its producers), strongest level first, as ``Link``s."""
         if key not in self.edges:
             self._room(self.edges)
-            self.edges[key] = self.snapshot.edges_into(key)
+            self.edges[key] = self.snapshot.links_into(key)
         return self.edges[key]
 
     def consumers_of(self, key: str) -> list[str]:
@@ -103,14 +105,22 @@ class SnapshotCache:
         """The kinds of thing an API's output lists: a field of a list (``members[].id``) feeds the
         identifier input of an API returning that kind (``GET /person/{person_id}``: a person)."""
         if key not in self.lists:
-            kinds: set[str] = set()
-            for consumer_key, producer_field, consumer_field, domain_type in self.snapshot.links_out_of(key):
-                consumer = self.api(consumer_key) if "[]" in producer_field else None
-                if consumer is not None and is_identifier(consumer_field, domain_type):
-                    kinds.add(self.own_kind(consumer))
-            self._room(self.lists)
-            self.lists[key] = kinds - {""}
+            self.read_listed_kinds([key])
         return self.lists[key]
+
+    def read_listed_kinds(self, keys: list[str]) -> None:
+        """``listed_kinds`` of the ``keys`` not read yet, their edges from a list field read together
+        (``list_links_out_of``; none read on a graph without list fields)."""
+        unread = [k for k in dict.fromkeys(keys) if k not in self.lists]
+        if unread:
+            self._room(self.lists)
+            for key, links in self.snapshot.list_links_out_of(unread).items():
+                kinds: set[str] = set()
+                for consumer_key, consumer_field, domain_type in links:
+                    consumer = self.api(consumer_key)
+                    if consumer is not None and is_identifier(consumer_field, domain_type):
+                        kinds.add(self.own_kind(consumer))
+                self.lists[key] = kinds - {""}
 
     def kinds_listed_by(self, api: Api) -> set[str]:
         """``lookups.kinds_listed_by(api)``: the kinds of thing its output lists, kept."""
@@ -135,10 +145,10 @@ class SnapshotCache:
             self.entry_points = set(self.snapshot.entry_points())
         return self.entry_points
 
-    def feeding(self, key: str, table: str | None, name: str) -> list[Edge]:
+    def feeding(self, key: str, table: str | None, name: str) -> list[Link]:
         """Edges into one input of ``key`` whose producer field is an output-table column."""
         if key not in self.by_input:
-            index: dict[tuple[str | None, str], list[Edge]] = {}
+            index: dict[tuple[str | None, str], list[Link]] = {}
             for edge in self.edges_into(key):
                 if edge.producer_table is not None:
                     index.setdefault((edge.consumer_table, edge.consumer_field.lower()), []).append(edge)
@@ -148,13 +158,13 @@ class SnapshotCache:
 
     def strongest_by_producer(
         self, key: str, table: str | None, name: str, kind: str = ""
-    ) -> dict[str, Edge]:
+    ) -> dict[str, Link]:
         """Per producer, its strongest edge into one input of ``key`` (of equal levels the least nested
         field, ``user.id`` before ``user.enterprise_user.id``; then the first, in ``feeding`` order): a
         chain step looks up its few earlier steps instead of every edge."""
         slot = (key, table, name.lower(), kind)
         if slot not in self.strongest:
-            best: dict[str, Edge] = {}
+            best: dict[str, Link] = {}
             for edge in self.feeding(key, table, name):
                 held = best.get(edge.producer)
                 if held is None or _strength(edge, kind) < _strength(held, kind):
@@ -164,7 +174,7 @@ class SnapshotCache:
         return self.strongest[slot]
 
 
-def _strength(edge: Edge, kind: str) -> tuple[int, bool, int]:
+def _strength(edge: Link, kind: str) -> tuple[int, bool, int]:
     """An edge's level, then whether its field names the kind of thing the input takes (``spec.nodeName``
     for the ``{name}`` of a node, not the workload's own ``metadata.name``), then how deep it lies (lower is
     stronger)."""
@@ -172,4 +182,4 @@ def _strength(edge: Edge, kind: str) -> tuple[int, bool, int]:
     said = bool(kind) and any(
         kind[i:] in field.lower() for i in range(max(1, len(kind) - 3)) if len(kind[i:]) >= min(4, len(kind))
     )
-    return EDGE_LEVEL_RANK[edge.level], not said, field.count(".") + field.count("[]")
+    return edge.rank, not said, field.count(".") + field.count("[]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Edge
+from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
@@ -15,6 +15,7 @@ from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, o
 from apiatlas.planning.lookups import input_kind, item_kind, listed_item, pick_field, picked_name, wanted
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.snapshot.graph_links import Link
 
 
 @dataclass
@@ -69,7 +70,7 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
 
 def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> StepInput | None:
     """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
-    best: tuple[int, int, Edge] | None = None
+    best: tuple[int, int, Link] | None = None
     earlier = {a.key: i for i, a in enumerate(apis[:index])}
     kind = item_kind(apis[index], slot.name) if slot.table is None else ""
     strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
@@ -77,7 +78,7 @@ def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> S
         edge = strongest.get(producer)
         if edge is None:
             continue
-        rank = (EDGE_LEVEL_RANK[edge.level], index - at)
+        rank = (edge.rank, index - at)
         if best is None or rank < best[:2]:
             best = (rank[0], rank[1], edge)
     if best is None:

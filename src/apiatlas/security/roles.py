@@ -19,6 +19,7 @@ from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.security.config import ALL, RoleSettings
 from apiatlas.snapshot import Snapshot
+from apiatlas.snapshot.graph_links import Link
 from apiatlas.snapshot.hits import SearchHit
 
 _MAX_RANK = 4
@@ -189,11 +190,22 @@ class RoleView:
     def consumers_of(self, api_keys: list[str]) -> dict[str, list[str]]:
         return {key: [e.consumer for e in self.edges_out_of(key)] for key in api_keys}
 
+    def links_into(self, api_key: str) -> list[Link]:
+        if api_key not in self._kept:
+            return []
+        links = self._base.links_into(api_key)
+        return [link for link in links if link.producer in self._kept and link.rank <= _MAX_RANK]
+
     def links_out_of(self, api_key: str) -> list[tuple[str, str, str, str]]:
         return [
             (e.consumer, e.producer_field, e.consumer_field, e.domain_type)
             for e in self.edges_out_of(api_key)
         ]
+
+    def list_links_out_of(self, api_keys: list[str]) -> dict[str, list[tuple[str, str, str]]]:
+        return {
+            key: [(c, cf, dt) for c, pf, cf, dt in self.links_out_of(key) if "[]" in pf] for key in api_keys
+        }
 
     def edge_links(self, min_rank: int = _MAX_RANK) -> list[tuple[str, str, str, str, EdgeLevel]]:
         return [link for link in self._base.edge_links(min_rank) if self._both(link[0], link[1])]
