@@ -171,6 +171,34 @@ def _path_item_kind(path: str, name: str) -> str:
     return singular_kind(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
 
 
+def names_another_kind(producer: Api, field: str, consumer: Api, name: str, kinds: frozenset[str]) -> bool:
+    """Whether ``field`` of ``producer``, feeding the path input ``name`` that names one item of a kind
+    (``{name}`` after ``boxes``), is that same bare key of another kind of thing, or of none: the nearest
+    part of the field naming a kind (``spec.shelf.name``: shelf), else the producer's own path (an API
+    group's ``name`` at ``/apis/store.example.io/``: no kind), is not the box. A field the consumer's
+    kind names (``boxName``) is no bare key and is read as the edge says."""
+    wanted, parts = item_kind(consumer, name), _field_parts(field, name)
+    if not wanted or not parts:
+        return False
+    holder = next((k for p in reversed(parts[:-1]) if (k := singular_kind(p)) in kinds), "")
+    return (holder or path_kind(producer, kinds)) != wanted
+
+
+def _field_parts(field: str, name: str) -> list[str]:
+    """The parts of an output field (``items[].meta.name`` → items, meta, name) when its last part is
+    the bare key ``name``; else none."""
+    parts = [p for p in re.split(r"\[\]|\.", field) if p]
+    return parts if parts and parts[-1].lower() == name.lower() else []
+
+
+def path_kind(api: Api, kinds: frozenset[str]) -> str:
+    """The last literal segment of an API's path that is a kind of the catalog (``/shelves/{id}/boxes``:
+    box); '' when none is (a dotted group name, ``store.example.io``, is not one)."""
+    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    segments = [s for s in path.strip("/").split("/") if s and not s.startswith("{")]
+    return next((k for s in reversed(segments) if (k := singular_kind(s)) in kinds), "")
+
+
 def input_kind(api: Api, name: str) -> str:
     """The kind of thing an input takes: its own name (``channel``, ``users``, ``namespace``), else the
     item its path names (``{name}`` after ``nodes``)."""
