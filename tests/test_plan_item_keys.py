@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.planning.lookups import names_another_kind, path_kind
+from apiatlas.planning.lookups import names_another_kind, path_kind, rereads_listed
 from apiatlas.planning.planner import Planner, Weights
 from apiatlas.snapshot import Snapshot
 from test_rest_loose_ids import compiled_spec, fed_into
@@ -101,8 +101,28 @@ def test_the_same_bare_key_of_another_kind_or_of_none_is_no_item_s_key(snap: Sna
     assert not names_another_kind(_api(snap, "GET /racks"), "items[].metadata.name", rack, "name", kinds)
 
 
+def test_a_read_of_each_listed_item_repeats_the_list(snap: Snapshot) -> None:
+    kinds = frozenset(snap.vocabulary().kind_set)
+    box, boxes, rack = _api(snap, BOX), _api(snap, BOXES), _api(snap, "GET /racks/{name}")
+    assert rereads_listed(boxes, "items[].metadata.name", box, "name", kinds)
+    assert not rereads_listed(box, "spec.rack.name", rack, "name", kinds)  # another thing, read on
+    assert not rereads_listed(boxes, "items[].metadata.name", rack, "name", kinds)  # not a list of racks
+    log = _api(snap, BOX + "/log")  # a part of each box, which the list does not return
+    assert not rereads_listed(boxes, "items[].metadata.name", log, "name", kinds)
+
+
 def _scores(planner: Planner, request: str) -> dict[tuple[str, ...], float]:
     return {tuple(s.api for s in c.steps): c.score for c in planner.plan(request).chains}
+
+
+def test_each_box_read_again_after_their_list_costs_what_the_weight_says(snap: Snapshot) -> None:
+    request = "Show the boxes in namespace shop"
+    weighed, free = Planner(snap), Planner(snap, weights=Weights(rereads=0.0))
+    again = (BOXES, BOX)
+    assert _scores(free, request)[again] - _scores(weighed, request)[again] == pytest.approx(
+        Weights().rereads
+    )
+    assert [s.api for s in weighed.plan(request).chains[0].steps] == [BOXES]
 
 
 def test_a_box_read_by_a_rack_s_own_name_costs_what_the_weight_says(snap: Snapshot) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, Edge, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
@@ -182,6 +182,21 @@ def names_another_kind(producer: Api, field: str, consumer: Api, name: str, kind
         return False
     holder = next((k for p in reversed(parts[:-1]) if (k := singular_kind(p)) in kinds), "")
     return (holder or path_kind(producer, kinds)) != wanted
+
+
+def rereads_listed(producer: Api, field: str, consumer: Api, name: str, kinds: frozenset[str]) -> bool:
+    """Whether a read of one item by its key (``GET /boxes/{name}``, the item itself, not a part of it)
+    takes the key from a list of those same things (``items[].name`` of ``GET /boxes``): read for each of
+    them, it answers what the list already returned. (A step picking one item by a stated name is no
+    such read.)"""
+    wanted, parts = item_kind(consumer, name), _field_parts(field, name)
+    path = str(consumer.extra.get("path", consumer.key.partition(" ")[2]))
+    if not wanted or not parts or "[]" not in field or consumer.side_effect is not SideEffect.READ:
+        return False
+    if not path.rstrip("/").endswith("{" + name + "}"):
+        return False  # a part of the item (``/boxes/{name}/log``): what the list does not return
+    holders = {k for p in parts[:-1] if (k := singular_kind(p)) in kinds}
+    return holders <= {wanted} and path_kind(producer, kinds) == wanted
 
 
 def _field_parts(field: str, name: str) -> list[str]:

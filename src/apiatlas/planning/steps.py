@@ -35,13 +35,14 @@ class ChainTally:
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
     newest: set[str] = field(default_factory=set)  # kinds asked the newest of that a list step feeds
     other_kind: int = 0  # an item's key fed by the same key of another kind of thing (``names_another_kind``)
+    rereads: int = 0  # reads of each item a list of them returned (``lookups.rereads_listed``)
 
     def copy(self) -> ChainTally:
         """A tally of its own (``dataclasses.replace`` costs a chain's scoring a third more)."""
         return ChainTally(
             list(self.missing), set(self.used), set(self.used_known), self.choice_only, self.choices,
             self.composed, self.confidence, self.edge_penalty, self.kind_fit, self.attribute_hops,
-            self.unfed, self.nested_hops, set(self.newest), self.other_kind,
+            self.unfed, self.nested_hops, set(self.newest), self.other_kind, self.rereads,
         )  # fmt: skip
 
 
