@@ -152,11 +152,14 @@ def write_targets(
     verb: str,
     words: Sequence[str] = (),
     of_kinds: Collection[str] = (),
+    members: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
     hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
-    the request says deleting (``words``: "restart them by deleting them"), not for "label the node"."""
+    the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
+    ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
+    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T")."""
     writes = [k for k in hits if not reads(api(k))]
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
     if not deleting & {stem(w) for w in (verb, *words)}:
@@ -166,6 +169,7 @@ def write_targets(
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
     if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
         named = [k for k in kinded if said in _own_stems(api(k))] or kinded
+    named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     return named or writes or hits
 
 
