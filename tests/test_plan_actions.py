@@ -20,6 +20,7 @@ from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get
 from spec_snapshots import compile_spec
+from test_rest_loose_ids import compiled_spec
 from test_server_catalog import structured
 from test_server_navigation import run_in_process
 
@@ -212,3 +213,75 @@ def test_a_write_to_every_item_is_the_collection_write() -> None:
     assert collection_write("POST /v1/accounts/{account}") == ""  # a POST to the collection creates
     assert says_every(["Restart", "all", "pods"]) and says_every(["удали", "все", "поды"])
     assert not says_every(["Restart", "the", "pod"])
+
+
+def test_a_word_an_object_pronoun_follows_is_a_verb_and_orders_a_change_unless_it_asks() -> None:
+    """In "… and limit it to 5 GB with a quota" a verb the language does not know, read by the pronoun
+    after it, opens an action that changes the thing; "… and see it" asks; "limit the output" (no pronoun) is
+    no verb of its own (above)."""
+    request = "Create the folder f-1 and limit it to 5 GB with a storage quota"
+    actions = split_actions(request, v.extract_values(request))
+    assert [(a.verb, a.writes) for a in actions] == [("create", True), ("limit", True)]
+    assert actions[1].text == "limit it to 5 GB with a storage quota"
+    assert [(a.verb, a.writes) for a in split_actions("Create the folder f-1 and see it", [])] == [
+        ("create", True),
+        ("see", False),
+    ]
+    russian = split_actions("создай папку f-1 и ограничь её квотой", [])
+    assert [(a.verb, a.writes) for a in russian] == [("создай", True), ("ограничь", True)]
+    assert [a.verb for a in split_actions("Show the folder f-1 and all of it", [])] == ["show"]
+
+
+def _obj(*names: str) -> str:
+    return "{type: object, properties: {" + ", ".join(f"{n}: {{type: string}}" for n in names) + "}}"
+
+
+def _ok(schema: str) -> str:
+    return "{'200': {description: ok, content: {application/json: {schema: " + schema + "}}}}"
+
+
+_FOLDER = "{name: folder, in: path, required: true, schema: {type: string}}"
+_NAME = "{name: name, in: path, required: true, schema: {type: string}}"
+FOLDERS = f"""\
+openapi: 3.0.0
+info: {{title: Folders, version: '1'}}
+paths:
+  /folders:
+    post:
+      summary: Create a folder
+      requestBody: {{content: {{application/json: {{schema: {_obj("name")}}}}}}}
+      responses: {_ok(_obj("name", "id"))}
+    get:
+      summary: List the folders
+      responses: {_ok("{type: object, properties: {items: {type: array, items: " + _obj("name") + "}}}")}
+  /folders/{{folder}}:
+    get:
+      summary: Read the specified folder
+      parameters: [{_FOLDER}]
+      responses: {_ok(_obj("name", "size"))}
+  /folders/{{folder}}/storagequotas:
+    post:
+      summary: Create a storage quota
+      parameters: [{_FOLDER}]
+      requestBody: {{content: {{application/json: {{schema: {_obj("limit")}}}}}}}
+      responses: {_ok(_obj("name"))}
+  /folders/{{folder}}/storagequotas/{{name}}:
+    get:
+      summary: Read the specified storage quota
+      parameters: [{_FOLDER}, {_NAME}]
+      responses: {_ok(_obj("name"))}
+  /folders/{{folder}}/sizelimits:
+    post:
+      summary: Create a size limit
+      parameters: [{_FOLDER}]
+      responses: {{'200': {{description: ok}}}}
+"""
+
+
+def test_the_change_a_pronoun_s_verb_orders_is_planned_on_what_the_action_before_made(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    snap = compiled_spec(tmp_path_factory, "folders", FOLDERS)
+    best = Planner(snap).plan("Create the folder f-1 and limit it to 5 GB with a storage quota").chains[0]
+    apis = [s.api for s in best.steps]
+    assert "POST /folders" in apis and apis[-1] == "POST /folders/{folder}/storagequotas"

@@ -266,3 +266,11 @@ def test_a_word_saying_now_reads_as_the_realtime_api_that_names_it() -> None:
     # only of the thing asked: a real-time API naming no other word of the request gains nothing
     assert relevance.strength(Api(key="GET /realtime/quotes", object_key="quote")) == {}
     assert [w.word for w in words if w.qualifies] == ["current"]
+
+
+def test_a_sentence_s_first_word_before_a_determiner_is_its_verb_not_a_name() -> None:
+    """"Decode the secret …": any verb opens an imperative before its object's article, known or not; a
+    title the request opens with stays one."""
+    assert v.ENTITY not in kinds("Decode the database secret that deployment api uses")
+    assert v.ENTITY not in kinds("Rotate all keys of the vault")
+    assert kinds("Inception cast and crew")[v.ENTITY] == "Inception"

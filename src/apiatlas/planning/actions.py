@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import (
     ACTION_WORDS,
+    ASKING_VERBS,
     BEFORE_A_VERB,
     COPY_VERBS,
     REQUEST_WORDS,
     orders_write,
 )
-from apiatlas.language.words import EVERY_WORDS
+from apiatlas.language.words import EVERY_WORDS, PLAIN_WORDS, PREPOSITIONS
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -81,7 +82,7 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before) or action_verb(parts[-1] if parts else "")
-        opens = bool(action_verb(after)) or _asking_sentence(match.group(0), after)
+        opens = bool(action_verb(after) or verb_of_it(after)) or _asking_sentence(match.group(0), after)
         if not opens and not _second_thing(match.group(0), after, verb):
             continue
         if _comma_only(match.group(0)) and not action_verb(before):
@@ -94,9 +95,25 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
         verb = action_verb(part)
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
+        elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
+            out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
             out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
     return out
+
+
+_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
+
+
+def verb_of_it(text: str) -> str:
+    """The word an action opens with when an object pronoun follows it ("… and limit it to 8 CPUs",
+    «… и ограничь его …»): a verb, whether the language knows it or not (lower case); '' otherwise."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
+        return ""
+    return "" if words[0] in PLAIN_WORDS or words[0] in PREPOSITIONS else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
@@ -152,11 +169,14 @@ def write_targets(
     verb: str,
     words: Sequence[str] = (),
     of_kinds: Collection[str] = (),
+    members: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
     hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
-    the request says deleting (``words``: "restart them by deleting them"), not for "label the node"."""
+    the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
+    ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
+    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T")."""
     writes = [k for k in hits if not reads(api(k))]
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
     if not deleting & {stem(w) for w in (verb, *words)}:
@@ -166,6 +186,7 @@ def write_targets(
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
     if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
         named = [k for k in kinded if said in _own_stems(api(k))] or kinded
+    named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     return named or writes or hits
 
 

@@ -43,6 +43,7 @@ class PlanContext:
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
     every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
+    members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
     route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
 

@@ -7,7 +7,7 @@ from apiatlas.catalog.model import Api
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.intent import sub_resource, takes_one_of
+from apiatlas.planning.intent import holds, sub_resource, takes_one_of
 from apiatlas.planning.weights import Weights
 
 
@@ -41,10 +41,10 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
     api = ctx.api(key)
     if api is None:
         return 0.0
-    one = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0
+    one, vocabulary = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0, ctx.cache.vocabulary
     if ctx.kind:
-        if ctx.cache.own_kind(api) == ctx.kind:
-            return 1.0 - one
+        if ctx.cache.own_kind(api) == ctx.kind or (key in ctx.members and holds(api, ctx.kind, vocabulary)):
+            return 1.0 - one  # a thing of that kind, or the things in it ("add X to the team core")
         # asked in the plural, a list of them answers ("Which channels is X in?": a user's ``channels[]``)
         listed = ctx.plural and ctx.kind in ctx.cache.kinds_listed_by(api)
         return (weights.listed if listed else 0.0) - one

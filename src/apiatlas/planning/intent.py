@@ -61,6 +61,29 @@ def named_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> 
     return out
 
 
+_TO = frozenset(("to", "into"))  # where a thing goes: "add X to the team core"
+
+
+def destination_kinds(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> set[str]:
+    """The kinds a request names as where a thing goes, right after "to" or "into" (an article between):
+    "Add x@example.com to the team core" → team."""
+    words, naming = _WORD.findall(_without(text, stated).lower()), vocabulary.naming
+    out: set[str] = set()
+    for i in range(1, len(words)):
+        before = [w for w in words[max(0, i - 2) : i] if w not in _ARTICLES][-1:]
+        if before and before[0] in _TO and (said := _kind_at(words, i, naming)):
+            out.add(naming["".join(words[i : i + said])])
+    return out
+
+
+def holds(api: Api, container: str, vocabulary: CatalogVocabulary) -> bool:
+    """Whether an API's key names the kind ``container`` and then another kind, the one it returns
+    (``POST /teams/{id}/users``, ``teams.users.set``: the users of a team)."""
+    words, kinds = _key_words(api.key), vocabulary.kind_set
+    named = [k for w in words for k in dict.fromkeys((w, singular(w))) if k in kinds]
+    return container in named and any(k != container for k in named[named.index(container) + 1 :])
+
+
 def _kind_at(words: list[str], i: int, naming: dict[str, str]) -> int:
     """How many words (3, 2, 1) from ``i`` name a kind, longest first; 0 when none does."""
     return next((n for n in (3, 2, 1) if i + n <= len(words) and "".join(words[i : i + n]) in naming), 0)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
-from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
@@ -170,6 +170,49 @@ def _path_item_kind(path: str, name: str) -> str:
         return ""
     at = segments.index(marker)
     return singular_kind(segments[at - 1]) if at > 0 and not segments[at - 1].startswith("{") else ""
+
+
+def names_another_kind(producer: Api, field: str, consumer: Api, name: str, kinds: frozenset[str]) -> bool:
+    """Whether ``field`` of ``producer``, feeding the path input ``name`` that names one item of a kind
+    (``{name}`` after ``boxes``), is that same bare key of another kind of thing, or of none: the nearest
+    part of the field naming a kind (``spec.shelf.name``: shelf), else the producer's own path (an API
+    group's ``name`` at ``/apis/store.example.io/``: no kind), is not the box. A field the consumer's
+    kind names (``boxName``) is no bare key and is read as the edge says."""
+    wanted, parts = item_kind(consumer, name), _field_parts(field, name)
+    if not wanted or not parts:
+        return False
+    holder = next((k for p in reversed(parts[:-1]) if (k := singular_kind(p)) in kinds), "")
+    return (holder or path_kind(producer, kinds)) != wanted
+
+
+def rereads_listed(producer: Api, field: str, consumer: Api, name: str, kinds: frozenset[str]) -> bool:
+    """Whether a read of one item by its key (``GET /boxes/{name}``, the item itself, not a part of it)
+    takes the key from a list of those same things (``items[].name`` of ``GET /boxes``): read for each of
+    them, it answers what the list already returned. (A step picking one item by a stated name is no
+    such read.)"""
+    wanted, parts = item_kind(consumer, name), _field_parts(field, name)
+    path = str(consumer.extra.get("path", consumer.key.partition(" ")[2]))
+    if not wanted or not parts or "[]" not in field or consumer.side_effect is not SideEffect.READ:
+        return False
+    if not path.rstrip("/").endswith("{" + name + "}"):
+        return False  # a part of the item (``/boxes/{name}/log``): what the list does not return
+    holders = {k for p in parts[:-1] if (k := singular_kind(p)) in kinds}
+    return holders <= {wanted} and path_kind(producer, kinds) == wanted
+
+
+def _field_parts(field: str, name: str) -> list[str]:
+    """The parts of an output field (``items[].meta.name`` → items, meta, name) when its last part is
+    the bare key ``name``; else none."""
+    parts = [p for p in re.split(r"\[\]|\.", field) if p]
+    return parts if parts and parts[-1].lower() == name.lower() else []
+
+
+def path_kind(api: Api, kinds: frozenset[str]) -> str:
+    """The last literal segment of an API's path that is a kind of the catalog (``/shelves/{id}/boxes``:
+    box); '' when none is (a dotted group name, ``store.example.io``, is not one)."""
+    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    segments = [s for s in path.strip("/").split("/") if s and not s.startswith("{")]
+    return next((k for s in reversed(segments) if (k := singular_kind(s)) in kinds), "")
 
 
 def input_kind(api: Api, name: str) -> str:

@@ -30,7 +30,15 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
 from apiatlas.planning.fit import kind_fit
-from apiatlas.planning.intent import asked_kind, asks_who, counted, kinds_a_key_may_name, named_kinds
+from apiatlas.planning.intent import (
+    asked_kind,
+    asks_who,
+    counted,
+    destination_kinds,
+    holds,
+    kinds_a_key_may_name,
+    named_kinds,
+)
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -245,20 +253,41 @@ class Planner:
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
         if not kinds or self.allow is reads_only:
             return []
-        if self._keys_by_kind is None:
-            self._keys_by_kind = {}
-            for key in self.snapshot.all_api_keys():
-                for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
-                    self._keys_by_kind.setdefault(kind, []).append(key)
         for kind in kinds - self._writes_by_kind.keys():
             self._writes_by_kind[kind] = [
                 key
-                for key in self._keys_by_kind.get(kind, ())
+                for key in self._kinds_index().get(kind, ())
                 if (api := self.cache.api(key)) is not None
                 and not reads(api)
                 and self.cache.own_kind(api) == kind
             ]
         return sorted(k for kind in kinds for k in self._writes_by_kind[kind])
+
+    def _member_writes(self, ctx: PlanContext) -> list[str]:
+        """The kept writes to the things inside a kind the request names as where a thing goes ("Add
+        x@example.com to the team core": ``teams.users.set``, the users of a team; ``intent.holds``), when
+        it names no other kind as what it writes."""
+        stated, vocabulary = [f.text for f in ctx.found], self.cache.vocabulary
+        kinds = destination_kinds(ctx.request, stated, vocabulary)
+        if not kinds or self.allow is reads_only or named_kinds(ctx.request, stated, vocabulary) - kinds:
+            return []  # a thing of a kind named as what is written ("copy the sheet … to folder F")
+        return sorted(
+            key
+            for kind in kinds
+            for key in self._kinds_index().get(kind, ())
+            if (api := self.cache.api(key)) is not None
+            and not reads(api)
+            and holds(api, kind, self.cache.vocabulary)
+        )
+
+    def _kinds_index(self) -> dict[str, list[str]]:
+        """The kept keys by the kinds their words may name (``intent.kinds_a_key_may_name``), once."""
+        if self._keys_by_kind is None:
+            self._keys_by_kind = {}
+            for key in self.snapshot.all_api_keys():
+                for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
+                    self._keys_by_kind.setdefault(kind, []).append(key)
+        return self._keys_by_kind
 
     def _kinds_across(self, request: str) -> dict[str, str]:
         """The request's words in a script the catalog does not write, read as catalog stems (only when
@@ -298,11 +327,15 @@ class Planner:
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
         kinded = self._kind_writes(ctx) if ctx.verb else []
+        members = self._member_writes(ctx) if ctx.verb else []
+        ctx.members = frozenset(members)
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
-        hits = [k for k in [*pool, *kinded, *ctx.collective] if self.scoring.readable(ctx, k)]
+        hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            hits = write_targets(hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded))
+            hits = write_targets(
+                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members)
+            )
         elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
@@ -318,6 +351,7 @@ class Planner:
                 k,
             ),
         )[: self.limits.targets]
+        targets += [k for k in members if k in hits and k not in targets]  # few; their words say little
         if not targets:
             return ReasonCode.NO_MATCH, "no API matches the request; rephrase it or name the target API"
         return targets

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
@@ -19,6 +20,7 @@ _STOP = PLAIN_WORDS
 
 _SHOW_ME = re.compile(r"(\b[\w']+\s+)?\bshow(\s+(?:me|us)\b)", re.IGNORECASE)
 _NOUN_BEFORE = frozenset({"the", "a", "an", "this", "that", "his", "her", "their", "its"})
+_ARTICLES = _NOUN_BEFORE | {"my", "our", "your"}  # a word after one is said as a noun
 
 
 def plain_verbs(text: str, vocabulary: CatalogVocabulary) -> str:
@@ -57,6 +59,9 @@ class RequestWord:
     # stems an API's name covers the word by only beside another request word it names ("current":
     # "realtime", said of the thing asked, ``language.words.PRESENT_WORDS``)
     qualifies: frozenset[str] = frozenset()
+    # said as a noun (after an article: "a link"): its stems may be the head of a closed compound an API's
+    # title says ("a permalink URL"), a kind of that thing (``compound_head``)
+    heads: frozenset[str] = frozenset()
 
 
 def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> list[RequestWord]:
@@ -80,6 +85,7 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
     asks_after = bool(raw) and raw[0] in _WH and bool(trailing) and not tail.lstrip().startswith(("'s", "’s"))
     second = _second_question(raw)
     aliases = vocabulary.title_aliases
+    nouns = {w for a, w in pairwise(raw) if a in _ARTICLES}
     out = []
     for index, word in enumerate(kept):
         position = index / max(1, len(kept) - 1)
@@ -88,8 +94,9 @@ def request_words(text: str, drop: list[str], vocabulary: CatalogVocabulary) -> 
         stems = query_terms(" ".join([word, *vocabulary.expansion(word).split()]))
         stems += [aliases[t] for t in stems if t in aliases]
         qualifies = frozenset(query_terms(PRESENT_NAME) if word in PRESENT_WORDS else [])
+        heads = frozenset(query_terms(word)) if word in nouns else frozenset()
         if stems:
-            out.append(RequestWord(word, frozenset(stems), position, qualifies))
+            out.append(RequestWord(word, frozenset(stems), position, qualifies, heads))
     return out
 
 
@@ -100,7 +107,16 @@ def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[Reque
     if not bridged:
         return words
     read = [w.stems | {bridged[t] for t in w.stems if t in bridged} for w in words]
-    return [RequestWord(w.word, stems, w.position, w.qualifies) for w, stems in zip(words, read, strict=True)]
+    return [
+        RequestWord(w.word, stems, w.position, w.qualifies, w.heads)
+        for w, stems in zip(words, read, strict=True)
+    ]
+
+
+def compound_head(heads: frozenset[str], stems: list[str]) -> bool:
+    """Whether one of ``stems`` is a closed compound whose head (its end, as English compounds are headed)
+    is one of ``heads``, with at least three letters before it: "permalink" ends in "link"."""
+    return any(len(s) - len(h) >= 3 and s.endswith(h) for s in stems for h in heads if len(h) >= 4)
 
 
 def _second_question(raw: list[str]) -> set[str]:
@@ -252,12 +268,19 @@ class Relevance:
                     found[index] = FIELD_STRENGTH
                 elif word.stems & self.matched.get(api.key, frozenset()):
                     found[index] = CARD_STRENGTH
+                if word.heads and found.get(index, 0.0) < 1.0 and self._compound(api, word.heads):
+                    found[index] = 1.0
             named = [i for i, strength in found.items() if strength == 1.0]
             for index, word in enumerate(self.words):  # "current weather": the real-time weather API
                 if word.qualifies and set(named) - {index} and any(terms.in_names(t) for t in word.qualifies):
                     found[index] = 1.0
             self._covered[api.key] = found
         return self._covered[api.key]
+
+    def _compound(self, api: Api, heads: frozenset[str]) -> bool:
+        """Whether the API's title says a closed compound ending in one of ``heads`` (a noun of the
+        request): "a link" and "Retrieve a permalink URL" (``compound_head``)."""
+        return compound_head(heads, self.titles.get(api.key) or title_stems(api.title))
 
     def covered(self, api: Api) -> frozenset[int]:
         """The request words (their indexes) this API's name, title or outputs contain."""

@@ -22,7 +22,7 @@ from apiatlas.planning.draft import (
 )
 from apiatlas.planning.entities import joined, more_entities, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
-from apiatlas.planning.lookups import created_names
+from apiatlas.planning.lookups import created_names, names_another_kind, rereads_listed
 from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.roles import one_lookup_per_end
 from apiatlas.planning.steps import (
@@ -254,6 +254,9 @@ class ChainScoring:
             picked_id = source.pick_value is not None or source.pick_first  # an item picked from a list
             tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
+            producer, field, kinds = apis[source.from_step or 0], source.from_field or "", self._kinds(ctx)
+            tally.other_kind += names_another_kind(producer, field, api, slot.name, kinds)
+            tally.rereads += not picked_id and rereads_listed(producer, field, api, slot.name, kinds)
             inputs.append(source)
             tally.confidence *= source.confidence
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
@@ -294,6 +297,8 @@ class ChainScoring:
             "edges": -tally.edge_penalty,
             "attribute": -w.attribute * tally.attribute_hops,
             "nested": -w.nested * tally.nested_hops,
+            "other_kind": -w.other_kind * tally.other_kind,
+            "rereads": -w.rereads * tally.rereads,
             "missing": -w.missing * (len(tally.missing) - tally.choice_only - tally.composed)
             - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),

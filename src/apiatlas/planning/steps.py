@@ -12,7 +12,15 @@ from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
-from apiatlas.planning.lookups import input_kind, item_kind, listed_item, pick_field, picked_name, wanted
+from apiatlas.planning.lookups import (
+    input_kind,
+    item_kind,
+    listed_item,
+    pick_field,
+    picked_name,
+    singular_kind,
+    wanted,
+)
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot.graph_links import Link
@@ -35,13 +43,15 @@ class ChainTally:
     unfed: int = 0  # optional inputs of a kind no step feeds (``lookups.wanted``)
     nested_hops: int = 0  # hops reading a list inside each row of a list (``results[].known_for[].id``)
     newest: set[str] = field(default_factory=set)  # kinds asked the newest of that a list step feeds
+    other_kind: int = 0  # an item's key fed by the same key of another kind of thing (``names_another_kind``)
+    rereads: int = 0  # reads of each item a list of them returned (``lookups.rereads_listed``)
 
     def copy(self) -> ChainTally:
         """A tally of its own (``dataclasses.replace`` costs a chain's scoring a third more)."""
         return ChainTally(
             list(self.missing), set(self.used), set(self.used_known), self.choice_only, self.choices,
             self.composed, self.confidence, self.edge_penalty, self.kind_fit, self.attribute_hops,
-            self.unfed, self.nested_hops, set(self.newest),
+            self.unfed, self.nested_hops, set(self.newest), self.other_kind, self.rereads,
         )  # fmt: skip
 
 
@@ -68,10 +78,13 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
     return out
 
 
-def from_earlier(ctx: PlanContext, apis: list[Api], index: int, slot: Slot) -> StepInput | None:
-    """The strongest edge from an earlier step (nearest first on ties) into ``slot``."""
+def from_earlier(
+    ctx: PlanContext, apis: list[Api], index: int, slot: Slot, but: frozenset[int] = frozenset()
+) -> StepInput | None:
+    """The strongest edge from an earlier step (nearest first on ties; not from the steps ``but``) into
+    ``slot``."""
     best: tuple[int, int, Link] | None = None
-    earlier = {a.key: i for i, a in enumerate(apis[:index])}
+    earlier = {a.key: i for i, a in enumerate(apis[:index]) if i not in but}
     kind = item_kind(apis[index], slot.name) if slot.table is None else ""
     strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
     for producer, at in earlier.items():
@@ -217,10 +230,27 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     if newest_pick(ctx, source.from_field or ""):  # "the latest message": the first of the messages
         return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
-        return None  # every item of a list taking nothing: no lookup of the one the call is about
+        # every item of a list taking nothing: no lookup of the one the call is about; a step looking up
+        # a thing the request names may give it (the user an e-mail names, not a group list's members)
+        but = frozenset({source.from_step or 0})
+        other = from_earlier(ctx, apis, index, slot, but) if index > 1 else None
+        if other is None or not _states(ctx, apis[other.from_step or 0]):
+            return None
+        return other if _id_of(other.from_field or "", input_kind(apis[index], slot.name)) else None
     if not slot.required and not _names(ctx, producer) and _only_named(ctx, apis[index], slot.name):
         return None  # opened for the read of a named thing (``_named_producers``): another step's is not it
     return source
+
+
+def _id_of(field: str, kind: str) -> bool:
+    """Whether ``field`` is the id of a thing of ``kind`` (``user.id`` of a user)."""
+    head, _, leaf = field.replace("[]", "").rpartition(".")
+    return bool(kind) and leaf.lower() in ("id", "uid") and singular_kind(head.rpartition(".")[2]) == kind
+
+
+def _states(ctx: PlanContext, api: Api) -> bool:
+    """Whether ``api`` takes a value the request states (an e-mail, a name, a number)."""
+    return any(b.index >= 0 for b in ctx.bindings(api).values())
 
 
 def _names(ctx: PlanContext, api: Api) -> bool:

@@ -314,10 +314,15 @@ _ACRONYM_WORD = re.compile(r"[A-Z]{2,6}(?:-\d{1,4})?\b")  # "SMS", "COVID-19": n
 def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
     """A sentence's first word that is an action verb (``language.actions.ACTION_WORDS``) and not the
     first word of a name (the next word is not capitalised, or is an acronym: "Mark Hamill" is a name,
-    "Obtain COVID-19 statistics" is not)."""
+    "Obtain COVID-19 statistics" is not), or any word a lower-case determiner follows ("Decode the …")."""
     after = following[0][0] if following else ""
     next_capital = after[:1].isupper() and not _ACRONYM_WORD.match(after)
+    if after in _DETERMINERS:  # "Decode the secret …": an imperative before its object, whatever the verb
+        return True
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
+
+
+_DETERMINERS = frozenset(("the", "a", "an", "my", "our", "all", "every", "each", "this", "these", "those"))
 
 
 def _numbers(text: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:

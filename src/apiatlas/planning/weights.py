@@ -44,6 +44,8 @@ class Weights:
     listed: float = 0.8  # a kind asked in the plural: a target listing them (dev plateau 0.4-1.5)
     one_counted: float = 0.6  # counting things ("how many seasons"): a target taking one (dev plateau 0.3-2)
     attribute: float = 0.3  # a hop on a shared attribute (a branch code, an ISIN), not an identifier
+    other_kind: float = 0.5  # an item's key (``/boxes/{name}``) fed by the same key of another kind of thing
+    rereads: float = 0.3  # a read of each item a list of those things returned (``GET /boxes/{name}`` on)
     nested: float = 0.5  # a hop reading a list inside each row of a list (a match's ``known_for[]`` movies)
     # the target's nearness in meaning to the whole request (the snapshot's embedding model: its cosine over
     # the spread of the 40 nearest), added to its relevance in the chain's score (dev: docs/planning.md)
