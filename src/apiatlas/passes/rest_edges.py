@@ -33,10 +33,10 @@ from apiatlas.passes.rest_names import (
     container_of,
     is_identifier,
     method_of,
+    name_singular,
     nesting,
     param_resource,
     path_of,
-    singular,
     takes_ids,
     words,
 )
@@ -159,7 +159,7 @@ class _RestGraph:
     def _owner(self, o: _Out) -> tuple[str | None, str]:
         name = o.container.rsplit(".", 1)[-1].replace("[]", "")
         if name:
-            whole = singular(name)
+            whole = name_singular(name)
             if whole in self.resources:
                 return whole, f"list {name} names the resource {whole}"
             tail = words(name)[-1] if words(name) else ""

@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from apiatlas.catalog.model import Api, EdgeLevel, Param
-from apiatlas.passes.rest_names import method_of, param_resource, path_of, singular
+from apiatlas.passes.rest_names import method_of, name_singular, param_resource, path_of
 
 if TYPE_CHECKING:
     from apiatlas.passes.rest_edges import _Out, _RestGraph
@@ -85,7 +85,7 @@ def _enumerated_kinds(graph: _RestGraph, o: _Out, consumers: dict[str, list[tupl
         values = p.json_schema.get("enum") if isinstance(p.json_schema, dict) else None
         if not isinstance(values, list):
             continue
-        kinds = [singular(str(v)) for v in values if singular(str(v)) in graph.resources]
+        kinds = [name_singular(str(v)) for v in values if name_singular(str(v)) in graph.resources]
         if len(kinds) < 2:
             continue
         for resource in kinds:

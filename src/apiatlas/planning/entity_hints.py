@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import PERSON
 
 _RELATIVES = {"that", "which", "who"}
@@ -61,7 +61,7 @@ def entity_hint(text: str, name: str, vocabulary: CatalogVocabulary) -> str:
     linked = before[-1:] in (["of"], ["does"], ["do"], ["did"])
     near = [*before[-1:], *(before[-2:-1] if linked else []), *after[:1]]
     parts = vocabulary.parts
-    owner = next((parts.get(w) or parts.get(w[:-1]) for w in near if w in parts or w[:-1] in parts), "")
+    owner = next((o for w in near if (o := parts.get(w) or parts.get(singular(w)))), "")
     if owner:
         return owner  # "the first chapter of X", "X chapter 2", "how many chapters does X have"
     if WHO_OFFERS.match(text) and "," in text[:at]:
