@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from apiatlas.catalog.model import Api, EdgeLevel, Param
@@ -72,9 +73,7 @@ def shapes(graph: _RestGraph, consumers: dict[str, list[tuple[Api, Param]]]) -> 
                 f"{o.field}: items share {shared} of {len(keys)} fields with a {resource}, "
                 f"so the id of a {resource}"
             )
-            for consumer, param in consumers.get(resource, ()):
-                if graph.compatible(o.domain_type, param.domain_type):
-                    graph.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
+            _offer_ids(graph, o, consumers.get(resource, ()), why)
 
 
 def _enumerated_kinds(graph: _RestGraph, o: _Out, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
@@ -93,6 +92,11 @@ def _enumerated_kinds(graph: _RestGraph, o: _Out, consumers: dict[str, list[tupl
                 f"{o.field}: parameter {p.name} selects the kind of item ({', '.join(kinds)}), "
                 f"so a {resource} id"
             )
-            for consumer, param in consumers.get(resource, ()):
-                if graph.compatible(o.domain_type, param.domain_type):
-                    graph.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
+            _offer_ids(graph, o, consumers.get(resource, ()), why)
+
+
+def _offer_ids(graph: _RestGraph, o: _Out, consumers: Iterable[tuple[Api, Param]], why: str) -> None:
+    """The field ``o`` as the id of one resource, to each of its consumers of a compatible type."""
+    for consumer, param in consumers:
+        if graph.compatible(o.domain_type, param.domain_type):
+            graph.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
