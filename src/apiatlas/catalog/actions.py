@@ -67,7 +67,9 @@ _ONE_THING = frozenset(("settings", "news", "series", "species", "analytics", "s
 
 def _plural(segment: str) -> bool:
     """A path segment that names a collection: an English plural ("customers", "line_items"), not a
-    word whose "s" is no plural ("status", "address", "analysis") nor a plural-only noun ("settings")."""
+    word whose "s" is no plural ("status", "address", "analysis") nor a plural-only noun ("settings").
+    Not ``language.catalog.singular``: that reads "people" as a plural too, which would make
+    ``POST …/people`` a create (the compiled catalogs would change)."""
     word = segment.replace("-", "_").rsplit("_", 1)[-1]
     return word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _ONE_THING
 

@@ -123,15 +123,21 @@ class CatalogVocabulary(BaseModel):
         }  # fmt: skip
 
 
-def singular(word: str) -> str:
-    """An English plural's singular, by the common endings ("companies" → "company", "boxes" → "box")."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ches", "shes", "xes", "sses")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+def singular(word: str, *, short: bool = True) -> str:
+    """An English plural's singular in lower case, by the common endings (``companies`` → ``company``,
+    ``boxes`` → ``box``, ``addresses`` → ``address``, ``people`` → ``person``): the one plural rule of
+    apiatlas. ``short=False``: a word of three letters or fewer keeps its ``s`` (field and parameter
+    names, where ``ts``, ``ids`` or ``dns`` is an abbreviation; ``passes.rest_names.name_singular``)."""
+    w = word.casefold()
+    if w in ("people", "persons"):
+        return "person"
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("sses", "xes", "ches", "shes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and (short or len(w) > 3):
+        return w[:-1]
+    return w
 
 
 def _plural(word: str) -> str:

@@ -11,7 +11,7 @@ graph's confidence levels:
   schema ``$ref`` identity (both fields typed by the same schema name, e.g. ``customer``);
 - ``type_only`` -- shape: the ``id`` of list items whose fields mostly match a resource's own
   representation (``authors[]`` items look like ``GET /author/{author_id}``) feeds that resource's
-  parameter.
+  parameter (``rest_shapes.py``).
 
 A resource is named by a path parameter (``author_id`` → ``author``, ``/customers/{customer}`` →
 ``customer``); its representation is the top-level fields of ``GET .../{that parameter}``.
@@ -19,7 +19,6 @@ A resource is named by a path parameter (``author_id`` → ``author``, ``/custom
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -34,23 +33,18 @@ from apiatlas.passes.rest_names import (
     container_of,
     is_identifier,
     method_of,
+    name_singular,
     nesting,
     param_resource,
     path_of,
-    singular,
     takes_ids,
     words,
 )
 from apiatlas.passes.rest_said import codes_from_short_names, declare_said_producers
+from apiatlas.passes.rest_shapes import GENERIC_CONTAINERS, representations, shapes
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
-# lists whose name says nothing about their items: the operation's path says what they hold
-GENERIC_CONTAINERS = frozenset(
-    {"", "results", "items", "data", "list", "records", "entries", "hits", "objects", "values"}
-)
-MIN_SHAPE_COMMON = 3
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
-MIN_SHAPE_SHARE = 0.5
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
 _SCALARS = frozenset({"string", "integer", "number"})
 
@@ -107,7 +101,7 @@ class _RestGraph:
             if p.location in CONSUMER_LOCATIONS
             if (r := param_resource(a, p))
         }
-        self.representation = self._representations()
+        self.representation = representations(self.kept)
         self.best: dict[tuple[str, str, str, str, str], tuple[int, EdgeLevel, str, str]] = {}
 
     # -- types ------------------------------------------------------------------------------------------
@@ -128,23 +122,6 @@ class _RestGraph:
         return x == y or {x, y} <= {"integer", "number"} or (is_identifier(a) and is_identifier(b))
 
     # -- resources --------------------------------------------------------------------------------------
-    def _representations(self) -> dict[str, set[str]]:
-        """Top-level response fields of ``GET .../{param}`` for each resource (the shortest such path)."""
-        found: dict[str, tuple[int, set[str]]] = {}
-        for api in self.kept:
-            path = path_of(api)
-            if method_of(api) != "GET" or not path.endswith("}") or not api.output_tables:
-                continue
-            last = path.rsplit("{", 1)[-1].rstrip("}")
-            param = next((p for p in api.params if p.name == last), None)
-            resource = param_resource(api, param) if param is not None else None
-            if resource is None:
-                continue
-            keys = {re.split(r"[.\[]", c.name, maxsplit=1)[0] for t in api.output_tables for c in t.columns}
-            if resource not in found or len(path) < found[resource][0]:
-                found[resource] = (len(path), keys)
-        return {r: keys for r, (_, keys) in found.items()}
-
     def owner(self, o: _Out) -> tuple[str | None, str]:
         """The resource whose ``id`` the field is: from its list's name, else the operation's path."""
         key = (o.api.key, o.field)
@@ -182,7 +159,7 @@ class _RestGraph:
     def _owner(self, o: _Out) -> tuple[str | None, str]:
         name = o.container.rsplit(".", 1)[-1].replace("[]", "")
         if name:
-            whole = singular(name)
+            whole = name_singular(name)
             if whole in self.resources:
                 return whole, f"list {name} names the resource {whole}"
             tail = words(name)[-1] if words(name) else ""
@@ -325,61 +302,6 @@ class _RestGraph:
         ]
         self._take(found, consumer, param, EdgeLevel.ALIAS)
 
-    def shapes(self, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
-        """``id`` of list items shaped like a resource's representation → that resource's parameters."""
-        items: dict[tuple[str, str], set[str]] = defaultdict(set)
-        ids: dict[tuple[str, str], _Out] = {}
-        for o in self.outs:
-            rest = o.field[len(o.container) :].lstrip(".")
-            if "." in rest or "[]" in rest.rstrip("[]"):
-                continue
-            items[(o.api.key, o.container)].add(o.leaf)
-            if o.leaf == "id":
-                ids[(o.api.key, o.container)] = o
-        for key, o in sorted(ids.items()):
-            if self.owner(o)[0] is not None:
-                continue
-            self._enumerated_kinds(o, consumers)
-            keys = items[key] - {"id"}
-            scored = []
-            for resource, rep in self.representation.items():
-                common = keys & rep
-                if len(common) >= MIN_SHAPE_COMMON and len(common) / max(len(keys), 1) >= MIN_SHAPE_SHARE:
-                    scored.append(((len(common) / len(keys), len(common) / len(rep)), resource, len(common)))
-            if not scored:
-                continue
-            top = max(s[0] for s in scored)
-            for share, resource, shared in scored:
-                if share < top:
-                    continue
-                why = (
-                    f"{o.field}: items share {shared} of {len(keys)} fields with a {resource}, "
-                    f"so the id of a {resource}"
-                )
-                for consumer, param in consumers.get(resource, ()):
-                    if self.compatible(o.domain_type, param.domain_type):
-                        self.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
-
-    def _enumerated_kinds(self, o: _Out, consumers: dict[str, list[tuple[Api, Param]]]) -> None:
-        """A parameter whose enum names resources (``item_type``: book, album, author) says what ids are."""
-        if o.container.rsplit(".", 1)[-1].replace("[]", "").casefold() not in GENERIC_CONTAINERS:
-            return
-        for p in o.api.params:
-            values = p.json_schema.get("enum") if isinstance(p.json_schema, dict) else None
-            if not isinstance(values, list):
-                continue
-            kinds = [singular(str(v)) for v in values if singular(str(v)) in self.resources]
-            if len(kinds) < 2:
-                continue
-            for resource in kinds:
-                why = (
-                    f"{o.field}: parameter {p.name} selects the kind of item ({', '.join(kinds)}), "
-                    f"so a {resource} id"
-                )
-                for consumer, param in consumers.get(resource, ()):
-                    if self.compatible(o.domain_type, param.domain_type):
-                        self.offer(o, consumer, param, EdgeLevel.TYPE_ONLY, why)
-
     def build(self) -> list[Edge]:
         by_resource: dict[str, list[tuple[Api, Param]]] = defaultdict(list)
         loose = LooseIds(self)
@@ -402,7 +324,7 @@ class _RestGraph:
                     by_resource[resource].append((api, param))
                 elif resource is None and (named := loose.resource_named(param)) is not None:
                     self.resource_ids(api, param, named)
-        self.shapes(by_resource)
+        shapes(self, by_resource)
         return [
             Edge.model_construct(
                 _fields_set=all_fields(Edge),

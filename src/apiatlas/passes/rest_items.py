@@ -14,10 +14,10 @@ from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, EdgeLevel, Param
 from apiatlas.passes.rest_names import (
     ITEM_KEYS,
     method_of,
+    name_singular,
     nesting,
     path_of,
     qualified_leaves,
-    singular,
     words,
 )
 
@@ -91,18 +91,18 @@ class LooseIds:
         for api in graph.kept:
             for p in api.params:
                 if (said := _OF_THING.match(p.description)) is not None:
-                    self.described[(said[1].casefold(), singular(said[2]))].add(p.name)
+                    self.described[(said[1].casefold(), name_singular(said[2]))].add(p.name)
         for o in graph.outs:
             head, sep, rest = o.field.partition("[].")
             if sep and "." not in rest and "[]" not in rest and head.rsplit(".", 1)[-1].isalpha():
-                self.item_fields[(singular(head.rsplit(".", 1)[-1]), rest)].append(o)
+                self.item_fields[(name_singular(head.rsplit(".", 1)[-1]), rest)].append(o)
         for o in graph.outs:
             resource = _collection_of(o.api) if _item_key(o) in ITEM_NAME_KEYS else None
             if resource is not None:
                 self.names[resource].append(o)
             bare = o.field.rstrip("[]")
             if o.field.endswith("[]") and "." not in bare and graph.base(o.domain_type) == "string":
-                self.values[singular(bare)].append(o)
+                self.values[name_singular(bare)].append(o)
 
     def needed(self, consumer: Api, param: Param) -> bool:
         """An optional parameter of an operation that declares none required (a spec declaring its
@@ -142,7 +142,7 @@ class LooseIds:
         name = param.name.casefold()
         if "_" in name or self.graph.base(param.domain_type) != "string":
             return None
-        resource = singular(name)
+        resource = name_singular(name)
         return resource if resource in self.graph.resources else None
 
     def kind_names(self, consumer: Api, param: Param, resource: str) -> None:
@@ -209,9 +209,9 @@ class LooseIds:
             return
         wanted: set[tuple[str, str]] = set()
         if (owned := _OWNED_FIELD.search(param.description)) is not None:
-            wanted.add((singular(owned[1]), owned[2]))
+            wanted.add((name_singular(owned[1]), owned[2]))
         if (said := _OF_THING.match(param.description)) is not None:
-            thing = singular(said[2])
+            thing = name_singular(said[2])
             wanted.update((thing, name) for name in self.described[(said[1].casefold(), thing)])
         found = [
             (o, f"{param.name} is said to be the {field} of a {thing} ({o.field})")
@@ -232,7 +232,7 @@ class LooseIds:
                 None,
             )
             said = column.description.split(". ", 1)[0] if column is not None else ""
-            self.first_sentences[key] = {singular(w) for w in re.findall(r"[a-z]+", said.casefold())}
+            self.first_sentences[key] = {name_singular(w) for w in re.findall(r"[a-z]+", said.casefold())}
         return word in self.first_sentences[key]
 
     def scalar_lists(self, consumer: Api, param: Param) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.catalog.model import Api, Param
+from apiatlas.language.catalog import singular
 
 PAGINATION = frozenset(
     {"page", "per_page", "page_size", "limit", "offset", "cursor", "total_pages", "total_results", "count"}
@@ -14,18 +15,10 @@ ITEM_KEYS = frozenset({"id", "name", "key", "slug", "uid", "uuid", "code", "numb
 _WORD = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
 
 
-def singular(word: str) -> str:
-    """``companies`` -> ``company``, ``people`` -> ``person``, ``addresses`` -> ``address``."""
-    w = word.casefold()
-    if w in ("people", "persons"):
-        return "person"
-    if w.endswith("ies") and len(w) > 4:
-        return w[:-3] + "y"
-    if w.endswith(("sses", "xes", "ches", "shes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
-        return w[:-1]
-    return w
+def name_singular(word: str) -> str:
+    """A field or parameter name's singular in lower case (``companies`` -> ``company``, ``people`` ->
+    ``person``): ``language.catalog.singular``, a short name keeping its ``s`` (``ts``, ``ids``)."""
+    return singular(word, short=False)
 
 
 def is_identifier(domain_type: str) -> bool:
@@ -37,7 +30,7 @@ def id_resource(name: str) -> str | None:
     """``author_id`` / ``authorId`` -> ``author``; None when the name does not end in an id."""
     for suffix in ("_id", "-id", "Id", "ID"):
         if name.endswith(suffix) and len(name) > len(suffix):
-            return singular(name[: -len(suffix)].rstrip("_-"))
+            return name_singular(name[: -len(suffix)].rstrip("_-"))
     return None
 
 
@@ -54,7 +47,7 @@ def param_resource(api: Api, param: Param) -> str | None:
         at = segments.index(marker)
         before = [s for s in segments[:at] if not s.startswith("{")]
         if before and segments[at - 1] == before[-1]:
-            resource = singular(before[-1])
+            resource = name_singular(before[-1])
             if param.name.casefold() in ITEM_KEYS or resource in words(param.name):
                 return resource
     return None
@@ -64,7 +57,11 @@ def takes_ids(param: Param, resource: str) -> bool:
     """Whether the parameter holds the resource's ``id`` (``person_id``, ``{customer}``, ``{id}``),
     not another key of it (``{season_number}``, ``{name}``: exact names link those)."""
     name = param.name.casefold()
-    return id_resource(param.name) is not None or name in ("id", "uid", "uuid") or singular(name) == resource
+    return (
+        id_resource(param.name) is not None
+        or name in ("id", "uid", "uuid")
+        or name_singular(name) == resource
+    )
 
 
 def nesting(field: str) -> tuple[bool, int, int]:
@@ -76,7 +73,7 @@ def nesting(field: str) -> tuple[bool, int, int]:
 
 def words(segment: str) -> list[str]:
     """``book_reviews`` -> [``book``, ``review``]; ``bookSeries`` -> [``book``, ``series``]."""
-    return [singular(w) for w in _WORD.findall(segment)]
+    return [name_singular(w) for w in _WORD.findall(segment)]
 
 
 def container_of(field: str) -> tuple[str, str]:

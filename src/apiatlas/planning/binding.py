@@ -10,6 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.catalog import singular
 from apiatlas.language.routes import input_role, said_role
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
@@ -198,7 +199,7 @@ def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
         and word not in SENTENCE_WORDS
         and word not in ACTION_WORDS
         and word not in kinds
-        and not (word.endswith("s") and word[:-1] in kinds)  # "the channel messages": a kind, plural
+        and singular(word) not in kinds  # "the channel messages": a kind, plural
         and not word.isdigit()
     )
 

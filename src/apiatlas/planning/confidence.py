@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import model_validator
 
 from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.model import CandidateChain, PlanResult
-from apiatlas.search.confidence import standardised_logistic
+from apiatlas.search.confidence import LogisticModel
 
 MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
 PLAN_SIGNALS: dict[str, str] = {
@@ -38,34 +38,16 @@ PLAN_SIGNALS: dict[str, str] = {
 FREE_FORM = frozenset({v.ENTITY, v.NAME, v.NUMBER})
 
 
-class PlanConfidenceModel(BaseModel):
-    """``p = sigmoid(bias + sum(weight * (signal - center) / scale))``; below ``threshold`` the plan
-    answers ``NO_CONFIDENT_PLAN``. An empty ``signals`` list is always confident (p = 1)."""
+class PlanConfidenceModel(LogisticModel):
+    """A ``LogisticModel`` of ``PLAN_SIGNALS``; below ``threshold`` the plan answers ``NO_CONFIDENT_PLAN``.
+    An empty ``signals`` list is always confident (p = 1)."""
 
-    model_config = ConfigDict(frozen=True)
-
-    signals: list[str] = Field(default_factory=list)
-    weights: list[float] = Field(default_factory=list)
-    center: list[float] = Field(default_factory=list)
-    scale: list[float] = Field(default_factory=list)
-    bias: float = 0.0
-    threshold: float = 0.0
     fitted_on: str = ""
 
     @model_validator(mode="after")
     def _same_lengths(self) -> PlanConfidenceModel:
-        n = len(self.signals)
-        if not len(self.weights) == len(self.center) == len(self.scale) == n:
-            raise ValueError("signals, weights, center and scale must have the same length")
-        unknown = [s for s in self.signals if s not in PLAN_SIGNALS]
-        if unknown:
-            raise ValueError(f"unknown plan signals {unknown}; known: {sorted(PLAN_SIGNALS)}")
+        self._check_signals(PLAN_SIGNALS, "plan")
         return self
-
-    def probability(self, signals: Mapping[str, float]) -> float:
-        if not self.signals:
-            return 1.0
-        return standardised_logistic(self.bias, self.signals, self.weights, self.center, self.scale, signals)
 
 
 def _margin(result: PlanResult) -> float:

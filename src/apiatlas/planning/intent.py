@@ -8,8 +8,8 @@ import re
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import OWNER_WORDS, PERSON, PERSON_FIELDS, SEARCHING_WORDS
+from apiatlas.planning.entity_hints import WHO_OFFERS
 from apiatlas.planning.relevance import is_stop_word
-from apiatlas.planning.values import WHO_OFFERS
 from apiatlas.text import query_terms
 
 _WORD = re.compile(r"[a-zа-яё']+")

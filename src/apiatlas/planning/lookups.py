@@ -70,7 +70,7 @@ def said_names(
             or low in SENTENCE_WORDS
             or low in ACTION_WORDS
             or low in PREPOSITIONS
-            or (low.endswith("s") and low[:-1] in vocabulary.kind_set)
+            or singular(low) in vocabulary.kind_set
             or not re.search(r"[a-z]", low)
             or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
         ):

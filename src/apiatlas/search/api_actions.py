@@ -200,7 +200,8 @@ def resources_named(said: list[str], resources: set[str]) -> set[str]:
 
 def _number_forms(word: str) -> set[str]:
     """An English noun's singular readings beside itself ("classes": class, classe; "policies":
-    policy), words of three letters or more."""
+    policy), words of three letters or more: every reading of an ending, where
+    ``language.catalog.singular`` gives one ("statuses": status here, statuse there)."""
     if len(word) < 3:
         return set()
     out = {word}

@@ -83,10 +83,9 @@ def standardised_logistic(
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
-class AbstentionModel(BaseModel):
-    """``p = sigmoid(bias + sum(weight * (signal - center) / scale))``; abstain when ``p < threshold``.
-
-    An empty ``signals`` list never abstains (p = 1)."""
+class LogisticModel(BaseModel):
+    """``p = sigmoid(bias + sum(weight * (signal - center) / scale))`` over named signals: the abstention
+    model and the plan-confidence model (``planning.confidence``). An empty ``signals`` list gives p = 1."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -97,23 +96,32 @@ class AbstentionModel(BaseModel):
     bias: float = 0.0
     threshold: float = 0.0
 
-    @model_validator(mode="after")
-    def _same_lengths(self) -> AbstentionModel:
+    def _check_signals(self, known: Mapping[str, str], what: str) -> None:
+        """One weight, center and scale per signal, each signal one of ``known``."""
         n = len(self.signals)
         if not len(self.weights) == len(self.center) == len(self.scale) == n:
             raise ValueError("signals, weights, center and scale must have the same length")
-        unknown = [s for s in self.signals if s not in SIGNALS]
+        unknown = [s for s in self.signals if s not in known]
         if unknown:
-            raise ValueError(f"unknown abstention signals {unknown}; known: {sorted(SIGNALS)}")
-        if any(s <= 0 for s in self.scale):
-            raise ValueError("every scale must be positive")
-        return self
+            raise ValueError(f"unknown {what} signals {unknown}; known: {sorted(known)}")
 
     def probability(self, signals: Mapping[str, float]) -> float:
-        """How likely the request is served by the catalog, in [0, 1]."""
+        """The model's probability for these signal values, in [0, 1]."""
         if not self.signals:
             return 1.0
         return standardised_logistic(self.bias, self.signals, self.weights, self.center, self.scale, signals)
+
+
+class AbstentionModel(LogisticModel):
+    """A ``LogisticModel`` of the search's ``SIGNALS``: the probability that the request is served by the
+    catalog; abstain when ``p < threshold``. An empty ``signals`` list never abstains (p = 1)."""
+
+    @model_validator(mode="after")
+    def _same_lengths(self) -> AbstentionModel:
+        self._check_signals(SIGNALS, "abstention")
+        if any(s <= 0 for s in self.scale):
+            raise ValueError("every scale must be positive")
+        return self
 
 
 def coverage(

@@ -14,7 +14,7 @@ from apiatlas.server.contract_bounds import bounded_answer, split_pointer
 from apiatlas.server.cursors import decode_cursor, page_info
 from apiatlas.server.dependency_walk import Direction, chain_answer, walk
 from apiatlas.server.edges_view import edge_to_dependency, strongest
-from apiatlas.server.results import ApiSummary, Dependency
+from apiatlas.server.results import ApiSummary, Dependency, Paging, ToolResult
 from apiatlas.server.tools.dependency_chain import Confidence, DependencyChainResult
 from apiatlas.server.tools.describe_api import (
     ApiContract,
@@ -146,13 +146,7 @@ class Navigator:
             message=f"{len(objects)} of {total} business objects",
             next_actions=[f"call {self.prefix}list_apis with an object key to see its APIs"],
         )
-        if paging.truncated:
-            result.reason = ReasonCode.TRUNCATED
-            result.next_actions.append(paging.how_to_continue or "")
-        if total == 0:
-            result.status, result.reason = "error", ReasonCode.NO_MATCH
-            result.message = "the snapshot holds no business object with a callable API"
-            result.next_actions = [f"call {self.prefix}search with what you need"]
+        self._page_end(result, paging, total, "the snapshot holds no business object with a callable API")
         return result
 
     def list_apis(self, object_key: str, cursor: str | None) -> ListApisResult:
@@ -184,14 +178,18 @@ class Navigator:
             message=f"{len(apis)} of {total} APIs of {obj.key} ({obj.title})",
             next_actions=[f"call {self.prefix}describe_api with an API key for its full contract"],
         )
+        self._page_end(result, paging, total, f"{obj.key} has no callable API")
+        return result
+
+    def _page_end(self, result: ToolResult, paging: Paging, total: int, empty: str) -> None:
+        """A listed page's reason and next actions: how to read on when truncated; an error when empty."""
         if paging.truncated:
             result.reason = ReasonCode.TRUNCATED
             result.next_actions.append(paging.how_to_continue or "")
         if total == 0:
             result.status, result.reason = "error", ReasonCode.NO_MATCH
-            result.message = f"{obj.key} has no callable API"
+            result.message = empty
             result.next_actions = [f"call {self.prefix}search with what you need"]
-        return result
 
     def describe_api(self, name: str) -> DescribeApiResult:
         """The contract of ``name`` (``KEY#/pointer``: that part of it), bounded by the config's budget."""
