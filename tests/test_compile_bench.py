@@ -67,7 +67,9 @@ def test_tree_memory_counts_the_children_too(tmp_path: Path) -> None:
     code = touch_every_page + f"open({str(ready)!r}, 'w').close(); "
     child = subprocess.Popen([sys.executable, "-c", code + "import time; time.sleep(60)"])
     try:
+        deadline = time.monotonic() + 60
         while not ready.exists():
+            assert child.poll() is None and time.monotonic() < deadline, "the 200 MiB child did not start"
             time.sleep(0.05)
         assert child.pid in descendants(os.getpid())
         with StepMeter() as meter, TreeMemory(meter) as tree:

@@ -53,23 +53,22 @@ def test_a_failure_in_the_child_is_raised_here() -> None:
 
 @needs_fork
 def test_the_child_leaves_once_its_result_is_sent_before_it_is_asked_for() -> None:
-    """A result larger than a pipe holds: the child is gone (reaped) while ``result()`` was never called,
-    so it does not keep its copy of the parent's memory alive meanwhile."""
+    """A result larger than a pipe holds: the child has exited (a zombie holding no memory, left for
+    ``result()`` to reap, so its pid is not reused meanwhile) while ``result()`` was never called."""
     import time
 
     job = Forked(lambda: b"x" * (8 << 20))
     pid = job._pid
     assert pid is not None
+    exited = None
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            break
+    while exited is None and time.monotonic() < deadline:
+        exited = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         time.sleep(0.05)
-    with pytest.raises(ProcessLookupError):  # not even a zombie: the drain thread reaped it
-        os.kill(pid, 0)
+    assert exited is not None and exited.si_pid == pid
     assert job.result() == b"x" * (8 << 20)
+    with pytest.raises(ChildProcessError):  # reaped by result()
+        os.waitpid(pid, os.WNOHANG)
 
 
 @needs_fork

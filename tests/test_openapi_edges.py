@@ -10,7 +10,7 @@ import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Catalog, Edge, EdgeLevel
-from apiatlas.passes.rest_names import container_of, id_resource, nesting, singular
+from apiatlas.passes.rest_names import container_of, id_resource, name_singular, nesting
 from shared_data import needs_shared, shared
 
 TMDB_SPEC = shared("restbench", "tmdb_oas.json")
@@ -196,7 +196,7 @@ def test_graph_stats_count_the_rest_edges(catalog: Catalog) -> None:
 
 
 def test_naming_helpers() -> None:
-    assert [singular(w) for w in ("companies", "people", "addresses", "tv", "status")] == [
+    assert [name_singular(w) for w in ("companies", "people", "addresses", "tv", "status")] == [
         "company",
         "person",
         "address",

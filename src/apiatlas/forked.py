@@ -80,9 +80,8 @@ class Forked(Generic[T]):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self._pid, signal.SIGKILL)
             if self._drain is not None:
-                self._drain.join()  # the killed child's pipe ends: the thread reaps it
-            else:
-                self._reap()
+                self._drain.join()  # the killed child's pipe ends
+            self._reap()  # only now: an unreaped child keeps its pid, so the kill above hit no other process
             self._done, self._received = True, []
         if self._pipe is not None:
             os.close(self._pipe)
@@ -117,15 +116,15 @@ class Forked(Generic[T]):
         self._drain.start()
 
     def _receive(self) -> None:
-        """The drain thread: read the child's payload as it comes, then reap the child."""
+        """The drain thread: read the child's payload as it comes (reaped by ``_read`` or ``close``)."""
         assert self._pipe is not None
         while chunk := os.read(self._pipe, 1 << 20):
             self._received.append(chunk)
-        self._reap()
 
     def _read(self) -> T:
         assert self._pipe is not None and self._drain is not None
         self._drain.join()
+        self._reap()
         os.close(self._pipe)
         self._pipe = None
         data = b"".join(self._received)

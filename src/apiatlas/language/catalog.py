@@ -129,7 +129,7 @@ def singular(word: str, *, short: bool = True) -> str:
     apiatlas. ``short=False``: a word of three letters or fewer keeps its ``s`` (field and parameter
     names, where ``ts``, ``ids`` or ``dns`` is an abbreviation; ``passes.rest_names.name_singular``)."""
     w = word.casefold()
-    if w in ("people", "persons"):
+    if not short and w in ("people", "persons"):  # the REST passes' rule only (kinds keep "people")
         return "person"
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"

@@ -29,6 +29,11 @@ PREPOSITIONS = _listed(
     "behind under above below beneath inside within across through into onto over between among "
     "beside near around after before about against toward towards"
 )
+# words that open a clause, not an action ("… and whether it is running", «… и если его нет»)
+CLAUSE_WORDS = _listed(
+    "whether if why because unless once since while until though although when where "
+    "ли если почему потому пока хотя когда где"
+)
 # question words (what a request asks: "when", "где")
 QUESTION_WORDS = _listed("what who whom which when where how что кто где когда как какие какой какая")
 # the verbs of asking ("give me", "найди", "покажи"): they ask for something, they name nothing ("show"

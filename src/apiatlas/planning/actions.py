@@ -17,7 +17,7 @@ from apiatlas.language.actions import (
     REQUEST_WORDS,
     orders_write,
 )
-from apiatlas.language.words import EVERY_WORDS, PLAIN_WORDS, PREPOSITIONS
+from apiatlas.language.words import CLAUSE_WORDS, EVERY_WORDS, PLAIN_WORDS, PREPOSITIONS
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -113,7 +113,7 @@ def verb_of_it(text: str) -> str:
         words = words[1:]
     if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
         return ""
-    return "" if words[0] in PLAIN_WORDS or words[0] in PREPOSITIONS else words[0]
+    return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
@@ -187,7 +187,7 @@ def write_targets(
     if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
         named = [k for k in kinded if said in _own_stems(api(k))] or kinded
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
-    return named or writes or hits
+    return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
 
 
 _WHOLE_WRITES = ("DELETE", "PUT", "PATCH")  # a POST to the collection creates: no change to every item

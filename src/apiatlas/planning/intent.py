@@ -78,8 +78,11 @@ def destination_kinds(text: str, stated: list[str], vocabulary: CatalogVocabular
 
 def holds(api: Api, container: str, vocabulary: CatalogVocabulary) -> bool:
     """Whether an API's key names the kind ``container`` and then another kind, the one it returns
-    (``POST /teams/{id}/users``, ``teams.users.set``: the users of a team)."""
-    words, kinds = _key_words(api.key), vocabulary.kind_set
+    (``POST /teams/{id}/users``, ``teams.users.set``: the users of a team). A dotted segment with more path
+    after it is a group's name (``/apis/store.example.io/v1/boxes``), not kinds."""
+    segments = api.key.split("/")
+    path = "/".join(s for i, s in enumerate(segments) if "." not in s or i == len(segments) - 1)
+    words, kinds = _key_words(path), vocabulary.kind_set
     named = [k for w in words for k in dict.fromkeys((w, singular(w))) if k in kinds]
     return container in named and any(k != container for k in named[named.index(container) + 1 :])
 

@@ -271,7 +271,7 @@ class Planner:
         kinds = destination_kinds(ctx.request, stated, vocabulary)
         if not kinds or self.allow is reads_only or named_kinds(ctx.request, stated, vocabulary) - kinds:
             return []  # a thing of a kind named as what is written ("copy the sheet … to folder F")
-        return sorted(
+        out = sorted(
             key
             for kind in kinds
             for key in self._kinds_index().get(kind, ())
@@ -279,6 +279,7 @@ class Planner:
             and not reads(api)
             and holds(api, kind, self.cache.vocabulary)
         )
+        return out if len(out) <= self.limits.targets else []  # a thing holding many kinds: none said
 
     def _kinds_index(self) -> dict[str, list[str]]:
         """The kept keys by the kinds their words may name (``intent.kinds_a_key_may_name``), once."""

@@ -292,7 +292,7 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
             and tokens[position + 1][0][0].isupper()
             and not group
         )
-        if capital and initial and _opening_verb(token, tokens[position + 1 : position + 2]):
+        if capital and initial and _opening_verb(token, tokens[position + 1 : position + 3]):
             close()  # "Archive the channel …", "Post 'notes' in …": the verb a sentence opens with
             continue
         if capital and not (initial and common(token)):
@@ -319,7 +319,8 @@ def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
     after = following[0][0] if following else ""
     next_capital = after[:1].isupper() and not _ACRONYM_WORD.match(after)
     if after in _DETERMINERS:  # "Decode the secret …": an imperative before its object, whatever the verb
-        return True
+        noun = following[1][0] if len(following) > 1 else ""  # not "Catherine the Great", "Dune the novel:"
+        return not (noun[:1].isupper() or noun.endswith((":", ",", "'s", "’s")))
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
