@@ -27,7 +27,7 @@ LAYOUT: tuple[tuple[tuple[str, ...], re.Pattern[str], PageKind], ...] = (
     (("Types",), re.compile(r"^DomainTypes\.html?$", re.IGNORECASE), PageKind.TYPES),
 )
 PARALLEL_FROM = 2000  # pages; below this, worker start-up costs more than it saves
-_CHUNK = 64
+_CHUNK = 256  # pages a task: fewer, larger results to receive (64: ~4 µs a page more in the loading process)
 _READ_SIZE = 65_536  # bytes a read: a page is 1-2 KB, the types page more
 
 
