@@ -23,6 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import charset_normalizer
 
@@ -31,7 +32,9 @@ from apiatlas.sources.bank_html.records import finding
 
 EXPECTED = "cp1251"
 _META_CHARSET = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_NON_ASCII = re.compile(rb"[\x80-\xff]")
+# a byte that starts no UTF-8 sequence, or starts one without its continuation: not UTF-8 (text in
+# windows-1251 has one at its first Cyrillic letter, found without decoding and failing)
+_NOT_UTF8 = re.compile(rb"[\xc0-\xff](?:[^\x80-\xbf]|\Z)")
 _NOT_CYRILLIC = bytes(range(0xC0))  # deleting these leaves the windows-1251 letters А-я
 _NOT_LOWER = bytes(range(0xE0))  # deleting these leaves а-я
 _MIN_LETTERS = 40
@@ -51,7 +54,11 @@ def declared_charset(data: bytes) -> str | None:
     match = _META_CHARSET.search(data[:4096])
     if match is None:
         return None
-    raw = match.group(1).decode("ascii").lower()
+    return _codec_name(match.group(1).decode("ascii").lower())
+
+
+@lru_cache(maxsize=64)
+def _codec_name(raw: str) -> str:
     try:
         return codecs.lookup(raw).name
     except LookupError:
@@ -60,7 +67,7 @@ def declared_charset(data: bytes) -> str | None:
 
 def is_multibyte_utf8(data: bytes) -> bool:
     """True when ``data`` is valid UTF-8 and has at least one non-ASCII (multibyte) sequence."""
-    if _NON_ASCII.search(data) is None:
+    if data.isascii() or _NOT_UTF8.search(data) is not None:
         return False
     try:
         data.decode("utf-8")

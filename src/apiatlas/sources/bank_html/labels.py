@@ -20,7 +20,7 @@ class Section:
     headings: tuple[str, ...]  # normalised heading prefixes
 
     def matches(self, heading: str) -> bool:
-        return any(heading.startswith(prefix) for prefix in self.headings)
+        return heading.startswith(self.headings)  # str.startswith takes a tuple of prefixes
 
 
 def section_tables(
@@ -86,13 +86,31 @@ def attribute_text(found: Mapping[str, Cell], *labels: str) -> str:
     return cell.text if cell is not None else ""
 
 
-def column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
-    """Map column names to positions by header text prefixes (``{'type': ('тип',)}``)."""
+# The maps of the header rows seen, by (``columns`` object, header texts): pages repeat their headers. An
+# entry holds ``columns`` itself, so no other object can take its id while the entry is there.
+_MAPS: dict[tuple[int, tuple[str, ...]], tuple[Mapping[str, tuple[str, ...]], Mapping[str, int]]] = {}
+_MAPS_HELD = 4096
+
+
+def column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> Mapping[str, int]:
+    """Map column names to positions by header text prefixes (``{'type': ('тип',)}``). The map is shared by
+    the tables with the same header (not to be changed); ``columns`` is a constant of its parser."""
+    key = (id(columns), tuple(header))
+    seen = _MAPS.get(key)
+    if seen is not None and seen[0] is columns:
+        return seen[1]
+    mapping = _column_map(header, columns)
+    if len(_MAPS) < _MAPS_HELD:
+        _MAPS[key] = (columns, mapping)
+    return mapping
+
+
+def _column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
     mapping: dict[str, int] = {}
     for index, text in enumerate(header):
         label = normalize_label(text)
         for column, prefixes in columns.items():
-            if column not in mapping and any(label.startswith(p) for p in prefixes):
+            if column not in mapping and label.startswith(prefixes):
                 mapping[column] = index
                 break
     return mapping
@@ -100,7 +118,7 @@ def column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> dic
 
 def body_rows(
     table: HtmlTable, columns: Mapping[str, tuple[str, ...]], default_order: tuple[str, ...]
-) -> tuple[dict[str, int], list[list[str]], bool]:
+) -> tuple[Mapping[str, int], list[list[str]], bool]:
     """The column map, the data rows and whether a header row was recognised (else ``default_order``)."""
     if not table.rows:
         return {}, [], False

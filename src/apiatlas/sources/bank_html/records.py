@@ -186,12 +186,16 @@ def _record_values(record: Any) -> tuple[type[Any], tuple[Any, ...]]:
 def entity_from_fields(cls: type[BaseModel], fields: dict[str, Any]) -> BaseModel:
     """A parsed entity (no extra fields, no private attributes) from its validated field values, with its
     class's shared fields set (``catalog/compact.py``)."""
-    entity = object.__new__(cls)
-    object.__setattr__(entity, "__dict__", fields)
-    object.__setattr__(entity, "__pydantic_fields_set__", all_fields(cls))
-    object.__setattr__(entity, "__pydantic_extra__", None)
-    object.__setattr__(entity, "__pydantic_private__", None)
+    entity = _new(cls)
+    _set(entity, "__dict__", fields)
+    _set(entity, "__pydantic_fields_set__", all_fields(cls))
+    _set(entity, "__pydantic_extra__", None)
+    _set(entity, "__pydantic_private__", None)
     return entity
+
+
+_new = object.__new__
+_set = object.__setattr__  # bound once: ~0.2 µs an entity less than looking both up and calling through
 
 
 # The page parsers build many parameters, columns and error codes (~7 a table page) from texts they read:
