@@ -120,6 +120,11 @@ def test_snapshot_edge_arrays_are_its_edge_links(tmp_path: Path) -> None:
         from_arrays = DependencyGraph.from_arrays(snap.edge_arrays(CHAIN_MAX_RANK))
         from_links = DependencyGraph.from_links(Link(*row) for row in snap.edge_links(CHAIN_MAX_RANK))
         entry = set(snap.entry_points())
+        for obj in snap.object_api_counts():
+            for limit in (1, 50):
+                listed = [a.key for a in snap.list_apis(obj, limit=limit)[0]]
+                assert snap.object_api_keys(obj, limit) == listed
+        assert any(snap.object_api_keys(obj) for obj in snap.object_api_counts())
     assert _compact(from_arrays) == _compact(from_links)
     target = "API_DealSecurity_FindListByID"
     assert chains_to(from_arrays, target, entry) == chains_to(from_links, target, entry) != []

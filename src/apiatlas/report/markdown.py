@@ -167,8 +167,7 @@ def _top_objects(snap: Snapshot, graph: DependencyGraph) -> str:
     rows = []
     for key in ranked:
         obj = snap.get_object(key)
-        apis, _ = snap.list_apis(key, limit=10_000)
-        feeds = sum(graph.fan_out(a.key) for a in apis)
+        feeds = sum(graph.fan_out(api) for api in snap.object_api_keys(key, limit=10_000))
         rows.append((f"`{key}`", obj.name if obj else "", obj.title if obj else "", counts[key], feeds))
     return "## Top business objects\n\n" + _table(
         ["key", "name", "purpose", "kept APIs", "outgoing edges"], rows
