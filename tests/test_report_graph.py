@@ -18,6 +18,7 @@ from apiatlas.report.chains import (
     deepest_chains,
 )
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.snapshot.edge_arrays import EdgeColumns
 from test_snapshot_catalog import mini_catalog
 
 Ordered = list[tuple[str, list[tuple[str, Link]]]]  # a dict of dicts as lists: its order compared too
@@ -174,3 +175,16 @@ def test_deepest_chains_match_a_node_by_node_walk_on_random_graphs() -> None:
     long_path = [Link(f"P{n}", f"P{n + 1}", "x", "x", EdgeLevel.DECLARED) for n in range(MAX_DEPTH + 4)]
     (chain,) = deepest_chains(DependencyGraph.from_links(long_path), {"P0"})
     assert chain.apis == tuple(f"P{n}" for n in range(MAX_DEPTH + 1))
+
+
+def test_the_writers_edge_columns_are_the_arrays_read_back(tmp_path: Path) -> None:
+    path, columns = tmp_path / "bank.atlas", EdgeColumns()
+    write_snapshot(mini_catalog(), path, options={}, edge_columns=columns)
+    with Snapshot.open(path) as snap:
+        for max_rank in (0, 1, 3, 5):
+            kept, read = columns.arrays(max_rank), snap.edge_arrays(max_rank)
+            assert (kept.apis, kept.fields) == (read.apis, read.fields)
+            for name in ("producer", "consumer", "producer_field", "consumer_field", "rank"):
+                assert getattr(kept, name).dtype == getattr(read, name).dtype
+                assert getattr(kept, name).tolist() == getattr(read, name).tolist()
+        assert len(columns.arrays(5).rank) == len(snap.edge_links(5)) > len(columns.arrays(1).rank) > 0
