@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pickle
+import shutil
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
-from apiatlas.catalog.compact import all_fields
+from apiatlas.catalog.compact import all_fields, share_field_sets
 from apiatlas.catalog.model import (
     Api,
     Column,
@@ -21,6 +22,7 @@ from apiatlas.catalog.model import (
     SessionTable,
 )
 from apiatlas.errors import Location
+from apiatlas.sources import source_format
 from apiatlas.sources.bank_html.loader import load_bank_docs
 from apiatlas.sources.bank_html.records import (
     ApiPage,
@@ -169,3 +171,19 @@ def test_assembled_apis_are_what_validation_builds() -> None:
             "anchor": api.key,
         }
     assert len(catalog.apis) > 10 and tables > 10
+
+
+def test_a_loaded_catalog_leaves_share_field_sets_nothing_to_do(tmp_path: Path) -> None:
+    """``BankHtmlFormat.shares_field_sets``: the compiler skips the walk, so every model must have its set,
+    the diagnostics of pages parsed in other processes and of the assembly included."""
+    docs = tmp_path / "docs"
+    shutil.copytree(BANK_DOCS, docs)
+    services = docs / "BObjects" / "Services"
+    (services / "API_Broken_FindByID.htm").write_bytes(b"<html><body><table><tr><td>x")  # truncated
+    page = next(services.glob("API_*.htm"))
+    page.write_bytes(page.read_bytes().replace(b"T_", b"T_Missing_", 1))  # a table link to no table page
+    (docs / "BObjects" / "BO_Empty.htm").write_bytes(b"\xff\xfe\x00garbage")  # not decodable
+    catalog = load_bank_docs(docs, workers=2)
+    assert len(catalog.diagnostics) >= 3
+    assert source_format(catalog.source_kind).shares_field_sets
+    assert share_field_sets(catalog) == 0

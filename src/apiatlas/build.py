@@ -158,7 +158,8 @@ def compile_docs(
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
     with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders), paused_collections(freeze=True):
         catalog, fmt = _load_catalog(source, kind, sink, source_options)
-        share_field_sets(catalog)  # a third of a parsed catalog's memory; the passes' edges share theirs
+        if not fmt.shares_field_sets:  # a third of a parsed catalog's memory; the passes' edges share theirs
+            share_field_sets(catalog)
     config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
     overlays = _apply_overlays(catalog, overlays_dir, timings, sink)
     config = _record_config(catalog, config, config_path, search, embeddings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from apiatlas.catalog.compact import adopt_shared_fields_set
 from apiatlas.catalog.model import (
     Api,
     BusinessObject,
@@ -53,6 +54,9 @@ class _Index:
 def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
     """Turn parsed pages (in any order) into a Catalog whose content depends only on the pages."""
     catalog = Catalog(source_kind=SOURCE_KIND)
+    adopt_shared_fields_set(
+        catalog
+    )  # as every model the assembly makes (``BankHtmlFormat.shares_field_sets``)
     ordered = sorted(parsed, key=lambda p: p.file)
     for page in ordered:
         if page.sha256:  # an unreadable file has no hash, only its UNDECODABLE_FILE diagnostic
@@ -147,6 +151,9 @@ def _add_types(page: TypesPage, catalog: Catalog) -> None:
                 )
             )
             continue
+        adopt_shared_fields_set(domain)  # built and pickled by a parse worker
+        if domain.source is not None:
+            adopt_shared_fields_set(domain.source)
         catalog.types[domain.name] = domain
 
 
@@ -213,6 +220,8 @@ def _api(page: ApiPage, index: _Index, catalog: Catalog) -> Api:
     for table in api.input_tables:
         for column in table.columns:
             sources.extend(declared_sources(column.name, column.description))
+    for source in sources:
+        adopt_shared_fields_set(source)
     api.declared_sources = sources
     return api
 
@@ -255,7 +264,7 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
         )
     # the first API to link a table page takes its columns; a later one gets copies (passes fill each API's
     # columns, e.g. their JSON Schema)
-    columns = [column.model_copy() for column in table_page.columns] if shared else list(table_page.columns)
+    columns = [_copied(column) for column in table_page.columns] if shared else list(table_page.columns)
     description = link.description or table_page.description
     return _new_table(link.name, link.direction, description, columns, table_page.location)
 
@@ -294,6 +303,13 @@ def _new_api(page: ApiPage, owner: str) -> Api:
     return entity_from_fields(Api, fields)  # type: ignore[return-value]
 
 
+def _copied(column: Column) -> Column:
+    """``column.model_copy()`` with its class's shared fields set (a copy gets a copy of the set)."""
+    copy = column.model_copy()
+    adopt_shared_fields_set(copy)
+    return copy
+
+
 def _new_table(
     name: str, direction: Direction, description: str, columns: list[Column], source: Location
 ) -> SessionTable:
@@ -329,7 +345,7 @@ def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessOb
             )
         else:
             listed.append(key)
-    return BusinessObject(
+    business_object = BusinessObject(
         key=page.key,
         name=page.name,
         title=page.title,
@@ -338,6 +354,8 @@ def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessOb
         api_keys=listed + sorted(members - set(listed)),
         source=page.location,
     )
+    adopt_shared_fields_set(business_object)
+    return business_object
 
 
 def _check_declared(catalog: Catalog) -> None:
