@@ -54,9 +54,7 @@ class _Index:
 def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
     """Turn parsed pages (in any order) into a Catalog whose content depends only on the pages."""
     catalog = Catalog(source_kind=SOURCE_KIND)
-    adopt_shared_fields_set(
-        catalog
-    )  # as every model the assembly makes (``BankHtmlFormat.shares_field_sets``)
+    adopt_shared_fields_set(catalog)  # as every model it makes (``BankHtmlFormat.shares_field_sets``)
     ordered = sorted(parsed, key=lambda p: p.file)
     for page in ordered:
         if page.sha256:  # an unreadable file has no hash, only its UNDECODABLE_FILE diagnostic
