@@ -65,3 +65,16 @@ def test_a_model_of_its_fields_is_what_model_construct_builds() -> None:
     assert built.model_dump_json() == constructed.model_dump_json()
     assert built.model_fields_set is all_fields(Edge)
     assert Edge.model_validate(built.model_dump()) == built
+
+
+def test_models_held_in_json_values_and_extras_are_reached() -> None:
+    catalog = mini_catalog()
+    api = next(iter(catalog.apis.values()))
+    hidden = [Param(name="in_default"), Param(name="in_schema"), Column(name="in_extra"), Param(name="deep")]
+    api.params[0].default = hidden[0]
+    api.params[0].json_schema = {"x-model": hidden[1], "type": "object"}  # read by its first value
+    api.extra["models"] = [{"nested": hidden[2]}]
+    hidden[2].json_schema = {"items": [hidden[3]]}
+    assert share_field_sets(catalog) > len(catalog.apis)
+    assert all(model.model_fields_set is all_fields(type(model)) for model in hidden)
+    assert share_field_sets(catalog) == 0

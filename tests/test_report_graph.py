@@ -4,11 +4,21 @@ and the snapshot's edges read as integer arrays."""
 from __future__ import annotations
 
 import random
+from collections import deque
 from pathlib import Path
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, EdgeLevel
-from apiatlas.report.chains import CHAIN_MAX_RANK, DependencyGraph, Link, chains_to, deepest_chains
+from apiatlas.report.chains import (
+    CHAIN_MAX_RANK,
+    MAX_DEPTH,
+    Chain,
+    DependencyGraph,
+    Link,
+    chains_to,
+    deepest_chains,
+)
 from apiatlas.snapshot import Snapshot, write_snapshot
+from apiatlas.snapshot.edge_arrays import EdgeColumns
 from test_snapshot_catalog import mini_catalog
 
 Ordered = list[tuple[str, list[tuple[str, Link]]]]  # a dict of dicts as lists: its order compared too
@@ -111,7 +121,70 @@ def test_snapshot_edge_arrays_are_its_edge_links(tmp_path: Path) -> None:
         from_arrays = DependencyGraph.from_arrays(snap.edge_arrays(CHAIN_MAX_RANK))
         from_links = DependencyGraph.from_links(Link(*row) for row in snap.edge_links(CHAIN_MAX_RANK))
         entry = set(snap.entry_points())
+        for obj in snap.object_api_counts():
+            for limit in (1, 50):
+                listed = [a.key for a in snap.list_apis(obj, limit=limit)[0]]
+                assert snap.object_api_keys(obj, limit) == listed
+        assert any(snap.object_api_keys(obj) for obj in snap.object_api_counts())
     assert _compact(from_arrays) == _compact(from_links)
     target = "API_DealSecurity_FindListByID"
     assert chains_to(from_arrays, target, entry) == chains_to(from_links, target, entry) != []
     assert deepest_chains(from_arrays, entry) == deepest_chains(from_links, entry) != []
+
+
+def _reference_deepest(graph: DependencyGraph, entry_points: set[str], limit: int = 3) -> list[Chain]:
+    """The deepest chains by a FIFO queue, node by node (what the report did before the level-wise walk)."""
+    ranked = sorted(entry_points, key=lambda k: (-graph.fan_out(k), k))
+    names, chains = graph.names, []
+    for start in ranked[: limit * 3]:
+        first = graph.nodes.get(start)
+        if first is None:
+            continue
+        parent, depth, queue, far = {first: -1}, {first: 0}, deque([first]), first
+        while queue:
+            node = queue.popleft()
+            if depth[node] > depth[far] or (depth[node] == depth[far] and names[node] < names[far]):
+                far = node
+            if depth[node] >= MAX_DEPTH:
+                continue
+            for pair in graph.consumers(node):
+                consumer = graph.pair_consumer[pair]
+                if consumer not in parent:
+                    parent[consumer], depth[consumer] = pair, depth[node] + 1
+                    queue.append(consumer)
+        if far != first:
+            links, pair = [], parent[far]
+            while pair >= 0:
+                links.append(graph.link(pair))
+                pair = parent[graph.pair_producer[pair]]
+            links.reverse()
+            chains.append(Chain((links[0].producer, *(e.consumer for e in links)), tuple(links)))
+    chains.sort(key=lambda c: (-len(c.apis), c.apis))
+    return chains[:limit]
+
+
+def test_deepest_chains_match_a_node_by_node_walk_on_random_graphs() -> None:
+    rng = random.Random(11)
+    # sparse graphs too: chains longer than MAX_DEPTH
+    for apis, count in [(5, 12), (30, 60), (60, 90), (200, 300), (400, 2_000)]:
+        graph = DependencyGraph.from_links(_random_links(rng, apis, count))
+        names = [f"A{n}" for n in range(apis)]
+        for entry in [set(names), set(rng.sample(names, 3)), *({name} for name in names[:20])]:
+            for limit in (1, 3, 50):
+                assert deepest_chains(graph, entry, limit) == _reference_deepest(graph, entry, limit)
+    long_path = [Link(f"P{n}", f"P{n + 1}", "x", "x", EdgeLevel.DECLARED) for n in range(MAX_DEPTH + 4)]
+    (chain,) = deepest_chains(DependencyGraph.from_links(long_path), {"P0"})
+    assert chain.apis == tuple(f"P{n}" for n in range(MAX_DEPTH + 1))
+
+
+def test_the_writers_edge_columns_are_the_arrays_read_back(tmp_path: Path) -> None:
+    path, columns = tmp_path / "bank.atlas", EdgeColumns()
+    write_snapshot(mini_catalog(), path, options={}, edge_columns=columns)
+    with Snapshot.open(path) as snap:
+        for max_rank in (0, 1, 3, 5):
+            kept, read = columns.arrays(max_rank), snap.edge_arrays(max_rank)
+            assert (kept.apis, kept.fields) == (read.apis, read.fields)
+            for name in ("producer", "consumer", "producer_field", "consumer_field", "rank"):
+                assert getattr(kept, name).dtype == getattr(read, name).dtype
+                assert getattr(kept, name).tolist() == getattr(read, name).tolist()
+        assert len(columns.arrays(5).rank) == len(snap.edge_links(5)) > len(columns.arrays(1).rank) > 0

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 import pickle
+import shutil
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
+from typing import Any
 
-from apiatlas.catalog.compact import all_fields
-from apiatlas.catalog.model import Column, Direction, ErrorCode, Param
+from pydantic import BaseModel
+
+from apiatlas.catalog.compact import all_fields, share_field_sets
+from apiatlas.catalog.model import (
+    Api,
+    Column,
+    Direction,
+    ErrorCode,
+    ExecutorBinding,
+    FunnelVerdict,
+    Param,
+    SessionTable,
+)
+from apiatlas.errors import Location
+from apiatlas.sources import source_format
 from apiatlas.sources.bank_html.loader import load_bank_docs
 from apiatlas.sources.bank_html.records import (
     ApiPage,
@@ -116,3 +131,59 @@ def test_entities_built_without_validation_are_the_validated_ones() -> None:
         assert built.model_dump_json() == validated.model_dump_json()
     # each gets its own JSON Schema dict (the types pass fills it in place)
     assert vars(new_column("a", "", ""))["json_schema"] is not vars(new_column("a", "", ""))["json_schema"]
+
+
+def _same(built: Any, validated: Any) -> None:
+    """Equal values of the same types all the way down (``==`` alone takes ``"in"`` for ``Direction.IN``)."""
+    assert type(built) is type(validated)
+    if isinstance(built, BaseModel):
+        assert list(built.__dict__) == list(validated.__dict__)
+        for name, value in built.__dict__.items():
+            _same(value, validated.__dict__[name])
+        assert (built.__pydantic_extra__, built.__pydantic_private__) == (None, None)
+    elif isinstance(built, (list, tuple)):
+        assert len(built) == len(validated)
+        for a, b in zip(built, validated, strict=True):
+            _same(a, b)
+    elif isinstance(built, dict):
+        assert list(built) == list(validated)
+        for key, value in built.items():
+            _same(value, validated[key])
+    else:
+        assert built == validated
+
+
+def test_assembled_apis_are_what_validation_builds() -> None:
+    catalog = load_bank_docs(BANK_DOCS, workers=1)
+    tables = 0
+    for api in catalog.apis.values():
+        _same(api, Api(**{name: getattr(api, name) for name in Api.model_fields}))
+        for table in [*api.input_tables, *api.output_tables]:
+            _same(table, SessionTable(**{name: getattr(table, name) for name in SessionTable.model_fields}))
+            assert table.source is not None
+            _same(table.source, Location(file=table.source.file, anchor=table.source.anchor))
+            tables += 1
+        _same(api.executor, ExecutorBinding(kind="sql_procedure", target=f'api."{api.key}"'))
+        _same(api.funnel, FunnelVerdict())
+        assert api.source is not None and api.source.model_dump() == {
+            "file": api.source.file,
+            "line": None,
+            "anchor": api.key,
+        }
+    assert len(catalog.apis) > 10 and tables > 10
+
+
+def test_a_loaded_catalog_leaves_share_field_sets_nothing_to_do(tmp_path: Path) -> None:
+    """``BankHtmlFormat.shares_field_sets``: the compiler skips the walk, so every model must have its set,
+    the diagnostics of pages parsed in other processes and of the assembly included."""
+    docs = tmp_path / "docs"
+    shutil.copytree(BANK_DOCS, docs)
+    services = docs / "BObjects" / "Services"
+    (services / "API_Broken_FindByID.htm").write_bytes(b"<html><body><table><tr><td>x")  # truncated
+    page = next(services.glob("API_*.htm"))
+    page.write_bytes(page.read_bytes().replace(b"T_", b"T_Missing_", 1))  # a table link to no table page
+    (docs / "BObjects" / "BO_Empty.htm").write_bytes(b"\xff\xfe\x00garbage")  # not decodable
+    catalog = load_bank_docs(docs, workers=2)
+    assert len(catalog.diagnostics) >= 3
+    assert source_format(catalog.source_kind).shares_field_sets
+    assert share_field_sets(catalog) == 0

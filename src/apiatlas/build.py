@@ -19,10 +19,12 @@ from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.passes.index import SearchIndexing
+from apiatlas.report.chains import CHAIN_MAX_RANK
 from apiatlas.report.markdown import render_report
 from apiatlas.search.embedding import EmbeddingProvider, provider_from_spec
 from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
+from apiatlas.snapshot.edge_arrays import EdgeColumns
 from apiatlas.snapshot.manifest import Manifest
 from apiatlas.snapshot.reader import Snapshot
 from apiatlas.snapshot.writer import write_snapshot
@@ -156,7 +158,8 @@ def compile_docs(
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
     with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders), paused_collections(freeze=True):
         catalog, fmt = _load_catalog(source, kind, sink, source_options)
-        share_field_sets(catalog)  # a third of a parsed catalog's memory; the passes' edges share theirs
+        if not fmt.shares_field_sets:  # a third of a parsed catalog's memory; the passes' edges share theirs
+            share_field_sets(catalog)
     config = BuildConfig.load(config_path, source_kind=catalog.source_kind)
     overlays = _apply_overlays(catalog, overlays_dir, timings, sink)
     config = _record_config(catalog, config, config_path, search, embeddings)
@@ -183,13 +186,19 @@ def compile_docs(
         options = _options(source, overlays_dir, config_path, config, kind)
         if context.enricher is not None and context.enricher.run is not None:
             options["enrichment"] = context.enricher.run.manifest()
+        edges = EdgeColumns()  # the edges as written: the report draws its chains with them
         with _timed(timings, "snapshot", sink):
             manifest = write_snapshot(
-                catalog, out, options=options, vectors=indexing.vectors, search=indexing.search_tables
+                catalog,
+                out,
+                options=options,
+                vectors=indexing.vectors,
+                search=indexing.search_tables,
+                edge_columns=edges,
             )
     finally:
         indexing.close()  # a lexical child whose arrays were never asked for (a failed build) is stopped
-    report = _write_report(out, report_path, fmt, timings, sink) if write_report else None
+    report = _write_report(out, report_path, fmt, timings, sink, edges) if write_report else None
     return CompileResult(
         snapshot=out,
         report=report,
@@ -335,12 +344,18 @@ def _record_config(
 
 
 def _write_report(
-    out: Path, report_path: Path | None, fmt: SourceFormat, timings: dict[str, float], sink: CompileProgress
+    out: Path,
+    report_path: Path | None,
+    fmt: SourceFormat,
+    timings: dict[str, float],
+    sink: CompileProgress,
+    edges: EdgeColumns,
 ) -> Path:
-    """The Markdown compile report of the snapshot just written."""
+    """The Markdown compile report of the snapshot just written (``edges``: as the writer kept them)."""
     report = report_path or default_report_path(out)
     with _timed(timings, "report", sink), Snapshot.open(out) as snap:
-        text = render_report(snap, timings=dict(timings), featured=fmt.featured_api)
+        chained = edges.arrays(CHAIN_MAX_RANK)
+        text = render_report(snap, timings=dict(timings), featured=fmt.featured_api, edges=chained)
         report.parent.mkdir(parents=True, exist_ok=True)
         report.write_text(text, encoding="utf-8")
     return report

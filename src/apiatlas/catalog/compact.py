@@ -10,7 +10,9 @@ dump), so every instance of a class can share one set holding all its field name
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from operator import itemgetter
 from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
@@ -50,28 +52,24 @@ def share_field_sets(root: BaseModel) -> int:
     shared fields set; returns how many instances got it. Only the fields whose annotation can hold a
     model are followed, and a container whose first item is neither a model nor a container is taken to
     hold none (the catalog's lists and dicts are of one kind each: names, JSON values), which keeps the
-    walk off the millions of strings and JSON Schema values."""
+    walk off the millions of strings and JSON Schema values. A model's followed fields are read where the
+    model is met, and kept for later only when one is set (most parameters and columns: none)."""
     shared = int(adopt_shared_fields_set(root))
-    stack: list[Any] = [root]
+    stack: list[Any] = [[root.__dict__[name] for name in _model_holding_fields(type(root))]]
     setattr_ = object.__setattr__
     while stack:
         value = stack.pop()
-        held: type[BaseModel] = type(value)
-        if (_KINDS.get(held) or _kind(held))[0] is _MODEL:  # not isinstance: ABCMeta's is slow
-            fields = value.__dict__
-            items: Any = [fields[name] for name in _model_holding_fields(held)]
-        elif isinstance(value, dict):
-            items = value.values()
-        else:  # a list or tuple
-            items = value
+        items = value.values() if isinstance(value, dict) else value  # a dict, list or tuple
         for item in items:
             kind, common, holding = _KINDS.get(type(item)) or _kind(type(item))  # by type: no ABCMeta
             if kind is _MODEL:
                 if item.__pydantic_fields_set__ is not common:
                     setattr_(item, "__pydantic_fields_set__", common)
                     shared += 1
-                if holding:  # a model holding none (most) is not visited again
-                    stack.append(item)
+                if holding is not None:  # a model whose fields may hold a model
+                    held = holding(item.__dict__)
+                    if any(held):  # one is set (the JSON values of a catalog have their truth)
+                        stack.append(held)
             elif kind is _CONTAINER and item:
                 first = next(iter(item.values())) if isinstance(item, dict) else item[0]
                 if (_KINDS.get(type(first)) or _kind(type(first)))[0] is not _OTHER:
@@ -81,20 +79,33 @@ def share_field_sets(root: BaseModel) -> int:
 
 _MODEL, _CONTAINER, _OTHER = "model", "container", "other"
 # by class: whether its instances are models, containers (list, tuple, dict) or neither, and for a model
-# class its shared fields set and whether any of its fields may hold a model (looked up once per item)
-_KINDS: dict[type, tuple[str, set[str] | None, bool]] = {}
+# class its shared fields set and what reads, from an instance's ``__dict__``, the values of its fields that
+# may hold a model (None: no such field), looked up once per item
+_Holding = Callable[[dict[str, Any]], tuple[Any, ...]]
+_KINDS: dict[type, tuple[str, set[str] | None, _Holding | None]] = {}
 
 
-def _kind(cls: type) -> tuple[str, set[str] | None, bool]:
+def _kind(cls: type) -> tuple[str, set[str] | None, _Holding | None]:
     """``_KINDS[cls]``, worked out and remembered."""
+    known: tuple[str, set[str] | None, _Holding | None]
     if issubclass(cls, BaseModel):
-        known: tuple[str, set[str] | None, bool] = (_MODEL, all_fields(cls), bool(_model_holding_fields(cls)))
+        known = (_MODEL, all_fields(cls), _holding(_model_holding_fields(cls)))
     elif issubclass(cls, (list, tuple, dict)):
-        known = (_CONTAINER, None, False)
+        known = (_CONTAINER, None, None)
     else:
-        known = (_OTHER, None, False)
+        known = (_OTHER, None, None)
     _KINDS[cls] = known
     return known
+
+
+def _holding(names: tuple[str, ...]) -> _Holding | None:
+    """What reads the fields ``names`` of a ``__dict__`` as a tuple (None for no name)."""
+    if not names:
+        return None
+    if len(names) == 1:
+        (name,) = names
+        return lambda fields: (fields[name],)
+    return itemgetter(*names)
 
 
 @cache

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from itertools import pairwise
 
-from apiatlas.catalog.model import Catalog, Edge, EdgeLevel
+from apiatlas.catalog.model import Api, Catalog, Edge, EdgeLevel
 from apiatlas.code.keys import path_of
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
@@ -40,18 +40,27 @@ def _resolve(call: str, by_path: dict[str, str], unique: dict[str, str]) -> str 
     return by_path.get(f"{owner}.{member}") or unique.get(member)
 
 
+def _calls(api: Api) -> list[str]:
+    """The calls of the API's body facts in order (none for an API without them)."""
+    facts = (api.extra.get("member") or {}).get("facts") or {}
+    calls: list[str] = facts.get("calls", [])
+    return calls
+
+
 def co_usage(catalog: Catalog, config: BuildConfig, context: PassContext) -> None:
+    bodies = [(api.key, calls) for api in catalog.kept_apis() if (calls := _calls(api))]
+    if not bodies:
+        return  # no body facts: no names to resolve
     by_path, unique = _names(catalog)
     pairs: Counter[tuple[str, str]] = Counter()
     example: dict[tuple[str, str], str] = {}
-    for api in catalog.kept_apis():
-        facts = (api.extra.get("member") or {}).get("facts") or {}
-        called = [k for k in (_resolve(c, by_path, unique) for c in facts.get("calls", [])) if k]
+    for key, calls in bodies:
+        called = [k for k in (_resolve(c, by_path, unique) for c in calls) if k]
         called = list(dict.fromkeys(called))
         for before, after in pairwise(called):
             if before != after:
                 pairs[(before, after)] += 1
-                example.setdefault((before, after), api.key)
+                example.setdefault((before, after), key)
     successors: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for (before, after), count in pairs.items():
         successors[before].append((count, after))

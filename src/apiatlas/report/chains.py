@@ -207,42 +207,66 @@ def chains_to(
 
 
 def deepest_chains(graph: DependencyGraph, entry_points: set[str], limit: int = 3) -> list[Chain]:
-    """From the most-connected entry points, the path to the farthest API they reach (BFS depth)."""
+    """From the most-connected entry points, the path to the farthest API they reach (BFS depth; among the
+    farthest, the first by name)."""
     ranked = sorted(entry_points, key=lambda k: (-graph.fan_out(k), k))
-    names, pair_consumer = graph.names, graph.pair_consumer
     chains = []
     for start in ranked[: limit * 3]:
         first = graph.nodes.get(start)
         if first is None:
             continue  # feeds nothing: no chain
-        parent = {first: -1}  # node -> the pair that reached it
-        depth = {first: 0}
-        queue = deque([first])
-        far = first
-        while queue:
-            node = queue.popleft()
-            if depth[node] > depth[far] or (depth[node] == depth[far] and names[node] < names[far]):
-                far = node
-            if depth[node] >= MAX_DEPTH:
-                continue
-            for pair in graph.consumers(node):  # first-appearance order: deterministic
-                consumer = pair_consumer[pair]
-                if consumer not in parent:
-                    parent[consumer] = pair
-                    depth[consumer] = depth[node] + 1
-                    queue.append(consumer)
+        far, parent = _farthest(graph, first)
         if far != first:
             chains.append(_walk_back(graph, far, parent))
     chains.sort(key=lambda c: (-len(c.apis), c.apis))
     return chains[:limit]
 
 
-def _walk_back(graph: DependencyGraph, node: int, parent: dict[int, int]) -> Chain:
+def _farthest(graph: DependencyGraph, first: int) -> tuple[int, NDArray[np.int32]]:
+    """A breadth-first walk from ``first`` down to ``MAX_DEPTH``, a level at a time: the farthest node (the
+    first by name among the deepest) and, per node reached, the pair that reached it (-1: ``first``, or not
+    reached). The same as a FIFO queue taking each node's consumers in first-appearance order: a level's
+    nodes are in the order the level before them found them, each reached by the first pair that found it.
+    """
+    out_start = np.frombuffer(graph.out_start, dtype=np.int32)
+    out_pair = np.frombuffer(graph.out_pair, dtype=np.int32)
+    pair_consumer = np.frombuffer(graph.pair_consumer, dtype=np.int32)
+    parent = np.full(len(graph.names), -1, dtype=np.int32)
+    seen = np.zeros(len(graph.names), dtype=bool)
+    seen[first] = True
+    level = np.array([first], dtype=np.int32)
+    deepest = level
+    for _ in range(MAX_DEPTH):
+        pairs = out_pair[_runs(out_start[level], out_start[level + 1])]  # the level's consumers, in order
+        consumers = pair_consumer[pairs]
+        new = ~seen[consumers]
+        pairs, consumers = pairs[new], consumers[new]
+        _, found = np.unique(consumers, return_index=True)
+        found.sort()  # each node once, where it was first found: the queue's order
+        if not len(found):
+            break
+        level = consumers[found]
+        seen[level] = True
+        parent[level] = pairs[found]
+        deepest = level
+    names = graph.names
+    return min((int(n) for n in deepest), key=names.__getitem__), parent
+
+
+def _runs(starts: NDArray[np.int32], ends: NDArray[np.int32]) -> NDArray[np.int64]:
+    """The indexes ``starts[0]..ends[0]-1``, then ``starts[1]..ends[1]-1``, ... as one vector."""
+    counts = (ends - starts).astype(np.int64)
+    total = int(counts.sum())
+    offsets = np.repeat(starts.astype(np.int64) - np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+    return offsets + np.arange(total, dtype=np.int64)
+
+
+def _walk_back(graph: DependencyGraph, node: int, parent: NDArray[np.int32]) -> Chain:
     edges = []
-    pair = parent[node]
+    pair = int(parent[node])
     while pair >= 0:
         edges.append(graph.link(pair))
-        pair = parent[graph.pair_producer[pair]]
+        pair = int(parent[graph.pair_producer[pair]])
     edges.reverse()
     apis = [edges[0].producer, *(e.consumer for e in edges)]
     return Chain(tuple(apis), tuple(edges))

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, EdgeLevel
 from apiatlas.errors import Diagnostic
 from apiatlas.report.chains import CHAIN_MAX_RANK, Chain, DependencyGraph, chains_to, deepest_chains
 from apiatlas.snapshot.reader import Snapshot
+
+if TYPE_CHECKING:
+    from apiatlas.snapshot.edge_arrays import EdgeArrays
 
 MAX_LOCATIONS_PER_CODE = 15
 MAX_ENTRY_POINTS_LISTED = 40
@@ -25,19 +28,24 @@ LEVEL_MEANING = {
 
 
 def render_report(
-    snap: Snapshot, *, timings: dict[str, float] | None = None, featured: str | None = None
+    snap: Snapshot,
+    *,
+    timings: dict[str, float] | None = None,
+    featured: str | None = None,
+    edges: EdgeArrays | None = None,
 ) -> str:
     """The whole report for ``snap`` (``timings``: seconds per compile stage, when known).
 
     ``featured``: the API whose chains are drawn first (None: the ``featured_api`` of the format
-    registered for the snapshot's source kind, if any).
+    registered for the snapshot's source kind, if any). ``edges``: ``snap.edge_arrays(CHAIN_MAX_RANK)``
+    when the caller has them already (the compiler, from the writer: not read back).
     """
     manifest = snap.manifest()
     if featured is None:
         from apiatlas.sources import source_format
 
         featured = source_format(str(manifest.get("source_kind") or "")).featured_api
-    graph = DependencyGraph.from_arrays(snap.edge_arrays(CHAIN_MAX_RANK))
+    graph = DependencyGraph.from_arrays(edges if edges is not None else snap.edge_arrays(CHAIN_MAX_RANK))
     entry_points = set(snap.entry_points())
     sections = [
         _summary(manifest, timings),
@@ -167,8 +175,7 @@ def _top_objects(snap: Snapshot, graph: DependencyGraph) -> str:
     rows = []
     for key in ranked:
         obj = snap.get_object(key)
-        apis, _ = snap.list_apis(key, limit=10_000)
-        feeds = sum(graph.fan_out(a.key) for a in apis)
+        feeds = sum(graph.fan_out(api) for api in snap.object_api_keys(key, limit=10_000))
         rows.append((f"`{key}`", obj.name if obj else "", obj.title if obj else "", counts[key], feeds))
     return "## Top business objects\n\n" + _table(
         ["key", "name", "purpose", "kept APIs", "outgoing edges"], rows

@@ -9,7 +9,9 @@ field names are numbered once.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,6 +36,41 @@ class EdgeArrays:
     fields: list[str]
 
 
+@dataclass
+class EdgeColumns:
+    """The edges as the snapshot writer numbers them, kept while it writes them (``write_snapshot``'s
+    ``edge_columns``), so that the compile's report need not read them back: edge ``id`` is row ``id - 1``
+    of the integer columns (APIs by ``apis.id``, fields by ``edge_names.id``); ``apis[n - 1]`` is the key
+    of ``apis.id`` ``n`` and ``fields[n - 1]`` the text of ``edge_names.id`` ``n``."""
+
+    producer: array[int] = field(default_factory=lambda: array("i"))
+    consumer: array[int] = field(default_factory=lambda: array("i"))
+    producer_field: array[int] = field(default_factory=lambda: array("i"))
+    consumer_field: array[int] = field(default_factory=lambda: array("i"))
+    rank: array[int] = field(default_factory=lambda: array("i"))
+    apis: list[str] = field(default_factory=list)
+    fields: list[str] = field(default_factory=list)
+
+    def arrays(self, max_rank: int) -> EdgeArrays:
+        """What ``read_edge_arrays`` reads of the snapshot these edges were written to."""
+        rank = np.frombuffer(self.rank, dtype=np.int32)
+        at = np.flatnonzero(rank <= max_rank)
+        at = at[np.argsort(rank[at], kind="stable")]  # by rank, then id
+
+        def column(values: array[int]) -> NDArray[np.int32]:
+            return np.frombuffer(values, dtype=np.int32)[at]
+
+        ends = np.stack((column(self.producer), column(self.consumer)), axis=1)
+        names = np.stack((column(self.producer_field), column(self.consumer_field)), axis=1)
+        return _numbered(
+            rank[at],
+            ends,
+            names,
+            lambda ids: [self.apis[i - 1] for i in ids.tolist()],
+            lambda ids: [self.fields[i - 1] for i in ids.tolist()],
+        )
+
+
 def read_edge_arrays(conn: sqlite3.Connection, max_rank: int) -> EdgeArrays:
     """The edges of rank ``max_rank`` or stronger of the snapshot open on ``conn``."""
     cursor = conn.execute(
@@ -45,18 +82,36 @@ def read_edge_arrays(conn: sqlite3.Connection, max_rank: int) -> EdgeArrays:
         chunks.append(np.array(batch, dtype=np.int32))
     table = np.concatenate(chunks)
     table = table[np.lexsort((table[:, 1], table[:, 0]))]  # by rank, then id: the reader's edge order
-    api_ids, api_at = np.unique(table[:, 2:4].ravel(), return_inverse=True)
-    field_ids, field_at = np.unique(table[:, 4:6].ravel(), return_inverse=True)
-    apis = _texts(conn, "SELECT id, key FROM apis", "id", api_ids)
-    fields = _texts(conn, "SELECT id, text FROM edge_names", "id", field_ids)
-    ends: NDArray[np.int32] = api_at.reshape(-1, 2).astype(np.int32)
-    names: NDArray[np.int32] = field_at.reshape(-1, 2).astype(np.int32)
+    return _numbered(
+        table[:, 0].copy(),
+        table[:, 2:4],
+        table[:, 4:6],
+        lambda ids: _texts(conn, "SELECT id, key FROM apis", "id", ids),
+        lambda ids: _texts(conn, "SELECT id, text FROM edge_names", "id", ids),
+    )
+
+
+def _numbered(
+    rank: NDArray[np.int32],
+    ends: NDArray[np.int32],
+    names: NDArray[np.int32],
+    api_texts: Callable[[NDArray[np.int32]], list[str]],
+    field_texts: Callable[[NDArray[np.int32]], list[str]],
+) -> EdgeArrays:
+    """Edges in order (``ends``: producer and consumer ``apis.id``, ``names``: their fields'
+    ``edge_names.id``) with their APIs and fields numbered from 0 in id order (``*_texts``: the texts of
+    sorted ids)."""
+    api_ids, api_at = np.unique(ends.ravel(), return_inverse=True)
+    field_ids, field_at = np.unique(names.ravel(), return_inverse=True)
+    apis, fields = api_texts(api_ids), field_texts(field_ids)
+    api_pairs: NDArray[np.int32] = api_at.reshape(-1, 2).astype(np.int32)
+    field_pairs: NDArray[np.int32] = field_at.reshape(-1, 2).astype(np.int32)
     return EdgeArrays(
-        producer=ends[:, 0],
-        consumer=ends[:, 1],
-        producer_field=names[:, 0],
-        consumer_field=names[:, 1],
-        rank=table[:, 0].copy(),
+        producer=api_pairs[:, 0],
+        consumer=api_pairs[:, 1],
+        producer_field=field_pairs[:, 0],
+        consumer_field=field_pairs[:, 1],
+        rank=rank,
         apis=apis,
         fields=fields,
     )

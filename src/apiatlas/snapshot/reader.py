@@ -170,6 +170,11 @@ class Snapshot(GraphLinks, SearchReads):
         )
         return [self._api(r[0]) for r in rows], int(total)
 
+    def object_api_keys(self, object_key: str, limit: int = 50) -> list[str]:
+        """The keys of ``list_apis(object_key, limit=limit)``'s APIs (kept, by key), without decoding them."""
+        sql = "SELECT key FROM apis WHERE object_key = ? AND kept = 1 ORDER BY key LIMIT ?"
+        return [r[0] for r in self._rows(sql, (object_key, limit))]
+
     def all_api_keys(self, include_dropped: bool = False) -> list[str]:
         sql = "SELECT key FROM apis" + ("" if include_dropped else " WHERE kept = 1") + " ORDER BY key"
         return [r[0] for r in self._rows(sql)]

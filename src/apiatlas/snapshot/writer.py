@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
@@ -23,6 +23,9 @@ from apiatlas.snapshot.api_rows import ordered_json_bytes as ordered_json_bytes
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
 from apiatlas.snapshot.schema import APIS_DICT, CONTRACTS_DICT, DDL, PAGE_SIZE
 from apiatlas.text import index_text, words
+
+if TYPE_CHECKING:
+    from apiatlas.snapshot.edge_arrays import EdgeColumns  # numpy: not loaded with the writer
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -49,6 +52,7 @@ def write_snapshot(
     vectors: Mapping[str, bytes] | None = None,
     search_index: Mapping[str, bytes] | None = None,
     search: Callable[[], SearchTables] | None = None,
+    edge_columns: EdgeColumns | None = None,
 ) -> Manifest:
     """Write ``catalog`` to ``path`` and return its manifest.
 
@@ -59,7 +63,8 @@ def write_snapshot(
     given, stands for ``search_index``: it is called once the other tables are written (the index pass
     may still be building its arrays on another core until then), and the manifest is built after it
     (the index pass's stats are complete then; the table order of the file does not change its bytes:
-    ``VACUUM`` rewrites every table in schema order).
+    ``VACUUM`` rewrites every table in schema order). ``edge_columns``, when given, is filled with the
+    edges as written (what ``Snapshot.edge_arrays`` would read back: the compile's report reads them there).
     """
     path = Path(path)
     if not path.parent.is_dir():
@@ -73,7 +78,7 @@ def write_snapshot(
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        manifest = _write(catalog, options, tmp, vectors or {}, tables)
+        manifest = _write(catalog, options, tmp, vectors or {}, tables, edge_columns)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -88,6 +93,7 @@ def _write(
     tmp: Path,
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
+    edge_columns: EdgeColumns | None,
 ) -> Manifest:
     conn = sqlite3.connect(tmp, isolation_level=None)
     try:
@@ -97,7 +103,7 @@ def _write(
         conn.execute("BEGIN")
         for ddl in DDL:
             conn.execute(ddl)
-        manifest = _insert_all(conn, catalog, options, vectors, search, tmp)
+        manifest = _insert_all(conn, catalog, options, vectors, search, tmp, edge_columns)
         conn.execute("COMMIT")
         conn.execute("INSERT INTO api_fts(api_fts) VALUES ('optimize')")
         conn.execute("VACUUM")
@@ -113,6 +119,7 @@ def _insert_all(
     vectors: Mapping[str, bytes],
     search: Callable[[], SearchTables],
     tmp: Path,
+    edge_columns: EdgeColumns | None = None,
 ) -> Manifest:
     """Every table's rows, one table family after the other, and the manifest, while the APIs' rows are built
     (on another core for a large catalog); those last."""
@@ -125,7 +132,7 @@ def _insert_all(
         edges = kept_edges(catalog)
         _insert_objects(conn, catalog)
         _insert_sources_and_types(conn, catalog)
-        _insert_edges(conn, catalog, edges)
+        _insert_edges(conn, catalog, edges, edge_columns)
         _insert_playbooks(conn, catalog)
         _insert_diagnostics(conn, catalog)
         _insert_search(conn, catalog, apis, vectors, search())
@@ -202,11 +209,14 @@ def _insert_sources_and_types(conn: sqlite3.Connection, catalog: Catalog) -> Non
     )
 
 
-def _insert_edges(conn: sqlite3.Connection, catalog: Catalog, edges: list[Edge]) -> None:
+def _insert_edges(
+    conn: sqlite3.Connection, catalog: Catalog, edges: list[Edge], columns: EdgeColumns | None = None
+) -> None:
     """The dependency graph's edges between kept APIs (``edges``: ``kept_edges``), each with its level's
     rank, as integers: APIs by ``apis.id``, every other text by its ``edge_names`` id (``id`` keeps the
-    edges' order)."""
-    ids = {key: n for n, key in enumerate(sorted(catalog.apis), start=1)}
+    edges' order); kept in ``columns`` too when given."""
+    keys = sorted(catalog.apis)
+    ids = {key: n for n, key in enumerate(keys, start=1)}
     texts = sorted({t for e in edges for t in _edge_texts(e) if t is not None})
     name_id = {t: n for n, t in enumerate(texts, start=1)}
     conn.executemany("INSERT INTO edge_names(id, text) VALUES (?, ?)", ((n, t) for t, n in name_id.items()))
@@ -214,25 +224,45 @@ def _insert_edges(conn: sqlite3.Connection, catalog: Catalog, edges: list[Edge])
     def named(text: str | None) -> int | None:
         return None if text is None else name_id[text]
 
+    rows: Iterator[EdgeRow] = (
+        (
+            ids[e.consumer],
+            EDGE_LEVEL_RANK[e.level],
+            n,
+            ids[e.producer],
+            named(e.producer_table),
+            name_id[e.producer_field],
+            named(e.consumer_table),
+            name_id[e.consumer_field],
+            named(e.domain_type),
+            named(e.reason),
+        )
+        for n, e in enumerate(edges, start=1)
+    )
+    if columns is not None:
+        columns.apis, columns.fields = keys, texts
+        rows = _kept_in(columns, rows)
     conn.executemany(
         "INSERT INTO edges(consumer, rank, id, producer, producer_table, producer_field, consumer_table,"
         " consumer_field, domain_type, reason) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        (
-            (
-                ids[e.consumer],
-                EDGE_LEVEL_RANK[e.level],
-                n,
-                ids[e.producer],
-                named(e.producer_table),
-                name_id[e.producer_field],
-                named(e.consumer_table),
-                name_id[e.consumer_field],
-                named(e.domain_type),
-                named(e.reason),
-            )
-            for n, e in enumerate(edges, start=1)
-        ),
+        rows,
     )
+
+
+EdgeRow = tuple[int, int, int, int, int | None, int, int | None, int, int | None, int | None]
+
+
+def _kept_in(columns: EdgeColumns, rows: Iterator[EdgeRow]) -> Iterator[EdgeRow]:
+    """``rows`` as they go, each one's APIs, fields and rank appended to ``columns`` (row ``id - 1``)."""
+    consumer, rank, producer = columns.consumer.append, columns.rank.append, columns.producer.append
+    producer_field, consumer_field = columns.producer_field.append, columns.consumer_field.append
+    for row in rows:
+        consumer(row[0])
+        rank(row[1])
+        producer(row[3])
+        producer_field(row[5])
+        consumer_field(row[7])
+        yield row
 
 
 def _edge_texts(e: Edge) -> tuple[str | None, ...]:

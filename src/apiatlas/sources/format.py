@@ -32,6 +32,9 @@ class SourceFormat:
     rest_passes: ClassVar[bool] = False  # operations over HTTP paths: the rest_edges pass applies
     source_schemas_win: ClassVar[bool] = False  # a parameter's own JSON Schema beats its domain type's
     featured_api: ClassVar[str | None] = None  # the API whose chains the compile report draws first
+    # every model of a loaded catalog has its class's shared fields set already (``catalog/compact.py``):
+    # the compiler need not walk the catalog to give it them
+    shares_field_sets: ClassVar[bool] = False
     surface: ClassVar[Surface] = "api"  # "code": an SDK's types and members (code tools, no execution)
 
     def detects(self, path: Path) -> bool:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from apiatlas.catalog.compact import adopt_shared_fields_set
 from apiatlas.catalog.model import (
     Api,
     BusinessObject,
     Catalog,
+    Column,
     DeclaredSource,
+    Direction,
     ExecutorBinding,
+    FunnelVerdict,
     SessionTable,
 )
 from apiatlas.errors import Location, ReasonCode, Severity
@@ -23,7 +28,9 @@ from apiatlas.sources.bank_html.records import (
     TableLink,
     TablePage,
     TypesPage,
+    entity_from_fields,
     finding,
+    new_location,
 )
 from apiatlas.sources.bank_html.side_effects import side_effect_of
 
@@ -47,6 +54,7 @@ class _Index:
 def assemble_catalog(parsed: list[ParsedPage]) -> Catalog:
     """Turn parsed pages (in any order) into a Catalog whose content depends only on the pages."""
     catalog = Catalog(source_kind=SOURCE_KIND)
+    adopt_shared_fields_set(catalog)  # as every model it makes (``BankHtmlFormat.shares_field_sets``)
     ordered = sorted(parsed, key=lambda p: p.file)
     for page in ordered:
         if page.sha256:  # an unreadable file has no hash, only its UNDECODABLE_FILE diagnostic
@@ -141,6 +149,9 @@ def _add_types(page: TypesPage, catalog: Catalog) -> None:
                 )
             )
             continue
+        adopt_shared_fields_set(domain)  # built and pickled by a parse worker
+        if domain.source is not None:
+            adopt_shared_fields_set(domain.source)
         catalog.types[domain.name] = domain
 
 
@@ -180,21 +191,7 @@ def _owner(page: ApiPage, index: _Index, catalog: Catalog) -> str:
 
 
 def _api(page: ApiPage, index: _Index, catalog: Catalog) -> Api:
-    location = page.location
-    api = Api(
-        key=page.key,
-        object_key=_owner(page, index, catalog),
-        title=page.title,
-        description=page.description,
-        params=page.params,
-        errors=page.errors,
-        approved=parse_visa(page.visa),
-        implemented=page.implemented,
-        forbidden=page.forbidden,
-        side_effect=side_effect_of(page.key),
-        executor=ExecutorBinding(kind="sql_procedure", target=f'api."{page.key}"'),
-        source=location,
-    )
+    api = _new_api(page, _owner(page, index, catalog))
     if page.visa is not None:
         api.extra["visa"] = page.visa
     if page.object_ref and page.object_ref != api.object_key:
@@ -221,6 +218,8 @@ def _api(page: ApiPage, index: _Index, catalog: Catalog) -> Api:
     for table in api.input_tables:
         for column in table.columns:
             sources.extend(declared_sources(column.name, column.description))
+    for source in sources:
+        adopt_shared_fields_set(source)
     api.declared_sources = sources
     return api
 
@@ -241,12 +240,7 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
                 anchor,
             )
         )
-        return SessionTable(
-            name=link.name,
-            direction=link.direction,
-            description=link.description,
-            source=Location(file=page.file, anchor=anchor),
-        )
+        return _new_table(link.name, link.direction, link.description, [], new_location(page.file, anchor))
     shared = table_page.file in index.used_tables  # linked by an API before: its columns are taken
     index.used_tables.add(table_page.file)
     disagreements = []
@@ -266,17 +260,60 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
                 anchor,
             )
         )
-    return SessionTable(
-        name=link.name,
-        direction=link.direction,
-        description=link.description or table_page.description,
-        # the first API to link a table page takes its columns; a later one gets copies (passes fill
-        # each API's columns, e.g. their JSON Schema)
-        columns=[column.model_copy() for column in table_page.columns]
-        if shared
-        else list(table_page.columns),
-        source=table_page.location,
-    )
+    # the first API to link a table page takes its columns; a later one gets copies (passes fill each API's
+    # columns, e.g. their JSON Schema)
+    columns = [_copied(column) for column in table_page.columns] if shared else list(table_page.columns)
+    description = link.description or table_page.description
+    return _new_table(link.name, link.direction, description, columns, table_page.location)
+
+
+# The assembly builds an ``Api`` per API page and a ``SessionTable`` per table link from values the page
+# parsers made (texts, bools, enums, lists of built entities): built like ``entity_from_fields`` (the
+# ``__dict__`` validation gives for those values, fields in the model's order, defaults new) they cost a
+# fraction of validating them again.
+
+
+def _new_api(page: ApiPage, owner: str) -> Api:
+    """``Api(key=..., object_key=owner, ...)`` of an API page, its tables and declared sources to come."""
+    executor = entity_from_fields(ExecutorBinding, {"kind": "sql_procedure", "target": f'api."{page.key}"'})
+    fields: dict[str, Any] = {
+        "key": page.key,
+        "object_key": owner,
+        "title": page.title,
+        "description": page.description,
+        "params": list(page.params),
+        "input_tables": [],
+        "output_tables": [],
+        "errors": list(page.errors),
+        "approved": parse_visa(page.visa),
+        "implemented": page.implemented,
+        "forbidden": page.forbidden,
+        "side_effect": side_effect_of(page.key),
+        "overlay": None,
+        "declared_sources": [],
+        "funnel": entity_from_fields(FunnelVerdict, {"kept": True, "dropped_at": None, "reason": None}),
+        "entry_point": False,
+        "executor": executor,
+        "source": page.location,
+        "extra": {},
+        "incomplete_contract": None,
+    }
+    return entity_from_fields(Api, fields)  # type: ignore[return-value]
+
+
+def _copied(column: Column) -> Column:
+    """``column.model_copy()`` with its class's shared fields set (a copy gets a copy of the set)."""
+    copy = column.model_copy()
+    adopt_shared_fields_set(copy)
+    return copy
+
+
+def _new_table(
+    name: str, direction: Direction, description: str, columns: list[Column], source: Location
+) -> SessionTable:
+    fields: dict[str, Any] = {"name": name, "direction": direction, "description": description}
+    fields.update(columns=columns, source=source)
+    return entity_from_fields(SessionTable, fields)  # type: ignore[return-value]
 
 
 def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessObject:
@@ -306,7 +343,7 @@ def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessOb
             )
         else:
             listed.append(key)
-    return BusinessObject(
+    business_object = BusinessObject(
         key=page.key,
         name=page.name,
         title=page.title,
@@ -315,6 +352,8 @@ def _object(page: ObjectPage, members: set[str], catalog: Catalog) -> BusinessOb
         api_keys=listed + sorted(members - set(listed)),
         source=page.location,
     )
+    adopt_shared_fields_set(business_object)
+    return business_object
 
 
 def _check_declared(catalog: Catalog) -> None:

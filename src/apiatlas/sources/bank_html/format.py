@@ -35,6 +35,7 @@ class BankHtmlFormat(SourceFormat):
     tool_prefix = "bank_"
     executor = "sql"
     featured_api = "API_DealSecurity_FindListByID"  # the chain the bank demo relies on
+    shares_field_sets = True  # records.py and assemble.py give each entity its class's set
 
     def detects(self, path: Path) -> bool:
         from apiatlas.sources.bank_html.loader import is_bank_docs

@@ -38,7 +38,7 @@ class ObjectPage:
     @property
     def location(self) -> Location:
         """Where this page is: its file (relative to the docs root) and its key."""
-        return Location(file=self.file, anchor=self.key)
+        return new_location(self.file, self.key)
 
 
 @dataclass(slots=True)
@@ -61,7 +61,7 @@ class ApiPage:
     @property
     def location(self) -> Location:
         """Where this page is: its file (relative to the docs root) and its key."""
-        return Location(file=self.file, anchor=self.key)
+        return new_location(self.file, self.key)
 
 
 @dataclass(slots=True)
@@ -79,7 +79,7 @@ class TablePage:
     @property
     def location(self) -> Location:
         """Where this page is: its file (relative to the docs root) and its name."""
-        return Location(file=self.file, anchor=self.name)
+        return new_location(self.file, self.name)
 
 
 @dataclass(slots=True)
@@ -106,10 +106,13 @@ class ParsedPage:
 def finding(
     severity: Severity, code: ReasonCode, message: str, file: str, anchor: str | None = None
 ) -> Diagnostic:
-    """A diagnostic located at ``file`` (relative to the docs root) and ``anchor``."""
-    return Diagnostic(
-        severity=severity, code=code, message=message, location=Location(file=file, anchor=anchor)
-    )
+    """A diagnostic located at ``file`` (relative to the docs root) and ``anchor``, with its class's shared
+    fields set (and its location's)."""
+    location = Location(file=file, anchor=anchor)
+    adopt_shared_fields_set(location)
+    diagnostic = Diagnostic(severity=severity, code=code, message=message, location=location)
+    adopt_shared_fields_set(diagnostic)
+    return diagnostic
 
 
 def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
@@ -119,7 +122,8 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     entities also gets its class's shared fields set (``catalog/compact.py``) as it arrives, so the
     parse stage never holds one set per column. So do the names that pages repeat of each other (an API's
     key in its object's method list, a table's name and description on each API page linking it, the
-    object an API page names) and the descriptions and visas pages share."""
+    object an API page names) and the descriptions and visas pages share. The page's diagnostics get
+    their shared sets too."""
     page = parsed.page
     if isinstance(page, ApiPage):
         _share_attributes(page, ("key", "object_ref", "description", "visa"), texts)
@@ -133,6 +137,9 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     elif isinstance(page, ObjectPage):
         _share_attributes(page, ("key", "visa"), texts)
         page.methods = [texts.setdefault(method, method) for method in page.methods]
+    for diagnostic in parsed.diagnostics:  # pickled by the worker with sets of their own
+        adopt_shared_fields_set(diagnostic)
+        adopt_shared_fields_set(diagnostic.location)
 
 
 def _share_attributes(
@@ -229,3 +236,8 @@ def new_param(
 def new_error_code(code: str, description: str) -> ErrorCode:
     """An error code as ``ErrorCode(code=..., description=...)`` builds it, without validation."""
     return entity_from_fields(ErrorCode, {"code": code, "description": description})  # type: ignore[return-value]
+
+
+def new_location(file: str, anchor: str) -> Location:
+    """``Location(file=file, anchor=anchor)`` without validation (the assembly makes one an API and table)."""
+    return entity_from_fields(Location, {"file": file, "line": None, "anchor": anchor})  # type: ignore[return-value]
