@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from apiatlas.build_search import SearchInputs, search_inputs
 from apiatlas.catalog.compact import share_field_sets
 from apiatlas.catalog.model import Catalog, Overlay, Playbook
-from apiatlas.errors import ConfigError, Location, ReasonCode, SourceError
+from apiatlas.errors import Location, ReasonCode, SourceError
 from apiatlas.gc_phases import long_lived_catalog, paused_collections
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
@@ -21,8 +22,6 @@ from apiatlas.passes.context import PassContext
 from apiatlas.passes.index import SearchIndexing
 from apiatlas.report.chains import CHAIN_MAX_RANK
 from apiatlas.report.markdown import render_report
-from apiatlas.search.embedding import EmbeddingProvider, provider_from_spec
-from apiatlas.search.tuning import CALIBRATED, FusionSettings
 from apiatlas.search.vector_cache import default_cache_path
 from apiatlas.snapshot.edge_arrays import EdgeColumns
 from apiatlas.snapshot.manifest import Manifest
@@ -102,16 +101,6 @@ def default_report_path(out: Path) -> Path:
     return out.with_name(out.stem + ".report.md")
 
 
-@dataclass(frozen=True)
-class SearchInputs:
-    """What the index pass embeds with, decided (and checked) before anything is parsed."""
-
-    provider: EmbeddingProvider | None
-    settings: FusionSettings
-    settings_path: Path | None
-    settings_sha: str | None
-
-
 @long_lived_catalog()
 def compile_docs(
     source: Path,
@@ -153,7 +142,7 @@ def compile_docs(
     timings: dict[str, float] = {}
     source, out = Path(source), Path(out)
     _check_inputs(source, overlays_dir)
-    search = _search_inputs(config_path, embeddings, search_settings)
+    search = search_inputs(config_path, embeddings, search_settings)
     enricher = _enricher(llm) if llm is not None else None  # a bad --llm stops the build before parsing
     ref_folders = BuildConfig.load(config_path).ref_folder_paths(config_path)
     with _timed(timings, "parse", sink), allowed_ref_folders(ref_folders), paused_collections(freeze=True):
@@ -289,15 +278,6 @@ def _check_inputs(source: Path, overlays_dir: Path | None) -> None:
         )
 
 
-def _search_inputs(config_path: Path | None, embeddings: str | None, flag: Path | None) -> SearchInputs:
-    """The embedding provider and search settings, failing early on a bad config, model or settings file."""
-    config = BuildConfig.load(config_path)
-    provider = provider_from_spec(embeddings if embeddings is not None else config.embeddings)
-    path = search_settings_path(flag, config, config_path)
-    settings = load_search_settings(path, from_config=flag is None, config=config_path)
-    return SearchInputs(provider, settings, path, _sha256(path) if path is not None else None)
-
-
 def _load_catalog(
     source: Path, kind: str | None, sink: CompileProgress, options: dict[str, Any] | None = None
 ) -> tuple[Catalog, SourceFormat]:
@@ -359,32 +339,6 @@ def _write_report(
         report.parent.mkdir(parents=True, exist_ok=True)
         report.write_text(text, encoding="utf-8")
     return report
-
-
-def search_settings_path(flag: Path | None, config: BuildConfig, config_path: Path | None) -> Path | None:
-    """The search settings file to use: the flag's (as given), else the config's (relative to the config
-    file), else None (the shipped settings)."""
-    if flag is not None:
-        return Path(flag)
-    if config.search_settings is None:
-        return None
-    named = Path(config.search_settings)
-    return named if named.is_absolute() or config_path is None else config_path.parent / named
-
-
-def load_search_settings(path: Path | None, *, from_config: bool, config: Path | None) -> FusionSettings:
-    """``FusionSettings.from_file(path)`` (``CALIBRATED`` for None); an error on a file named by the
-    build config says so."""
-    if path is None:
-        return CALIBRATED
-    try:
-        return FusionSettings.from_file(path)
-    except ConfigError as exc:
-        if not from_config or config is None:
-            raise
-        raise ConfigError(
-            f"{exc.message} (the search_settings of {config})", code=exc.code, location=exc.location
-        ) from exc
 
 
 def _options(
