@@ -82,7 +82,7 @@ def test_a_signal_mid_compile_keeps_the_previous_snapshot(tmp_path: Path, signum
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
     cli = [sys.executable, "-m", "apiatlas.cli"]
     docs = tmp_path / "docs"
-    subprocess.run([*cli, "gen-docs", str(docs), "--apis", "400"], env=env, check=True, capture_output=True)
+    subprocess.run([*cli, "gen-docs", str(docs), "--apis", "2000"], env=env, check=True, capture_output=True)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     out = out_dir / "prev.atlas"
@@ -99,7 +99,7 @@ def test_a_signal_mid_compile_keeps_the_previous_snapshot(tmp_path: Path, signum
     while not _temps(out_dir) and time.monotonic() < deadline:  # the staging files exist: parsing began
         time.sleep(0.05)
     assert _temps(out_dir), "the compile never started"
-    time.sleep(0.5)  # well inside the parse of 400 APIs
+    time.sleep(0.3)  # well inside the parse of 2,000 APIs
     assert proc.poll() is None, "the compile finished before the signal"
     proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=60)
