@@ -1,4 +1,4 @@
-"""Keys of the catalog's other kinds below the flattened depth."""
+"""Keys of the catalog's other kinds below the flattened depth, and the share of an item key's producers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from apiatlas.catalog.model import Api
+from apiatlas.build import compile_docs
+from apiatlas.catalog.model import Api, Catalog
 from apiatlas.snapshot.writer import api_body_parts
 from apiatlas.sources import load_source
 from apiatlas.sources.openapi.references import names_kind, path_kinds
@@ -112,3 +113,20 @@ def test_which_fields_name_a_kind() -> None:
     assert not names_kind("a.rackRef.key", kinds) and not names_kind("a.stackName", kinds)
     assert not names_kind("a.tag.name", kinds)
 
+
+def test_an_item_key_is_fed_by_every_kind_nesting_the_same_reference(tmp_path: Path) -> None:
+    """Eight kinds of thing (and their ``/status``) hold a rack's name twice, nested alike: the limit of
+    producers per field (10) reaches each kind's own read before a second field or a sub-resource."""
+    holder = obj(spec=obj(slots=arr(obj(rack=obj(rackName=STR), spare=obj(rackName=STR)))))
+    paths: dict[str, Any] = {"/racks/{name}": item_read(obj(name=STR))}
+    for letter in "abcdefgh":
+        paths[f"/{letter}boxes/{{name}}"] = item_read(holder)
+        paths[f"/{letter}boxes/{{name}}/status"] = item_read(holder)
+    path = tmp_path / "store.json"
+    path.write_text(json.dumps(spec(paths)), encoding="utf-8")
+    catalog: Catalog = compile_docs(
+        path, overlays_dir=None, config_path=None, out=tmp_path / "s.atlas", write_report=False
+    ).catalog
+    into = [e for e in catalog.edges if e.consumer == "GET /racks/{name}" and e.consumer_field == "name"]
+    producers = {e.producer for e in into}
+    assert {f"GET /{letter}boxes/{{name}}" for letter in "abcdefgh"} <= producers
