@@ -60,6 +60,28 @@ def _named_kind(o: _Out) -> str:
     return ""
 
 
+def _one_per_producer(found: list[tuple[_Out, str]]) -> list[tuple[_Out, str]]:
+    """Producers' fields in the order they share a limit: reads first, an item's own read before its
+    sub-resources (``/racks/{name}`` before ``/racks/{name}/status``), the shallowest field first; each
+    producer's best field before any producer's second (fields nested alike in many kinds of thing, a
+    template's ``volumes[].rack.rackName``, leave room for all of them)."""
+    ranked = sorted(
+        found,
+        key=lambda f: (
+            method_of(f[0].api) != "GET",
+            not path_of(f[0].api).endswith("}"),
+            nesting(f[0].field),
+            f[0].api.key,
+        ),
+    )
+    taken: dict[str, int] = defaultdict(int)
+    rounds = []
+    for o, _ in ranked:
+        rounds.append(taken[o.api.key])
+        taken[o.api.key] += 1
+    return [f for _, f in sorted(zip(rounds, ranked, strict=True), key=lambda r: r[0])]
+
+
 class LooseIds:
     """The two indexes, built once per pass: item names by the resource whose collection lists them,
     bare-value lists by the resource they are named for."""
@@ -162,8 +184,7 @@ class LooseIds:
         # reads first, a single item's field before a list's (each its own share of the limit): the
         # producer's own ``{name}`` names another thing, so it is no circular need here
         for listed in (False, True):
-            part = [f for f in found if ("[]" in f[0].field) is listed]
-            part.sort(key=lambda f: (method_of(f[0].api) != "GET", nesting(f[0].field), f[0].api.key))
+            part = _one_per_producer([f for f in found if ("[]" in f[0].field) is listed])
             taken = 0
             for o, why in part:
                 if self.graph.limit is not None and taken >= self.graph.limit:

@@ -363,10 +363,12 @@ def api_body_parts(api: Api) -> list[str]:
     parts = [api.description]
     for p in api.params:
         parts += [p.name, p.description]
+    references = set(api.extra.get("reference_fields", ()))  # below a response's depth: for the graph
     for t in [*api.input_tables, *api.output_tables]:
         parts += [t.name, t.description]
         for c in t.columns:
-            parts += [c.name, c.description]
+            if c.name not in references:
+                parts += [c.name, c.description]
     if api.overlay is not None:
         parts += api.overlay.when_to_use + api.overlay.important
     parts += api.written_texts()

@@ -58,6 +58,7 @@ class ApiAssembler:
     resource_types: dict[str, str] = field(default_factory=dict)
     used_types: dict[str, str] = field(default_factory=dict)  # domain type name -> JSON base type
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _references: set[str] = field(default_factory=set)  # the last response's fields kept as references
 
     def learn_resource(self, op: OperationSpec, where: Location) -> None:
         """Remember the schema of the item a ``GET /things/{thing}`` returns, for its path parameter."""
@@ -94,15 +95,17 @@ class ApiAssembler:
         taken = {p.name for p in params}
         params += self._body_params(op.body, taken, where) if op.body is not None else []
         ok = success_response(op.responses)
+        table = self._response_table(ok, where) if ok is not None and ok.schema is not None else None
+        extra = self._extra(op, ok, where)
+        if table is not None and (refs := [c.name for c in table.columns if c.name in self._references]):
+            extra["reference_fields"] = refs  # kept for the graph only, below the flattened depth
         return Api(
             key=op.key,
             object_key=op.tags[0] if op.tags else first_segment(op.path),
             title=short(op.summary or _first_sentence(op.description) or op.operation_id or op.key),
             description=op.description.strip(),
             params=params,
-            output_tables=[self._response_table(ok, where)]
-            if ok is not None and ok.schema is not None
-            else [],
+            output_tables=[table] if table is not None else [],
             errors=[
                 ErrorCode(code=r.status, description=short(r.description))
                 for r in op.responses
@@ -113,7 +116,7 @@ class ApiAssembler:
             side_effect=effect,
             executor=ExecutorBinding(kind="http", target=op.key),
             source=where,
-            extra=self._extra(op, ok, where),
+            extra=extra,
         )
 
     def _domain_type(self, schema: Any, name: str, path: str) -> str:
@@ -183,7 +186,10 @@ class ApiAssembler:
     def _response_table(self, ok: ResponseSpec, where: Location) -> SessionTable:
         assert ok.schema is not None
         columns = []
+        self._references = set()
         for f in self.walker.flatten(ok.schema, where):
+            if f.reference:
+                self._references.add(f.path)
             domain = identifier_type(leaf_name(f.path), f.domain_type)
             self.used_types.setdefault(domain, f.json_type or "string")
             columns.append(Column(name=f.path, domain_type=domain, description=f.description))

@@ -12,6 +12,7 @@ from apiatlas.sources import Progress
 from apiatlas.sources.openapi.assemble import ApiAssembler
 from apiatlas.sources.openapi.documents import SPEC_SUFFIXES, SpecDocuments
 from apiatlas.sources.openapi.operations import OperationReader, count_operations
+from apiatlas.sources.openapi.references import path_kinds
 from apiatlas.sources.openapi.schemas import SchemaWalker, short
 
 SOURCE_KIND = "openapi"
@@ -55,6 +56,7 @@ def load_openapi(root: Path, *, progress: Progress | None = None) -> Catalog:
     catalog = Catalog(source_kind=SOURCE_KIND)
     in_spec = count_operations(docs.root)
     found = list(reader.operations())
+    walker.kinds = path_kinds(op.path for op, _ in found if op is not None)
     for op, op_where in found:
         if op is not None:
             assembler.learn_resource(op, op_where)

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from apiatlas.errors import Diagnostic, Location, Severity, SourceError
 from apiatlas.sources.openapi.documents import SpecDocuments
 from apiatlas.sources.openapi.markup import plain_text
+from apiatlas.sources.openapi.references import MAX_REFERENCE_DEPTH, kept_below, names_kind
 
 MAX_FLAT_DEPTH = 3  # nested objects below the response root
 MAX_COLUMNS = 200  # fields of one response
@@ -34,6 +35,7 @@ class FlatField(NamedTuple):
     domain_type: str
     json_type: str
     description: str
+    reference: bool = False  # below the flattened depth, kept as a key of another kind (``names_kind``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +94,14 @@ class SchemaWalker:
     """Follows ``$ref`` lazily for one spec and records broken references as located diagnostics."""
 
     docs: SpecDocuments
+    kinds: frozenset[str] = frozenset()  # the catalog's kinds: below the depth, only their keys are kept
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cycles_cut: int = 0
     ref_types: dict[str, str] = field(default_factory=dict)  # domain type name (a schema name) -> base type
     _reported: set[str] = field(default_factory=set)
     _flat: dict[tuple[str, int], list[FlatField]] = field(default_factory=dict)
+    _flat_refs: dict[tuple[str, int], list[FlatField]] = field(default_factory=dict)  # ``_references``
+    _refs_only: bool = False
     _inline: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
 
     # -- references ---------------------------------------------------------------------------------
@@ -146,7 +151,21 @@ class SchemaWalker:
         unique: dict[str, FlatField] = {}
         for f in out:
             unique.setdefault(f.path or "value", f._replace(path=f.path or "value"))
+        if len(out) >= MAX_COLUMNS and self.kinds:  # cut: the keys of other kinds it holds kept
+            refs = [f for f in self._references(node, where) if f.path not in unique][: MAX_COLUMNS // 4]
+            return list(unique.values())[: MAX_COLUMNS - len(refs)] + refs
         return list(unique.values())[:MAX_COLUMNS]
+
+    def _references(self, node: Node, where: Location) -> list[FlatField]:
+        """Only the fields naming an item of a kind of the catalog (``names_kind``), at every depth."""
+        self._refs_only, memo = True, self._flat
+        self._flat = self._flat_refs
+        try:
+            out: list[FlatField] = []
+            self._walk(node, "", MAX_FLAT_DEPTH, (), out, where, "")
+            return [f._replace(reference=True) for f in out if f.path and names_kind(f.path, self.kinds)]
+        finally:
+            self._refs_only, self._flat = False, memo
 
     def _walk(
         self,
@@ -177,7 +196,14 @@ class SchemaWalker:
                 memo = []
                 self._walk(target, "", depth, (*active, target.ref), memo, where, "")
                 self._flat[(target.ref, depth)] = memo
-            out.extend(_prefixed(memo, prefix, description))
+            fields = _prefixed(memo, prefix, description)
+            if depth < 0 or self._refs_only:  # below the depth: bare keys decided with what names them
+                fields = [
+                    f for f, m in zip(fields, memo, strict=True)
+                    if (depth == -1 and not self._refs_only and not m.path.strip("[]"))
+                    or kept_below(f.path, self.kinds)
+                ]  # fmt: skip
+            out.extend(fields)
             return
         schema = node.schema if isinstance(node.schema, dict) else {}
         description = description or short(schema.get("description"))
@@ -193,7 +219,10 @@ class SchemaWalker:
         if kind == "object":
             props = schema.get("properties")
             if not isinstance(props, dict) or not props or depth < 0:
-                out.append(FlatField(prefix, type_name(schema), "object", description))
+                if depth >= -1 and not self._refs_only:
+                    out.append(FlatField(prefix, type_name(schema), "object", description))
+                if isinstance(props, dict) and props and self.kinds and depth > -MAX_REFERENCE_DEPTH:
+                    self._properties(node, list(props.items()), prefix, depth, active, out, where)
                 return
             start = len(out)
             self._properties(node, list(props.items()), prefix, depth, active, out, where)
@@ -206,7 +235,9 @@ class SchemaWalker:
             items = schema.get("items")
             self._walk(Node(items or {}, node.file), f"{prefix}[]", depth, active, out, where, description)
             return
-        out.append(FlatField(prefix, type_name(schema), kind or "string", description))
+        below = depth < -1 or self._refs_only  # below the depth: keys of the catalog's kinds only
+        if not below or kept_below(prefix, self.kinds):
+            out.append(FlatField(prefix, type_name(schema), kind or "string", description, below))
 
     def _properties(
         self,
@@ -292,7 +323,10 @@ class SchemaWalker:
         if primitive:  # an id or the object it names (an "expandable" field): one column
             ident = next((self.identifier_of(v, where) for v, t in resolved if t not in primitive), None)
             base = primitive[0].schema
-            out.append(FlatField(prefix, ident or type_name(base), json_type(base), description))
+            below = depth < -1 or self._refs_only
+            if below and not kept_below(prefix, self.kinds):
+                return
+            out.append(FlatField(prefix, ident or type_name(base), json_type(base), description, below))
             return
         for variant, _ in resolved:
             self._walk(variant, prefix, depth, active, out, where, description)
