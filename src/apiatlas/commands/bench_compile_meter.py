@@ -13,6 +13,7 @@ import resource
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,23 @@ def pss_bytes(pid: int) -> int:
     return 0
 
 
+class SamplerThread:
+    """``sample`` called every ``every`` seconds on a daemon thread until ``stop()``."""
+
+    def __init__(self, sample: Callable[[], None], every: float, name: str) -> None:
+        self._sample, self._every, self._stop = sample, every, threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self._sample()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 @dataclass
 class TreeMemory:
     """``--tree-memory``: the peak, over the compile, of this process's PSS plus its children's (the parse
@@ -83,8 +101,7 @@ class TreeMemory:
     peaks: dict[str, int] = field(default_factory=dict)  # per step
     peak: int = 0
     processes_at_peak: int = 0
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
+    _sampler: SamplerThread | None = None
 
     def _sample(self) -> None:
         pids = [os.getpid(), *descendants(os.getpid())]
@@ -94,20 +111,14 @@ class TreeMemory:
         if total > self.peak:
             self.peak, self.processes_at_peak = total, len(pids)
 
-    def _run(self) -> None:
-        while not self._stop.wait(TREE_SAMPLE_S):
-            self._sample()
-
     def __enter__(self) -> TreeMemory:
         self._sample()
-        self._thread = threading.Thread(target=self._run, name="pss-sampler", daemon=True)
-        self._thread.start()
+        self._sampler = SamplerThread(self._sample, TREE_SAMPLE_S, "pss-sampler")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._sampler is not None:
+            self._sampler.stop()
         self._sample()
 
     def figures(self) -> dict[str, Any]:
@@ -127,8 +138,7 @@ class StepMeter:
     # wall time depends on the other work running; the CPU time much less)
     current: str = "start"
     _cpu_at: float = 0.0
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
+    _sampler: SamplerThread | None = None
 
     def step(self, name: str) -> None:
         self._sample()
@@ -143,20 +153,14 @@ class StepMeter:
         if now > self.peaks.get(self.current, 0):
             self.peaks[self.current] = now
 
-    def _run(self) -> None:
-        while not self._stop.wait(SAMPLE_S):
-            self._sample()
-
     def __enter__(self) -> StepMeter:
         self._cpu_at = cpu_seconds()
-        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
-        self._thread.start()
+        self._sampler = SamplerThread(self._sample, SAMPLE_S, "rss-sampler")
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._sampler is not None:
+            self._sampler.stop()
         self.step("end")
 
 
