@@ -107,11 +107,18 @@ def test_a_cut_response_keeps_the_keys_of_other_kinds(tmp_path: Path) -> None:
 
 def test_which_fields_name_a_kind() -> None:
     kinds = path_kinds(["/racks/{name}", "/config/maps/{id}", "/apis/store.example.io/{x}", "/v1/ab/{id}"])
-    assert kinds == {"rack", "map"}
-    assert names_kind("a.rackRef.name", kinds) and names_kind("a.rack.id", kinds)
+    assert kinds == {"rack": {"name"}, "map": {"id"}}
+    assert names_kind("a.rackRef.name", kinds) and names_kind("a.map.id", kinds)
     assert names_kind("a.b.rackName", kinds) and names_kind("a.rack.spareRackName", kinds)
     assert not names_kind("a.rackRef.key", kinds) and not names_kind("a.stackName", kinds)
     assert not names_kind("a.tag.name", kinds)
+    # only by the key word the kind's items are read by, and only when the words before it are the kind
+    assert not names_kind("a.rack.id", kinds) and not names_kind("a.map.name", kinds)
+    cards = path_kinds(["/customers/{customer}/cards/{card_id}", "/accounts/{account}"])
+    assert cards == {"customer": {"id"}, "card": {"id"}, "account": {"id"}}
+    assert names_kind("x.card.id", cards) and names_kind("x.cardId", cards)
+    assert not names_kind("sources.data[].card.name", cards)  # a cardholder's name
+    assert not names_kind("x.account_holder_name", cards) and not names_kind("x.account_holder_id", cards)
 
 
 def test_an_item_key_is_fed_by_every_kind_nesting_the_same_reference(tmp_path: Path) -> None:

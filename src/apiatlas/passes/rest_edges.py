@@ -81,9 +81,13 @@ class _RestGraph:
         # per field name: the fields of each business object, and the first POOL fields overall (lists first)
         self.by_leaf_object: dict[tuple[str, str], list[_Out]] = defaultdict(list)
         self.leaf_pool: dict[str, list[_Out]] = {}
+        # keys of another kind kept below the flattened depth feed that kind's items (``rest_items``), not
+        # every input of their leaf's name (a secret's ``name`` is no pod's)
+        references = {a.key: frozenset(a.extra.get("reference_fields", ())) for a in self.kept}
         for o in self.outs:
-            self.by_leaf[o.leaf.casefold()].append(o)
-            self.by_leaf_object[(o.leaf.casefold(), o.api.object_key)].append(o)
+            if o.field not in references[o.api.key]:
+                self.by_leaf[o.leaf.casefold()].append(o)
+                self.by_leaf_object[(o.leaf.casefold(), o.api.object_key)].append(o)
             if o.domain_type and not self._plain(o.domain_type):
                 self.by_type[o.domain_type].append(o)
         for leaf, outs in self.by_leaf.items():

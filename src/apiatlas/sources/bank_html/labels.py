@@ -100,7 +100,7 @@ def column_map(header: list[str], columns: Mapping[str, tuple[str, ...]]) -> Map
     if seen is not None and seen[0] is columns:
         return seen[1]
     mapping = _column_map(header, columns)
-    if len(_MAPS) < _MAPS_HELD:
+    if mapping and len(_MAPS) < _MAPS_HELD:  # a header (its labels repeat), not a table's first data row
         _MAPS[key] = (columns, mapping)
     return mapping
 

@@ -140,13 +140,10 @@ def _read_bytes(path: str) -> bytes:
     ~5 µs a page more, and ~10-15 µs more beside the parse (1-2 KB pages)."""
     descriptor = os.open(path, os.O_RDONLY)
     try:
-        data = os.read(descriptor, _READ_SIZE)
-        if len(data) < _READ_SIZE:
-            return data
-        parts = [data]
-        while part := os.read(descriptor, _READ_SIZE):
-            parts.append(part)
-        return b"".join(parts)
+        parts = [os.read(descriptor, _READ_SIZE)]
+        while parts[-1] and (part := os.read(descriptor, _READ_SIZE)):  # until end of file: a read may
+            parts.append(part)  # return less than asked before the end (a network share)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
     finally:
         os.close(descriptor)
 

@@ -9,7 +9,7 @@ shelf's). The kinds are the catalog's own: the literal path segment before a ``{
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import pairwise
 
 from apiatlas.language.catalog import singular
@@ -20,17 +20,20 @@ _WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PART = re.compile(r"\[\]|\.")
 
 
-def path_kinds(paths: Iterable[str]) -> frozenset[str]:
-    """The kinds a spec's paths name one item of: ``/racks/{name}`` → rack (three letters or more)."""
-    kinds: set[str] = set()
+def path_kinds(paths: Iterable[str]) -> dict[str, frozenset[str]]:
+    """The kinds a spec's paths name one item of, each with the key words its items are read by:
+    ``/racks/{name}`` → rack: name; ``/cards/{card_id}`` → card: id; a parameter naming no key word
+    (``/customers/{customer}``) is read as an id. Kinds of three letters or more."""
+    kinds: dict[str, set[str]] = {}
     for path in paths:
         segments = [s for s in path.strip("/").split("/") if s]
         for before, at in pairwise(segments):
             if at.startswith("{") and not before.startswith("{") and "." not in before:
                 kind = singular(before)
                 if len(kind) >= 3:
-                    kinds.add(kind)
-    return frozenset(kinds)
+                    said = words(at.strip("{}"))
+                    kinds.setdefault(kind, set()).add(said[-1] if said and said[-1] in KEY_WORDS else "id")
+    return {k: frozenset(v) for k, v in kinds.items()}
 
 
 def words(name: str) -> list[str]:
@@ -38,7 +41,7 @@ def words(name: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(name)]
 
 
-def leading_kind(name: str, kinds: frozenset[str]) -> str:
+def leading_kind(name: str, kinds: Mapping[str, frozenset[str]]) -> str:
     """The longest kind a field name's leading words join to (``configShelfRef`` → configshelf when that
     is a kind, else ''); a name of one word is that word's singular."""
     parts = words(name)
@@ -50,22 +53,24 @@ def leading_kind(name: str, kinds: frozenset[str]) -> str:
     return found
 
 
-def names_kind(path: str, kinds: frozenset[str]) -> bool:
-    """Whether an output field is a key of a kind of the catalog: its last word is a key word and its
-    own leading words (``shelfName``) or its holder's (``rackRef.name``, ``rack.id``, ``rack.rackName``)
-    name a kind."""
+def names_kind(path: str, kinds: Mapping[str, frozenset[str]]) -> bool:
+    """Whether an output field is a key of a kind of the catalog, by the key word its items are read by:
+    its words before that key word are the kind (``shelfName``, not ``accountHolderName``), or its holder's
+    leading words are (``rackRef.name``, ``rack.id``, ``rack.spareRackName``)."""
     parts = [p for p in _PART.split(path) if p]
     if not parts or not kinds:
         return False
     leaf = words(parts[-1])
     if not leaf or leaf[-1] not in KEY_WORDS:
         return False
-    if len(leaf) > 1 and leading_kind(parts[-1], kinds):
+    own = singular("".join(leaf[:-1])) if len(leaf) > 1 else ""
+    if own in kinds and leaf[-1] in kinds[own]:
         return True
-    return len(parts) > 1 and bool(leading_kind(parts[-2], kinds))
+    holder = leading_kind(parts[-2], kinds) if len(parts) > 1 else ""
+    return bool(holder) and leaf[-1] in kinds[holder]
 
 
-def kept_below(path: str, kinds: frozenset[str]) -> bool:
+def kept_below(path: str, kinds: Mapping[str, frozenset[str]]) -> bool:
     """Whether a field below the flattened depth is kept: a key of a kind (``names_kind``), or, inside a
     referenced schema flattened on its own, a bare key whose holder is not known yet (``name``: decided
     again once the reference's field name is before it)."""

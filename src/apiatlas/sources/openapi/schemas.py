@@ -7,6 +7,7 @@ so a cyclic or very large spec costs time linear in what is emitted, never an ex
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -94,7 +95,8 @@ class SchemaWalker:
     """Follows ``$ref`` lazily for one spec and records broken references as located diagnostics."""
 
     docs: SpecDocuments
-    kinds: frozenset[str] = frozenset()  # the catalog's kinds: below the depth, only their keys are kept
+    kinds: Mapping[str, frozenset[str]] = field(default_factory=dict)  # the catalog's kinds and their key
+    # words (``references.path_kinds``): below the depth, only their keys are kept
     diagnostics: list[Diagnostic] = field(default_factory=list)
     cycles_cut: int = 0
     ref_types: dict[str, str] = field(default_factory=dict)  # domain type name (a schema name) -> base type
