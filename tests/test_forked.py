@@ -193,3 +193,46 @@ def test_api_rows_from_a_child_give_the_same_snapshot(
     assert built == [False, True]
     assert here == child
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["bank.atlas", "bank.atlas", "child", "here"]
+
+
+@needs_fork
+def test_in_this_process_no_child_is_forked() -> None:
+    with forked.in_this_process():
+        assert not can_fork()
+        job = Forked(os.getpid)
+        assert not job.forked and job.result() == os.getpid()
+    assert can_fork() and Forked(os.getpid).forked
+
+
+@needs_fork
+def test_compile_low_memory_forks_no_child_and_writes_the_same_snapshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``apiatlas compile --low-memory``: the lexical arrays and the API rows are built in the compiling
+    process (the bank's 30 APIs, with the thresholds for a child lowered to 0), byte for byte the same."""
+    from typer.testing import CliRunner
+
+    from apiatlas.cli import app
+    from apiatlas.snapshot import api_rows
+
+    made: list[bool] = []
+    real = forked.Forked.__init__
+
+    def counted(self: Forked[object], work: object, *, background: bool = True) -> None:
+        real(self, work, background=background)  # type: ignore[arg-type]
+        made.append(self.forked)
+
+    monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
+    monkeypatch.setattr(api_rows, "BESIDE_FROM", 0)
+    monkeypatch.setattr(forked.Forked, "__init__", counted)
+    outs, children = [], []
+    for flags in ([], ["--low-memory"]):
+        made.clear()
+        out = tmp_path / ("low" if flags else "default") / "bank.atlas"
+        args = ["compile", str(BANK_DOCS), "--config", str(BANK_CONFIG), "-o", str(out)]
+        result = CliRunner().invoke(app, [*args, "--embeddings", "none", *flags])
+        assert result.exit_code == 0, result.output
+        outs.append(out.read_bytes())
+        children.append(sum(made))
+    assert outs[0] == outs[1]
+    assert children[0] >= 2 and children[1] == 0  # the lexical arrays' child and the rows' child, then none

@@ -6,6 +6,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 
 from apiatlas.search.lexical import FIELD_WEIGHTS, K1, B, LexicalIndex
 
@@ -64,3 +65,23 @@ def test_a_card_set_without_terms_has_empty_postings() -> None:
     index = LexicalIndex.build([("API_A", "a", ([], [], []))])
     assert index.vocab == {} and index.indptr.tolist() == [0] and len(index.docs) == len(index.weights) == 0
     assert index.search(["x"], 5) == []
+
+
+def test_postings_made_in_chunks_are_the_whole_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The postings are made a few cards at a time (``_CHUNK_CARDS``): the same arrays, to the bit."""
+    from apiatlas.search import lexical
+
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(60)]
+    cards = [
+        (f"k{n:03}", f"o{n % 4}", ([rng.choice(words) for _ in range(rng.randint(0, 4))],
+                                   [rng.choice(words) for _ in range(rng.randint(0, 6))],
+                                   [rng.choice(words) for _ in range(rng.randint(0, 30))]))
+        for n in range(50)
+    ]  # fmt: skip
+    whole = lexical.LexicalIndex.build(cards)
+    monkeypatch.setattr(lexical, "_CHUNK_CARDS", 3)
+    chunked = lexical.LexicalIndex.build(cards)
+    assert whole.keys == chunked.keys and whole.vocab == chunked.vocab
+    for name in ("indptr", "docs", "weights"):
+        assert getattr(whole, name).tobytes() == getattr(chunked, name).tobytes()

@@ -56,11 +56,17 @@ def generate_docs(apis: int, seed: int, work: Path) -> tuple[Path, Path, float, 
 
 
 def compile_in_child(
-    docs: Path, overlays: Path, snap: Path, embeddings: str | None, tree_memory: bool = False
+    docs: Path,
+    overlays: Path,
+    snap: Path,
+    embeddings: str | None,
+    tree_memory: bool = False,
+    low_memory: bool = False,
 ) -> dict[str, Any]:
     """``measure_compile`` in a fresh process (its peak memory is this compile's alone)."""
-    tree = "tree" if tree_memory else ""
-    argv = [sys.executable, "-c", CHILD_CODE, str(docs), str(overlays), str(snap), embeddings or "", tree]
+    tree, low = "tree" if tree_memory else "", "low" if low_memory else ""
+    argv = [sys.executable, "-c", CHILD_CODE, str(docs), str(overlays), str(snap), embeddings or ""]
+    argv += [tree, low]
     done = subprocess.run(argv, check=False, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"the metered compile failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
@@ -75,13 +81,14 @@ def run_bench(
     runs: int = SUBPROCESS_RUNS,
     embeddings: str | None = None,
     tree_memory: bool = False,
+    low_memory: bool = False,
 ) -> dict[str, Any]:
     """Generate, compile (metered, in a fresh process) and measure in ``work``; return the figures."""
     from apiatlas.snapshot.reader import Snapshot
 
     docs, overlays, gen_s, pages = generate_docs(apis, seed, work)
     snap = work / "bench.atlas"
-    figures = compile_in_child(docs, overlays, snap, embeddings, tree_memory)
+    figures = compile_in_child(docs, overlays, snap, embeddings, tree_memory, low_memory)
 
     open_ms = []
     for _ in range(OPEN_RUNS):
@@ -142,6 +149,10 @@ def bench_compile(
             "0.5 s: the memory the compile really holds; slows it a little.",
         ),
     ] = False,
+    low_memory: Annotated[
+        bool,
+        typer.Option("--low-memory", help="Compile as `apiatlas compile --low-memory`: no child beside."),
+    ] = False,
 ) -> None:
     """Time compile end to end on a generated bank documentation set: per stage and per pass, with peak
     memory, and snapshot open/info. Several ``--apis`` print side by side with the ratio to the first."""
@@ -150,7 +161,8 @@ def bench_compile(
     console = Console(stderr=True)
     for n in sizes:
         with console.status(f"bench compile --apis {n}: generating, compiling, measuring"):
-            all_figures.append(_bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1, tree_memory))
+            figures = _bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1, (tree_memory, low_memory))
+            all_figures.append(figures)
     if as_json:
         shown: Any = all_figures[0] if len(all_figures) == 1 else all_figures
         typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True))
@@ -162,14 +174,20 @@ def bench_compile(
 
 
 def _bench_one(
-    apis: int, seed: int, keep: Path | None, runs: int, embeddings: str | None, per_size: bool, tree: bool
+    apis: int,
+    seed: int,
+    keep: Path | None,
+    runs: int,
+    embeddings: str | None,
+    per_size: bool,
+    memory: tuple[bool, bool],  # (--tree-memory, --low-memory)
 ) -> dict[str, Any]:
     if keep is not None:
         work = keep / f"apis-{apis}" if per_size else keep
         work.mkdir(parents=True, exist_ok=True)
-        return run_bench(apis, seed, work, runs, embeddings, tree)
+        return run_bench(apis, seed, work, runs, embeddings, *memory)
     with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
-        return run_bench(apis, seed, Path(tmp), runs, embeddings, tree)
+        return run_bench(apis, seed, Path(tmp), runs, embeddings, *memory)
 
 
 def figures_table(f: dict[str, Any]) -> Table:

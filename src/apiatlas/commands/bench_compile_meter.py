@@ -165,12 +165,19 @@ class StepMeter:
 
 
 def measure_compile(
-    docs: Path, overlays: Path, snap: Path, embeddings: str | None, tree_memory: bool = False
+    docs: Path,
+    overlays: Path,
+    snap: Path,
+    embeddings: str | None,
+    tree_memory: bool = False,
+    low_memory: bool = False,
 ) -> dict[str, Any]:
-    """Compile ``docs`` into ``snap`` once, metered (with ``tree_memory``, the process tree's PSS too); then
-    the figures of the snapshot and a rewrite check."""
+    """Compile ``docs`` into ``snap`` once, metered (with ``tree_memory``, the process tree's PSS too; with
+    ``low_memory``, no child beside: ``compile --low-memory``); then the figures and a rewrite check."""
+    from apiatlas.forked import one_process
+
     start_rss = rss_bytes()
-    with StepMeter() as meter, contextlib.ExitStack() as stack:
+    with StepMeter() as meter, contextlib.ExitStack() as stack, one_process(low_memory):
         tree = stack.enter_context(TreeMemory(meter)) if tree_memory else None
         from apiatlas.build import compile_docs  # imported inside the meter: imports cost memory too
 
@@ -233,9 +240,12 @@ def _rewrite_is_identical(result: Any, snap: Path) -> bool:
 
 def child_main() -> None:
     """``python -c 'from apiatlas.commands.bench_compile_meter import child_main; child_main()' DOCS
-    OVERLAYS SNAP EMBEDDINGS TREE``: print ``measure_compile``'s figures as one JSON line."""
-    docs, overlays, snap, embeddings, tree = sys.argv[1:6]
-    figures = measure_compile(Path(docs), Path(overlays), Path(snap), embeddings or None, tree == "tree")
+    OVERLAYS SNAP EMBEDDINGS TREE LOW``: print ``measure_compile``'s figures as one JSON line."""
+    docs, overlays, snap, embeddings, tree, low = sys.argv[1:7]
+    figures = measure_compile(
+        Path(docs), Path(overlays), Path(snap), embeddings or None, tree == "tree", low == "low"
+    )
+    figures["low_memory"] = low == "low"
     sys.stdout.write(json.dumps(figures, ensure_ascii=False) + "\n")
 
 

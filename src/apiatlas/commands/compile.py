@@ -104,10 +104,19 @@ def compile_command(
             "usage scenarios and search hints per member from its signature, docs and facts (cached).",
         ),
     ] = None,
+    low_memory: Annotated[
+        bool,
+        typer.Option(
+            "--low-memory",
+            help="No child process beside the passes and the snapshot writer (each holds its own copy of "
+            "much of the catalog): less memory, more time. The parse workers stay. Same snapshot.",
+        ),
+    ] = False,
 ) -> None:
     """Compile a documentation folder into a snapshot and its Markdown report."""
     from apiatlas.atomic import Terminated, signals_raise, staged_outputs
     from apiatlas.build import compile_docs, default_overlays_dir, default_report_path
+    from apiatlas.forked import one_process
 
     console = Console()
     err = Console(stderr=True)
@@ -125,7 +134,7 @@ def compile_command(
     try:
         # snapshot and report are built beside their targets and renamed into place only when the
         # build is complete and accepted: a failure, --fail-on-error or SIGTERM leaves the old files
-        with signals_raise(), staged_outputs() as staging:
+        with signals_raise(), staged_outputs() as staging, one_process(low_memory):
             with Progress(*columns, console=err, transient=False) as bar:
                 sink = RichProgress(bar)
                 result = compile_docs(

@@ -160,28 +160,52 @@ class _Numbering(dict[str, int]):
         return number
 
 
+_CHUNK_CARDS = 2048  # cards whose postings are made at once: the temporaries grow with a chunk, not the index
+
+
 def _postings(
     n: int, vocab: int, tokens: npt.NDArray[np.int32], lengths: array[int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
     """(term, card, bm25f weight without the idf) of every term of every card, ``tokens`` being the cards'
-    terms column after column (``lengths`` long each). The float operations are the ones a loop over
-    the cards would do, in its order (a column's weight, then the columns summed name, title, body), so
-    the weights are the same to the bit."""
+    terms column after column (``lengths`` long each), card after card. The float operations are the ones a
+    loop over the cards would do, in its order (a column's weight, then the columns summed name, title,
+    body), so the weights are the same to the bit; made ``_CHUNK_CARDS`` cards at a time (a chunk's
+    postings are all its own, in card order: the chunks' results joined are the whole's)."""
     if not len(tokens):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
     size = np.frombuffer(lengths, dtype=np.int32).reshape(n, 3).astype(np.int64)
     avg = [max(int(size[:, f].sum()) / n, 1e-9) for f in range(3)]
-    cell = np.repeat(np.arange(3 * n, dtype=np.int64), size.ravel())  # (card, column) of each token
+    norms = [K1 * (1 - B + B * size[:, f].astype(np.float64) / avg[f]) for f in range(3)]
+    ends = np.cumsum(size.sum(axis=1))  # where each card's tokens end
+    parts = []
+    for first in range(0, n, _CHUNK_CARDS):
+        last = min(first + _CHUNK_CARDS, n)
+        begin = int(ends[first - 1]) if first else 0
+        chunk = tokens[begin : int(ends[last - 1])]
+        parts.append(_chunk_postings(first, size[first:last], vocab, chunk, norms))
+    term_of, card_of, total = (np.concatenate(column) for column in zip(*parts, strict=True))
+    return term_of, card_of, total
+
+
+def _chunk_postings(
+    first: int,
+    size: npt.NDArray[np.int64],
+    vocab: int,
+    tokens: npt.NDArray[np.int32],
+    norms: list[npt.NDArray[np.float64]],
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """``_postings`` of the cards ``first`` … ``first + len(size) - 1`` (their token counts per column)."""
+    cells = np.arange(3 * first, 3 * (first + len(size)), dtype=np.int64)
+    cell = np.repeat(cells, size.ravel())  # (card, column) of each token
     pairs, counts = np.unique(cell * vocab + tokens, return_counts=True)  # sorted: card, column, term
     cell, term = np.divmod(pairs, vocab)
     card, field = np.divmod(cell, 3)
     k1_1 = K1 + 1
     weight = np.zeros((len(pairs),), dtype=np.float64)
     for f in range(3):
-        norm = K1 * (1 - B + B * size[:, f].astype(np.float64) / avg[f])
         at = field == f
         c = counts[at].astype(np.float64)
-        weight[at] = FIELD_WEIGHTS[f] * c * k1_1 / (c + norm[card[at]])
+        weight[at] = FIELD_WEIGHTS[f] * c * k1_1 / (c + norms[f][card[at]])
     # one posting per (card, term): its columns' weights added in column order, from 0.0
     key = card * vocab + term
     order = np.lexsort((field, key))
@@ -195,4 +219,4 @@ def _postings(
         part[group[at]] = weight[at]
         total = total + part
     card_of, term_of = np.divmod(key[starts], vocab)
-    return term_of, card_of, total
+    return term_of.astype(np.int32), card_of.astype(np.int32), total
