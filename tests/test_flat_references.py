@@ -12,20 +12,7 @@ from apiatlas.snapshot.writer import api_body_parts
 from apiatlas.sources import load_source
 from apiatlas.sources.openapi.references import names_kind, path_kinds
 from apiatlas.sources.openapi.schemas import MAX_COLUMNS
-
-STR = {"type": "string"}
-
-
-def ok(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"200": {"description": "", "content": {"application/json": {"schema": schema}}}}
-
-
-def obj(**props: Any) -> dict[str, Any]:
-    return {"type": "object", "properties": props}
-
-
-def arr(items: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "items": items}
+from test_openapi_edges import STR, arr, obj, ok
 
 
 def item_read(schema: dict[str, Any]) -> dict[str, Any]:

@@ -55,22 +55,20 @@ def default_data_dir() -> Path:
     return cache / "apiatlas" / "pg"
 
 
-
 _START_ATTEMPTS = 3  # pgserver reads postmaster.pid once a server is up: a server still stopping (a restart)
 # or still writing it (a loaded machine) fails its "ready" assertion though the next look finds it ready
 
 
 def _get_server(pgserver: Any, data_dir: Path, cleanup_mode: str) -> Any:
     """``pgserver.get_server``, looked at again (after a second) when it asserted that a server it found
-    was not ready yet; its last failure is raised."""
-    for attempt in range(1, _START_ATTEMPTS + 1):
+    was not ready yet; the last attempt's failure is raised."""
+    for _ in range(_START_ATTEMPTS - 1):
         try:
             return pgserver.get_server(data_dir, cleanup_mode=cleanup_mode)
         except AssertionError:
-            if attempt == _START_ATTEMPTS:
-                raise
             time.sleep(1.0)
-    raise AssertionError("unreachable")
+    return pgserver.get_server(data_dir, cleanup_mode=cleanup_mode)
+
 
 def _log_tail(data_dir: Path, lines: int = 15) -> str:
     log = data_dir / "log"

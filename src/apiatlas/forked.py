@@ -39,7 +39,7 @@ def usable_cores() -> int:
     return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
 
-_IN_THIS_PROCESS = [0]  # how many ``in_this_process`` blocks are open
+_in_this_process = 0  # how many ``in_this_process`` blocks are open
 
 
 @contextlib.contextmanager
@@ -48,11 +48,12 @@ def in_this_process() -> Iterator[None]:
     --low-memory``). A child reads its inherited copy of the catalog, and reading a Python object writes its
     reference count, so a child ends up with its own copy of most of what it reads: the memory traded for
     the time it saves."""
-    _IN_THIS_PROCESS[0] += 1
+    global _in_this_process
+    _in_this_process += 1
     try:
         yield
     finally:
-        _IN_THIS_PROCESS[0] -= 1
+        _in_this_process -= 1
 
 
 def one_process(wanted: bool) -> contextlib.AbstractContextManager[None]:
@@ -64,7 +65,7 @@ def can_fork() -> bool:
     """True where a forked child can compute beside this process: Linux with two usable cores or more,
     outside ``in_this_process``."""
     return (
-        not _IN_THIS_PROCESS[0]
+        not _in_this_process
         and sys.platform.startswith("linux")
         and hasattr(os, "fork")
         and usable_cores() >= 2

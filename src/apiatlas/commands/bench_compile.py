@@ -161,8 +161,18 @@ def bench_compile(
     console = Console(stderr=True)
     for n in sizes:
         with console.status(f"bench compile --apis {n}: generating, compiling, measuring"):
-            figures = _bench_one(n, seed, keep, runs, embeddings, len(sizes) > 1, (tree_memory, low_memory))
-            all_figures.append(figures)
+            all_figures.append(
+                _bench_one(
+                    n,
+                    seed,
+                    keep,
+                    runs,
+                    embeddings,
+                    len(sizes) > 1,
+                    tree_memory=tree_memory,
+                    low_memory=low_memory,
+                )
+            )
     if as_json:
         shown: Any = all_figures[0] if len(all_figures) == 1 else all_figures
         typer.echo(json.dumps(shown, ensure_ascii=False, indent=2, sort_keys=True))
@@ -180,14 +190,16 @@ def _bench_one(
     runs: int,
     embeddings: str | None,
     per_size: bool,
-    memory: tuple[bool, bool],  # (--tree-memory, --low-memory)
+    *,
+    tree_memory: bool,
+    low_memory: bool,
 ) -> dict[str, Any]:
     if keep is not None:
         work = keep / f"apis-{apis}" if per_size else keep
         work.mkdir(parents=True, exist_ok=True)
-        return run_bench(apis, seed, work, runs, embeddings, *memory)
+        return run_bench(apis, seed, work, runs, embeddings, tree_memory, low_memory)
     with tempfile.TemporaryDirectory(prefix="apiatlas-bench-") as tmp:
-        return run_bench(apis, seed, Path(tmp), runs, embeddings, *memory)
+        return run_bench(apis, seed, Path(tmp), runs, embeddings, tree_memory, low_memory)
 
 
 def figures_table(f: dict[str, Any]) -> Table:

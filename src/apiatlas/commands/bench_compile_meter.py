@@ -217,6 +217,7 @@ def measure_compile(
         "graph_capped": pass_graph.get("capped_fields", {}),
         "graph_capped_candidates": pass_graph.get("capped_candidates", {}),
         "graph_cap_per_field": pass_graph.get("cap_per_field", {}),
+        "low_memory": low_memory,
         **(tree.figures() if tree is not None else {}),
     }
 
@@ -245,7 +246,6 @@ def child_main() -> None:
     figures = measure_compile(
         Path(docs), Path(overlays), Path(snap), embeddings or None, tree == "tree", low == "low"
     )
-    figures["low_memory"] = low == "low"
     sys.stdout.write(json.dumps(figures, ensure_ascii=False) + "\n")
 
 
