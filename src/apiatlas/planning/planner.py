@@ -29,6 +29,7 @@ from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
+from apiatlas.planning.expressions import computed
 from apiatlas.planning.fit import kind_fit
 from apiatlas.planning.intent import (
     asked_kind,
@@ -168,7 +169,7 @@ class Planner:
                 for a in actions
             ]
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
-        return judge(result, self.confidence)
+        return judge(computed(result, self.cache), self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
