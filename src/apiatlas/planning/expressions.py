@@ -78,7 +78,7 @@ def _composed(
             continue
         inputs = list(step.inputs)
         for n, source in enumerate(inputs):
-            if source.origin == "user" and takes_expression(api, source.name):
+            if source.origin == "user" and source.table is None and takes_expression(api, source.name):
                 found = _from_amount(source, amounts, steps[:index], said, cache)
                 if found is not None:
                     inputs[n], changed = found, True
