@@ -10,6 +10,7 @@ import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.planning.draft import takes_an_identifier
+from apiatlas.planning.fit import adds_nothing
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot
 
@@ -71,3 +72,17 @@ def test_a_back_pointing_action_keeps_the_target_its_own_words_name(planner: Pla
     assert chain.api_keys == ["Social_Search_User", "Social_Followers"]
     fed = chain.steps[1].inputs[0]
     assert (fed.origin, fed.from_step) == ("step", 0)
+
+
+def test_a_back_pointing_actions_chains_whose_last_step_adds_nothing_come_last(planner: Planner) -> None:
+    """"… retrieve her followers": following → followers scores best (its first step covers the same
+    word and earns the entry credit), but the action keeps its last step alone, so it comes after the
+    chains whose last step covers a word of its own."""
+    ctx = planner._read("retrieve her followers.", None, dict)
+    targets = planner._targets(ctx, None)
+    assert isinstance(targets, list)
+    chains = planner.scoring.ranked(ctx, targets, every_target=True)
+    idle = [adds_nothing(ctx, [a for k in c.api_keys if (a := ctx.api(k)) is not None]) for c in chains]
+    best = max(range(len(chains)), key=lambda i: chains[i].score)
+    assert idle[best] == 1.0 and best > 0  # the best-scored chain adds nothing and is not first
+    assert idle == sorted(idle)  # every chain adding a word of its own before those adding none
