@@ -131,6 +131,7 @@ def is_identifier(name: str, domain_type: str) -> bool:
 _ALTERNATIVES = re.compile(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])")
 
 
+@lru_cache(maxsize=65536)
 def takes_an_identifier(name: str, domain_type: str) -> bool:
     """An identifier input, or one named as alternatives of which one is an identifier
     (``username_or_id_or_url``, ``nameOrId``): a hop into it reaches the thing, not a shared attribute."""
