@@ -193,3 +193,15 @@ def test_a_later_action_searching_no_stated_place_searches_the_place_an_earlier_
     assert (query.origin, query.from_step, query.from_field) == ("step", 0, "location.name")
     arrival = next(i for i in chain.steps[2].inputs if i.name == "arrival")
     assert arrival.value == "2024-08-15"
+
+
+def test_an_action_of_several_asking_two_things_each_with_its_complement_plans_both(planner: Planner) -> None:
+    said = (
+        "Find hotel rooms in Oslo and available trains from Bergen to Oslo. "
+        "I need a train that leaves on August 15, 2024."
+    )
+    chain = planner.plan(said).chains[0]
+    assert chain.api_keys[:2] == ["Stay_Find_Place", "Stay_Rooms"]
+    assert chain.api_keys[2:5] == ["Rail_Find_Station", "Rail_Find_Station", "Rail_Trains"]
+    place = next(i for i in chain.steps[1].inputs if i.name == "placeId")
+    assert (place.origin, place.from_step) == ("step", 0)

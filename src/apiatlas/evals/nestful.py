@@ -181,7 +181,8 @@ def graph_recall(cases: list[NestfulCase], snapshot: CatalogReader) -> dict[str,
     """The dependency graph against the gold bindings, apart from any plan: of the distinct gold
     bindings (producer API and field → consumer API and input), the share an edge of the snapshot
     links (``same_field``), and those it misses (with whether the spec has the field and the input at
-    all: NESTFUL's gold sometimes names a field its spec does not list, e.g. ``id`` for ``artist_id``)."""
+    all: NESTFUL's gold sometimes names a field its spec does not list, e.g. ``id`` for ``artist_id``).
+    ``eval chains`` lists the misses of the development half only (the held-back half only counted)."""
     pairs: dict[tuple[str, str, str, str], None] = {}
     for case in cases:
         for b in case.bindings:

@@ -101,6 +101,8 @@ def _mapped_args(
         if ref.pick_column:
             rows = [r for r in rows if _same(_value(r, ref.pick_column), ref.pick_value)]
         values = list(dict.fromkeys(v for r in rows if (v := _value(r, ref.column)) is not None))
+        if ref.template:
+            values = [ref.template.replace("{}", str(v), 1) for v in values]
         where = f"step {index} argument {name!r} from step {ref.source_step} {ref.source_table}.{ref.column}"
         if not values:
             raise _Stop("partial", ReasonCode.NO_MATCH, f"{where}: no value to map")

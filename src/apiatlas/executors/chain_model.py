@@ -23,12 +23,15 @@ InputTables = Annotated[
 
 
 def _pick_fields_bare(schema: dict[str, Any]) -> None:
-    """The two optional pick fields listed with their type and meaning only (the tools' token budget)."""
+    """The two optional pick fields listed with their type and meaning only, and ``template`` not listed:
+    only the planner writes it, and plan_chain's steps carry it to execute_chain (the tools' token
+    budget)."""
     for name in ("pick_column", "pick_value"):
         field = schema.get("properties", {}).get(name)
         if isinstance(field, dict):
             field.pop("title", None)
             field.pop("default", None)
+    schema.get("properties", {}).pop("template", None)
 
 
 class FieldRef(BaseModel):
@@ -42,6 +45,8 @@ class FieldRef(BaseModel):
     # rows of the earlier step picked by a name; advertised without null: leaving them out says none
     pick_column: Annotated[str | None, WithJsonSchema({"type": "string"})] = None
     pick_value: Any = None  # only the rows whose pick_column equals it (plan_chain's steps fill both)
+    # the value written into this text at '{}' ('5 * {}': an arithmetic expression over the value)
+    template: str | None = None
 
 
 class TableMapping(BaseModel):

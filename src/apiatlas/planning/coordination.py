@@ -41,6 +41,8 @@ def _head(left: str) -> tuple[str, str] | None:
 
 
 _NEXT_PHRASE = re.compile(r"\s+(?:for|of|about|on|in)\s", re.IGNORECASE)
+_PHRASE_OPENERS = ("for", "of", "about", "on", "in", "from", "to", "near", "at", "between")
+_NEXT_PHRASE_OWN = re.compile(r"\s(?:" + "|".join(_PHRASE_OPENERS) + r")\s", re.IGNORECASE)
 
 
 def coordinated_things(request: str, first_phrase: bool = False) -> list[RequestAction]:
@@ -51,7 +53,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
     text = request.strip().rstrip(".?!")
     match = _LIST.match(text)
     if match is None:
-        return _said_last(text)
+        return _said_last(text) or ([] if first_phrase else _own_complements(text))
     if any(w.lower() in ACTION_WORDS for w in _WORD.findall(match["last"])[:1]):
         return []
     opened = _head(match["left"])
@@ -100,6 +102,35 @@ def _said_last(text: str) -> list[RequestAction]:
     return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
 
 
+# "A in X and B from Y to Z": each thing with a complement of its own
+_OWN = re.compile(
+    r"^(?P<left>.+?)\s+and\s+(?P<last>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?P<rest>(?:"
+    + "|".join(_PHRASE_OPENERS)
+    + r")\s.+)$",
+    re.IGNORECASE,
+)
+
+
+def _own_complements(text: str) -> list[RequestAction]:
+    """ "Find eco-friendly hotels in Costa Rica and available flights from New York to Costa Rica": two
+    things joined by "and", each with its own complement (the first thing's phrase before "and", the
+    last's after it), each asked with the opening ("Find …"); [] when the text has no such shape, a
+    thing is longer than a noun phrase, or the last opens with a verb, a function or a referring word."""
+    match = _OWN.match(text)
+    opened = _head(match["left"]) if match is not None else None
+    if match is None or opened is None:
+        return []
+    head, first = opened
+    phrase = _NEXT_PHRASE_OWN.search(first)
+    last = match["last"].split()
+    if phrase is None or "," in first or len(first[: phrase.start()].split()) > MAX_THING_WORDS:
+        return []
+    if last[0].lower() in ACTION_WORDS | FUNCTION_WORDS | REFERRING_WORDS or len(last) > MAX_THING_WORDS:
+        return []
+    texts = [f"{head} {first}", f"{head} {match['last']} {match['rest']}"]
+    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+
+
 def things_apart(
     request: str,
     things: list[RequestAction],
@@ -110,8 +141,25 @@ def things_apart(
     """The plan of things asked together, each planned alone (``plan_one``) and joined in the
     request's order (``combined.combined_plan``); None when one has no chain or two end at the same
     API (one thing said twice: the single plan stands)."""
+    parts = _apart(things, plan_one)
+    return None if parts is None else combined_plan(request, parts, cache, step_cost)
+
+
+def _apart(
+    things: list[RequestAction], plan_one: Callable[[RequestAction], PlanResult]
+) -> list[tuple[RequestAction, PlanResult]] | None:
     parts = [(a, plan_one(a)) for a in things]
     ends = [r.chains[0].target for _, r in parts if r.chains]
     if len(ends) < len(parts) or len(set(ends)) < len(ends):
         return None
-    return combined_plan(request, parts, cache, step_cost)
+    return parts
+
+
+def action_apart(
+    action: RequestAction, plan_one: Callable[[RequestAction], PlanResult]
+) -> list[tuple[RequestAction, PlanResult]]:
+    """One action of a request of several, its things asked together planned apart when their best
+    chains end at different APIs ("Find hotels in X and flights from Y to X. I need …"); else the
+    action planned whole."""
+    things = coordinated_things(action.text)
+    return (_apart(things, plan_one) if things else None) or [(action, plan_one(action))]

@@ -128,6 +128,17 @@ def is_identifier(name: str, domain_type: str) -> bool:
     return "IDENTIFIER" in domain_type.upper() or domain_type.endswith(":id") or bool(_ID_NAME.search(name))
 
 
+_ALTERNATIVES = re.compile(r"_or_|(?<=[a-z0-9])Or(?=[A-Z])")
+
+
+@lru_cache(maxsize=65536)
+def takes_an_identifier(name: str, domain_type: str) -> bool:
+    """An identifier input, or one named as alternatives of which one is an identifier
+    (``username_or_id_or_url``, ``nameOrId``): a hop into it reaches the thing, not a shared attribute."""
+    parts = [p for p in _ALTERNATIVES.split(name) if p]
+    return is_identifier(name, domain_type) or (len(parts) > 1 and any(is_identifier(p, "") for p in parts))
+
+
 def ids_only(api: Api) -> float:
     """1 when every output column is an identifier (an id list is a step towards data, not the data)."""
     columns = [c for t in api.output_tables for c in t.columns]

@@ -43,6 +43,11 @@ class InputSource(BaseModel):
         description="the earlier step lists items: take the first (the newest one the request asks for: "
         "the latest message)",
     )
+    template: str | None = Field(
+        default=None,
+        description="the earlier step's value written into this text at '{}' (an arithmetic expression: "
+        "'5 * {}' over an exchange rate)",
+    )
 
 
 class PlannedStep(BaseModel):
@@ -134,6 +139,7 @@ def to_chain_steps(chain: CandidateChain, fill: dict[str, Any]) -> list[ChainSte
                         column=source.from_field or "",
                         pick_column=source.pick_field,
                         pick_value=source.pick_value,
+                        template=source.template,
                     )
                 else:
                     found = mapping.get(source.table)

@@ -27,8 +27,9 @@ from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan, refers_back
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
-from apiatlas.planning.coordination import coordinated_things, things_apart
+from apiatlas.planning.coordination import action_apart, coordinated_things, things_apart
 from apiatlas.planning.entities import tie_note
+from apiatlas.planning.expressions import computed
 from apiatlas.planning.fit import kind_fit
 from apiatlas.planning.intent import (
     asked_kind,
@@ -163,12 +164,10 @@ class Planner:
         else:
             found = v.extract_values(request, self.cache.vocabulary)
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
-            parts = [
-                (a, self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text)))
-                for a in actions
-            ]
+            one = lambda a: self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text))  # noqa: E731
+            parts = [p for a in actions for p in action_apart(a, one)]
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
-        return judge(result, self.confidence)
+        return judge(computed(result, self.cache), self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,

@@ -16,9 +16,9 @@ from apiatlas.planning.draft import (
     StepInput,
     StepInputs,
     ids_only,
-    is_identifier,
     nested_list,
     passes_through,
+    takes_an_identifier,
 )
 from apiatlas.planning.entities import joined, more_entities, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
@@ -74,6 +74,8 @@ class ChainScoring:
                 if draft.apis[-1].key not in ends:
                     ends.add(draft.apis[-1].key)
                     kept.append(draft)
+            # its last step is kept alone: a chain ranked on words only the steps before it cover comes last
+            kept.sort(key=lambda d: d.terms.get("idle", 0.0) < 0)
         return [draft.build() for draft in ([both] if both else []) + kept]
 
     def replaces(self, ctx: PlanContext, api: Api) -> float:
@@ -252,7 +254,7 @@ class ChainScoring:
                 continue
             fed = True
             picked_id = source.pick_value is not None or source.pick_first  # an item picked from a list
-            tally.attribute_hops += 0 if is_identifier(slot.name, slot.domain_type) or picked_id else 1
+            tally.attribute_hops += 0 if takes_an_identifier(slot.name, slot.domain_type) or picked_id else 1
             tally.nested_hops += 1 if nested_list(source.from_field or "") else 0
             producer, field, kinds = apis[source.from_step or 0], source.from_field or "", self._kinds(ctx)
             tally.other_kind += names_another_kind(producer, field, api, slot.name, kinds)
