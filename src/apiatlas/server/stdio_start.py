@@ -140,14 +140,19 @@ class Wire:
 class StdioStart:
     """One ``apiatlas serve`` start over stdio: the answers of its key, and the prelude when they exist."""
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str, argv: list[str] | None = None) -> None:
         self.wire = Wire()
         self.store = StartAnswers(cache_dir() / f"{key}.json")
+        self.held = self.store.answers
+        if not self.held and argv is not None:  # none held for this key: the snapshot's own record, if any
+            from apiatlas.server.start_record import recorded_answers
+
+            self.held = recorded_answers(argv)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self._asked: dict[str, str] = {}  # JSON id -> request key, for the requests the lists hold
         self._answered: dict[str, Any] = {}  # JSON id -> the result the prelude gave
         self._lock = threading.Lock()
-        self.prelude = bool(self.store.answers)
+        self.prelude = bool(self.held)
         if self.prelude:
             threading.Thread(target=self._read_stdin, name="apiatlas-stdio-prelude", daemon=True).start()
 
@@ -169,7 +174,7 @@ class StdioStart:
         ident, key = json.dumps(message["id"]), request_key(message["method"], message.get("params"))
         with self._lock:
             self._asked[ident] = key
-            result = self.store.answers.get(key) if self.prelude else None
+            result = self.held.get(key) if self.prelude else None
             if result is not None:
                 self._answered[ident] = result
                 self.wire.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}))
@@ -232,7 +237,7 @@ def begin(argv: list[str]) -> None:
     if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no") or not _serves_stdio(argv):
         return
     try:
-        _current = StdioStart(start_key(argv))
+        _current = StdioStart(start_key(argv), argv)
     except Exception as exc:  # the start only loses its speed
         print(f"apiatlas: no fast stdio start ({exc})", file=sys.stderr)
 
