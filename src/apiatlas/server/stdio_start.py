@@ -17,7 +17,10 @@ serve ...``, calls :func:`begin` before importing any of them:
   to requests already answered are dropped on the way out;
 - those responses are compared with the answers given: a difference (a stale file) is written back
   to the file and, for ``tools/list``, followed by ``notifications/tools/list_changed``, so the client
-  lists again. Without a file the server's answers to those requests are recorded for the next start.
+  lists again. Without a file the server's answers to those requests are recorded for the next start;
+- a start with no file for its key (a snapshot never served, a new folder, an empty cache) answers from
+  the snapshot's own record of a default server's answers, when it is a default start of that code
+  (``start_record``: ``apiatlas compile`` writes it), and is then checked and recorded the same way.
 
 The protocol's stdout is moved off file descriptor 1 at :func:`begin` (fd 1 then writes to stderr), so
 nothing printed while the server loads can reach the wire. ``APIATLAS_STDIO_START=off`` turns it off.
