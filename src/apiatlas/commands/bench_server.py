@@ -161,7 +161,7 @@ def bench_cold_start(
     first_median = round(statistics.median(f[0] for f in first), 1)
     figures: dict[str, object] = {
         "snapshot": str(snapshot_path),
-        "snapshot_records_first_answers": recorded,
+        "snapshot_record_applies": recorded,
         "first_start_ms": [f[0] for f in first],
         "first_start_median_ms": first_median,
         "first_start_first_call_ms": [f[1] for f in first],
@@ -186,10 +186,15 @@ def bench_cold_start(
     def verdict(value: float) -> str:
         return f"target ≤ {COLD_START_TARGET_MS:g} ms: {'ok' if value <= COLD_START_TARGET_MS else 'missed'}"
 
-    record = "records" if recorded else "does not record (compiled before, or by other code)"
+    record = (
+        "answered from the snapshot's record of a default server's first answers"
+        if recorded
+        else "no record in the snapshot applies: compiled before it had one, by other code, "
+        "or not a default start (APIATLAS_*/PG* set)"
+    )
     typer.echo(
         f"cold start over stdio, spawn to the first tools/list answer ({runs} runs each way, alternating)\n"
-        f"  first start (new folder, empty cache; the snapshot {record} a default server's first answers):\n"
+        f"  first start (new folder, empty cache; {record}):\n"
         f"    {shown([f[0] for f in first])}; {verdict(first_median)}\n"
         f"    to a first tool call's answer after it: {shown([f[1] for f in first])}\n"
         f"  later start (answers held from the previous start): {shown(listed)}; {verdict(median)}\n"
