@@ -144,13 +144,11 @@ class StdioStart:
     """One ``apiatlas serve`` start over stdio: the answers of its key, and the prelude when they exist."""
 
     def __init__(self, key: str, argv: list[str] | None = None) -> None:
-        self.wire = Wire()
         self.store = StartAnswers(cache_dir() / f"{key}.json")
         self.held = self.store.answers
         if not self.held and argv is not None:  # none held for this key: the snapshot's own record, if any
-            from apiatlas.server.start_record import recorded_answers
-
-            self.held = recorded_answers(argv)
+            self.held = _recorded(argv)
+        self.wire = Wire()  # last: a failure before it leaves the protocol's stdout where it was
         self.lines: queue.Queue[str | None] = queue.Queue()
         self._asked: dict[str, str] = {}  # JSON id -> request key, for the requests the lists hold
         self._answered: dict[str, Any] = {}  # JSON id -> the result the prelude gave
@@ -207,6 +205,18 @@ class StdioStart:
             if changed is not None:
                 self.wire.write(json.dumps({"jsonrpc": "2.0", "method": changed}))
             print(f"apiatlas: the held answer to {method} was stale; corrected", file=sys.stderr)
+
+
+def _recorded(argv: list[str]) -> dict[str, Any]:
+    """The snapshot's record of a default start's answers (``start_record``); {} when it has none or
+    it cannot be read (the start only loses its speed)."""
+    from apiatlas.server.start_record import recorded_answers
+
+    try:
+        return recorded_answers(argv)
+    except Exception as exc:
+        print(f"apiatlas: the snapshot's first answers not read ({exc})", file=sys.stderr)
+        return {}
 
 
 # what a client is told when a list it got from the prelude turns out to have changed
