@@ -8,8 +8,8 @@ answers of that real server in the snapshot (table ``start_answers``), with the 
 depend on (:func:`record_key`):
 
 - the **code**: every file of the installed apiatlas (contents, not dates: the same release gives the
-  same key on any machine), the ``RECORD`` (the file hashes) of the MCP SDK and of pydantic, which make
-  the answers' JSON, and the Python version;
+  same key on any machine), the ``RECORD`` (the file hashes) of the MCP SDK, pydantic and the typing
+  modules it reads, which make the answers' JSON, and the Python version;
 - the snapshot file's **name** (the server's title says it);
 - a **default** start: ``apiatlas serve SNAP`` with no option but ``--transport stdio``, and no
   ``APIATLAS_*`` or ``PG*`` variable but ``APIATLAS_CACHE`` and ``APIATLAS_STDIO_START`` (the recording
@@ -36,8 +36,9 @@ from apiatlas.local_cache import CACHE_ENV
 TABLE = "start_answers"
 _FORMAT = 1
 _ROW = "stdio"
-# what the answers' JSON is made by, besides apiatlas: the SDK (its two distributions) and pydantic
-_MAKERS = ("mcp", "mcp_types", "pydantic", "pydantic_core")
+# what the answers' JSON is made by, besides apiatlas: the SDK (its two distributions), pydantic and
+# the typing modules its schemas read
+_MAKERS = ("mcp", "mcp_types", "pydantic", "pydantic_core", "annotated_types", "typing_extensions")
 _BENIGN_ENV = frozenset({CACHE_ENV, "APIATLAS_STDIO_START"})
 
 
@@ -60,20 +61,24 @@ def code_identity() -> str:
 
 
 def _distribution_record(package: str) -> bytes:
-    """The ``RECORD`` of the distribution that installed ``package`` (found, not imported); else the
-    location, size and date of its ``__init__`` (an install without a RECORD: this machine only)."""
+    """The ``RECORD`` (every file's hash) of each distribution named like ``package`` beside it (found, not
+    imported); else the location, size and date of the module (an install without one: this machine)."""
     spec = importlib.util.find_spec(package)
     if spec is None or spec.origin is None:
         return b"absent"
-    site = Path(spec.origin).parent.parent
+    origin = Path(spec.origin)
+    site = origin.parent.parent if spec.submodule_search_locations else origin.parent
     prefix = f"{package}-"
-    for entry in sorted(os.listdir(site)):
-        if entry.startswith(prefix) and entry.endswith(".dist-info") and "-" not in entry[len(prefix) : -10]:
-            record = site / entry / "RECORD"
-            if record.is_file():
-                return record.read_bytes()
-    stat = os.stat(spec.origin)
-    return f"{spec.origin}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()
+    records = [
+        site / entry / "RECORD"
+        for entry in sorted(os.listdir(site))
+        if entry.startswith(prefix) and entry.endswith(".dist-info") and "-" not in entry[len(prefix) : -10]
+    ]
+    found = [record.read_bytes() for record in records if record.is_file()]
+    if found:
+        return b"\0".join(found)
+    stat = os.stat(origin)
+    return f"{origin}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()
 
 
 def record_key(snapshot_name: str) -> str:
