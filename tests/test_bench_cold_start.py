@@ -23,6 +23,8 @@ def test_cold_start_prints_each_run_and_the_median(tmp_path: Path) -> None:
     figures = json.loads(result.stdout)
     assert len(figures["cold_start_ms"]) == 1 and figures["median_ms"] > 0
     assert len(figures["without_held_answers_ms"]) == 1  # the baseline, in the same run
+    assert len(figures["first_start_ms"]) == len(figures["first_start_first_call_ms"]) == 1  # new folder
+    assert figures["snapshot_record_applies"] is False  # write_snapshot keeps no first answers (compile does)
     assert len(figures["first_call_ms"]) == len(figures["without_held_answers_first_call_ms"]) == 1
     assert list((tmp_path / "cache" / "stdio-start").glob("*.json"))  # the answers the timed starts held
     assert figures["target_ms"] == 300.0 and "before" in figures["load_average_1min"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -161,6 +162,7 @@ def compile_command(
                     err=True,
                 )
                 raise typer.Exit(1)
+            _record_start_answers(staging.path_for(out), out.name, err)
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         # a configuration mistake exits 2, as every command's does (docs/operations.md); a source error 1
@@ -169,6 +171,22 @@ def compile_command(
         typer.secho(f"error: compile interrupted; {out} left as it was", fg="red", err=True)
         raise typer.Exit(130) from exc
     print_summary(console, replace(result, snapshot=out, report=report_out))
+
+
+def _record_start_answers(snapshot: Path, name: str, err: Console) -> None:
+    """Keep a default stdio server's first answers in the snapshot (server/start_record.py), so that its
+    first start anywhere answers them at once; not with ``APIATLAS_STDIO_START=off``. A failure only
+    costs that speed, and is said."""
+    from apiatlas.server.stdio_start import OFF_ENV
+
+    if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no"):
+        return
+    from apiatlas.server.start_recorder import record_start_answers
+
+    try:
+        record_start_answers(snapshot, name)
+    except Exception as exc:  # the snapshot is complete without them
+        err.print(f"note: the snapshot keeps no first answers for a fast stdio start ({exc!r})")
 
 
 def print_summary(console: Console, result: CompileResult, *, wrote: bool = True) -> None:

@@ -137,15 +137,16 @@ def typical_calls(snap: Snapshot, prefix: str) -> dict[str, dict[str, Any]]:
 
 
 async def cold_start(
-    snapshot_path: Path, runs: int, env: dict[str, str] | None = None
+    snapshot_path: Path, runs: int, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> list[tuple[float, float]]:
     """Milliseconds from spawning ``apiatlas serve`` to the first tools/list answer over stdio, and to the
     answer of a first tool call right after it (the first listed tool that needs no argument); ``env``
-    added to this process's environment (the server runs the same apiatlas)."""
+    added to this process's environment (the server runs the same apiatlas), ``cwd`` its folder."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "apiatlas.entry", "serve", str(snapshot_path)],
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
     out = []
     for _ in range(runs):

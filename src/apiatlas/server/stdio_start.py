@@ -17,7 +17,10 @@ serve ...``, calls :func:`begin` before importing any of them:
   to requests already answered are dropped on the way out;
 - those responses are compared with the answers given: a difference (a stale file) is written back
   to the file and, for ``tools/list``, followed by ``notifications/tools/list_changed``, so the client
-  lists again. Without a file the server's answers to those requests are recorded for the next start.
+  lists again. Without a file the server's answers to those requests are recorded for the next start;
+- a start with no file for its key (a snapshot never served, a new folder, an empty cache) answers from
+  the snapshot's own record of a default server's answers, when it is a default start of that code
+  (``start_record``: ``apiatlas compile`` writes it), and is then checked and recorded the same way.
 
 The protocol's stdout is moved off file descriptor 1 at :func:`begin` (fd 1 then writes to stderr), so
 nothing printed while the server loads can reach the wire. ``APIATLAS_STDIO_START=off`` turns it off.
@@ -140,14 +143,17 @@ class Wire:
 class StdioStart:
     """One ``apiatlas serve`` start over stdio: the answers of its key, and the prelude when they exist."""
 
-    def __init__(self, key: str) -> None:
-        self.wire = Wire()
+    def __init__(self, key: str, argv: list[str] | None = None) -> None:
         self.store = StartAnswers(cache_dir() / f"{key}.json")
+        self.held = self.store.answers
+        if not self.held and argv is not None:  # none held for this key: the snapshot's own record, if any
+            self.held = _recorded(argv)
+        self.wire = Wire()  # last: a failure before it leaves the protocol's stdout where it was
         self.lines: queue.Queue[str | None] = queue.Queue()
         self._asked: dict[str, str] = {}  # JSON id -> request key, for the requests the lists hold
         self._answered: dict[str, Any] = {}  # JSON id -> the result the prelude gave
         self._lock = threading.Lock()
-        self.prelude = bool(self.store.answers)
+        self.prelude = bool(self.held)
         if self.prelude:
             threading.Thread(target=self._read_stdin, name="apiatlas-stdio-prelude", daemon=True).start()
 
@@ -169,7 +175,7 @@ class StdioStart:
         ident, key = json.dumps(message["id"]), request_key(message["method"], message.get("params"))
         with self._lock:
             self._asked[ident] = key
-            result = self.store.answers.get(key) if self.prelude else None
+            result = self.held.get(key) if self.prelude else None
             if result is not None:
                 self._answered[ident] = result
                 self.wire.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}))
@@ -199,6 +205,18 @@ class StdioStart:
             if changed is not None:
                 self.wire.write(json.dumps({"jsonrpc": "2.0", "method": changed}))
             print(f"apiatlas: the held answer to {method} was stale; corrected", file=sys.stderr)
+
+
+def _recorded(argv: list[str]) -> dict[str, Any]:
+    """The snapshot's record of a default start's answers (``start_record``); {} when it has none or
+    it cannot be read (the start only loses its speed)."""
+    from apiatlas.server.start_record import recorded_answers
+
+    try:
+        return recorded_answers(argv)
+    except Exception as exc:
+        print(f"apiatlas: the snapshot's first answers not read ({exc})", file=sys.stderr)
+        return {}
 
 
 # what a client is told when a list it got from the prelude turns out to have changed
@@ -232,7 +250,7 @@ def begin(argv: list[str]) -> None:
     if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no") or not _serves_stdio(argv):
         return
     try:
-        _current = StdioStart(start_key(argv))
+        _current = StdioStart(start_key(argv), argv)
     except Exception as exc:  # the start only loses its speed
         print(f"apiatlas: no fast stdio start ({exc})", file=sys.stderr)
 

@@ -1,0 +1,139 @@
+"""A snapshot's record of a default stdio server's first answers (``server/start_record.py``): written by
+``apiatlas compile`` from a real server, given by a first start anywhere (new folder, empty cache) before
+the SDK loads, never used when the start differs from the recorded one. Real processes, the official
+MCP client, raw JSON-RPC lines over pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from apiatlas.server.start_record import TABLE, recorded_answers
+from test_result_text import _spec
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``apiatlas compile`` of a small OpenAPI spec, as a user runs it (the installed script's entry)."""
+    folder = tmp_path_factory.mktemp("start-record")
+    (folder / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "APIATLAS_STDIO_START"}
+    env["APIATLAS_CACHE"] = str(folder / "compile-cache")
+    compile_args = ["compile", "pets.json", "-o", "pets.atlas", "--embeddings", "none"]
+    done = subprocess.run(
+        [sys.executable, "-m", "apiatlas.entry", *compile_args], cwd=folder, env=env, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
+    return folder / "pets.atlas"
+
+
+def _record(path: Path) -> dict[str, Any]:
+    with sqlite3.connect(path) as conn:
+        (value,) = conn.execute(f"SELECT value FROM {TABLE}").fetchone()
+    return dict(json.loads(value))
+
+
+def _first_start_env(folder: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("APIATLAS_", "PG"))}
+    return {**env, "APIATLAS_CACHE": str(folder / "cache"), **extra}
+
+
+def _tools(snap: Path, folder: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    folder.mkdir(exist_ok=True)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "apiatlas.entry", "serve", str(snap)], env=env, cwd=folder
+    )
+
+    async def main() -> list[dict[str, Any]]:
+        async with Client(params) as client:
+            tools = (await client.list_tools()).tools
+            await client.call_tool("api_list_business_objects", {})
+            return [t.model_dump(mode="json", by_alias=True) for t in tools]
+
+    return anyio.run(main)
+
+
+def test_a_first_start_anywhere_gives_the_real_servers_answers(snap: Path, tmp_path: Path) -> None:
+    recorded = _record(snap)["answers"]
+    assert {json.loads(k)[0] for k in recorded} >= {"tools/list", "prompts/list", "resources/list"}
+    assert recorded_answers(["serve", str(snap)]) == recorded
+    real = _tools(snap, tmp_path / "off", _first_start_env(tmp_path / "off", APIATLAS_STDIO_START="off"))
+    first = _tools(snap, tmp_path / "first", _first_start_env(tmp_path / "first"))
+    assert first == real
+    (held,) = (tmp_path / "first" / "cache" / "stdio-start").glob("*.json")
+    served = json.loads(held.read_text(encoding="utf-8"))["answers"]  # the server's own, kept
+    assert len(served) == 2 and all(recorded[k] == v for k, v in served.items())  # none was stale
+
+
+def _raw(snap: Path, folder: Path, lines: list[dict[str, Any]], wanted: int) -> list[dict[str, Any]]:
+    """Raw JSON-RPC lines to ``apiatlas serve SNAP`` in ``folder`` with an empty cache; ``wanted`` back."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "apiatlas.entry", "serve", snap.name],
+        cwd=folder, env=_first_start_env(folder), text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+    process.stdin.flush()
+    got = [json.loads(process.stdout.readline()) for _ in range(wanted)]
+    process.stdin.close()
+    process.wait(60)
+    return got
+
+
+def test_the_record_answers_first_and_a_wrong_tool_list_is_corrected(snap: Path, tmp_path: Path) -> None:
+    copy = tmp_path / snap.name  # the same file name in another folder: the record applies
+    shutil.copy(snap, copy)
+    record = _record(copy)
+    key = next(k for k in record["answers"] if k.startswith('["tools/list"'))
+    right = record["answers"][key]
+    record["answers"][key] = {**right, "tools": right["tools"][:1]}  # as if the record were wrong
+    with sqlite3.connect(copy) as conn:
+        conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps(record),))
+    requests = [json.loads(k) for k in record["answers"]]
+    lines = [{"jsonrpc": "2.0", "id": i, "method": m, "params": p} for i, (m, p) in enumerate(requests, 1)]
+    got = _raw(copy, tmp_path, lines, len(lines) + 1)
+    listed = next(m for m in got if m.get("id") == 1 + [r[0] for r in requests].index("tools/list"))
+    assert len(listed["result"]["tools"]) == 1  # the record's, answered before the server ran
+    assert {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"} in got
+    assert sorted(m["id"] for m in got if "id" in m) == list(range(1, len(lines) + 1))  # each answered once
+    (held,) = (tmp_path / "cache" / "stdio-start").glob("*.json")
+    assert json.loads(held.read_text(encoding="utf-8"))["answers"][key] == right  # the next start's
+
+
+def test_the_record_is_for_a_default_start_of_that_file_name_only(
+    snap: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [k for k in os.environ if k.startswith(("APIATLAS_", "PG"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("APIATLAS_CACHE", str(tmp_path / "cache"))
+    path = str(snap)
+    assert recorded_answers(["serve", path]) and recorded_answers(["serve", path, "--transport", "stdio"])
+    assert recorded_answers(["serve", "--transport=stdio", path])
+    renamed = tmp_path / "other.atlas"
+    shutil.copy(snap, renamed)
+    assert recorded_answers(["serve", str(renamed)]) == {}  # the server's title names the file
+    for argv in (["serve", path, "--db", "postgresql://x"], ["serve", path, "--config", "c.yaml"],
+                 ["serve", path, "--result-text", "json"], ["search", path]):  # fmt: skip
+        assert recorded_answers(argv) == {}
+    for variable in ("APIATLAS_DB_URL", "PGHOST"):
+        with monkeypatch.context() as env:
+            env.setenv(variable, "x")
+            assert recorded_answers(["serve", path]) == {}
+    stale = tmp_path / snap.name
+    shutil.copy(snap, stale)
+    record = _record(stale)
+    with sqlite3.connect(stale) as conn:  # as if written by other code
+        conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps({**record, "key": "0" * 64}),))
+    assert recorded_answers(["serve", str(stale)]) == {}
