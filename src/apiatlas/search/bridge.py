@@ -131,17 +131,17 @@ class Across:
     neutral: frozenset[str]  # the ones the word signals leave out (neither known nor unknown)
     surface: dict[str, str]  # catalog stem -> the request word read as it (what `why` says)
     extra: list[str] = field(default_factory=list)  # declined words of a function word's stem, read
-    # as a catalog stem («подов»: pod): content terms the request's stems left out
+    # as a catalog stem («подов»: a borrowed noun's form): content terms the request's stems left out
     read: list[str] = field(default_factory=list)  # the request's words, each read one as the catalog
     # writes it («сервисные аккаунты»: service account, which a catalog may write as one word)
 
 
 def declined_function_stems(said: Sequence[str]) -> list[str]:
     """The stems of the request words that are a function word's stem but not used as one (in order,
-    once each): a preposition or a pronoun does not decline, so «подов», «пода», «поду» (a pod's forms,
-    stemmed as the preposition «под») are some other word; and a preposition governs a word of its
-    own script, so one followed by a name in another script or a number («удали под web-1») or by
-    nothing is a word too. A bridge may read them."""
+    once each): a preposition or a pronoun does not decline, so «подов», «пода», «поду» (a borrowed
+    noun's forms, stemmed as the preposition «под») are some other word; and a preposition governs a
+    word of its own script, so one followed by a name in another script or a number («удали под
+    web-1») or by nothing is a word too. A bridge may read them."""
     stop = function_stems()
     found: list[str] = []
     for i, word in enumerate(said):

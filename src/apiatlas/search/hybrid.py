@@ -190,7 +190,8 @@ class HybridSearch:
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
         alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
-        # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as "pod"
+        # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as the
+        # catalog word it is borrowed from
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
