@@ -137,3 +137,35 @@ def test_the_record_is_for_a_default_start_of_that_file_name_only(
     with sqlite3.connect(stale) as conn:  # as if written by other code
         conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps({**record, "key": "0" * 64}),))
     assert recorded_answers(["serve", str(stale)]) == {}
+
+
+def test_a_list_asked_again_after_a_stale_record_gets_the_server_s(snap: Path, tmp_path: Path) -> None:
+    """The client told ``list_changed`` lists again: it gets the server's list, not the record's again
+    (else every list is stale and followed by another ``list_changed``, for ever)."""
+    copy = tmp_path / snap.name
+    shutil.copy(snap, copy)
+    record = _record(copy)
+    key = next(k for k in record["answers"] if k.startswith('["tools/list"'))
+    right = record["answers"][key]
+    record["answers"][key] = {**right, "tools": right["tools"][:1]}  # as if the record were wrong
+    with sqlite3.connect(copy) as conn:
+        conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps(record),))
+    method, params = json.loads(key)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "apiatlas.entry", "serve", copy.name],
+        cwd=tmp_path, env=_first_start_env(tmp_path), text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    got: list[dict[str, Any]] = []
+    for ident, asked in ((1, method), (2, method), (3, "ping")):  # the ping's answer comes after all else
+        line = {"jsonrpc": "2.0", "id": ident, "method": asked, "params": params if asked == method else {}}
+        process.stdin.write(json.dumps(line) + "\n")
+        process.stdin.flush()
+        while not any(m.get("id") == ident for m in got) or (ident == 1 and len(got) < 2):
+            got.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    process.wait(60)
+    second = next(m for m in got if m.get("id") == 2)
+    assert second["result"] == right
+    assert [m.get("method") for m in got].count("notifications/tools/list_changed") == 1
