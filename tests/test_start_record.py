@@ -169,3 +169,24 @@ def test_a_list_asked_again_after_a_stale_record_gets_the_server_s(snap: Path, t
     second = next(m for m in got if m.get("id") == 2)
     assert second["result"] == right
     assert [m.get("method") for m in got].count("notifications/tools/list_changed") == 1
+
+
+def test_a_compile_without_a_working_mcp_sdk_writes_the_snapshot_without_a_record(tmp_path: Path) -> None:
+    """The record is the only part of a compile that needs the MCP SDK: an SDK that cannot be imported
+    (here a package named ``mcp`` that raises, first on the path) costs the record, not the snapshot."""
+    broken = tmp_path / "broken" / "mcp"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("no MCP SDK")\n', encoding="utf-8")
+    (tmp_path / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "APIATLAS_STDIO_START"}
+    env["PYTHONPATH"] = os.pathsep.join([str(broken.parent), *sys.path])
+    env["APIATLAS_CACHE"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [sys.executable, "-m", "apiatlas.entry", "compile", "pets.json", "-o", "pets.atlas", "--embeddings",
+         "none"], cwd=tmp_path, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "no first answers" in done.stderr
+    with sqlite3.connect(tmp_path / "pets.atlas") as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert "apis" in tables and TABLE not in tables
