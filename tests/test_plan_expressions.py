@@ -15,6 +15,7 @@ from apiatlas.executors.chain import _mapped_args
 from apiatlas.executors.chain_model import ChainStep, FieldRef, StepResult
 from apiatlas.planning.expressions import amount_parts, name_stems
 from apiatlas.planning.planner import Planner, reads_only
+from apiatlas.planning.values import extract_values
 from apiatlas.snapshot import Snapshot
 
 SPEC = [
@@ -92,3 +93,11 @@ def test_the_executor_writes_the_mapped_value_into_the_template() -> None:
     )
     args, fan_out, _ = _mapped_args(1, step, [first])
     assert args == {"expr": "7 * 1.08"} and not fan_out
+
+
+def test_an_amount_with_thousands_separators_is_read_whole() -> None:
+    """"1,000 ETH" is a thousand (the rule reads English), not 1.000; a long number is not cut to its tail."""
+    assert amount_parts("1,000 ETH in USD") == ("1000", "ETH", "USD")
+    assert amount_parts("1,500.25 EUR") == ("1500.25", "EUR", "")
+    amounts = {x.value for x in extract_values("convert 12,345,678 ETH to USD and 1,500.25 EUR in USD")}
+    assert amounts == {"12,345,678 ETH to USD", "1,500.25 EUR in USD"}

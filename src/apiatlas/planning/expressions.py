@@ -20,11 +20,11 @@ from apiatlas.executors.value_types import ValueKind, kind_of_domain_type, kind_
 from apiatlas.language.stemming import stem
 from apiatlas.planning.model import LEVEL_CONFIDENCE, CandidateChain, InputSource, PlannedStep, PlanResult
 from apiatlas.planning.snapshot_reads import SnapshotCache
-from apiatlas.planning.values import AMOUNT
+from apiatlas.planning.values import AMOUNT, AMOUNT_NUMBER
 
 # words of an input's description saying it takes an arithmetic expression
 EXPRESSION_WORDS = frozenset({"arithmetic", "arithmetical", "mathematical", "equation", "formula"})
-_AMOUNT_PARTS = re.compile(r"(\d+(?:[.,]\d+)?)\s+([A-Za-z]{3})(?:\s+(?:in|to|into)\s+([A-Za-z]{3}))?")
+_AMOUNT_PARTS = re.compile(rf"({AMOUNT_NUMBER})\s+([A-Za-z]{{3}})(?:\s+(?:in|to|into)\s+([A-Za-z]{{3}}))?")
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _NUMBERS = (ValueKind.NUMBER, ValueKind.INTEGER)
 
@@ -39,11 +39,15 @@ def takes_expression(api: Api, name: str) -> bool:
 
 
 def amount_parts(text: str) -> tuple[str, str, str] | None:
-    """"5 ETH in USD" -> ("5", "ETH", "USD"); "5 ETH" -> ("5", "ETH", "")."""
+    """"5 ETH in USD" -> ("5", "ETH", "USD"); "5 ETH" -> ("5", "ETH", ""); the number of "1,000 ETH" is
+    1000 (English thousands), of "2,5 ETH" 2.5."""
     match = _AMOUNT_PARTS.fullmatch(text.strip())
     if match is None:
         return None
-    return match.group(1).replace(",", "."), match.group(2), match.group(3) or ""
+    number = match.group(1)
+    grouped = re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", number)  # "1,000": a thousand (English)
+    number = number.replace(",", "") if grouped else number.replace(",", ".")
+    return number, match.group(2), match.group(3) or ""
 
 
 def name_stems(name: str) -> set[str]:
