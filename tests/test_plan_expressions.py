@@ -5,13 +5,14 @@ executor's mapping."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import CallResult, TableResult
-from apiatlas.executors.chain import _mapped_args
+from apiatlas.executors.chain import _mapped_args, _Stop
 from apiatlas.executors.chain_model import ChainStep, FieldRef, StepResult
 from apiatlas.planning.expressions import amount_parts, name_stems
 from apiatlas.planning.planner import Planner, reads_only
@@ -101,3 +102,34 @@ def test_an_amount_with_thousands_separators_is_read_whole() -> None:
     assert amount_parts("1,500.25 EUR") == ("1500.25", "EUR", "")
     amounts = {x.value for x in extract_values("convert 12,345,678 ETH to USD and 1,500.25 EUR in USD")}
     assert amounts == {"12,345,678 ETH to USD", "1,500.25 EUR in USD"}
+
+
+@pytest.mark.parametrize("value", ["1.08) + (2", "N/A", "__import__('os')", True, "1e3 * 2"])
+def test_the_executor_writes_only_a_number_into_the_template(value: object) -> None:
+    """An earlier step's value that is not a number (another API's text) is never written into the
+    expression an input evaluates: the step stops (no value to map) instead."""
+    rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
+    called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
+    first = StepResult(index=0, api_key="Money_Rates", result=called)
+    step = ChainStep(
+        api="Solver_Evaluate",
+        param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
+    )
+    with pytest.raises(_Stop) as stopped:
+        _mapped_args(1, step, [first])
+    assert stopped.value.reason == ReasonCode.NO_MATCH
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(1.08, "7 * 1.08"), (-2, "7 * -2"), (" 0.5 ", "7 * 0.5"), (Decimal("1.25"), "7 * 1.25")],
+)
+def test_a_number_of_any_type_is_written_into_the_template(value: object, written: str) -> None:
+    rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
+    called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
+    first = StepResult(index=0, api_key="Money_Rates", result=called)
+    step = ChainStep(
+        api="Solver_Evaluate",
+        param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
+    )
+    assert _mapped_args(1, step, [first])[0] == {"expr": written}
