@@ -20,6 +20,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 from apiatlas.server.start_record import TABLE, recorded_answers
+from apiatlas.server.start_recorder import record_start_answers
 from test_result_text import _spec
 
 
@@ -190,3 +191,13 @@ def test_a_compile_without_a_working_mcp_sdk_writes_the_snapshot_without_a_recor
     with sqlite3.connect(tmp_path / "pets.atlas") as conn:
         tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
     assert "apis" in tables and TABLE not in tables
+
+
+def test_a_snapshot_named_like_the_recorders_own_files_is_recorded(snap: Path, tmp_path: Path) -> None:
+    """The recording server's snapshot link and its cache live apart: a snapshot named ``cache`` too."""
+    named = tmp_path / "cache"
+    shutil.copy(snap, named)
+    with sqlite3.connect(named) as conn:
+        conn.execute(f"DROP TABLE {TABLE}")
+    assert record_start_answers(named, named.name) >= 3
+    assert set(_record(named)["answers"]) == set(_record(snap)["answers"])
