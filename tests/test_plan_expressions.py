@@ -133,3 +133,12 @@ def test_a_number_of_any_type_is_written_into_the_template(value: object, writte
         param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
     )
     assert _mapped_args(1, step, [first])[0] == {"expr": written}
+
+
+def test_no_expression_from_a_rate_asked_the_other_way(planner: Planner) -> None:
+    """The rate from USD to EUR does not convert 7 EUR into USD by multiplying (it would be dividing):
+    the calculator's input stays asked rather than written wrong."""
+    result = planner.plan("Get the conversion rate from USD to EUR and calculate the value of 7 EUR in USD.")
+    steps = [s for s in result.chains[0].steps if s.api == "Solver_Evaluate"]
+    expr = [i for s in steps for i in s.inputs if i.name == "expr"]
+    assert expr and all(i.origin == "user" and i.template is None for i in expr)

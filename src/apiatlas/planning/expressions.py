@@ -59,7 +59,11 @@ def computed(result: PlanResult, cache: SnapshotCache) -> PlanResult:
     """Each chain's expression inputs asked of the user, written from the request's amounts where an
     earlier step returns the number the amount is converted with; the plan's status follows its top
     chain (no input left to ask: ``ok``)."""
-    amounts = [p for x in result.values if x.kind == AMOUNT and (p := amount_parts(str(x.value)))]
+    stated = [x for x in result.values if x.kind == AMOUNT]
+    rest = result.request
+    for x in stated:
+        rest = rest.replace(str(x.value), " ")
+    amounts = [p for x in stated if (p := amount_parts(str(x.value))) and not _other_way(rest, p)]
     if not amounts or not result.chains:
         return result
     said = {stem(w) for w in re.findall(r"[a-z]+", result.request.lower()) if len(w) > 2}
@@ -69,6 +73,15 @@ def computed(result: PlanResult, cache: SnapshotCache) -> PlanResult:
         result.status, result.reason = "ok", ReasonCode.OK
         result.message = re.sub(r";? ?ask the user for: .*$", "", result.message)
     return result
+
+
+def _other_way(rest: str, amount: tuple[str, str, str]) -> bool:
+    """The request names the rate the other way round ("the rate from USD to EUR" beside "7 EUR in USD"):
+    outside its amounts it names the unit converted into first. Converting with that rate would divide,
+    and the order of a rate's codes is read from the request only, so nothing is composed."""
+    unit, into = amount[1].casefold(), amount[2].casefold()
+    codes = [w for w in re.findall(r"\b[A-Za-z]{3}\b", rest.casefold()) if w in (unit, into)]
+    return bool(into) and unit in codes and codes[:1] == [into]
 
 
 def _composed(
