@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -201,3 +202,35 @@ def test_a_snapshot_named_like_the_recorders_own_files_is_recorded(snap: Path, t
         conn.execute(f"DROP TABLE {TABLE}")
     assert record_start_answers(named, named.name) >= 3
     assert set(_record(named)["answers"]) == set(_record(snap)["answers"])
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="the child's end is read from /proc")
+def test_a_server_that_never_answers_costs_the_record_only(
+    snap: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recording server that never answers (here it sleeps at its interpreter's start) is given up after
+    the recorder's timeout: an error for the compile to note, the child gone, no scratch folder left."""
+    import apiatlas.server.start_recorder as recorder
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    pids = tmp_path / "pids"
+    (hook / "sitecustomize.py").write_text(
+        "import os, time\n"
+        "if 'apiatlas-record-' in os.environ.get('APIATLAS_CACHE', ''):\n"
+        f"    open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+        "    time.sleep(3600)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hook), *sys.path]))
+    monkeypatch.setattr(recorder, "RECORD_TIMEOUT_S", 2.0)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    copy = tmp_path / snap.name
+    shutil.copy(snap, copy)
+    with pytest.raises(TimeoutError):
+        recorder.record_start_answers(copy, copy.name)
+    (pid,) = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    status = Path(f"/proc/{pid}/status")
+    assert not status.exists()  # ended and reaped (a zombie keeps its /proc entry)
+    assert list((tmp_path / "scratch").iterdir()) == []

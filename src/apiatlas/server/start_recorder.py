@@ -23,7 +23,9 @@ from mcp.client.stdio import StdioServerParameters
 from apiatlas.local_cache import CACHE_ENV
 from apiatlas.server.start_record import clean_env, write_record
 
-RECORD_TIMEOUT_S = 120.0
+# a default server's first answers take ~1 s of CPU, also at 31,580 APIs: past this the compile goes on
+# without them (a longer wait at its end would look like a hang)
+RECORD_TIMEOUT_S = 30.0
 
 
 async def _session(params: StdioServerParameters) -> None:
