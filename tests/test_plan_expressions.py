@@ -5,16 +5,18 @@ executor's mapping."""
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
 
 from apiatlas.build import compile_docs
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import CallResult, TableResult
-from apiatlas.executors.chain import _mapped_args
+from apiatlas.executors.chain import _mapped_args, _Stop
 from apiatlas.executors.chain_model import ChainStep, FieldRef, StepResult
 from apiatlas.planning.expressions import amount_parts, name_stems
 from apiatlas.planning.planner import Planner, reads_only
+from apiatlas.planning.values import extract_values
 from apiatlas.snapshot import Snapshot
 
 SPEC = [
@@ -92,3 +94,51 @@ def test_the_executor_writes_the_mapped_value_into_the_template() -> None:
     )
     args, fan_out, _ = _mapped_args(1, step, [first])
     assert args == {"expr": "7 * 1.08"} and not fan_out
+
+
+def test_an_amount_with_thousands_separators_is_read_whole() -> None:
+    """"1,000 ETH" is a thousand (the rule reads English), not 1.000; a long number is not cut to its tail."""
+    assert amount_parts("1,000 ETH in USD") == ("1000", "ETH", "USD")
+    assert amount_parts("1,500.25 EUR") == ("1500.25", "EUR", "")
+    amounts = {x.value for x in extract_values("convert 12,345,678 ETH to USD and 1,500.25 EUR in USD")}
+    assert amounts == {"12,345,678 ETH to USD", "1,500.25 EUR in USD"}
+
+
+@pytest.mark.parametrize("value", ["1.08) + (2", "N/A", "__import__('os')", True, "1e3 * 2"])
+def test_the_executor_writes_only_a_number_into_the_template(value: object) -> None:
+    """An earlier step's value that is not a number (another API's text) is never written into the
+    expression an input evaluates: the step stops (no value to map) instead."""
+    rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
+    called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
+    first = StepResult(index=0, api_key="Money_Rates", result=called)
+    step = ChainStep(
+        api="Solver_Evaluate",
+        param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
+    )
+    with pytest.raises(_Stop) as stopped:
+        _mapped_args(1, step, [first])
+    assert stopped.value.reason == ReasonCode.NO_MATCH
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [(1.08, "7 * 1.08"), (-2, "7 * -2"), (" 0.5 ", "7 * 0.5"), (Decimal("1.25"), "7 * 1.25")],
+)
+def test_a_number_of_any_type_is_written_into_the_template(value: object, written: str) -> None:
+    rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
+    called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
+    first = StepResult(index=0, api_key="Money_Rates", result=called)
+    step = ChainStep(
+        api="Solver_Evaluate",
+        param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
+    )
+    assert _mapped_args(1, step, [first])[0] == {"expr": written}
+
+
+def test_no_expression_from_a_rate_asked_the_other_way(planner: Planner) -> None:
+    """The rate from USD to EUR does not convert 7 EUR into USD by multiplying (it would be dividing):
+    the calculator's input stays asked rather than written wrong."""
+    result = planner.plan("Get the conversion rate from USD to EUR and calculate the value of 7 EUR in USD.")
+    steps = [s for s in result.chains[0].steps if s.api == "Solver_Evaluate"]
+    expr = [i for s in steps for i in s.inputs if i.name == "expr"]
+    assert expr and all(i.origin == "user" and i.template is None for i in expr)

@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
 from apiatlas.server.start_record import TABLE, recorded_answers
+from apiatlas.server.start_recorder import record_start_answers
 from test_result_text import _spec
 
 
@@ -137,3 +139,98 @@ def test_the_record_is_for_a_default_start_of_that_file_name_only(
     with sqlite3.connect(stale) as conn:  # as if written by other code
         conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps({**record, "key": "0" * 64}),))
     assert recorded_answers(["serve", str(stale)]) == {}
+
+
+def test_a_list_asked_again_after_a_stale_record_gets_the_server_s(snap: Path, tmp_path: Path) -> None:
+    """The client told ``list_changed`` lists again: it gets the server's list, not the record's again
+    (else every list is stale and followed by another ``list_changed``, for ever)."""
+    copy = tmp_path / snap.name
+    shutil.copy(snap, copy)
+    record = _record(copy)
+    key = next(k for k in record["answers"] if k.startswith('["tools/list"'))
+    right = record["answers"][key]
+    record["answers"][key] = {**right, "tools": right["tools"][:1]}  # as if the record were wrong
+    with sqlite3.connect(copy) as conn:
+        conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps(record),))
+    method, params = json.loads(key)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "apiatlas.entry", "serve", copy.name],
+        cwd=tmp_path, env=_first_start_env(tmp_path), text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    got: list[dict[str, Any]] = []
+    for ident, asked in ((1, method), (2, method), (3, "ping")):  # the ping's answer comes after all else
+        line = {"jsonrpc": "2.0", "id": ident, "method": asked, "params": params if asked == method else {}}
+        process.stdin.write(json.dumps(line) + "\n")
+        process.stdin.flush()
+        while not any(m.get("id") == ident for m in got) or (ident == 1 and len(got) < 2):
+            got.append(json.loads(process.stdout.readline()))
+    process.stdin.close()
+    process.wait(60)
+    second = next(m for m in got if m.get("id") == 2)
+    assert second["result"] == right
+    assert [m.get("method") for m in got].count("notifications/tools/list_changed") == 1
+
+
+def test_a_compile_without_a_working_mcp_sdk_writes_the_snapshot_without_a_record(tmp_path: Path) -> None:
+    """The record is the only part of a compile that needs the MCP SDK: an SDK that cannot be imported
+    (here a package named ``mcp`` that raises, first on the path) costs the record, not the snapshot."""
+    broken = tmp_path / "broken" / "mcp"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise ImportError("no MCP SDK")\n', encoding="utf-8")
+    (tmp_path / "pets.json").write_text(json.dumps(_spec()), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "APIATLAS_STDIO_START"}
+    env["PYTHONPATH"] = os.pathsep.join([str(broken.parent), *sys.path])
+    env["APIATLAS_CACHE"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [sys.executable, "-m", "apiatlas.entry", "compile", "pets.json", "-o", "pets.atlas", "--embeddings",
+         "none"], cwd=tmp_path, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "no first answers" in done.stderr
+    with sqlite3.connect(tmp_path / "pets.atlas") as conn:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
+    assert "apis" in tables and TABLE not in tables
+
+
+def test_a_snapshot_named_like_the_recorders_own_files_is_recorded(snap: Path, tmp_path: Path) -> None:
+    """The recording server's snapshot link and its cache live apart: a snapshot named ``cache`` too."""
+    named = tmp_path / "cache"
+    shutil.copy(snap, named)
+    with sqlite3.connect(named) as conn:
+        conn.execute(f"DROP TABLE {TABLE}")
+    assert record_start_answers(named, named.name) >= 3
+    assert set(_record(named)["answers"]) == set(_record(snap)["answers"])
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="the child's end is read from /proc")
+def test_a_server_that_never_answers_costs_the_record_only(
+    snap: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recording server that never answers (here it sleeps at its interpreter's start) is given up after
+    the recorder's timeout: an error for the compile to note, the child gone, no scratch folder left."""
+    import apiatlas.server.start_recorder as recorder
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    pids = tmp_path / "pids"
+    (hook / "sitecustomize.py").write_text(
+        "import os, time\n"
+        "if 'apiatlas-record-' in os.environ.get('APIATLAS_CACHE', ''):\n"
+        f"    open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+        "    time.sleep(3600)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hook), *sys.path]))
+    monkeypatch.setattr(recorder, "RECORD_TIMEOUT_S", 2.0)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "scratch"))
+    (tmp_path / "scratch").mkdir()
+    copy = tmp_path / snap.name
+    shutil.copy(snap, copy)
+    with pytest.raises(TimeoutError):
+        recorder.record_start_answers(copy, copy.name)
+    (pid,) = [int(p) for p in pids.read_text(encoding="utf-8").split()]
+    status = Path(f"/proc/{pid}/status")
+    assert not status.exists()  # ended and reaped (a zombie keeps its /proc entry)
+    assert list((tmp_path / "scratch").iterdir()) == []

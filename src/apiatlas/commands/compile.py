@@ -181,9 +181,9 @@ def _record_start_answers(snapshot: Path, name: str, err: Console) -> None:
 
     if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no"):
         return
-    from apiatlas.server.start_recorder import record_start_answers
-
     try:
+        from apiatlas.server.start_recorder import record_start_answers  # the MCP SDK: only for the record
+
         record_start_answers(snapshot, name)
     except Exception as exc:  # the snapshot is complete without them
         err.print(f"note: the snapshot keeps no first answers for a fast stdio start ({exc!r})")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import time
+from decimal import Decimal
 from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
@@ -102,7 +104,7 @@ def _mapped_args(
             rows = [r for r in rows if _same(_value(r, ref.pick_column), ref.pick_value)]
         values = list(dict.fromkeys(v for r in rows if (v := _value(r, ref.column)) is not None))
         if ref.template:
-            values = [ref.template.replace("{}", str(v), 1) for v in values]
+            values = _templated(ref.template, values)
         where = f"step {index} argument {name!r} from step {ref.source_step} {ref.source_table}.{ref.column}"
         if not values:
             raise _Stop("partial", ReasonCode.NO_MATCH, f"{where}: no value to map")
@@ -119,6 +121,17 @@ def _mapped_args(
             )
         args[name] = values[0]
     return args, fan_out, truncated
+
+
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _templated(template: str, values: list[Any]) -> list[Any]:
+    """Each value that is a number (also as text) written into ``template`` at ``{}``; other values (an
+    API's text, a flag) are left out: a template is an arithmetic expression, never text to inject into."""
+    kept = [v for v in values if not isinstance(v, bool) and isinstance(v, (int, float, Decimal, str))]
+    numbers = [str(v).strip() for v in kept]
+    return [template.replace("{}", n, 1) for n in numbers if _PLAIN_NUMBER.fullmatch(n)]
 
 
 def _mapped_tables(

@@ -20,11 +20,11 @@ from apiatlas.executors.value_types import ValueKind, kind_of_domain_type, kind_
 from apiatlas.language.stemming import stem
 from apiatlas.planning.model import LEVEL_CONFIDENCE, CandidateChain, InputSource, PlannedStep, PlanResult
 from apiatlas.planning.snapshot_reads import SnapshotCache
-from apiatlas.planning.values import AMOUNT
+from apiatlas.planning.values import AMOUNT, AMOUNT_NUMBER
 
 # words of an input's description saying it takes an arithmetic expression
 EXPRESSION_WORDS = frozenset({"arithmetic", "arithmetical", "mathematical", "equation", "formula"})
-_AMOUNT_PARTS = re.compile(r"(\d+(?:[.,]\d+)?)\s+([A-Za-z]{3})(?:\s+(?:in|to|into)\s+([A-Za-z]{3}))?")
+_AMOUNT_PARTS = re.compile(rf"({AMOUNT_NUMBER})\s+([A-Za-z]{{3}})(?:\s+(?:in|to|into)\s+([A-Za-z]{{3}}))?")
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _NUMBERS = (ValueKind.NUMBER, ValueKind.INTEGER)
 
@@ -39,11 +39,15 @@ def takes_expression(api: Api, name: str) -> bool:
 
 
 def amount_parts(text: str) -> tuple[str, str, str] | None:
-    """"5 ETH in USD" -> ("5", "ETH", "USD"); "5 ETH" -> ("5", "ETH", "")."""
+    """"5 ETH in USD" -> ("5", "ETH", "USD"); "5 ETH" -> ("5", "ETH", ""); the number of "1,000 ETH" is
+    1000 (English thousands), of "2,5 ETH" 2.5."""
     match = _AMOUNT_PARTS.fullmatch(text.strip())
     if match is None:
         return None
-    return match.group(1).replace(",", "."), match.group(2), match.group(3) or ""
+    number = match.group(1)
+    grouped = re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", number)  # "1,000": a thousand (English)
+    number = number.replace(",", "") if grouped else number.replace(",", ".")
+    return number, match.group(2), match.group(3) or ""
 
 
 def name_stems(name: str) -> set[str]:
@@ -55,7 +59,11 @@ def computed(result: PlanResult, cache: SnapshotCache) -> PlanResult:
     """Each chain's expression inputs asked of the user, written from the request's amounts where an
     earlier step returns the number the amount is converted with; the plan's status follows its top
     chain (no input left to ask: ``ok``)."""
-    amounts = [p for x in result.values if x.kind == AMOUNT and (p := amount_parts(str(x.value)))]
+    stated = [x for x in result.values if x.kind == AMOUNT]
+    rest = result.request
+    for x in stated:
+        rest = rest.replace(str(x.value), " ")
+    amounts = [p for x in stated if (p := amount_parts(str(x.value))) and not _other_way(rest, p)]
     if not amounts or not result.chains:
         return result
     said = {stem(w) for w in re.findall(r"[a-z]+", result.request.lower()) if len(w) > 2}
@@ -65,6 +73,15 @@ def computed(result: PlanResult, cache: SnapshotCache) -> PlanResult:
         result.status, result.reason = "ok", ReasonCode.OK
         result.message = re.sub(r";? ?ask the user for: .*$", "", result.message)
     return result
+
+
+def _other_way(rest: str, amount: tuple[str, str, str]) -> bool:
+    """The request names the rate the other way round ("the rate from USD to EUR" beside "7 EUR in USD"):
+    outside its amounts it names the unit converted into first. Converting with that rate would divide,
+    and the order of a rate's codes is read from the request only, so nothing is composed."""
+    unit, into = amount[1].casefold(), amount[2].casefold()
+    codes = [w for w in re.findall(r"\b[A-Za-z]{3}\b", rest.casefold()) if w in (unit, into)]
+    return bool(into) and unit in codes and codes[:1] == [into]
 
 
 def _composed(

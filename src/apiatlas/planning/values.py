@@ -54,7 +54,9 @@ _IDENTIFIER = re.compile(
     r"|(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}"
     r")(?![\w-])"
 )
-_AMOUNT = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s+([A-Z]{3})(?:\s+(?:in|to|into)\s+[A-Z]{3})?\b")
+# the number: with thousands separators ("12,345,678", "1,500.25"), else with one decimal point or comma
+AMOUNT_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
+_AMOUNT = re.compile(rf"(?<![\w.,])({AMOUNT_NUMBER})\s+([A-Z]{{3}})(?:\s+(?:in|to|into)\s+[A-Z]{{3}})?\b")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(

@@ -23,7 +23,9 @@ from mcp.client.stdio import StdioServerParameters
 from apiatlas.local_cache import CACHE_ENV
 from apiatlas.server.start_record import clean_env, write_record
 
-RECORD_TIMEOUT_S = 120.0
+# a default server's first answers take ~1 s of CPU, also at 31,580 APIs: past this the compile goes on
+# without them (a longer wait at its end would look like a hang)
+RECORD_TIMEOUT_S = 30.0
 
 
 async def _session(params: StdioServerParameters) -> None:
@@ -39,13 +41,13 @@ def served_answers(snapshot: Path, name: str) -> dict[str, Any]:
     """The first answers of ``apiatlas serve NAME`` (a link named ``name`` to ``snapshot``) in a default
     environment, as the stdio start records them: request key -> result."""
     with tempfile.TemporaryDirectory(prefix="apiatlas-record-") as scratch:
-        link = Path(scratch) / name
-        link.symlink_to(snapshot.resolve())
-        cache = Path(scratch) / "cache"
+        folder, cache = Path(scratch) / "serve", Path(scratch) / "cache"  # apart: any snapshot name works
+        folder.mkdir()
+        (folder / name).symlink_to(snapshot.resolve())
         env = {**clean_env(dict(os.environ)), CACHE_ENV: str(cache)}
         env.pop("APIATLAS_STDIO_START", None)
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "apiatlas.entry", "serve", name], env=env, cwd=scratch
+            command=sys.executable, args=["-m", "apiatlas.entry", "serve", name], env=env, cwd=folder
         )
         anyio.run(_session, params)
         (held,) = (cache / "stdio-start").glob("*.json")

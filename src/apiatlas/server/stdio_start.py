@@ -197,6 +197,8 @@ class StdioStart:
             self.wire.write(line)
             return
         self.store.put(key, message["result"])
+        with self._lock:  # a later request gets the server's answer (held may be the snapshot's record)
+            self.held[key] = message["result"]
         if given is None:
             self.wire.write(line)
         elif given != message["result"]:  # the held answer was stale: the client is told what changed
