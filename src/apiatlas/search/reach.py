@@ -10,7 +10,10 @@ reads its top cosine against it (``reach_margin``) and the share of the request'
 catalog's vocabulary lacks (``absent``: names, ids, quoted text, numbers and function or asking words
 aside), and abstains (``out_of_reach``) when the request is written in the catalog's scripts, its best
 cosine is no higher than the null's, that cosine stands out little from the dense candidates, its best
-lexical hit is weak and a quarter or more of its content words are absent. A request with a word in
+lexical hit is weak and a quarter or more of its content words are absent; or when the request is short,
+its best word match has no meaning behind it — the card the words rank first is no closer to the request
+than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
+no card stands out of the dense candidates (``unsupported_words``). A request with a word in
 another script than the catalog's main one (Russian over an English spec, English over a Russian
 catalog that also writes Latin identifiers) is never judged out of reach here: its words cannot be
 weighed against the catalog's (issue 18 point 6).
@@ -48,7 +51,11 @@ MAX_STANDOUT = 0.03  # ... and at most this far above the median of the dense ca
 MAX_LEXICAL = 1.2  # ... the best lexical hit weak (lex_per_term below this)
 MIN_ABSENT = 0.25  # ... and at least this share of the request's content words absent from the catalog
 
-REACH_SIGNALS = ("reach_margin", "absent", "alien")
+# the second way (read off the same development halves; docs/search.md, "Word matches without meaning")
+MAX_SUPPORT = -0.01  # the lexical first hit's cosine at least this far below the catalog's null cosine
+MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (the null's are 3 words)
+
+REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
@@ -141,9 +148,23 @@ def absent_share(view: SearchView, query: str) -> float:
     return len(absent) / len(terms)
 
 
+def lexical_support(view: SearchView, null_cosine: float) -> float:
+    """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
+    catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
+    cards by one word, and their cosine is a random request's). Without a lexical hit, or for a card
+    without a vector, the best cosine's margin (nothing else to weigh)."""
+    top = view.cosines[view.dense_order[0]]
+    lexical = [(k, v[0]) for k, v in view.lexical.items() if not v[2]]
+    if not lexical:
+        return top - null_cosine
+    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0]
+    return view.cosines.get(first, top) - null_cosine
+
+
 def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:
-    """``reach_margin`` (top cosine - the catalog's null cosine), ``absent`` and ``alien`` (1 when a word
-    is in another script than the catalog's main one); empty without a reach or a dense side."""
+    """``reach_margin`` (top cosine - the catalog's null cosine), ``absent``, ``alien`` (1 when a word
+    is in another script than the catalog's main one), ``support`` (``lexical_support``) and ``length``
+    (distinct stems without digits); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -151,6 +172,8 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "reach_margin": round(top - reach.null_cosine, 6),
         "absent": round(absent_share(view, query), 6),
         "alien": 1.0 if view.alien else 0.0,
+        "support": round(lexical_support(view, reach.null_cosine), 6),
+        "length": float(sum(1 for t in dict.fromkeys(view.terms) if not any(c.isdigit() for c in t))),
     }
 
 
@@ -163,4 +186,16 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
         and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
         and signals.get("lex_per_term", 0.0) < MAX_LEXICAL
         and signals["absent"] >= MIN_ABSENT
+    ) or unsupported_words(signals)
+
+
+def unsupported_words(signals: Mapping[str, float]) -> bool:
+    """A short request whose best word match has no meaning behind it: the lexical first hit is no closer
+    to the request than random words are to the catalog, the meaning ranks another card first (``agree``
+    0), and no card stands out of the dense candidates. Callers check ``REACH_SIGNALS`` and ``alien``."""
+    return (
+        signals["support"] < MAX_SUPPORT
+        and not signals.get("agree", 0.0)
+        and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
+        and signals["length"] <= MAX_SUPPORT_LENGTH
     )
