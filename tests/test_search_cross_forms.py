@@ -102,3 +102,14 @@ def test_the_bridge_embeds_the_catalogs_words_as_queries(search: HybridSearch) -
     # stored as int8 (the card vectors' blobs): close to the query's vector, not to the passage's
     assert float(row @ as_query) > 0.95 and float(row @ as_query) > float(row @ as_passage) + 0.02
     assert np.isclose(np.linalg.norm(row), 1.0, atol=0.05)
+
+
+def test_a_request_whose_only_foreign_word_is_a_declined_one_is_alien(search: HybridSearch) -> None:
+    """«под 5», «подов»: the request's one Cyrillic word is stemmed as a preposition and so left out of its
+    content stems; read across as "pod", it still is a word in another script than the catalog's, which
+    the out-of-reach rule leaves to the model (``search.reach``) rather than weighing its words."""
+    for text in ("под 5", "подов"):
+        found = search.search(text)
+        assert found.signals["alien"] == 1.0, (text, found.signals)
+        assert not found.abstained, (text, found.confidence, found.signals)
+        assert found.hits[0].api_key in ("GET /pods", "DELETE /pods/{name}"), text

@@ -189,7 +189,8 @@ class HybridSearch:
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
-        alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
+        # judged by the model alone (``search.reach``), a foreign word read only across («под 5») too
+        alien = self.across.scripts().beside_main([*terms, *across.extra])
         # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as the
         # catalog word it is borrowed from
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
