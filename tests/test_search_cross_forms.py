@@ -6,6 +6,7 @@ the bridge's catalog words embedded as the request's words are (e5 "query: ").""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -113,3 +114,16 @@ def test_a_request_whose_only_foreign_word_is_a_declined_one_is_alien(search: Hy
         assert found.signals["alien"] == 1.0, (text, found.signals)
         assert not found.abstained, (text, found.confidence, found.signals)
         assert found.hits[0].api_key in ("GET /pods", "DELETE /pods/{name}"), text
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_bridge_working(
+    search: HybridSearch, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bridge embeds the catalog's words at search time: a cache directory it cannot create (a
+    read-only home, a path under a file) costs the cache, not the search."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("APIATLAS_CACHE", str(blocker / "cache"))
+    fresh = HybridSearch(search.snapshot, search.provider)
+    found = fresh.search("список подов")
+    assert not found.abstained and found.hits[0].api_key == "GET /pods", found.confidence

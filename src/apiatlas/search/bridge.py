@@ -16,6 +16,8 @@ the nearest of unrelated words). Words without such a counterpart stay foreign.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +41,8 @@ BRIDGE_COSINE = 0.91  # the least cosine of a word to its counterpart (multiling
 # «логи» log 0.923; up to 0.90 for the nearest stem of a word the catalog has no counterpart of)
 BRIDGE_Z = 3.0  # ... which must also stand this many standard deviations above the word's mean cosine
 MIN_LENGTH = 3  # shorter stems ("id", "to") are not words to translate into
+
+log = logging.getLogger(__name__)
 
 
 class WordBridge:
@@ -66,7 +70,14 @@ class WordBridge:
     def _catalog(self) -> npt.NDArray[np.float32]:
         with self._lock:
             if self._matrix is None:
-                blobs = embed_passages(AsQueries(self.provider), self.words, cache=self.cache)
+                words = AsQueries(self.provider)
+                try:
+                    blobs = embed_passages(words, self.words, cache=self.cache)
+                except (OSError, sqlite3.Error) as exc:  # at search time a cache is a saving, no need
+                    log.warning(
+                        "the word bridge's vector cache %s is unusable (%s): not cached", self.cache, exc
+                    )
+                    blobs = embed_passages(words, self.words, cache=None)
                 self._matrix = matrix_from_blobs(blobs, len(blobs[0]) if blobs else 0)
         return self._matrix
 
