@@ -127,3 +127,12 @@ def test_a_cache_that_cannot_be_written_leaves_the_bridge_working(
     fresh = HybridSearch(search.snapshot, search.provider)
     found = fresh.search("список подов")
     assert not found.abstained and found.hits[0].api_key == "GET /pods", found.confidence
+
+
+def test_another_form_of_a_function_word_is_no_declined_noun(search: HybridSearch) -> None:
+    """«подо мной», «обо всём», «надо удалить»: a preposition's euphonic form (and a pronoun's case) stems
+    as the function word too, but is that word, not a borrowed noun's form («подов»)."""
+    for text in ("покажи логи подо мной", "расскажи обо всём", "надо удалить"):
+        assert declined_function_stems(words(text)) == [], text
+    assert search.across.read(words("покажи логи подо мной"), ["лог"], {}, allowed=True).extra == []
+    assert declined_function_stems(words("список этих подов")) == ["под"]  # the noun's form still is one

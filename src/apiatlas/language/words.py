@@ -24,6 +24,11 @@ FUNCTION_WORDS = _listed(
     "these those what which who how me my i we our you your he him his she her they them their "
     "do does did can could would should will has have had am there please"
 )
+# other forms of function words (a preposition's euphonic form before «мной», «всём»; a pronoun's cases):
+# stemmed as a function word, they are that word, not a borrowed noun's form («подов», ``search.bridge``)
+FUNCTION_FORMS = _listed(
+    "подо надо обо изо передо предо нами ними нему этих этим этими этом этой этого этому"
+)
 # English prepositions the function words leave out: no name ("the persistent volume behind it")
 PREPOSITIONS = _listed(
     "behind under above below beneath inside within across through into onto over between among "
