@@ -136,3 +136,14 @@ def test_another_form_of_a_function_word_is_no_declined_noun(search: HybridSearc
         assert declined_function_stems(words(text)) == [], text
     assert search.across.read(words("покажи логи подо мной"), ["лог"], {}, allowed=True).extra == []
     assert declined_function_stems(words("список этих подов")) == ["под"]  # the noun's form still is one
+
+
+def test_a_pronoun_at_the_end_of_a_request_is_no_word(search: HybridSearch) -> None:
+    """Only a preposition governs a word of its script: a pronoun closing a request («покажи поды нам»,
+    «удали его») is the pronoun, which the bridge must not read as a catalog word («нам» as "name")."""
+    for text in ("покажи нам", "удали его", "удали у них", "покажи всё"):
+        assert declined_function_stems(words(text)) == [], text
+    assert declined_function_stems(words("покажи поды нам")) == ["под"]  # «поды»: the noun's form
+    read = search.across.read(words("покажи поды нам"), ["показ"], {}, allowed=True)
+    assert "нам" not in read.bridged and read.extra == ["под"], read
+    assert declined_function_stems(words("удали под web-1")) == ["под"]  # a preposition still is

@@ -29,6 +29,12 @@ FUNCTION_WORDS = _listed(
 FUNCTION_FORMS = _listed(
     "подо надо обо изо передо предо нами ними нему этих этим этими этом этой этого этому"
 )
+# the prepositions among the function words and their forms: a preposition governs a word of its own
+# script, so one before a name in another script, a number or nothing is some other word (``search.bridge``)
+GOVERNING_WORDS = _listed(
+    "в во на по с со у о об от до за из к ко для при про над под без через между подо надо обо изо передо "
+    "предо of in on at to for by with from"
+)
 # English prepositions the function words leave out: no name ("the persistent volume behind it")
 PREPOSITIONS = _listed(
     "behind under above below beneath inside within across through into onto over between among "

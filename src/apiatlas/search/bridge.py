@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.language.transliteration import borrowed_stem
-from apiatlas.language.words import FUNCTION_FORMS, FUNCTION_WORDS
+from apiatlas.language.words import FUNCTION_FORMS, FUNCTION_WORDS, GOVERNING_WORDS
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import LexicalIndex
@@ -151,9 +151,9 @@ def declined_function_stems(said: Sequence[str]) -> list[str]:
     """The stems of the request words that are a function word's stem but not used as one (in order,
     once each): a preposition or a pronoun does not decline, so «подов», «пода», «поду» (a borrowed
     noun's forms, stemmed as the preposition «под») are some other word (unless a function word's other
-    form, ``FUNCTION_FORMS``: «подо мной»); and a preposition governs a
-    word of its own script, so one followed by a name in another script or a number («удали под
-    web-1») or by nothing is a word too. A bridge may read them."""
+    form, ``FUNCTION_FORMS``: «подо мной»); and a preposition (``GOVERNING_WORDS``, not a pronoun: «покажи
+    нам») governs a word of its own script, so one followed by a name in another script or a number
+    («удали под web-1») or by nothing is a word too. A bridge may read them."""
     stop = function_stems()
     found: list[str] = []
     for i, word in enumerate(said):
@@ -161,7 +161,8 @@ def declined_function_stems(said: Sequence[str]) -> list[str]:
         if len(low) < MIN_LENGTH or stem(low) not in stop:
             continue
         after = said[i + 1] if i + 1 < len(said) else ""
-        if (low not in FUNCTION_WORDS and low not in FUNCTION_FORMS) or script_of(after) != script_of(low):
+        used = low in FUNCTION_WORDS or low in FUNCTION_FORMS  # as the function word it is stemmed as...
+        if not used or (low in GOVERNING_WORDS and script_of(after) != script_of(low)):  # ... governing
             found.append(stem(low))
     return list(dict.fromkeys(found))
 
