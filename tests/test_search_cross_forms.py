@@ -6,6 +6,7 @@ the bridge's catalog words embedded as the request's words are (e5 "query: ").""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -102,3 +103,47 @@ def test_the_bridge_embeds_the_catalogs_words_as_queries(search: HybridSearch) -
     # stored as int8 (the card vectors' blobs): close to the query's vector, not to the passage's
     assert float(row @ as_query) > 0.95 and float(row @ as_query) > float(row @ as_passage) + 0.02
     assert np.isclose(np.linalg.norm(row), 1.0, atol=0.05)
+
+
+def test_a_request_whose_only_foreign_word_is_a_declined_one_is_alien(search: HybridSearch) -> None:
+    """«под 5», «подов»: the request's one Cyrillic word is stemmed as a preposition and so left out of its
+    content stems; read across as "pod", it still is a word in another script than the catalog's, which
+    the out-of-reach rule leaves to the model (``search.reach``) rather than weighing its words."""
+    for text in ("под 5", "подов"):
+        found = search.search(text)
+        assert found.signals["alien"] == 1.0, (text, found.signals)
+        assert not found.abstained, (text, found.confidence, found.signals)
+        assert found.hits[0].api_key in ("GET /pods", "DELETE /pods/{name}"), text
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_bridge_working(
+    search: HybridSearch, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bridge embeds the catalog's words at search time: a cache directory it cannot create (a
+    read-only home, a path under a file) costs the cache, not the search."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("APIATLAS_CACHE", str(blocker / "cache"))
+    fresh = HybridSearch(search.snapshot, search.provider)
+    found = fresh.search("список подов")
+    assert not found.abstained and found.hits[0].api_key == "GET /pods", found.confidence
+
+
+def test_another_form_of_a_function_word_is_no_declined_noun(search: HybridSearch) -> None:
+    """«подо мной», «обо всём», «надо удалить»: a preposition's euphonic form (and a pronoun's case) stems
+    as the function word too, but is that word, not a borrowed noun's form («подов»)."""
+    for text in ("покажи логи подо мной", "расскажи обо всём", "надо удалить"):
+        assert declined_function_stems(words(text)) == [], text
+    assert search.across.read(words("покажи логи подо мной"), ["лог"], {}, allowed=True).extra == []
+    assert declined_function_stems(words("список этих подов")) == ["под"]  # the noun's form still is one
+
+
+def test_a_pronoun_at_the_end_of_a_request_is_no_word(search: HybridSearch) -> None:
+    """Only a preposition governs a word of its script: a pronoun closing a request («покажи поды нам»,
+    «удали его») is the pronoun, which the bridge must not read as a catalog word («нам» as "name")."""
+    for text in ("покажи нам", "удали его", "удали у них", "покажи всё"):
+        assert declined_function_stems(words(text)) == [], text
+    assert declined_function_stems(words("покажи поды нам")) == ["под"]  # «поды»: the noun's form
+    read = search.across.read(words("покажи поды нам"), ["показ"], {}, allowed=True)
+    assert "нам" not in read.bridged and read.extra == ["под"], read
+    assert declined_function_stems(words("удали под web-1")) == ["под"]  # a preposition still is

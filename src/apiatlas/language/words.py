@@ -24,6 +24,17 @@ FUNCTION_WORDS = _listed(
     "these those what which who how me my i we our you your he him his she her they them their "
     "do does did can could would should will has have had am there please"
 )
+# other forms of function words (a preposition's euphonic form before «мной», «всём»; a pronoun's cases):
+# stemmed as a function word, they are that word, not a borrowed noun's form («подов», ``search.bridge``)
+FUNCTION_FORMS = _listed(
+    "подо надо обо изо передо предо нами ними нему этих этим этими этом этой этого этому"
+)
+# the prepositions among the function words and their forms: a preposition governs a word of its own
+# script, so one before a name in another script, a number or nothing is some other word (``search.bridge``)
+GOVERNING_WORDS = _listed(
+    "в во на по с со у о об от до за из к ко для при про над под без через между подо надо обо изо передо "
+    "предо of in on at to for by with from"
+)
 # English prepositions the function words leave out: no name ("the persistent volume behind it")
 PREPOSITIONS = _listed(
     "behind under above below beneath inside within across through into onto over between among "

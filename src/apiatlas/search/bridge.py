@@ -16,6 +16,8 @@ the nearest of unrelated words). Words without such a counterpart stay foreign.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.language.transliteration import borrowed_stem
-from apiatlas.language.words import FUNCTION_WORDS
+from apiatlas.language.words import FUNCTION_FORMS, FUNCTION_WORDS, GOVERNING_WORDS
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.lexical import LexicalIndex
@@ -39,6 +41,8 @@ BRIDGE_COSINE = 0.91  # the least cosine of a word to its counterpart (multiling
 # «логи» log 0.923; up to 0.90 for the nearest stem of a word the catalog has no counterpart of)
 BRIDGE_Z = 3.0  # ... which must also stand this many standard deviations above the word's mean cosine
 MIN_LENGTH = 3  # shorter stems ("id", "to") are not words to translate into
+
+log = logging.getLogger(__name__)
 
 
 class WordBridge:
@@ -66,7 +70,14 @@ class WordBridge:
     def _catalog(self) -> npt.NDArray[np.float32]:
         with self._lock:
             if self._matrix is None:
-                blobs = embed_passages(AsQueries(self.provider), self.words, cache=self.cache)
+                words = AsQueries(self.provider)
+                try:
+                    blobs = embed_passages(words, self.words, cache=self.cache)
+                except (OSError, sqlite3.Error) as exc:  # at search time a cache is a saving, no need
+                    log.warning(
+                        "the word bridge's vector cache %s is unusable (%s): not cached", self.cache, exc
+                    )
+                    blobs = embed_passages(words, self.words, cache=None)
                 self._matrix = matrix_from_blobs(blobs, len(blobs[0]) if blobs else 0)
         return self._matrix
 
@@ -139,9 +150,10 @@ class Across:
 def declined_function_stems(said: Sequence[str]) -> list[str]:
     """The stems of the request words that are a function word's stem but not used as one (in order,
     once each): a preposition or a pronoun does not decline, so «подов», «пода», «поду» (a borrowed
-    noun's forms, stemmed as the preposition «под») are some other word; and a preposition governs a
-    word of its own script, so one followed by a name in another script or a number («удали под
-    web-1») or by nothing is a word too. A bridge may read them."""
+    noun's forms, stemmed as the preposition «под») are some other word (unless a function word's other
+    form, ``FUNCTION_FORMS``: «подо мной»); and a preposition (``GOVERNING_WORDS``, not a pronoun: «покажи
+    нам») governs a word of its own script, so one followed by a name in another script or a number
+    («удали под web-1») or by nothing is a word too. A bridge may read them."""
     stop = function_stems()
     found: list[str] = []
     for i, word in enumerate(said):
@@ -149,7 +161,8 @@ def declined_function_stems(said: Sequence[str]) -> list[str]:
         if len(low) < MIN_LENGTH or stem(low) not in stop:
             continue
         after = said[i + 1] if i + 1 < len(said) else ""
-        if low not in FUNCTION_WORDS or script_of(after) != script_of(low):
+        used = low in FUNCTION_WORDS or low in FUNCTION_FORMS  # as the function word it is stemmed as...
+        if not used or (low in GOVERNING_WORDS and script_of(after) != script_of(low)):  # ... governing
             found.append(stem(low))
     return list(dict.fromkeys(found))
 

@@ -13,16 +13,11 @@ import numpy.typing as npt
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.bridge import CrossScript
-from apiatlas.search.confidence import (
-    SearchView,
-    abstains,
-    best_lexical_cover,
-    foreign_share,
-    signals_of,
-)
+from apiatlas.search.confidence import SearchView, abstains, foreign_share, signals_of
 from apiatlas.search.dropped_orders import DroppedOrders, dropped_orders
 from apiatlas.search.e5_file import whole_words
 from apiatlas.search.embedding import EmbeddingProvider
+from apiatlas.search.fusion import fused_scores
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
 from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit, hit_of
 from apiatlas.search.providers import (
@@ -189,7 +184,8 @@ class HybridSearch:
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
         across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
-        alien = self.across.scripts().beside_main(terms)  # judged by the model alone (``search.reach``)
+        # judged by the model alone (``search.reach``), a foreign word read only across («под 5») too
+        alien = self.across.scripts().beside_main([*terms, *across.extra])
         # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as the
         # catalog word it is borrowed from
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
@@ -252,9 +248,11 @@ class HybridSearch:
         self, query: str, mode: SearchMode, view: SearchView, limit: int, object_key: str | None
     ) -> SearchOutcome:
         """The outcome of a search whose ``view`` has its lexical and dense candidates: fused scores
-        (``_fused``), the hits and what the view says of the top one (``_describe``), the abstention
+        (``search.fusion``), the hits and what the view says of the top one (``_describe``), the abstention
         decision (``_verdict``), and the outcome with the closest objects when it abstains."""
-        fused, exact = self._fused(mode, view)
+        fused, exact = fused_scores(
+            mode, view, self.settings, self.lexical_index(), self.actions(), ACTION_MISMATCH
+        )
         order = sorted(fused, key=lambda k: (-fused[k], k))
         order = [*exact, *[k for k in order if k not in exact]]
         names = self.snapshot.api_titles(order[: max(limit, 20)])
@@ -285,36 +283,6 @@ class HybridSearch:
             not_callable=verdict.not_callable,
             **common,
         )
-
-    def _fused(self, mode: SearchMode, view: SearchView) -> tuple[dict[str, float], list[str]]:
-        """Each candidate's fused score (bm25 over the best one's, cosine spread over the dense
-        candidates', weighed by the settings), APIs doing another action than ordered demoted; and the
-        exact-name hits."""
-        s = self.settings
-        lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
-        exact = [k for k, v in lexical.items() if v[2]]
-        top_lex = max((v[0] for v in lexical.values() if not v[2]), default=0.0) or 1.0
-        hi = max((cosines[k] for k in dense_order), default=1.0)
-        lo = min((cosines[k] for k in dense_order), default=0.0)
-        span = (hi - lo) or 1.0
-        # the words of a script the catalog does not write match nothing: the rest say less of the request
-        lexical_weight = s.lexical_weight * (1.0 - foreign_share(view, unread=True)) ** 2
-        index = self.lexical_index()
-        if s.lexical_by_cover and index is not None:
-            lexical_weight *= best_lexical_cover(view, index.idf)
-        fused: dict[str, float] = {}
-        for key in dict.fromkeys([*lexical, *dense_order]):
-            lex = 0.0 if key not in lexical or lexical[key][2] else lexical[key][0] / top_lex
-            dense = max(0.0, (cosines[key] - lo) / span) if key in cosines else 0.0
-            if mode is SearchMode.LEXICAL:
-                fused[key] = lex
-            elif mode is SearchMode.DENSE:
-                fused[key] = cosines.get(key, -1.0)
-            else:
-                fused[key] = lexical_weight * lex + s.dense_weight * dense
-        if mode is not SearchMode.DENSE:
-            self.actions().demote_unasked(fused, view.said, view.asked, ACTION_MISMATCH)
-        return fused, exact
 
     def _describe(
         self, view: SearchView, fused: dict[str, float], order: list[str], names: dict[str, tuple[str, str]]
