@@ -99,15 +99,22 @@ def _raw(snap: Path, folder: Path, lines: list[dict[str, Any]], wanted: int) -> 
     return got
 
 
-def test_the_record_answers_first_and_a_wrong_tool_list_is_corrected(snap: Path, tmp_path: Path) -> None:
-    copy = tmp_path / snap.name  # the same file name in another folder: the record applies
+def _wrong_tool_list(snap: Path, folder: Path) -> tuple[Path, dict[str, Any], str, Any]:
+    """A copy of ``snap`` in ``folder`` (the same file name: the record applies) whose record lists one
+    tool only, as if it were wrong: the copy, its record, the tools/list request key and the right answer."""
+    copy = folder / snap.name
     shutil.copy(snap, copy)
     record = _record(copy)
     key = next(k for k in record["answers"] if k.startswith('["tools/list"'))
     right = record["answers"][key]
-    record["answers"][key] = {**right, "tools": right["tools"][:1]}  # as if the record were wrong
+    record["answers"][key] = {**right, "tools": right["tools"][:1]}
     with sqlite3.connect(copy) as conn:
         conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps(record),))
+    return copy, record, key, right
+
+
+def test_the_record_answers_first_and_a_wrong_tool_list_is_corrected(snap: Path, tmp_path: Path) -> None:
+    copy, record, key, right = _wrong_tool_list(snap, tmp_path)
     requests = [json.loads(k) for k in record["answers"]]
     lines = [{"jsonrpc": "2.0", "id": i, "method": m, "params": p} for i, (m, p) in enumerate(requests, 1)]
     got = _raw(copy, tmp_path, lines, len(lines) + 1)
@@ -149,14 +156,7 @@ def test_the_record_is_for_a_default_start_of_that_file_name_only(
 def test_a_list_asked_again_after_a_stale_record_gets_the_server_s(snap: Path, tmp_path: Path) -> None:
     """The client told ``list_changed`` lists again: it gets the server's list, not the record's again
     (else every list is stale and followed by another ``list_changed``, for ever)."""
-    copy = tmp_path / snap.name
-    shutil.copy(snap, copy)
-    record = _record(copy)
-    key = next(k for k in record["answers"] if k.startswith('["tools/list"'))
-    right = record["answers"][key]
-    record["answers"][key] = {**right, "tools": right["tools"][:1]}  # as if the record were wrong
-    with sqlite3.connect(copy) as conn:
-        conn.execute(f"UPDATE {TABLE} SET value = ?", (json.dumps(record),))
+    copy, _, key, right = _wrong_tool_list(snap, tmp_path)
     method, params = json.loads(key)
     process = subprocess.Popen(
         [sys.executable, "-m", "apiatlas.entry", "serve", copy.name],
