@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -104,10 +105,9 @@ def test_an_amount_with_thousands_separators_is_read_whole() -> None:
     assert amounts == {"12,345,678 ETH to USD", "1,500.25 EUR in USD"}
 
 
-@pytest.mark.parametrize("value", ["1.08) + (2", "N/A", "__import__('os')", True, "1e3 * 2"])
-def test_the_executor_writes_only_a_number_into_the_template(value: object) -> None:
-    """An earlier step's value that is not a number (another API's text) is never written into the
-    expression an input evaluates: the step stops (no value to map) instead."""
+def _rate_into_template(value: object) -> dict[str, Any]:
+    """The arguments of a step whose ``expr`` is the template "7 * {}" over the rate an earlier step
+    returned as ``value``."""
     rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
     called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
     first = StepResult(index=0, api_key="Money_Rates", result=called)
@@ -115,8 +115,15 @@ def test_the_executor_writes_only_a_number_into_the_template(value: object) -> N
         api="Solver_Evaluate",
         param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
     )
+    return _mapped_args(1, step, [first])[0]
+
+
+@pytest.mark.parametrize("value", ["1.08) + (2", "N/A", "__import__('os')", True, "1e3 * 2"])
+def test_the_executor_writes_only_a_number_into_the_template(value: object) -> None:
+    """An earlier step's value that is not a number (another API's text) is never written into the
+    expression an input evaluates: the step stops (no value to map) instead."""
     with pytest.raises(_Stop) as stopped:
-        _mapped_args(1, step, [first])
+        _rate_into_template(value)
     assert stopped.value.reason == ReasonCode.NO_MATCH
 
 
@@ -125,14 +132,7 @@ def test_the_executor_writes_only_a_number_into_the_template(value: object) -> N
     [(1.08, "7 * 1.08"), (-2, "7 * -2"), (" 0.5 ", "7 * 0.5"), (Decimal("1.25"), "7 * 1.25")],
 )
 def test_a_number_of_any_type_is_written_into_the_template(value: object, written: str) -> None:
-    rates = TableResult(name="out", columns=["rate"], rows=[{"rate": value}], row_count=1, truncated=False)
-    called = CallResult(api_key="Money_Rates", status="ok", reason=ReasonCode.OK, tables=[rates])
-    first = StepResult(index=0, api_key="Money_Rates", result=called)
-    step = ChainStep(
-        api="Solver_Evaluate",
-        param_mapping={"expr": FieldRef(source_step=0, source_table="out", column="rate", template="7 * {}")},
-    )
-    assert _mapped_args(1, step, [first])[0] == {"expr": written}
+    assert _rate_into_template(value) == {"expr": written}
 
 
 def test_no_expression_from_a_rate_asked_the_other_way(planner: Planner) -> None:
