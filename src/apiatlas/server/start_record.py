@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import quote
 
 from apiatlas.local_cache import CACHE_ENV
+from apiatlas.server.stdio_start import package_files
 
 TABLE = "start_answers"
 _FORMAT = 1
@@ -46,14 +47,11 @@ def code_identity() -> str:
     """A hash of the contents of every file of this apiatlas and of the makers' ``RECORD``s."""
     digest = hashlib.sha256()
     root = Path(__file__).resolve().parents[1]
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            with open(path, "rb") as handle:
-                data = handle.read()
-            digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
-            digest.update(data)
+    for path in package_files(root):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
+        digest.update(data)
     for package in _MAKERS:
         digest.update(f"\0{package}\0".encode())
         digest.update(_distribution_record(package))

@@ -37,6 +37,7 @@ import os
 import queue
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +54,16 @@ def cache_dir() -> Path:
     return cache_root() / "stdio-start"
 
 
-def _tree_signature(root: Path) -> list[tuple[str, int, int]]:
-    out = []
+def package_files(root: Path) -> Iterator[str]:
+    """Every file below ``root`` but compiled bytecode (``__pycache__``), folders and names sorted."""
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
-            stat = os.stat(os.path.join(folder, name))
-            out.append((os.path.join(folder, name), stat.st_size, stat.st_mtime_ns))
-    return out
+            yield os.path.join(folder, name)
+
+
+def _tree_signature(root: Path) -> list[tuple[str, int, int]]:
+    return [(path, (stat := os.stat(path)).st_size, stat.st_mtime_ns) for path in package_files(root)]
 
 
 def start_key(argv: list[str]) -> str:
