@@ -72,7 +72,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
             return []
         rest = rest[: cut.start()]
     texts = [f"{head} {t} {rest}" for t in things]
-    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+    return _actions(texts)
 
 
 # "A for X for the next days and B": one more thing said after the complement, in lower case words
@@ -99,7 +99,12 @@ def _said_last(text: str) -> list[RequestAction]:
     rest = match["rest"]
     cut = _NEXT_PHRASE.search(rest, 4)
     texts = [f"{head} {first} {rest}", f"{head} {' '.join(last)} {rest[: cut.start()] if cut else rest}"]
-    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+    return _actions(texts)
+
+
+def _actions(texts: list[str]) -> list[RequestAction]:
+    """Each text as an action of its own, with the verb it opens with and whether that orders a write."""
+    return [RequestAction(text=t, verb=(verb := action_verb(t)), writes=orders_write(verb)) for t in texts]
 
 
 # "A in X and B from Y to Z": each thing with a complement of its own
@@ -128,7 +133,7 @@ def _own_complements(text: str) -> list[RequestAction]:
     if last[0].lower() in ACTION_WORDS | FUNCTION_WORDS | REFERRING_WORDS or len(last) > MAX_THING_WORDS:
         return []
     texts = [f"{head} {first}", f"{head} {match['last']} {match['rest']}"]
-    return [RequestAction(text=t, verb=action_verb(t), writes=orders_write(action_verb(t))) for t in texts]
+    return _actions(texts)
 
 
 def things_apart(
