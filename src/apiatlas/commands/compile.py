@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -177,9 +176,9 @@ def _record_start_answers(snapshot: Path, name: str, err: Console) -> None:
     """Keep a default stdio server's first answers in the snapshot (server/start_record.py), so that its
     first start anywhere answers them at once; not with ``APIATLAS_STDIO_START=off``. A failure only
     costs that speed, and is said."""
-    from apiatlas.server.stdio_start import OFF_ENV
+    from apiatlas.server.stdio_start import turned_off
 
-    if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no"):
+    if turned_off():
         return
     try:
         from apiatlas.server.start_recorder import record_start_answers  # the MCP SDK: only for the record

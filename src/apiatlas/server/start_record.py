@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import quote
 
 from apiatlas.local_cache import CACHE_ENV
-from apiatlas.server.stdio_start import package_files
+from apiatlas.server.stdio_start import OFF_ENV, package_files
 
 TABLE = "start_answers"
 _FORMAT = 1
@@ -40,7 +40,7 @@ _ROW = "stdio"
 # what the answers' JSON is made by, besides apiatlas: the SDK (its two distributions), pydantic and
 # the typing modules its schemas read
 _MAKERS = ("mcp", "mcp_types", "pydantic", "pydantic_core", "annotated_types", "typing_extensions")
-_BENIGN_ENV = frozenset({CACHE_ENV, "APIATLAS_STDIO_START"})
+_BENIGN_ENV = frozenset({CACHE_ENV, OFF_ENV})
 
 
 def code_identity() -> str:

@@ -22,6 +22,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from apiatlas.local_cache import CACHE_ENV
 from apiatlas.server.start_record import clean_env, write_record
+from apiatlas.server.stdio_start import OFF_ENV
 
 # a default server's first answers take ~1 s of CPU, also at 31,580 APIs: past this the compile goes on
 # without them (a longer wait at its end would look like a hang)
@@ -45,7 +46,7 @@ def served_answers(snapshot: Path, name: str) -> dict[str, Any]:
         folder.mkdir()
         (folder / name).symlink_to(snapshot.resolve())
         env = {**clean_env(dict(os.environ)), CACHE_ENV: str(cache)}
-        env.pop("APIATLAS_STDIO_START", None)
+        env.pop(OFF_ENV, None)
         params = StdioServerParameters(
             command=sys.executable, args=["-m", "apiatlas.entry", "serve", name], env=env, cwd=folder
         )

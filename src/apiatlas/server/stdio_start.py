@@ -252,12 +252,17 @@ def begin(argv: list[str]) -> None:
     """At the start of ``apiatlas serve ARGS`` (the installed script): take the wire and, when this
     start's answers are held, answer them from the first request on. Not for HTTP, nor when turned off."""
     global _current
-    if os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no") or not _serves_stdio(argv):
+    if turned_off() or not _serves_stdio(argv):
         return
     try:
         _current = StdioStart(start_key(argv), argv)
     except Exception as exc:  # the start only loses its speed
         print(f"apiatlas: no fast stdio start ({exc})", file=sys.stderr)
+
+
+def turned_off() -> bool:
+    """``APIATLAS_STDIO_START=off`` (or 0, no): no held answers used or recorded, none kept in a snapshot."""
+    return os.environ.get(OFF_ENV, "").lower() in ("off", "0", "no")
 
 
 def _serves_stdio(argv: list[str]) -> bool:
