@@ -60,7 +60,8 @@ class WordBridge:
         self.stems = sorted(
             s for s in spelt if s in known and s.isalpha() and len(s) >= MIN_LENGTH and s not in stop
         )
-        self.words = [spelt[s] for s in self.stems]  # what is embedded: a word as the catalog writes it
+        self.spelling = {s: spelt[s] for s in self.stems}  # stem -> the word as the catalog writes it
+        self.words = list(self.spelling.values())  # what is embedded, in the order of ``stems``
         self._frequency = {s: known[s] for s in self.stems}  # documents per stem (``borrowed_stem``)
         self.provider = provider
         self.cache = cache
@@ -218,6 +219,5 @@ class CrossScript:
         unread = frozenset(t for t in foreign if t not in bridged)
         surface = {bridged[stem(w)]: w for w in reversed(said) if stem(w) in bridged}
         extra = [t for t in declined if t in bridged and t not in terms]
-        spelt = dict(zip(bridge.stems, bridge.words, strict=True))
-        read = [spelt.get(bridged.get(stem(w), ""), w) for w in said]
+        read = [bridge.spelling.get(bridged.get(stem(w), ""), w) for w in said]
         return Across(bridged, unread, unread if bridged else frozenset(), surface, extra, read)
