@@ -13,8 +13,8 @@ part's child, or with ``finish_alone`` in a fresh interpreter (``finish_main``: 
 none; its input is the parts' results, pickled). A child reads one part's objects and lives one part's time:
 the pages it copies are about a part's, and they are freed when it leaves. Each fork costs time too (the page
 tables of the whole process are copied: ~20-40 ms at 600 MiB), hence parts of thousands of APIs rather than
-one child per API. The forked children of all ``ForkedParts`` take turns (``_TURN``): one beside this
-process at a time.
+one child per API. The children of all ``ForkedParts`` take turns (``_TURN``): one beside this process at
+a time.
 
 Where no child can be forked (``forked.can_fork``) or ``background`` is false, every part and ``finish`` run
 here, at once, in order: the same results. A step that fails in a child (or a child killed) is run again
@@ -33,7 +33,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from apiatlas.forked import _FAILED, _OK, can_fork, fork_child, read_all
 
@@ -47,8 +47,8 @@ def part_bounds(count: int, size: int) -> list[range]:
 
 
 # the children of every ``ForkedParts`` of this process take turns: one at a time beside it (the one started
-# first goes first: the compiler asks for the lexical arrays before the APIs' rows), so what they copy is
-# one part's at a time
+# first goes first: the compiler asks for the lexical arrays before the APIs' rows), so that what they copy
+# or hold is one child's at a time
 _TURN = threading.Lock()
 
 
@@ -119,17 +119,14 @@ class ForkedParts(Generic[P, T]):
         return self._finish([*self._done, value]) if n == self._steps - 1 else value
 
     def _take_turn(self) -> None:
-        """The relay thread: the parts' children once the other ``ForkedParts``' forked children are done,
-        then ``finish_alone``'s (a fresh interpreter shares no page: it takes no turn)."""
+        """The relay thread: the steps' children once the other ``ForkedParts``' children are done."""
         while not _TURN.acquire(timeout=0.05):
             if self._stopping:
                 return
         try:
-            done = self._run_steps(range(self._parts))
+            self._run_steps(range(self._steps))
         finally:
             _TURN.release()
-        if done and self._steps > self._parts:
-            self._run_steps(range(self._parts, self._steps))
 
     def _run_steps(self, steps: range) -> bool:
         """Start each step's child when the last one's result is in; False when one failed or was stopped."""
@@ -141,19 +138,18 @@ class ForkedParts(Generic[P, T]):
                 child = _fresh(self._finish, self._done) if alone else _forked(partial(self._step, n))
                 self._child = child.pid
             try:
-                data = child.receive()
+                ok, value = child.receive()
             finally:
                 with self._lock:
                     self._child = None
                 child.reap()  # only now: an unreaped child keeps its pid, so ``close()`` kills no other
-            if data[:1] != _OK:
+            if not ok:
                 self._failed_at = None if self._stopping else n
                 return False
-            value = pickle.loads(memoryview(data)[1:])
-            if n == self._steps - 1:
-                self._value, self._finished, self._done = value, True, []
+            if n == self._steps - 1:  # ``finish``'s value (what the steps' children send is unpickled here)
+                self._value, self._finished, self._done = cast(T, value), True, []
             else:
-                self._done.append(value)
+                self._done.append(cast(P, value))
         return True
 
     def _run_here(self, start: int) -> None:
@@ -166,18 +162,19 @@ class ForkedParts(Generic[P, T]):
 @dataclass
 class _Child:
     pid: int
-    receive: Callable[[], bytes]  # everything the child sends, until it leaves
+    receive: Callable[[], tuple[bool, object]]  # (True, its result) or (False, None) when it failed
     reap: Callable[[], None]
 
 
 def _forked(work: Callable[[], object]) -> _Child:
     pid, pipe = fork_child(work)
 
-    def receive() -> bytes:
+    def receive() -> tuple[bool, object]:
         try:
-            return read_all(pipe)
+            data = read_all(pipe)
         finally:
             os.close(pipe)
+        return (True, pickle.loads(memoryview(data)[1:])) if data[:1] == _OK else (False, None)
 
     def reap() -> None:
         with contextlib.suppress(ChildProcessError):
@@ -191,16 +188,20 @@ _FRESH = [sys.executable, "-c", "from apiatlas.forked_parts import finish_main; 
 
 def _fresh(finish: Callable[[Sequence[P]], T], done: list[P]) -> _Child:
     """``finish(done)`` in a fresh interpreter (``finish_main``): it shares no page of this process, so
-    nothing this process writes meanwhile is copied for it; its input is the parts' results (compact)."""
+    nothing this process writes meanwhile is copied for it; its input is the parts' results (compact), sent
+    one after the other."""
     process = subprocess.Popen(_FRESH, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    sent = pickle.dumps((finish, done), protocol=pickle.HIGHEST_PROTOCOL)
 
-    def receive() -> bytes:
+    def receive() -> tuple[bool, object]:
         assert process.stdin is not None and process.stdout is not None
         with contextlib.suppress(BrokenPipeError), process.stdin:  # broken: killed by ``close()``
-            process.stdin.write(sent)
-        with process.stdout:
-            return process.stdout.read()
+            for item in (finish, len(done), *done):
+                pickle.dump(item, process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        with process.stdout:  # read as it comes: the whole result's bytes are never held here
+            try:
+                return (True, pickle.load(process.stdout)) if process.stdout.read(1) == _OK else (False, None)
+            except (EOFError, pickle.UnpicklingError):  # killed while it wrote
+                return False, None
 
     def reap() -> None:
         process.wait()
@@ -209,12 +210,17 @@ def _fresh(finish: Callable[[Sequence[P]], T], done: list[P]) -> _Child:
 
 
 def finish_main() -> None:
-    """A fresh interpreter's ``finish``: ``(finish, results)`` pickled on stdin; ``_OK`` and
-    ``finish(results)`` pickled on stdout (``_FAILED`` if it fails: the parent runs it again and raises)."""
-    finish, done = pickle.loads(sys.stdin.buffer.read())
+    """A fresh interpreter's ``finish``: on stdin, pickled one after the other, ``finish``, the number of
+    results and each result; on stdout ``_OK`` and ``finish(results)`` pickled (``_FAILED`` if it fails: the
+    parent runs it again and raises). ``finish`` is given an iterator: each result is read from stdin when
+    reached, so no more than one is held here at a time."""
+    source, out = sys.stdin.buffer, sys.stdout.buffer
+    finish, count = pickle.load(source), pickle.load(source)
     try:
-        payload = _OK + pickle.dumps(finish(done), protocol=pickle.HIGHEST_PROTOCOL)
+        value = finish(pickle.load(source) for _ in range(count))
     except BaseException:
-        payload = _FAILED
-    sys.stdout.buffer.write(payload)
-    sys.stdout.flush()
+        out.write(_FAILED)
+    else:  # written as it is pickled: the whole result's bytes are never held here either
+        out.write(_OK)
+        pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+    out.flush()

@@ -68,7 +68,7 @@ def _cards_part(
     return pickle.dumps(list(_cards(catalog, apis, parts[n])), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _arrays_of_parts(parts: Sequence[bytes]) -> LexicalArrays:
+def _arrays_of_parts(parts: Iterable[bytes]) -> LexicalArrays:
     return _arrays(card for part in parts for card in pickle.loads(part))
 
 

@@ -35,8 +35,10 @@ Dictionaries = tuple[bytes, bytes]  # the deflate dictionaries of the bodies and
 # below it, forking costs more than it saves
 BESIDE_FROM = 2000
 # APIs per child: a child copies the pages of the APIs it reads and those the writer writes while it lives
-# (``apiatlas.forked_parts``), so a part's child holds a part's copies; each fork costs ~30 ms at 600 MiB
-PART_APIS = 8192
+# (``apiatlas.forked_parts``), so a part's child holds about a part's copies (the writer, the largest the
+# compiler gets, ~1.75 GiB alone at 100,000 APIs, leaves the least room beside it); each fork copies the
+# page tables of the whole process (~30 ms at 600 MiB)
+PART_APIS = 4096
 _SPILLED_CHUNK = 256  # (row, contract) pairs per pickle in the spill file
 
 
