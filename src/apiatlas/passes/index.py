@@ -27,7 +27,7 @@ from apiatlas.sources import source_format
 # from this many APIs (kept and dropped) the lexical arrays are built in a forked child while the compiler
 # writes the snapshot (``SearchIndexing.background``); below it, forking costs more than it saves
 BACKGROUND_FROM = 2000
-PART_APIS = 8192  # APIs per child (``lexical_parts``; see ``snapshot.api_rows.PART_APIS``)
+PART_APIS = 4096  # APIs per child (``lexical_parts``; see ``snapshot.api_rows.PART_APIS``)
 
 
 @dataclass
