@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import pickle
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import partial
 from itertools import islice
 from pathlib import Path
@@ -24,15 +24,21 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from apiatlas.catalog.model import Api
-from apiatlas.forked import Forked
+from apiatlas.forked_parts import ForkedParts, part_bounds
 from apiatlas.snapshot.packing import Packer, dictionary, packed_ahead, sampled
 
 ApiRow = tuple[int, str, str, str, int, str, int, bytes]  # a row of the ``apis`` table
 ContractRow = tuple[str, bytes, bytes]  # a row of the ``api_contracts`` table
+Dictionaries = tuple[bytes, bytes]  # the deflate dictionaries of the bodies and of the contracts
 
 # from this many APIs the rows are built in a forked child while the writer inserts the other tables;
 # below it, forking costs more than it saves
 BESIDE_FROM = 2000
+# APIs per child: a child copies the pages of the APIs it reads and those the writer writes while it lives
+# (``apiatlas.forked_parts``), so a part's child holds about a part's copies (the writer, the largest the
+# compiler gets, ~1.75 GiB alone at 100,000 APIs, leaves the least room beside it); each fork copies the
+# page tables of the whole process (~30 ms at 600 MiB)
+PART_APIS = 4096
 _SPILLED_CHUNK = 256  # (row, contract) pairs per pickle in the spill file
 
 
@@ -56,10 +62,26 @@ def ordered_json_bytes(value: Any) -> bytes:
     return ordered_json(value).encode() if maybe and _NOT_AS_JSON_DUMPS.search(data) else data
 
 
-def rows_built_beside(apis: list[Api], spill: Path) -> Forked[tuple[bytes, bytes]]:
-    """``spill_api_rows(apis, spill)``, in a forked child for ``BESIDE_FROM`` APIs or more (where the
-    platform forks), else here at once; ``result()`` gives the two dictionaries once ``spill`` is whole."""
-    return Forked(partial(spill_api_rows, apis, spill), background=len(apis) >= BESIDE_FROM)
+def rows_built_beside(apis: list[Api], spill: Path) -> ForkedParts[Dictionaries, Dictionaries]:
+    """``spill_api_rows(apis, spill)``, ``PART_APIS`` APIs at a time each in a forked child of its own for
+    ``BESIDE_FROM`` APIs or more (where the platform forks: ``apiatlas.forked_parts``), else here at once;
+    ``result()`` gives the two dictionaries once ``spill`` is whole."""
+    parts = part_bounds(len(apis), PART_APIS)
+    work = partial(_spill_part, apis, spill, parts)
+    return ForkedParts(len(parts), work, _first, background=len(apis) >= BESIDE_FROM)
+
+
+def _spill_part(
+    apis: list[Api], spill: Path, parts: list[range], n: int, done: Sequence[Dictionaries]
+) -> Dictionaries:
+    """Part ``n`` of ``spill_api_rows``: the dictionaries (the first part samples them), its rows spilled."""
+    zdicts = done[0] if done else row_dictionaries(apis)
+    spill_rows(apis, parts[n], zdicts, spill)
+    return zdicts
+
+
+def _first(done: Sequence[Dictionaries]) -> Dictionaries:
+    return done[0]
 
 
 _API_JSON: TypeAdapter[Api] = TypeAdapter(Api)
@@ -81,19 +103,34 @@ def contract_row(api: Api) -> ContractRow:
     return api.key, ordered_json_bytes(input_schema(api)), ordered_json_bytes(output_schema(api))
 
 
-def spill_api_rows(apis: list[Api], spill: Path) -> tuple[bytes, bytes]:
+def spill_api_rows(apis: list[Api], spill: Path) -> Dictionaries:
     """Every API's row (kept or dropped, ``apis.id`` its place in ``apis``, which is in key order) and
     contract, written to the file ``spill`` as pickled chunks of (row, contract) pairs (``spilled_rows``
     reads them back); bodies and contracts deflated against a dictionary of their own column (sampled
     first), which is returned: ``(bodies' dictionary, contracts' dictionary)``. Each body is built, packed
     and written in turn rather than all held at once."""
+    zdicts = row_dictionaries(apis)
+    spill_rows(apis, range(len(apis)), zdicts, spill)
+    return zdicts
+
+
+def row_dictionaries(apis: list[Api]) -> Dictionaries:
+    """The deflate dictionaries of the bodies and of the contracts, each of a sample of ``apis``."""
     sample = [apis[n] for n in sampled(len(apis))]
-    body_packer = Packer(dictionary([api_body(api) for api in sample]))
-    contract_packer = Packer(dictionary([i + o for _, i, o in map(contract_row, sample)]))
+    bodies = dictionary([api_body(api) for api in sample])
+    return bodies, dictionary([i + o for _, i, o in map(contract_row, sample)])
+
+
+def spill_rows(apis: list[Api], places: range, zdicts: Dictionaries, spill: Path) -> None:
+    """The rows and contracts of ``apis[n]`` for ``n`` in ``places``, deflated with ``zdicts``, appended to
+    ``spill`` (made anew for the range from 0): ``spill_api_rows`` of consecutive ranges, one after the
+    other, writes the same file as of all of them at once (a row is deflated on its own)."""
+    body_packer, contract_packer = Packer(zdicts[0]), Packer(zdicts[1])
 
     def built() -> Iterator[tuple[int, Api, bytes, ContractRow]]:
-        for n, api in enumerate(apis, start=1):
-            yield n, api, api_body(api), contract_row(api)
+        for n in places:
+            api = apis[n]
+            yield n + 1, api, api_body(api), contract_row(api)
 
     def packed(item: tuple[int, Api, bytes, ContractRow]) -> tuple[ApiRow, ContractRow]:
         n, api, body, (key, inputs, outputs) = item
@@ -102,10 +139,9 @@ def spill_api_rows(apis: list[Api], spill: Path) -> tuple[bytes, bytes]:
         return row, (key, contract_packer.pack_bytes(inputs), contract_packer.pack_bytes(outputs))
 
     rows = packed_ahead(built(), packed)  # deflated on other threads meanwhile
-    with open(spill, "wb") as out:
+    with open(spill, "ab" if places.start else "wb") as out:
         while chunk := list(islice(rows, _SPILLED_CHUNK)):
             pickle.dump(chunk, out, protocol=pickle.HIGHEST_PROTOCOL)
-    return body_packer.zdict, contract_packer.zdict
 
 
 def spilled_rows(spill: Path) -> Iterator[tuple[ApiRow, ContractRow]]:

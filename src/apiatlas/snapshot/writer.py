@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
-from apiatlas.forked import Forked
-from apiatlas.snapshot.api_rows import ApiRow, ContractRow, rows_built_beside, spilled_rows
+from apiatlas.forked_parts import ForkedParts
+from apiatlas.snapshot.api_rows import ApiRow, ContractRow, Dictionaries, rows_built_beside, spilled_rows
 from apiatlas.snapshot.api_rows import ordered_json as ordered_json
 from apiatlas.snapshot.api_rows import ordered_json_bytes as ordered_json_bytes
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
@@ -125,9 +125,7 @@ def _insert_all(
     (on another core for a large catalog); those last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
     spill = tmp.with_name(tmp.name + "-rows")
-    rows = rows_built_beside(
-        apis, spill
-    )  # the APIs' rows built on another core while the others are inserted
+    rows = rows_built_beside(apis, spill)  # built on another core while the other tables are inserted
     try:
         edges = kept_edges(catalog)
         _insert_objects(conn, catalog)
@@ -172,7 +170,9 @@ def _kept_api_count(catalog: Catalog) -> dict[str, int]:
     return kept_count
 
 
-def _insert_apis(conn: sqlite3.Connection, rows: Forked[tuple[bytes, bytes]], spill: Path) -> None:
+def _insert_apis(
+    conn: sqlite3.Connection, rows: ForkedParts[Dictionaries, Dictionaries], spill: Path
+) -> None:
     """Every API (kept or dropped, ``id`` in key order) and its contract, as ``spill_api_rows`` built them
     (maybe in a child meanwhile: waits for it), and the two columns' deflate dictionaries."""
     body_zdict, contract_zdict = rows.result()
