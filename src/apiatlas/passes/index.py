@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -11,7 +11,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api, Catalog
 from apiatlas.forked import Forked, can_fork
-from apiatlas.forked_parts import ForkedParts, part_bounds
+from apiatlas.forked_parts import ForkedParts, budgeted_parts
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
@@ -27,7 +27,7 @@ from apiatlas.sources import source_format
 # from this many APIs (kept and dropped) the lexical arrays are built in a forked child while the compiler
 # writes the snapshot (``SearchIndexing.background``); below it, forking costs more than it saves
 BACKGROUND_FROM = 2000
-PART_APIS = 4096  # APIs per child (``lexical_parts``; see ``snapshot.api_rows.PART_APIS``)
+PART_APIS: int | None = None  # APIs per child (tests); None: ``forked_parts.budgeted_parts`` decides
 
 
 @dataclass
@@ -51,20 +51,21 @@ def lexical_arrays(catalog: Catalog) -> LexicalArrays:
     return _arrays(_cards(catalog, apis, range(len(apis))))
 
 
-def lexical_parts(catalog: Catalog) -> ForkedParts[bytes, LexicalArrays]:
-    """``lexical_arrays(catalog)`` on another core: the cards' stems of ``PART_APIS`` APIs at a time, each
+def lexical_parts(catalog: Catalog) -> ForkedParts[bytes, LexicalArrays] | None:
+    """``lexical_arrays(catalog)`` on another core: the cards' stems of a part of the APIs at a time, each
     part in a child of its own (``apiatlas.forked_parts``: a child copies the pages of the objects it
-    reads), pickled (the later children inherit them as compact bytes), and the arrays built from them in
-    the last part's child."""
+    reads; the parts as large as the memory budget lets, one part while the compiler is small), pickled,
+    and the arrays built from them in the last part's child. None when no part fits beside the compiler:
+    the arrays are built in the compiling process."""
     apis = [a for _, a in sorted(catalog.apis.items())]
-    parts = part_bounds(len(apis), PART_APIS)
+    parts = budgeted_parts(len(apis), PART_APIS)
+    if parts is None:
+        return None
     work = partial(_cards_part, catalog, apis, parts)
-    return ForkedParts(len(parts), work, _arrays_of_parts, finish_alone=True)
+    return ForkedParts(len(parts), work, _arrays_of_parts, finish_fresh=True)
 
 
-def _cards_part(
-    catalog: Catalog, apis: list[Api], parts: list[range], n: int, done: Sequence[bytes]
-) -> bytes:
+def _cards_part(catalog: Catalog, apis: list[Api], parts: list[range], n: int) -> bytes:
     return pickle.dumps(list(_cards(catalog, apis, parts[n])), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -137,10 +138,8 @@ class SearchIndexing:
         if self._early is not catalog:
             self.close()
             background = self.background and len(catalog.apis) >= BACKGROUND_FROM and can_fork()
-            self._lexical = (
-                lexical_parts(catalog)
-                if background
-                else Forked(partial(lexical_arrays, catalog), background=False)
+            self._lexical = (lexical_parts(catalog) if background else None) or Forked(
+                partial(lexical_arrays, catalog), background=False
             )
         self._early, self._stats = None, stats
         assert self._lexical is not None
@@ -159,7 +158,9 @@ class SearchIndexing:
         ):
             return
         self.close()
-        self._lexical, self._early = lexical_parts(catalog), catalog
+        parts = lexical_parts(catalog)
+        if parts is not None:  # else the index pass builds the arrays here
+            self._lexical, self._early = parts, catalog
 
     def search_tables(self) -> SearchTables:
         """The search arrays and full-text rows for the snapshot writer (waits for a child building them)."""

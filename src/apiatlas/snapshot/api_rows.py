@@ -24,7 +24,7 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from apiatlas.catalog.model import Api
-from apiatlas.forked_parts import ForkedParts, part_bounds
+from apiatlas.forked_parts import ForkedParts, budgeted_parts
 from apiatlas.snapshot.packing import Packer, dictionary, packed_ahead, sampled
 
 ApiRow = tuple[int, str, str, str, int, str, int, bytes]  # a row of the ``apis`` table
@@ -35,10 +35,9 @@ Dictionaries = tuple[bytes, bytes]  # the deflate dictionaries of the bodies and
 # below it, forking costs more than it saves
 BESIDE_FROM = 2000
 # APIs per child: a child copies the pages of the APIs it reads and those the writer writes while it lives
-# (``apiatlas.forked_parts``), so a part's child holds about a part's copies (the writer, the largest the
-# compiler gets, ~1.75 GiB alone at 100,000 APIs, leaves the least room beside it); each fork copies the
-# page tables of the whole process (~30 ms at 600 MiB)
-PART_APIS = 4096
+# (``apiatlas.forked_parts``), so a part's child holds about a part's copies; each fork copies the page
+# tables of the whole process (~50 ms at 600 MiB)
+PART_APIS: int | None = None  # tests; None: ``forked_parts.budgeted_parts`` decides
 _SPILLED_CHUNK = 256  # (row, contract) pairs per pickle in the spill file
 
 
@@ -62,26 +61,31 @@ def ordered_json_bytes(value: Any) -> bytes:
     return ordered_json(value).encode() if maybe and _NOT_AS_JSON_DUMPS.search(data) else data
 
 
-def rows_built_beside(apis: list[Api], spill: Path) -> ForkedParts[Dictionaries, Dictionaries]:
-    """``spill_api_rows(apis, spill)``, ``PART_APIS`` APIs at a time each in a forked child of its own for
-    ``BESIDE_FROM`` APIs or more (where the platform forks: ``apiatlas.forked_parts``), else here at once;
-    ``result()`` gives the two dictionaries once ``spill`` is whole."""
-    parts = part_bounds(len(apis), PART_APIS)
-    work = partial(_spill_part, apis, spill, parts)
-    return ForkedParts(len(parts), work, _first, background=len(apis) >= BESIDE_FROM)
+RowFiles = tuple[Dictionaries, list[Path]]  # the dictionaries, and the spill files in order
 
 
-def _spill_part(
-    apis: list[Api], spill: Path, parts: list[range], n: int, done: Sequence[Dictionaries]
-) -> Dictionaries:
-    """Part ``n`` of ``spill_api_rows``: the dictionaries (the first part samples them), its rows spilled."""
-    zdicts = done[0] if done else row_dictionaries(apis)
-    spill_rows(apis, parts[n], zdicts, spill)
-    return zdicts
+def rows_built_beside(apis: list[Api], spill: Path) -> ForkedParts[RowFiles, RowFiles]:
+    """``spill_api_rows`` of ``apis``, for ``BESIDE_FROM`` APIs or more (where the platform forks) a part of
+    them at a time each in a forked child of its own (``apiatlas.forked_parts``: as large as the memory
+    budget lets, one part while the compiler is small; the writer takes the parts no child took yet when it
+    asks for them), else here at once: part ``n``'s rows in the file ``spill`` + ``.n``. ``result()``
+    gives the two dictionaries and the files, in order, once they are whole."""
+    parts = budgeted_parts(len(apis), PART_APIS) if len(apis) >= BESIDE_FROM else None
+    work = partial(_spill_part, apis, spill, parts or [range(len(apis))])
+    return ForkedParts(len(parts or [0]), work, _files, background=parts is not None)
 
 
-def _first(done: Sequence[Dictionaries]) -> Dictionaries:
-    return done[0]
+def _spill_part(apis: list[Api], spill: Path, parts: list[range], n: int) -> RowFiles:
+    """Part ``n`` of ``spill_api_rows``: its rows spilled to a file of its own, with the dictionaries (each
+    part samples them alike: the same rows give the same dictionaries)."""
+    zdicts = row_dictionaries(apis)
+    out = spill.with_name(f"{spill.name}.{n}")
+    spill_rows(apis, parts[n], zdicts, out)
+    return zdicts, [out]
+
+
+def _files(done: Sequence[RowFiles]) -> RowFiles:
+    return done[0][0], [f for _, files in done for f in files]
 
 
 _API_JSON: TypeAdapter[Api] = TypeAdapter(Api)
@@ -122,9 +126,9 @@ def row_dictionaries(apis: list[Api]) -> Dictionaries:
 
 
 def spill_rows(apis: list[Api], places: range, zdicts: Dictionaries, spill: Path) -> None:
-    """The rows and contracts of ``apis[n]`` for ``n`` in ``places``, deflated with ``zdicts``, appended to
-    ``spill`` (made anew for the range from 0): ``spill_api_rows`` of consecutive ranges, one after the
-    other, writes the same file as of all of them at once (a row is deflated on its own)."""
+    """The rows and contracts of ``apis[n]`` for ``n`` in ``places``, deflated with ``zdicts``, written to
+    ``spill``: the files of consecutive ranges, read one after the other, hold the same rows as the file of
+    all of them at once (a row is deflated on its own)."""
     body_packer, contract_packer = Packer(zdicts[0]), Packer(zdicts[1])
 
     def built() -> Iterator[tuple[int, Api, bytes, ContractRow]]:
@@ -139,7 +143,7 @@ def spill_rows(apis: list[Api], places: range, zdicts: Dictionaries, spill: Path
         return row, (key, contract_packer.pack_bytes(inputs), contract_packer.pack_bytes(outputs))
 
     rows = packed_ahead(built(), packed)  # deflated on other threads meanwhile
-    with open(spill, "ab" if places.start else "wb") as out:
+    with open(spill, "wb") as out:
         while chunk := list(islice(rows, _SPILLED_CHUNK)):
             pickle.dump(chunk, out, protocol=pickle.HIGHEST_PROTOCOL)
 
