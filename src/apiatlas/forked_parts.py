@@ -123,7 +123,8 @@ class ForkedParts(Generic[P, T]):
     ) -> None:
         self._parts, self._part, self._finish = max(parts, 1), part, finish
         self._finish_here = finish_here and self._parts > 1
-        self._fresh: _Fresh | None = None
+        self._fresh_wanted = finish_fresh and self._parts > 1
+        self._fresh: _Fresh | None = None  # started with the last part's child: it imports meanwhile
         self._results: dict[int, P] = {}
         self._front, self._back = 0, self._parts  # the next part a child takes; this process's from _back on
         self._value: T | None = None
@@ -135,8 +136,7 @@ class ForkedParts(Generic[P, T]):
         self._relay: threading.Thread | None = None
         self.forked = background and can_fork()
         if self.forked:
-            if finish_fresh and self._parts > 1:  # started now: it imports what ``finish`` needs meanwhile
-                self._fresh, self._finish_here = _Fresh(finish), True
+            self._finish_here = self._finish_here or (finish_fresh and self._parts > 1)
             self._relay = threading.Thread(target=self._take_turn, name="forked-parts", daemon=True)
             self._relay.start()
         else:
@@ -187,9 +187,13 @@ class ForkedParts(Generic[P, T]):
         try:
             while (step := self._next_front()) is not None:
                 n, finish = step
-                if not self._run_child(n, finish, _forked(partial(self._in_child, n, finish))):
+                child = _forked(partial(self._in_child, n, finish))
+                if self._fresh_wanted and self._fresh is None and n == self._back - 1:
+                    self._fresh = _Fresh(self._finish)
+                if not self._run_child(n, finish, child):
                     return
-            if self._fresh is not None:
+            if self._fresh_wanted:
+                self._fresh = self._fresh or _Fresh(self._finish)
                 with self._lock:  # the parts this process took from the back
                     while len(self._results) < self._parts and not self._stopping:
                         self._lock.wait()
