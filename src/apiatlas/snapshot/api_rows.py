@@ -2,11 +2,11 @@
 
 Building them is most of the writer's own work (per API: the body's JSON, the input and output JSON
 Schema, deflating the three). They read the finished catalog and nothing else, so for a large catalog
-``rows_built_beside`` builds them in a forked child (``apiatlas.forked``) while the writer inserts the other
-tables: the child writes them to a spill file next to the snapshot, which the writer then reads back in
-chunks (never all the rows in memory at once). The rows are the same bytes either way, inserted in the
-same order; the file's bytes do not depend on which table was filled first (``VACUUM`` rewrites every
-table in schema order).
+``rows_built_beside`` builds them in forked children (``apiatlas.forked_parts``: in parts as large as the
+memory budget lets) while the writer inserts the other tables: each part's rows go to a spill file of its
+own next to the snapshot, which the writer then reads back in order, in chunks (never all the rows in memory
+at once). The rows are the same bytes either way, inserted in the same order; the file's bytes do not depend
+on which table was filled first (``VACUUM`` rewrites every table in schema order).
 """
 
 from __future__ import annotations
