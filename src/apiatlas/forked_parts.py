@@ -35,6 +35,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Generic, TypeVar, cast
 
 from apiatlas.forked import _FAILED, _OK, can_fork, fork_child, read_all
@@ -288,7 +289,13 @@ def _forked(work: Callable[[], object]) -> _Child:
     return _Child(pid, receive, reap)
 
 
-_FRESH = [sys.executable, "-c", "from apiatlas.forked_parts import finish_main; finish_main()"]
+# the fresh interpreter imports this very package (where this process found it first, whatever its path)
+_FRESH = [
+    sys.executable,
+    "-c",
+    f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
+    "from apiatlas.forked_parts import finish_main; finish_main()",
+]
 
 
 class _Fresh:
