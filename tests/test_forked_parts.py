@@ -59,7 +59,7 @@ def test_the_parts_are_as_large_as_the_budget_lets() -> None:
     budget = forked_parts.TREE_BUDGET_MIB
     assert part_size(3000, resident=budget / 10) == 3000
     size = part_size(30000, resident=budget * 0.6)
-    assert forked_parts.MIN_PART <= size < 30000 and size % forked_parts.MIN_PART == 0
+    assert forked_parts.MIN_PART <= size < 30000 and size % forked_parts.ROUND == 0
     expected = forked_parts.COPY_FACTOR * budget * 0.6 / 30000 * size  # what one such child is taken to hold
     assert budget * 0.6 + expected <= budget
     assert part_size(30000, resident=budget * 0.6, beside_mib=budget * 0.3) < size  # room taken beside
