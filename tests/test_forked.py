@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from apiatlas import forked
+from apiatlas import forked, forked_parts
 from apiatlas.build import compile_docs
 from apiatlas.forked import Forked, can_fork
 from apiatlas.forked_parts import ForkedParts
@@ -21,6 +21,13 @@ BANK_CONFIG = REPO / "examples" / "bank" / "apiatlas.yaml"
 index_pass = importlib.import_module("apiatlas.passes.index")  # the package exports the pass function
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork here (not Linux, or one usable core)")
+
+
+@pytest.fixture(autouse=True)
+def _room_for_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The children's memory budget out of the way: it depends on this process's size, which grows with the
+    tests run before (``tests/test_forked_parts.py`` tests the budget itself)."""
+    monkeypatch.setattr(forked_parts, "TREE_BUDGET_MIB", 10**9)
 
 
 def _fail() -> int:
