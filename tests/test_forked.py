@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from apiatlas import forked
+from apiatlas import forked, forked_parts
 from apiatlas.build import compile_docs
 from apiatlas.forked import Forked, can_fork
+from apiatlas.forked_parts import ForkedParts
 
 REPO = Path(__file__).resolve().parents[1]
 BANK_DOCS = REPO / "examples" / "bank" / "docs"
@@ -20,6 +21,13 @@ BANK_CONFIG = REPO / "examples" / "bank" / "apiatlas.yaml"
 index_pass = importlib.import_module("apiatlas.passes.index")  # the package exports the pass function
 
 needs_fork = pytest.mark.skipif(not can_fork(), reason="no fork here (not Linux, or one usable core)")
+
+
+@pytest.fixture(autouse=True)
+def _room_for_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The children's memory budget out of the way: it depends on this process's size, which grows with the
+    tests run before (``tests/test_forked_parts.py`` tests the budget itself)."""
+    monkeypatch.setattr(forked_parts, "TREE_BUDGET_MIB", 10**9)
 
 
 def _fail() -> int:
@@ -113,17 +121,17 @@ def test_lexical_arrays_from_a_child_give_the_same_snapshot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[bool] = []
-    real = index_pass.Forked
+    real = index_pass.lexical_parts
 
-    def counted(work: object, *, background: bool) -> object:
-        job = real(work, background=background)
+    def counted(catalog: object) -> object:
+        job = real(catalog)
         calls.append(job.forked)
         return job
 
-    monkeypatch.setattr(index_pass, "Forked", counted)
+    monkeypatch.setattr(index_pass, "lexical_parts", counted)
     here = _compile(tmp_path / "here" / "bank.atlas", 10**9, monkeypatch)
     child = _compile(tmp_path / "child" / "bank.atlas", 0, monkeypatch)
-    assert calls == [False, True]
+    assert calls == [True]  # in a child for the second compile only
     assert here == child
 
 
@@ -136,13 +144,13 @@ def test_the_lexical_child_starts_before_the_types_pass(
     forking again."""
     steps: list[str] = []
     forked_at: list[str] = []
-    real = index_pass.Forked
+    real = index_pass.lexical_parts
 
-    def counted(work: object, *, background: bool) -> object:
+    def counted(catalog: object) -> object:
         forked_at.append(steps[-1])
-        return real(work, background=background)
+        return real(catalog)
 
-    monkeypatch.setattr(index_pass, "Forked", counted)
+    monkeypatch.setattr(index_pass, "lexical_parts", counted)
     monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
     out = tmp_path / "bank.atlas"
     compile_docs(
@@ -178,14 +186,14 @@ def test_api_rows_from_a_child_give_the_same_snapshot(
     the writer inserts the other tables give the bytes they give when built in the writer's process."""
     rows = importlib.import_module("apiatlas.snapshot.api_rows")
     built: list[bool] = []
-    real = rows.Forked
+    real = rows.ForkedParts
 
-    def counted(work: object, *, background: bool) -> object:
-        job = real(work, background=background)
+    def counted(*args: object, **kwargs: object) -> object:
+        job = real(*args, **kwargs)
         built.append(job.forked)
         return job
 
-    monkeypatch.setattr(rows, "Forked", counted)
+    monkeypatch.setattr(rows, "ForkedParts", counted)
     monkeypatch.setattr(rows, "BESIDE_FROM", 10**9)
     here = _compile(tmp_path / "here" / "bank.atlas", 10**9, monkeypatch)
     monkeypatch.setattr(rows, "BESIDE_FROM", 0)
@@ -216,15 +224,20 @@ def test_compile_low_memory_forks_no_child_and_writes_the_same_snapshot(
     from apiatlas.snapshot import api_rows
 
     made: list[bool] = []
-    real = forked.Forked.__init__
+    real, real_parts = forked.Forked.__init__, ForkedParts.__init__
 
     def counted(self: Forked[object], work: object, *, background: bool = True) -> None:
         real(self, work, background=background)  # type: ignore[arg-type]
         made.append(self.forked)
 
+    def counted_parts(self: ForkedParts[object, object], *args: object, **kwargs: object) -> None:
+        real_parts(self, *args, **kwargs)
+        made.append(self.forked)
+
     monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
     monkeypatch.setattr(api_rows, "BESIDE_FROM", 0)
     monkeypatch.setattr(forked.Forked, "__init__", counted)
+    monkeypatch.setattr(ForkedParts, "__init__", counted_parts)
     outs, children = [], []
     for flags in ([], ["--low-memory"]):
         made.clear()

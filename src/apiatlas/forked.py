@@ -19,6 +19,7 @@ fails in the child, ``result()`` runs it again here, so its error is raised wher
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -31,6 +32,43 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 _OK, _FAILED = b"o", b"f"
+
+
+# Python >= 3.12 warns of a fork in a process that runs threads (the drain and relay threads here): the
+# child runs only the work it is given (see above); the warning is silenced for this module's forks alone
+warnings.filterwarnings("ignore", message=r".*fork\(\)", category=DeprecationWarning, module=__name__)
+
+
+def fork_child(work: Callable[[], object]) -> tuple[int, int]:
+    """Fork a child that runs ``work()``, writes ``_OK`` and its pickled result (or ``_FAILED``) into a pipe
+    and leaves by ``os._exit``; returns the child's pid and the pipe's reading end. The child runs without
+    automatic collections: a collection would walk (and write into) objects it shares with this process,
+    and the child leaves before garbage could matter."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: compute, send, leave
+        os.close(read)
+        status = 0
+        try:
+            gc.disable()
+            try:
+                payload = _OK + pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException:  # the parent runs it again and raises it there
+                payload, status = _FAILED, 1
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(payload)
+        finally:
+            os._exit(status)
+    os.close(write)
+    return pid, read
+
+
+def read_all(pipe: int) -> bytes:
+    """Everything written into ``pipe`` until its writer closes it."""
+    chunks = []
+    while chunk := os.read(pipe, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def usable_cores() -> int:
@@ -122,24 +160,7 @@ class Forked(Generic[T]):
         self.close()
 
     def _start(self) -> None:
-        read, write = os.pipe()
-        with warnings.catch_warnings():  # Python >= 3.12 warns of fork in a threaded process: see above
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:  # the child: compute, send, leave
-            os.close(read)
-            status = 0
-            try:
-                try:
-                    payload = _OK + pickle.dumps(self._work(), protocol=pickle.HIGHEST_PROTOCOL)
-                except BaseException:  # the parent runs it again and raises it there
-                    payload, status = _FAILED, 1
-                with os.fdopen(write, "wb") as pipe:
-                    pipe.write(payload)
-            finally:
-                os._exit(status)
-        os.close(write)
-        self._pid, self._pipe = pid, read
+        self._pid, self._pipe = fork_child(self._work)
         self._drain = threading.Thread(target=self._receive, name="forked-result", daemon=True)
         self._drain.start()
 

@@ -108,8 +108,9 @@ def compile_command(
         bool,
         typer.Option(
             "--low-memory",
-            help="No child process beside the passes and the snapshot writer (each holds its own copy of "
-            "much of the catalog): less memory, more time. The parse workers stay. Same snapshot.",
+            help="No child process beside the passes and the snapshot writer (short-lived children, each "
+            "holding copies of the part of the catalog it reads): less memory, more time. The parse workers "
+            "stay. Same snapshot.",
         ),
     ] = False,
 ) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import pickle
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from apiatlas.catalog.model import Catalog
+from apiatlas.catalog.model import Api, Catalog
 from apiatlas.forked import Forked, can_fork
+from apiatlas.forked_parts import ForkedParts, budgeted_parts
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.search.cards import card_text
@@ -25,6 +27,7 @@ from apiatlas.sources import source_format
 # from this many APIs (kept and dropped) the lexical arrays are built in a forked child while the compiler
 # writes the snapshot (``SearchIndexing.background``); below it, forking costs more than it saves
 BACKGROUND_FROM = 2000
+PART_APIS: int | None = None  # APIs per child (tests); None: ``forked_parts.budgeted_parts`` decides
 
 
 @dataclass
@@ -38,27 +41,67 @@ class LexicalArrays:
     terms: int
 
 
+Fields = tuple[list[str], list[str], list[str]]  # a card's stems: name, title, body (``card_fields``)
+Card = tuple[str, str, bool, str, Fields]  # an API's key, object key, kept, funnel stage dropped at, stems
+
+
 def lexical_arrays(catalog: Catalog) -> LexicalArrays:
     """``LexicalArrays`` of a refined ``catalog`` (reads it, changes nothing)."""
-    names = {k: o.name for k, o in catalog.objects.items()}
-    fts_rows: list[tuple[int, str, str, str]] = []
+    apis = [a for _, a in sorted(catalog.apis.items())]
+    return _arrays(_cards(catalog, apis, range(len(apis))))
 
-    def kept_cards() -> Iterator[tuple[str, str, tuple[list[str], list[str], list[str]]]]:
-        """Each kept API's stems, one card at a time (the index reads each once: none held beside it)."""
-        for n, (_, api) in enumerate(sorted(catalog.apis.items()), start=1):  # n: the API's apis.id
-            if api.funnel.kept:
-                fields = card_fields(api, names.get(api.object_key, ""))
+
+def lexical_parts(catalog: Catalog) -> ForkedParts[bytes, LexicalArrays] | None:
+    """``lexical_arrays(catalog)`` on another core: the cards' stems of a part of the APIs at a time, each
+    part in a child of its own (``apiatlas.forked_parts``: a child copies the pages of the objects it
+    reads; the parts as large as the memory budget lets, one part while the compiler is small), pickled,
+    and the arrays built from them in the last part's child. None when no part fits beside the compiler:
+    the arrays are built in the compiling process."""
+    apis = [a for _, a in sorted(catalog.apis.items())]
+    parts = budgeted_parts(len(apis), PART_APIS)
+    if parts is None:
+        return None
+    work = partial(_cards_part, catalog, apis, parts)
+    return ForkedParts(len(parts), work, _arrays_of_parts, finish_fresh=True)
+
+
+def _cards_part(catalog: Catalog, apis: list[Api], parts: list[range], n: int) -> bytes:
+    return pickle.dumps(list(_cards(catalog, apis, parts[n])), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _arrays_of_parts(parts: Iterable[bytes]) -> LexicalArrays:
+    return _arrays(card for part in parts for card in pickle.loads(part))
+
+
+def _cards(catalog: Catalog, apis: list[Api], places: range) -> Iterator[Card]:
+    """The cards of ``apis[n]`` for ``n`` in ``places`` (kept and dropped), one at a time."""
+    objects = catalog.objects
+    for n in places:
+        api = apis[n]
+        obj = objects.get(api.object_key)
+        fields = card_fields(api, obj.name if obj is not None else "")
+        yield api.key, api.object_key, api.funnel.kept, api.funnel.dropped_at or "", fields
+
+
+def _arrays(cards: Iterable[Card]) -> LexicalArrays:
+    """``LexicalArrays`` of every API's card, in key order: the kept ones' index (read as they come), then
+    the dropped ones'."""
+    fts_rows: list[tuple[int, str, str, str]] = []
+    dropped: list[tuple[str, str, Fields]] = []
+
+    def kept_cards() -> Iterator[tuple[str, str, Fields]]:
+        for n, (key, object_key, kept, dropped_at, fields) in enumerate(cards, start=1):  # n: apis.id
+            if kept:
                 fts_rows.append((n, " ".join(fields[0]), " ".join(fields[1]), " ".join(fields[2])))
-                yield api.key, api.object_key, fields
+                yield key, object_key, fields
+            else:
+                dropped.append((key, dropped_at, fields))
 
     lexical = LexicalIndex.build(kept_cards())
     blobs = lexical.to_blobs()
     # documented APIs the funnel dropped: a request for one is told why it cannot be called
-    dropped = [a for _, a in sorted(catalog.apis.items()) if not a.funnel.kept]
     if dropped:
-        unkept = LexicalIndex.build(
-            (a.key, a.funnel.dropped_at or "", card_fields(a, names.get(a.object_key, ""))) for a in dropped
-        )
+        unkept = LexicalIndex.build(dropped)
         blobs.update({DROPPED_PREFIX + k: v for k, v in unkept.to_blobs().items()})
     return LexicalArrays(blobs, fts_rows, len(lexical.vocab))
 
@@ -82,7 +125,9 @@ class SearchIndexing:
     vectors: dict[str, bytes] = field(default_factory=dict)
     blobs: dict[str, bytes] = field(default_factory=dict)
     background: bool = False
-    _lexical: Forked[LexicalArrays] | None = field(default=None, init=False, repr=False)
+    _lexical: Forked[LexicalArrays] | ForkedParts[bytes, LexicalArrays] | None = field(
+        default=None, init=False, repr=False
+    )
     _stats: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     _early: Catalog | None = field(default=None, init=False, repr=False)  # the catalog start_early forked on
 
@@ -92,8 +137,10 @@ class SearchIndexing:
         ``start_early`` forked on this catalog goes on (the passes since then left its cards as they were)."""
         if self._early is not catalog:
             self.close()
-            background = self.background and len(catalog.apis) >= BACKGROUND_FROM
-            self._lexical = Forked(partial(lexical_arrays, catalog), background=background)
+            background = self.background and len(catalog.apis) >= BACKGROUND_FROM and can_fork()
+            self._lexical = (lexical_parts(catalog) if background else None) or Forked(
+                partial(lexical_arrays, catalog), background=False
+            )
         self._early, self._stats = None, stats
         assert self._lexical is not None
         if not self._lexical.forked:
@@ -111,7 +158,9 @@ class SearchIndexing:
         ):
             return
         self.close()
-        self._lexical, self._early = Forked(partial(lexical_arrays, catalog), background=True), catalog
+        parts = lexical_parts(catalog)
+        if parts is not None:  # else the index pass builds the arrays here
+            self._lexical, self._early = parts, catalog
 
     def search_tables(self) -> SearchTables:
         """The search arrays and full-text rows for the snapshot writer (waits for a child building them)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import sqlite3
@@ -16,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from apiatlas.catalog.actions import api_action
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, Playbook
 from apiatlas.errors import Diagnostic, Location, ReasonCode, SnapshotError
-from apiatlas.forked import Forked
-from apiatlas.snapshot.api_rows import ApiRow, ContractRow, rows_built_beside, spilled_rows
+from apiatlas.forked_parts import ForkedParts
+from apiatlas.snapshot.api_rows import ApiRow, ContractRow, RowFiles, rows_built_beside, spilled_rows
 from apiatlas.snapshot.api_rows import ordered_json as ordered_json
 from apiatlas.snapshot.api_rows import ordered_json_bytes as ordered_json_bytes
 from apiatlas.snapshot.manifest import Manifest, build_manifest, kept_edges
@@ -125,9 +126,7 @@ def _insert_all(
     (on another core for a large catalog); those last."""
     apis = [a for _, a in sorted(catalog.apis.items())]
     spill = tmp.with_name(tmp.name + "-rows")
-    rows = rows_built_beside(
-        apis, spill
-    )  # the APIs' rows built on another core while the others are inserted
+    rows = rows_built_beside(apis, spill)  # built on another core while the other tables are inserted
     try:
         edges = kept_edges(catalog)
         _insert_objects(conn, catalog)
@@ -138,10 +137,11 @@ def _insert_all(
         _insert_search(conn, catalog, apis, vectors, search())
         manifest = build_manifest(catalog, options, edges)
         _insert_manifest(conn, manifest)
-        _insert_apis(conn, rows, spill)
+        _insert_apis(conn, rows)
     finally:
         rows.close()
-        spill.unlink(missing_ok=True)
+        for part in spill.parent.glob(f"{glob.escape(spill.name)}.*"):  # the parts' files (this write's name)
+            part.unlink(missing_ok=True)
     return manifest
 
 
@@ -172,16 +172,17 @@ def _kept_api_count(catalog: Catalog) -> dict[str, int]:
     return kept_count
 
 
-def _insert_apis(conn: sqlite3.Connection, rows: Forked[tuple[bytes, bytes]], spill: Path) -> None:
+def _insert_apis(conn: sqlite3.Connection, rows: ForkedParts[RowFiles, RowFiles]) -> None:
     """Every API (kept or dropped, ``id`` in key order) and its contract, as ``spill_api_rows`` built them
     (maybe in a child meanwhile: waits for it), and the two columns' deflate dictionaries."""
-    body_zdict, contract_zdict = rows.result()
+    (body_zdict, contract_zdict), files = rows.result()
     contracts: list[ContractRow] = []
 
     def api_rows() -> Iterator[ApiRow]:
-        for row, contract in spilled_rows(spill):
-            contracts.append(contract)
-            yield row
+        for spill in files:
+            for row, contract in spilled_rows(spill):
+                contracts.append(contract)
+                yield row
 
     conn.executemany(
         "INSERT INTO apis(id, key, object_key, title, kept, side_effect, entry_point, body)"
