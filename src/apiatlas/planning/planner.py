@@ -149,7 +149,8 @@ class Planner:
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
-        actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
+        found = v.extract_values(request, self.cache.vocabulary) if request else []
+        actions = split_actions(request, found, self.cache.write_verbs) if request else []
         if target is not None or len(actions) < 2:
             meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
@@ -162,7 +163,6 @@ class Planner:
                     apart = things_apart(request, shorter, one, self.cache, self.weights.step)
                 result = apart or result
         else:
-            found = v.extract_values(request, self.cache.vocabulary)
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
             one = lambda a: self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text))  # noqa: E731
             parts = [p for a in actions for p in action_apart(a, one)]
