@@ -17,6 +17,7 @@ from apiatlas.language.actions import (
     REQUEST_WORDS,
     orders_write,
 )
+from apiatlas.language.catalog import singular
 from apiatlas.language.words import (
     CLAUSE_WORDS,
     EVERY_WORDS,
@@ -189,6 +190,12 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
 
 
+def asks(text: str) -> bool:
+    """A request that asks a question ("Which files did X upload?", "Who reacted to …"): a write word in
+    it says what happened, it orders nothing."""
+    return bool(_ASKING_SENTENCE.match(text)) and text.rstrip().endswith("?")
+
+
 def _asking_sentence(join: str, after: str) -> bool:
     """A new sentence that asks without opening with an action verb ("… Paris? What is the forecast
     …", "… days. I need hotel options …")."""
@@ -225,24 +232,51 @@ def write_targets(
     words: Sequence[str] = (),
     of_kinds: Collection[str] = (),
     members: Collection[str] = (),
+    stated: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
     hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
     the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
     ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
-    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T")."""
+    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T").
+    ``stated``: the kinds of the things the request names (the hints of its stated values): a verb that
+    creates nothing ("restart the server web") does not end at the create of a kind it names one of
+    (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of another script than the catalog's
+    («удали») also says its action's words in the catalog's (delete, remove)."""
     writes = [k for k in hits if not reads(api(k))]
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
     if not deleting & {stem(w) for w in (verb, *words)}:
         writes = [k for k in writes if not k.startswith("DELETE ")] or writes
-    said = stem(verb)
-    named = [k for k in writes if said in _own_stems(api(k))]
+    if verb not in REQUEST_WORDS["create"]:  # a change of a thing named: no new one created
+        writes = [k for k in writes if not _creates_named(k, writes, stated)] or writes
+    said = _verb_stems(verb)
+    named = [k for k in writes if said & _own_stems(api(k))]
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
-    if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
-        named = [k for k in kinded if said in _own_stems(api(k))] or kinded
+    if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
+        named = [k for k in kinded if said & _own_stems(api(k))] or kinded
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
+
+
+def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -> bool:
+    """``POST /a/things`` when a write of ``/a/things/{…}`` is among ``writes`` and a thing of that kind
+    is named (``stated``): the collection's create, not a change of the thing named."""
+    method, _, path = key.partition(" ")
+    if method != "POST" or singular(path.rstrip("/").rsplit("/", 1)[-1]) not in stated:
+        return False
+    return any(w.partition(" ")[2].startswith(f"{path.rstrip('/')}/{{") for w in writes)
+
+
+def _verb_stems(verb: str) -> set[str]:
+    """The stems a write's path or title says the verb with: its own, and for a verb not written in
+    Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
+    out = {stem(verb)}
+    if verb and not verb.isascii():
+        for forms in REQUEST_WORDS.values():
+            if verb in forms:
+                out |= {stem(f) for f in forms if f.isascii()}
+    return out
 
 
 _WHOLE_WRITES = ("DELETE", "PUT", "PATCH")  # a POST to the collection creates: no change to every item

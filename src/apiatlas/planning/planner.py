@@ -17,6 +17,7 @@ from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
+    asks,
     collection_write,
     reads,
     says_every,
@@ -246,11 +247,13 @@ class Planner:
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The kept writes to the kinds of thing an action names ("… with a usage quota"), by each write's
+        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else the kind
+        of the first thing it names, said in a script the words above do not read), by each write's
         own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
         once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
-        if not kinds or self.allow is reads_only:
+        kinds = kinds or {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
+        if not kinds or self.allow is reads_only:  # («удали под web-1»: the kind of the first thing named)
             return []
         for kind in kinds - self._writes_by_kind.keys():
             self._writes_by_kind[kind] = [
@@ -333,10 +336,11 @@ class Planner:
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
+            stated = {f.hint for f in ctx.found if f.hint}
             hits = write_targets(
-                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members)
+                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )
-        elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+        elif asks(ctx.request) or not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
             self.cache.read_listed_kinds(hits)
