@@ -247,13 +247,14 @@ class Planner:
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else the kind
-        of the first thing it names, said in a script the words above do not read), by each write's
+        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else, for a verb
+        in another script than the words above read, the kind of the first thing it names), by each write's
         own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
         once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
-        kinds = kinds or {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
-        if not kinds or self.allow is reads_only:  # («удали под web-1»: the kind of the first thing named)
+        if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
+            kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
+        if not kinds or self.allow is reads_only:
             return []
         for kind in kinds - self._writes_by_kind.keys():
             self._writes_by_kind[kind] = [
