@@ -36,3 +36,9 @@ def test_the_team_named_before_its_kind_is_picked_from_the_list(snap: Snapshot) 
     assert chains and [s.api for s in chains[0].steps][-2:] == ["GET /teams.list", "POST /teams.users.set"]
     inputs = {i.name: i for i in chains[0].steps[-1].inputs}
     assert (inputs["team"].pick_field, inputs["team"].pick_value) == ("teams[].name", "core")
+
+
+def test_a_name_ending_like_a_participle_is_one_where_the_phrase_ends(snap: Snapshot) -> None:
+    assert _names(snap, "Show the team marketing") == [("marketing", "team")]
+    assert _names(snap, "Show the team marketing, then rename it") == [("marketing", "team")]
+    assert _names(snap, "Show the team owning the project x-1") == []  # a participle: more follows

@@ -72,13 +72,19 @@ def said_names(
             or low in PREPOSITIONS
             or singular(low) in vocabulary.kind_set
             or not re.search(r"[a-z]", low)
-            or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
-        ):
+            or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
+        ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
             continue
         if any(f.kind == v.NAME and f.value == name for f in out):
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _ends_after(text: str, word: str) -> bool:
+    """Whether ``word`` ends a phrase of ``text`` where it stands (the end, a comma, "and", "then" next)."""
+    at = re.search(rf"\b{re.escape(word)}\b", text)
+    return at is not None and bool(_ENDS.match(text, at.end()))
 
 
 _BEFORE_THE = frozenset({"in", "into", "to", "from", "of", "on"})
