@@ -57,3 +57,24 @@ def test_a_verb_in_another_script_says_its_action_and_the_named_kind_wins(fleet:
 def test_a_question_orders_no_write(fleet: Snapshot) -> None:
     assert _last(fleet, "Which server did the admin delete?").startswith("GET ")
     assert _last(fleet, "Delete the server web-1") == "DELETE /servers/{name}"
+
+
+SUB = "{type: object, properties: {id: {type: string}, status: {type: string}}}"
+PLANS = "openapi: 3.0.0\ninfo: {title: Plans, version: '1'}\npaths:\n" + "".join(
+    [
+        _op("/subscriptions", "post", "Create a subscription", [("plan", True)], SUB),
+        _by_path("/subscriptions/{sub}", "post", "Update a subscription", "sub", SUB),
+        _by_path("/subscriptions/{sub}", "delete", "Cancel a subscription", "sub", SUB)
+        .replace("  /subscriptions/{sub}:\n", "", 1),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def plans(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "write_targets_plans", PLANS)
+
+
+def test_a_delete_titled_with_the_verb_is_what_the_verb_orders(plans: Snapshot) -> None:
+    assert _last(plans, "Cancel the subscription sub_1MowQVLkdIwHu7ix") == "DELETE /subscriptions/{sub}"
+    assert _last(plans, "Change the plan of subscription sub_1MowQVLkdIwHu7ix") == "POST /subscriptions/{sub}"

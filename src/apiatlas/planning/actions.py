@@ -245,12 +245,12 @@ def write_targets(
     (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of another script than the catalog's
     («удали») also says its action's words in the catalog's (delete, remove)."""
     writes = [k for k in hits if not reads(api(k))]
+    said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
-    if not deleting & {stem(w) for w in (verb, *words)}:
-        writes = [k for k in writes if not k.startswith("DELETE ")] or writes
+    if not deleting & {stem(w) for w in (verb, *words)}:  # a DELETE that says the verb stays ("cancel")
+        writes = [k for k in writes if not k.startswith("DELETE ") or said & _title_stems(api(k))] or writes
     if verb not in REQUEST_WORDS["create"]:  # a change of a thing named: no new one created
         writes = [k for k in writes if not _creates_named(k, writes, stated)] or writes
-    said = _verb_stems(verb)
     named = [k for k in writes if said & _own_stems(api(k))]
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
     if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
@@ -316,6 +316,11 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
         return False
     own = set(stems(api.title)) - set(stems(patch.title))
     return not own & {s for w in words for s in stems(w)}
+
+
+def _title_stems(api: Api | None) -> set[str]:
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a subscription" cancels)."""
+    return set(stems(api.title)) if api is not None else set()
 
 
 def _own_stems(api: Api | None) -> set[str]:
