@@ -8,6 +8,7 @@ import pytest
 
 from apiatlas.planning.actions import write_targets
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.values import ENTITY, extract_values
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
 from test_plan_review_cases import _by_path
@@ -78,3 +79,10 @@ def plans(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
 def test_a_delete_titled_with_the_verb_is_what_the_verb_orders(plans: Snapshot) -> None:
     assert _last(plans, "Cancel the subscription sub_1MowQVLkdIwHu7ix") == "DELETE /subscriptions/{sub}"
     assert _last(plans, "Change the plan of subscription sub_1MowQVLkdIwHu7ix") == "POST /subscriptions/{sub}"
+
+
+def test_an_unknown_verb_before_a_kind_and_an_id_like_name_is_no_name(fleet: Snapshot) -> None:
+    vocabulary = fleet.vocabulary()
+    assert [f.text for f in extract_values("Reboot server web-1", vocabulary) if f.kind == ENTITY] == []
+    named = [f.text for f in extract_values("Avatar server list", vocabulary) if f.kind == ENTITY]
+    assert named and named[0].startswith("Avatar")  # no id-like name after the kind: still a name
