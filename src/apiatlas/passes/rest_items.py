@@ -43,6 +43,14 @@ def _collection_of(api: Api) -> str | None:
     return tail[-1] if tail else None
 
 
+def _headed_by(o: _Out, tail: str, listed: str | None) -> bool:
+    """A field named ``tail`` alone, or a compound ending in it whose words before name what the consumer
+    lists (``podSelector`` for a list of pods; not ``namespaceSelector``)."""
+    name = o.leaf if o.leaf.casefold().endswith(tail) else o.container.rsplit(".", 1)[-1]
+    head = name[: len(name) - len(tail)]
+    return not head or (listed is not None and name_singular(head.casefold()) == listed)
+
+
 def _item_key(o: _Out) -> str | None:
     """``items[].metadata.name`` → ``metadata.name``: the field's path inside one list item."""
     head, sep, rest = o.field.partition("[].")
@@ -98,7 +106,8 @@ class LooseIds:
         self.by_word: dict[str, list[_Out]] = defaultdict(list)  # ``spec.selector(.matchLabels)``
         for o in graph.outs:
             owner = o.container.rsplit(".", 1)[-1] if o.container else ""
-            for word in {o.leaf.casefold(), owner.casefold()} - {""}:
+            names = {o.leaf, owner} - {""}  # and the last word of a compound name (``podSelector``)
+            for word in {n.casefold() for n in names} | {ws[-1] for n in names if len(ws := words(n)) > 1}:
                 if len(word) >= MIN_TAIL and word.isalpha() and "[]" not in o.field:
                     self.by_word[word].append(o)
         self.required = {p.name.casefold() for a in graph.kept for p in a.params if p.required}
@@ -209,6 +218,7 @@ class LooseIds:
             (o, f"{o.field} is the {tail} {param.name} names")
             for o in self.by_word.get(tail, ())
             if (o.leaf.casefold() == tail or o.container.casefold().endswith(tail))
+            and _headed_by(o, tail, _collection_of(consumer))
             and self.graph.base(o.domain_type) == "object"
             and method_of(o.api) == "GET"
             and path_of(o.api).endswith("}")

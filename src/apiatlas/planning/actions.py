@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
@@ -17,7 +17,14 @@ from apiatlas.language.actions import (
     REQUEST_WORDS,
     orders_write,
 )
-from apiatlas.language.words import CLAUSE_WORDS, EVERY_WORDS, PLAIN_WORDS, PREPOSITIONS
+from apiatlas.language.catalog import singular
+from apiatlas.language.words import (
+    CLAUSE_WORDS,
+    EVERY_WORDS,
+    GOVERNING_WORDS,
+    PLAIN_WORDS,
+    PREPOSITIONS,
+)
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
 from apiatlas.text import stem, stems
@@ -54,24 +61,71 @@ class RequestAction:
     writes: bool
 
 
-def action_verb(text: str) -> str:
+def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> str:
     """The verb an action opens with ("Archive the channel …": archive; "please add …": add), lower
-    case; "" when its first word (past "please", "also") is no verb of ``language.actions``."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    case; "" when its first word (past "please", "also") is no verb of ``language.actions`` nor one the
+    catalog's writes say (``verbs``: the stems of ``said_verbs``, read only for a word the language does
+    not know, opening an imperative: "Disable the group …", not "Status of …")."""
+    words: list[str] = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
     if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
         return ""
-    return words[0] if words and words[0] in ACTION_WORDS else ""
+    if words and words[0] in ACTION_WORDS:
+        return words[0]
+    return words[0] if _imperative(words) and stem(words[0]) in verbs() else ""
 
 
-def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAction]:
+def _imperative(words: list[str]) -> bool:
+    """Words that may open an imperative: a first word that is no plain word, before no preposition or
+    linking verb ("Disable the …", "Evict pod …"; not "Status of …", "Void is …")."""
+    after = words[1] if len(words) > 1 else ""
+    return bool(after) and words[0] not in PLAIN_WORDS and after not in _NOT_AFTER_A_VERB
+
+
+_LINKING = frozenset(("is", "are", "was", "were", "has", "have", "had", "does", "do", "did"))
+_NOT_AFTER_A_VERB = GOVERNING_WORDS | PREPOSITIONS | _LINKING
+
+
+def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
+    """The verbs a REST catalog's writes say (as stems), from their keys alone: the last path segment of
+    an action done to an item (``POST /invoices/{invoice}/void``, ``…/pods/{name}/eviction``) or the
+    operation named after a dot (``POST /usergroups.disable``; ``/chat.deleteScheduled`` says delete).
+    A path a ``GET`` also reads names a thing, not an action (``…/{name}/status``, ``…/{id}/people``),
+    nor does a kind of the catalog or a plain word; a procedure catalog's keys (no method) say none."""
+    out: set[str] = set()
+    kind_stems = {stem(k) for k in kinds}
+    pairs = [(m, p) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
+    read = {p for m, p in pairs if m in _READ_METHODS}
+    for method, path in pairs:
+        if method in _READ_METHODS or path in read:
+            continue
+        parts = path.rstrip("/").split("/")
+        last, before = parts[-1], parts[-2] if len(parts) > 1 else ""
+        if "." in last:
+            last = last.rsplit(".", 1)[-1]
+        elif not before.startswith("{"):
+            continue
+        word = _ONE_NAME.fullmatch(last)  # one word, or camel case: not a noun phrase ``bank_accounts``
+        said = word.group(1) if word else ""
+        if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
+            out.add(stem(said))
+    return frozenset(out)
+
+
+_ONE_NAME = re.compile(r"([a-z]+)(?:[A-Z][a-z]+)*")
+_READ_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
+
+
+def split_actions(
+    request: str, found: list[v.ExtractedValue], verbs: Callable[[], frozenset[str]] = frozenset
+) -> list[RequestAction]:
     """The request's actions in the order it says them. A join ("and", "then", a comma, «и», «затем»,
     «а потом», a sentence's end) splits only where an action verb follows it (or a sentence that asks
     without one: ``_asking_sentence``) and the part before it is
     an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
     nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
-    none."""
+    none. ``verbs``: the catalog's own write verbs (``said_verbs``), an action's opening too."""
     protected = _value_spans(request, found)
     parts: list[str] = []
     start, carried = 0, ""
@@ -81,24 +135,26 @@ def split_actions(request: str, found: list[v.ExtractedValue]) -> list[RequestAc
         before, after = request[start : match.start()].strip(), request[match.end() :]
         if len(_WORD.findall(before)) < 2:
             continue
-        verb = action_verb(before) or action_verb(parts[-1] if parts else "")
-        opens = bool(action_verb(after) or verb_of_it(after)) or _asking_sentence(match.group(0), after)
+        verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
+        opens = bool(action_verb(after, verbs) or verb_of_it(after))
+        opens = opens or _asking_sentence(match.group(0), after)
         if not opens and not _second_thing(match.group(0), after, verb):
             continue
-        if _comma_only(match.group(0)) and not action_verb(before):
+        if _comma_only(match.group(0)) and not action_verb(before, verbs):
             continue
         parts.append(f"{carried} {before}".strip())
         start, carried = match.end(), "" if opens else verb
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
-        verb = action_verb(part)
+        verb = action_verb(part, verbs)
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
             out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
-            out.append(RequestAction(text=part, verb=verb, writes=orders_write(verb)))
+            writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
+            out.append(RequestAction(text=part, verb=verb, writes=writes))
     return out
 
 
@@ -132,6 +188,12 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     action ("Show the members and the notes of X")."""
     said = _WORD.findall(after[:12].lower())
     return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+
+
+def asks(text: str) -> bool:
+    """A request that asks a question ("Which files did X upload?", "Who reacted to …"): a write word in
+    it says what happened, it orders nothing."""
+    return bool(_ASKING_SENTENCE.match(text)) and text.rstrip().endswith("?")
 
 
 def _asking_sentence(join: str, after: str) -> bool:
@@ -170,24 +232,51 @@ def write_targets(
     words: Sequence[str] = (),
     of_kinds: Collection[str] = (),
     members: Collection[str] = (),
+    stated: Collection[str] = (),
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
     hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
     the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
     ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
-    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T")."""
+    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T").
+    ``stated``: the kinds of the things the request names (the hints of its stated values): a verb that
+    creates nothing ("restart the server web") does not end at the create of a kind it names one of
+    (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of another script than the catalog's
+    («удали») also says its action's words in the catalog's (delete, remove)."""
     writes = [k for k in hits if not reads(api(k))]
+    said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
-    if not deleting & {stem(w) for w in (verb, *words)}:
-        writes = [k for k in writes if not k.startswith("DELETE ")] or writes
-    said = stem(verb)
-    named = [k for k in writes if said in _own_stems(api(k))]
+    if not deleting & {stem(w) for w in (verb, *words)}:  # a DELETE that says the verb stays ("cancel")
+        writes = [k for k in writes if not k.startswith("DELETE ") or said & _title_stems(api(k))] or writes
+    if verb not in REQUEST_WORDS["create"]:  # a change of a thing named: no new one created
+        writes = [k for k in writes if not _creates_named(k, writes, stated)] or writes
+    named = [k for k in writes if said & _own_stems(api(k))]
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
-    if kinded and not set(named) & set(kinded):  # "limit it with a usage quota": not a limit rule
-        named = [k for k in kinded if said in _own_stems(api(k))] or kinded
+    if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
+        named = [k for k in kinded if said & _own_stems(api(k))] or kinded
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
+
+
+def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -> bool:
+    """``POST /a/things`` when a write of ``/a/things/{…}`` is among ``writes`` and a thing of that kind
+    is named (``stated``): the collection's create, not a change of the thing named."""
+    method, _, path = key.partition(" ")
+    if method != "POST" or singular(path.rstrip("/").rsplit("/", 1)[-1]) not in stated:
+        return False
+    return any(w.partition(" ")[2].startswith(f"{path.rstrip('/')}/{{") for w in writes)
+
+
+def _verb_stems(verb: str) -> set[str]:
+    """The stems a write's path or title says the verb with: its own, and for a verb not written in
+    Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
+    out = {stem(verb)}
+    if verb and not verb.isascii():
+        for forms in REQUEST_WORDS.values():
+            if verb in forms:
+                out |= {stem(f) for f in forms if f.isascii()}
+    return out
 
 
 _WHOLE_WRITES = ("DELETE", "PUT", "PATCH")  # a POST to the collection creates: no change to every item
@@ -227,6 +316,11 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
         return False
     own = set(stems(api.title)) - set(stems(patch.title))
     return not own & {s for w in words for s in stems(w)}
+
+
+def _title_stems(api: Api | None) -> set[str]:
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a subscription" cancels)."""
+    return set(stems(api.title)) if api is not None else set()
 
 
 def _own_stems(api: Api | None) -> set[str]:

@@ -17,7 +17,7 @@ from itertools import pairwise
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import NEWEST_WORDS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.snapshot.graph_links import Link
 from apiatlas.text import stem
@@ -72,13 +72,52 @@ def said_names(
             or low in PREPOSITIONS
             or singular(low) in vocabulary.kind_set
             or not re.search(r"[a-z]", low)
-            or (low.isalpha() and low.endswith(("ed", "ing")))  # "the configmap mounted by …"
-        ):
+            or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
+        ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
             continue
         if any(f.kind == v.NAME and f.value == name for f in out):
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
+    return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _ends_after(text: str, word: str) -> bool:
+    """Whether ``word`` ends a phrase of ``text`` where it stands (the end, a comma, "and", "then" next)."""
+    at = re.search(rf"\b{re.escape(word)}\b", text)
+    return at is not None and bool(_ENDS.match(text, at.end()))
+
+
+_BEFORE_THE = frozenset({"in", "into", "to", "from", "of", "on"})
+# words describing a thing before its kind, not naming it ("the same channel", "the default one")
+_DESCRIBING = frozenset({"same", "other", "new", "old", "whole", "entire", "own", "next", "previous", "main"})
+
+
+def _names_before(
+    text: str, kinds: frozenset[str], taken: set[str], known: frozenset[str]
+) -> list[v.ExtractedValue]:
+    """A name said before its kind where the request says where ("… out of the sales channel", "to the
+    q3-planning channel"): after a preposition and "the", the kind noun ending the phrase (the end, a
+    comma, "and", "then" after it); no word the planner knows, no ordinal, newest or describing word,
+    nothing ending like an adjective's degree ("-est", "-er")."""
+    out = []
+    for match in _BEFORE_KIND.finditer(text):
+        place, name, kind = (g.lower() for g in match.groups())
+        if place not in _BEFORE_THE or kind not in kinds or not _ENDS.match(text, match.end()):
+            continue
+        if (
+            name in known | taken | kinds | PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS | NEWEST_WORDS
+            or name in ORDINALS
+            or name in _DESCRIBING
+            or singular(name) in kinds
+            or (name.isalpha() and name.endswith(("est", "er", "ed", "ing")))
+        ):
+            continue
+        raw = match.group(2)
+        out.append(v.ExtractedValue(v.NAME, raw, raw, hint=kind))
     return out
+
+
+_BEFORE_KIND = re.compile(r"\b(\w+)\s+the\s+([\w][\w.-]*)\s+(\w+)\b", re.UNICODE)
 
 
 def _kinds_read_across(kinds: frozenset[str], across: Mapping[str, str]) -> dict[str, str]:

@@ -17,6 +17,7 @@ from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import (
     RequestAction,
+    asks,
     collection_write,
     reads,
     says_every,
@@ -149,7 +150,8 @@ class Planner:
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
-        actions = split_actions(request, v.extract_values(request, self.cache.vocabulary)) if request else []
+        found = v.extract_values(request, self.cache.vocabulary) if request else []
+        actions = split_actions(request, found, self.cache.write_verbs) if request else []
         if target is not None or len(actions) < 2:
             meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
@@ -162,7 +164,6 @@ class Planner:
                     apart = things_apart(request, shorter, one, self.cache, self.weights.step)
                 result = apart or result
         else:
-            found = v.extract_values(request, self.cache.vocabulary)
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
             one = lambda a: self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text))  # noqa: E731
             parts = [p for a in actions for p in action_apart(a, one)]
@@ -246,10 +247,13 @@ class Planner:
         )  # fmt: skip
 
     def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The kept writes to the kinds of thing an action names ("… with a usage quota"), by each write's
+        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else, for a verb
+        in another script than the words above read, the kind of the first thing it names), by each write's
         own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
         once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
+        if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
+            kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
         if not kinds or self.allow is reads_only:
             return []
         for kind in kinds - self._writes_by_kind.keys():
@@ -333,10 +337,11 @@ class Planner:
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
+            stated = {f.hint for f in ctx.found if f.hint}
             hits = write_targets(
-                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members)
+                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )
-        elif not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+        elif asks(ctx.request) or not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
             self.cache.read_listed_kinds(hits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import Api
+from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
@@ -35,6 +36,7 @@ class SnapshotCache:
         self.kinds: dict[str, str] = {}
         self.output_lists: dict[str, set[str]] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
+        self.verbs: frozenset[str] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -139,6 +141,12 @@ class SnapshotCache:
                 if kind := listed_item(field):
                     self.feeding_lists.setdefault(kind, set()).add(producer)
         return self.feeding_lists
+
+    def write_verbs(self) -> frozenset[str]:
+        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""
+        if self.verbs is None:
+            self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
+        return self.verbs
 
     def entries(self) -> set[str]:
         if self.entry_points is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -294,7 +295,8 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
             and tokens[position + 1][0][0].isupper()
             and not group
         )
-        if capital and initial and _opening_verb(token, tokens[position + 1 : position + 3]):
+        opening = tokens[position + 1 : position + 3]
+        if capital and initial and _opening_verb(token, opening, vocabulary.naming):
             close()  # "Archive the channel …", "Post 'notes' in …": the verb a sentence opens with
             continue
         if capital and not (initial and common(token)):
@@ -314,11 +316,15 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
 _ACRONYM_WORD = re.compile(r"[A-Z]{2,6}(?:-\d{1,4})?\b")  # "SMS", "COVID-19": no first name
 
 
-def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
+def _opening_verb(token: str, following: list[tuple[str, int]], kinds: Collection[str] = ()) -> bool:
     """A sentence's first word that is an action verb (``language.actions.ACTION_WORDS``) and not the
     first word of a name (the next word is not capitalised, or is an acronym: "Mark Hamill" is a name,
-    "Obtain COVID-19 statistics" is not), or any word a lower-case determiner follows ("Decode the …")."""
+    "Obtain COVID-19 statistics" is not), or any word a lower-case determiner follows ("Decode the …"), or
+    any word before a kind of the catalog (``kinds``, lower case) and an id-like name ("Cordon node w-5")."""
     after = following[0][0] if following else ""
+    named = following[1][0] if len(following) > 1 else ""
+    if after in kinds and _ID_LIKE.search(named):  # "Cordon node worker-5": the verb, its kind, a name
+        return True
     next_capital = after[:1].isupper() and not _ACRONYM_WORD.match(after)
     if after in _DETERMINERS:  # "Decode the secret …": an imperative before its object, whatever the verb
         noun = following[1][0] if len(following) > 1 else ""  # not "Catherine the Great", "Dune the novel:"
@@ -326,6 +332,7 @@ def _opening_verb(token: str, following: list[tuple[str, int]]) -> bool:
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
+_ID_LIKE = re.compile(r"[a-z][\w.]*[-_\d]|\d")  # "worker-5", "db_0", "n1": a name, not a word
 _DETERMINERS = frozenset(("the", "a", "an", "my", "our", "all", "every", "each", "this", "these", "those"))
 
 
