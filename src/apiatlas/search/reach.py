@@ -125,6 +125,7 @@ def measure_reach(provider: EmbeddingProvider, blobs: list[bytes]) -> CatalogRea
     return CatalogReach(null_cosine=round(float(np.median(best)), 4), requests=len(nulls))
 
 
+@lru_cache(maxsize=256)
 def named_stems(query: str) -> frozenset[str]:
     """Stems of the words that name a thing rather than say what is wanted: capitalised inside the
     sentence ("Berlin", "Paramount Pictures"), ids and joined names (``web-1``, ``#general``, ``U023``),
@@ -159,10 +160,10 @@ def _known(view: SearchView, term: str) -> bool:
     return view.vocabulary is not None and (term in view.vocabulary or term in view.corrected)
 
 
-def absent_share(view: SearchView, query: str) -> float:
-    """The share of the request's content words (``content_stems``) that no card of the catalog has
-    (typos corrected)."""
-    terms = content_stems(view, query)
+def absent_share(view: SearchView, query: str, terms: list[str] | None = None) -> float:
+    """The share of the request's content words (``terms``, by default ``content_stems``) that no card of
+    the catalog has (typos corrected)."""
+    terms = content_stems(view, query) if terms is None else terms
     if not terms or view.vocabulary is None:
         return 0.0
     return sum(1 for t in terms if not _known(view, t)) / len(terms)
@@ -173,10 +174,11 @@ def gives_value(view: SearchView, query: str) -> bool:
     return bool(named_stems(query)) or any(c.isdigit() for t in view.terms for c in t)
 
 
-def content_held(view: SearchView, query: str) -> float:
-    """The largest rarity-weighted share of the request's content words (``content_stems``; a word no card
-    has weighs as the rarest) that one of the first ``HELD_HITS`` hits matches; 1 without content words."""
-    terms = content_stems(view, query)
+def content_held(view: SearchView, query: str, terms: list[str] | None = None) -> float:
+    """The largest rarity-weighted share of the request's content words (``terms``, by default
+    ``content_stems``; a word no card has weighs as the rarest) that one of the first ``HELD_HITS`` hits
+    matches; 1 without content words."""
+    terms = content_stems(view, query) if terms is None else terms
     if not terms:
         return 1.0
     weight = {t: view.rarity.get(t, view.max_rarity) if _known(view, t) else view.max_rarity for t in terms}
@@ -196,14 +198,17 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     hit, or for a card without a vector, the best cosine's margin (nothing else to weigh)."""
     top = view.cosines[view.dense_order[0]]
     names = named_stems(query)
-    lexical = [
-        (k, v[0])
-        for k, v in view.lexical.items()
-        if not v[2] and any(t not in names and not any(c.isdigit() for c in t) for t in v[1])
-    ]
-    if not lexical:
+
+    def words(key: str) -> bool:  # whether the card matches a word of the request, not only its values
+        return any(t not in names and not any(c.isdigit() for c in t) for t in view.lexical[key][1])
+
+    lexical = [(k, v[0]) for k, v in view.lexical.items() if not v[2]]
+    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+    if first is not None and not words(first):  # rare: look further only then
+        lexical = [(k, score) for k, score in lexical if words(k)]
+        first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+    if first is None:
         return top - null_cosine
-    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0]
     return view.cosines.get(first, top) - null_cosine
 
 
@@ -216,16 +221,17 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
+    content = content_stems(view, query)
     return {
         "reach_margin": round(top - reach.null_cosine, 6),
-        "absent": round(absent_share(view, query), 6),
+        "absent": round(absent_share(view, query, content), 6),
         "alien": 1.0 if view.alien else 0.0,
         "support": round(lexical_support(view, reach.null_cosine, query), 6),
         "length": float(sum(1 for t in dict.fromkeys(view.terms) if not any(c.isdigit() for c in t))),
-        "known": float(sum(1 for t in content_stems(view, query) if _known(view, t))),
+        "known": float(sum(1 for t in content if _known(view, t))),
         "values": 1.0 if gives_value(view, query) else 0.0,
         "unread": float(len(view.unread)),
-        "held": round(content_held(view, query), 6),
+        "held": round(content_held(view, query, content), 6),
     }
 
 
