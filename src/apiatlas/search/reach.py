@@ -13,10 +13,16 @@ cosine is no higher than the null's, that cosine stands out little from the dens
 lexical hit is weak and a quarter or more of its content words are absent; or when the request is short,
 its best word match has no meaning behind it — the card the words rank first is no closer to the request
 than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
-no card stands out of the dense candidates (``unsupported_words``). A request with a word in
-another script than the catalog's main one (Russian over an English spec, English over a Russian
-catalog that also writes Latin identifiers) is never judged out of reach here: its words cannot be
-weighed against the catalog's (issue 18 point 6).
+no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
+name, id or number) and none of its content words is the catalog's, only its action and function words
+are (``no_catalog_word``: "schedule a dentist appointment"); or when none of its content words is held by
+any of the first hits and the card its words rank first is no nearer than random words
+(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
+than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
+writes Latin identifiers) is judged out of reach only when the catalog has neither its words in any
+script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
+nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»);
+otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
 """
 
 from __future__ import annotations
@@ -55,7 +61,12 @@ MIN_ABSENT = 0.25  # ... and at least this share of the request's content words 
 MAX_SUPPORT = -0.01  # the lexical first hit's cosine at least this far below the catalog's null cosine
 MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (the null's are 3 words)
 
-REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length")
+# the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
+MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
+
+HELD_HITS = 5  # the first hits whose words ``held`` reads
+
+REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
@@ -114,6 +125,7 @@ def measure_reach(provider: EmbeddingProvider, blobs: list[bytes]) -> CatalogRea
     return CatalogReach(null_cosine=round(float(np.median(best)), 4), requests=len(nulls))
 
 
+@lru_cache(maxsize=256)
 def named_stems(query: str) -> frozenset[str]:
     """Stems of the words that name a thing rather than say what is wanted: capitalised inside the
     sentence ("Berlin", "Paramount Pictures"), ids and joined names (``web-1``, ``#general``, ``U023``),
@@ -133,60 +145,140 @@ def _plain_stems() -> frozenset[str]:
     return frozenset(s for w in PLAIN_WORDS | ACTION_WORDS for s in stems(w))
 
 
-def absent_share(view: SearchView, query: str) -> float:
-    """The share of the request's content words (names, numbers, function and asking words aside, and
-    the words of a script the catalog does not write) that no card of the catalog has (typos corrected)."""
+def content_stems(view: SearchView, query: str) -> list[str]:
+    """The request's content words: its stems but names, numbers, function, asking and action words, and
+    the words of a script the catalog does not write (a foreign word read as a catalog word is that word)."""
     names, plain = named_stems(query), _plain_stems()
-    terms = [
+    return [
         t
         for t in dict.fromkeys(view.terms)
         if t not in names and t not in plain and t not in view.foreign and not any(c.isdigit() for c in t)
     ]
+
+
+def _known(view: SearchView, term: str) -> bool:
+    return view.vocabulary is not None and (term in view.vocabulary or term in view.corrected)
+
+
+def absent_share(view: SearchView, query: str, terms: list[str] | None = None) -> float:
+    """The share of the request's content words (``terms``, by default ``content_stems``) that no card of
+    the catalog has (typos corrected)."""
+    terms = content_stems(view, query) if terms is None else terms
     if not terms or view.vocabulary is None:
         return 0.0
-    absent = [t for t in terms if t not in view.vocabulary and t not in view.corrected]
-    return len(absent) / len(terms)
+    return sum(1 for t in terms if not _known(view, t)) / len(terms)
 
 
-def lexical_support(view: SearchView, null_cosine: float) -> float:
+def gives_value(view: SearchView, query: str) -> bool:
+    """Whether the request gives a value: a name, an id, quoted text or a number (``named_stems``)."""
+    return bool(named_stems(query)) or any(c.isdigit() for t in view.terms for c in t)
+
+
+def content_held(view: SearchView, query: str, terms: list[str] | None = None) -> float:
+    """The largest rarity-weighted share of the request's content words (``terms``, by default
+    ``content_stems``; a word no card has weighs as the rarest) that one of the first ``HELD_HITS`` hits
+    matches; 1 without content words."""
+    terms = content_stems(view, query) if terms is None else terms
+    if not terms:
+        return 1.0
+    weight = {t: view.rarity.get(t, view.max_rarity) if _known(view, t) else view.max_rarity for t in terms}
+    total = sum(weight.values()) or 1.0
+    best = 0.0
+    for key in view.order[:HELD_HITS]:
+        matched = set(view.lexical[key][1]) if key in view.lexical else set()
+        best = max(best, sum(w for t, w in weight.items() if t in matched) / total)
+    return best
+
+
+def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
-    cards by one word, and their cosine is a random request's). Without a lexical hit, or for a card
-    without a vector, the best cosine's margin (nothing else to weigh)."""
+    cards by one word, and their cosine is a random request's). A card matching only the request's names
+    and numbers is no word match ("… to pod web-1": a card that says "web" and "1"). Without a lexical
+    hit, or for a card without a vector, the best cosine's margin (nothing else to weigh)."""
     top = view.cosines[view.dense_order[0]]
+    names = named_stems(query)
+
+    def words(key: str) -> bool:  # whether the card matches a word of the request, not only its values
+        return any(t not in names and not any(c.isdigit() for c in t) for t in view.lexical[key][1])
+
     lexical = [(k, v[0]) for k, v in view.lexical.items() if not v[2]]
-    if not lexical:
+    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+    if first is not None and not words(first):  # rare: look further only then
+        lexical = [(k, score) for k, score in lexical if words(k)]
+        first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+    if first is None:
         return top - null_cosine
-    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0]
     return view.cosines.get(first, top) - null_cosine
 
 
 def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:
     """``reach_margin`` (top cosine - the catalog's null cosine), ``absent``, ``alien`` (1 when a word
-    is in another script than the catalog's main one), ``support`` (``lexical_support``) and ``length``
-    (distinct stems without digits); empty without a reach or a dense side."""
+    is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
+    (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
+    request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
+    ``held`` (``content_held``); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
+    content = content_stems(view, query)
     return {
         "reach_margin": round(top - reach.null_cosine, 6),
-        "absent": round(absent_share(view, query), 6),
+        "absent": round(absent_share(view, query, content), 6),
         "alien": 1.0 if view.alien else 0.0,
-        "support": round(lexical_support(view, reach.null_cosine), 6),
+        "support": round(lexical_support(view, reach.null_cosine, query), 6),
         "length": float(sum(1 for t in dict.fromkeys(view.terms) if not any(c.isdigit() for c in t))),
+        "known": float(sum(1 for t in content if _known(view, t))),
+        "values": 1.0 if gives_value(view, query) else 0.0,
+        "unread": float(len(view.unread)),
+        "held": round(content_held(view, query, content), 6),
     }
 
 
 def out_of_reach(signals: Mapping[str, float]) -> bool:
     """Whether the request is out of the catalog's reach (module docstring); False without the signals."""
-    if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
+    if any(name not in signals for name in REACH_SIGNALS):
         return False
+    if signals["alien"]:
+        return unread_and_far(signals)
     return (
-        signals["reach_margin"] < MAX_MARGIN
-        and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
-        and signals.get("lex_per_term", 0.0) < MAX_LEXICAL
-        and signals["absent"] >= MIN_ABSENT
-    ) or unsupported_words(signals)
+        (
+            signals["reach_margin"] < MAX_MARGIN
+            and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
+            and signals.get("lex_per_term", 0.0) < MAX_LEXICAL
+            and signals["absent"] >= MIN_ABSENT
+        )
+        or unsupported_words(signals)
+        or no_catalog_word(signals)
+        or held_by_no_hit(signals)
+    )
+
+
+def no_catalog_word(signals: Mapping[str, float]) -> bool:
+    """A request in the catalog's script that gives no value and whose content words are all absent from
+    the catalog: it names only things the catalog never mentions, with action and function words the
+    catalog has ("schedule a dentist appointment", "find a dentist near me"). Callers check
+    ``REACH_SIGNALS`` and ``alien``."""
+    return signals["absent"] >= 1.0 and not signals["known"] and not signals["values"]
+
+
+def held_by_no_hit(signals: Mapping[str, float]) -> bool:
+    """A request none of whose content words any of the first hits holds — they match its action or
+    function words only ("create an S3 bucket for backups": the creates) — and the card its words rank
+    first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``. Callers
+    check ``REACH_SIGNALS`` and ``alien``."""
+    return not signals["held"] and signals["support"] < MAX_MARGIN
+
+
+def unread_and_far(signals: Mapping[str, float]) -> bool:
+    """A request with a word in another script than the catalog's main one whose foreign words are read
+    as no catalog word (one at least), whose other content words are not the catalog's either, and whose
+    best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
+    return (
+        signals["unread"] >= 1
+        and not signals["known"]
+        and signals["reach_margin"] < MAX_FAR_MARGIN
+    )
 
 
 def unsupported_words(signals: Mapping[str, float]) -> bool:
