@@ -320,3 +320,24 @@ def test_an_operation_on_another_resource_than_the_one_named_is_demoted(
             "delete namespace tmp-42", mode=SearchMode.LEXICAL
         )
     assert found.ranked[0].api_key == first, [(h.api_key, h.score) for h in found.ranked]
+
+
+ABBREVIATED = [  # a request abbreviates a kind of three words or more by its initials: found by them
+    op("GET /v1/widgetrepairtickets/{name}", "read the specified WidgetRepairTicket", "Read one ticket."),
+    op("GET /v1/gadgetparts/{name}", "read the specified GadgetPart", "Read one part."),
+]
+
+
+def test_a_request_may_name_a_kind_by_its_initials(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "wrt.atlas"
+    index_and_write(
+        catalog_of(ABBREVIATED), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        found = search.search("the wrt", mode=SearchMode.LEXICAL)
+        short = search.search("the gp", mode=SearchMode.LEXICAL)  # two words: not abbreviated
+    assert [(h.api_key, h.matched) for h in found.ranked] == [(ABBREVIATED[0].key, ["wrt"])]
+    assert short.ranked == []

@@ -190,7 +190,7 @@ class HybridSearch:
         # catalog word it is borrowed from
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
-            # an abbreviation by initials counts as the name it abbreviates ("hpa" as horizontal pod autoscaler)
+            # an abbreviation by its initials counts as the name it spells ("hpa": horizontal pod autoscaler)
             fixes = {**self.typo_fallback().corrections(query), **self.typo_fallback().spelled_out(query)}
             # a corrected word stands for the query word it corrects, and a word the catalog writes as
             # one ("pay out": payout) for both query words it joins
