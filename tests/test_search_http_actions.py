@@ -283,6 +283,8 @@ def test_a_request_names_the_resources_its_words_spell(
         ("DELETE /apis/x/v1/ingress-classes/{name}", "ingressclasses"),
         ("POST /chat.postMessage", ""),  # an RPC method
         ("API_Acc_Close", ""),  # a procedure
+        ("AirplanesDB.All Airplanes", ""),  # a tool's API named in words, not a method and a path
+        ("Weather.Forecast / Daily", ""),
     ],
 )
 def test_an_operation_acts_on_its_paths_last_literal_segment(key: str, resource: str) -> None:
@@ -301,14 +303,14 @@ NAMESPACED = [  # every operation of a namespaced resource says "namespace" as o
 ]
 
 
-@pytest.mark.parametrize(("factor", "first"), [(1.0, NAMESPACED[1].key), (0.9, NAMESPACED[0].key)])
+@pytest.mark.parametrize(("factor", "first"), [(1.0, NAMESPACED[1].key), (0.8, NAMESPACED[0].key)])
 def test_an_operation_on_another_resource_than_the_one_named_is_demoted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factor: float, first: str
 ) -> None:
-    import apiatlas.search.hybrid as hybrid
+    import apiatlas.search.api_actions as api_actions
     from plan_catalogs import catalog_of
 
-    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", factor)
+    monkeypatch.setattr(api_actions, "OTHER_RESOURCE", factor)
     path = tmp_path / "ns.atlas"
     index_and_write(
         catalog_of(NAMESPACED), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
@@ -318,3 +320,24 @@ def test_an_operation_on_another_resource_than_the_one_named_is_demoted(
             "delete namespace tmp-42", mode=SearchMode.LEXICAL
         )
     assert found.ranked[0].api_key == first, [(h.api_key, h.score) for h in found.ranked]
+
+
+ABBREVIATED = [  # a request abbreviates a kind of three words or more by its initials: found by them
+    op("GET /v1/widgetrepairtickets/{name}", "read the specified WidgetRepairTicket", "Read one ticket."),
+    op("GET /v1/gadgetparts/{name}", "read the specified GadgetPart", "Read one part."),
+]
+
+
+def test_a_request_may_name_a_kind_by_its_initials(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "wrt.atlas"
+    index_and_write(
+        catalog_of(ABBREVIATED), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        found = search.search("the wrt", mode=SearchMode.LEXICAL)
+        short = search.search("the gp", mode=SearchMode.LEXICAL)  # two words: not abbreviated
+    assert [(h.api_key, h.matched) for h in found.ranked] == [(ABBREVIATED[0].key, ["wrt"])]
+    assert short.ranked == []

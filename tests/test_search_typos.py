@@ -26,3 +26,25 @@ def test_a_typo_is_corrected_and_a_real_word_is_not() -> None:
     assert guarded.corrections("customerr taxx")["customerr"] == ["customers"]
     assert guarded.corrections("customerr taxx")["taxx"] == ["tax"]
     assert guarded.corrections("остатак")["остатак"] == ["остаток"]
+
+
+INITIALS = [
+    "GET /v1/repairtickets/{name} read the specified WidgetRepairTicket",
+    "GET /v1/gadgets/{name} read the specified GadgetPart",  # two words: too short to abbreviate
+    "GET /v1/flows/{name} read the specified FlowControlSchema",
+    "GET /v1/forms/{name} read the specified FormControlSetting",  # same initials as FlowControlSchema
+    "GET /v1/wrt read the wrt record",  # its own word "wrt"
+]
+
+
+def test_a_name_of_three_words_or_more_is_spelled_out_from_its_initials() -> None:
+    from apiatlas.search.typos import initials_of
+
+    found = initials_of(INITIALS)
+    assert found["wrt"] == ["widget repair ticket"]
+    assert "gp" not in found
+    assert found["fcs"] == ["flow control schema", "form control setting"]
+    assert TypoFallback(INITIALS[:4]).spelled_out("show wrt w-1 and fcs f-2 and gp g-3") == {
+        "wrt": ["widget", "repair", "ticket"]  # fcs: two names; gp: none
+    }
+    assert TypoFallback(INITIALS).spelled_out("show wrt w-1") == {}  # the catalog says "wrt" itself

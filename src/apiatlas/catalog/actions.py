@@ -92,9 +92,9 @@ def resource_of(operation: str) -> str:
     (``GET /v1/stores/{store}/orders`` "orders", ``…/orders/{order}/history`` "history",
     ``/price-lists/{id}`` "pricelists"); "" for an RPC method's path (``/orders.refund``) and for
     anything but ``METHOD /path`` (a procedure)."""
-    _, segments = _method_and_segments(operation)
+    method, segments = _method_and_segments(operation)
     literals = [s for s in segments if not s.startswith("{")]
-    if not literals or "." in literals[-1]:
+    if method not in HTTP_METHODS or not literals or "." in literals[-1]:
         return ""
     return literals[-1].lower().replace("-", "").replace("_", "")
 

@@ -18,10 +18,12 @@ def fused_scores(
     index: LexicalIndex | None,
     actions: ApiActions,
     mismatch: float,
+    said: list[str] | None = None,
 ) -> tuple[dict[str, float], list[str]]:
     """Each candidate's fused score (bm25 over the best one's, cosine spread over the dense candidates',
     weighed by ``settings``), an API doing another action than ordered keeping ``mismatch`` of its score;
-    and the exact-name hits."""
+    and the exact-name hits. ``said``: the request's words as the demotions read them (``view.said``
+    by default; an abbreviation spelled out)."""
     s = settings
     lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
     exact = [k for k, v in lexical.items() if v[2]]
@@ -44,5 +46,5 @@ def fused_scores(
         else:
             fused[key] = lexical_weight * lex + s.dense_weight * dense
     if mode is not SearchMode.DENSE:
-        actions.demote_unasked(fused, view.said, view.asked, mismatch)
+        actions.demote_unasked(fused, view.said if said is None else said, view.asked, mismatch)
     return fused, exact

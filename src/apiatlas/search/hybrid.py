@@ -190,7 +190,8 @@ class HybridSearch:
         # catalog word it is borrowed from
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
-            fixes = self.typo_fallback().corrections(query)
+            # an abbreviation by its initials counts as the name it spells ("hpa": horizontal pod autoscaler)
+            fixes = {**self.typo_fallback().corrections(query), **self.typo_fallback().spelled_out(query)}
             # a corrected word stands for the query word it corrects, and a word the catalog writes as
             # one ("pay out": payout) for both query words it joins
             stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}
@@ -250,9 +251,11 @@ class HybridSearch:
         """The outcome of a search whose ``view`` has its lexical and dense candidates: fused scores
         (``search.fusion``), the hits and what the view says of the top one (``_describe``), the abstention
         decision (``_verdict``), and the outcome with the closest objects when it abstains."""
+        spelled = self.typo_fallback().spelled_out(query) if mode is not SearchMode.DENSE else {}
         fused, exact = fused_scores(
-            mode, view, self.settings, self.lexical_index(), self.actions(), ACTION_MISMATCH
-        )
+            mode, view, self.settings, self.lexical_index(), self.actions(), ACTION_MISMATCH,
+            said=[part for w in view.said for part in spelled.get(w, [w])],  # "hpa": its resource named
+        )  # fmt: skip
         order = sorted(fused, key=lambda k: (-fused[k], k))
         order = [*exact, *[k for k in order if k not in exact]]
         names = self.snapshot.api_titles(order[: max(limit, 20)])

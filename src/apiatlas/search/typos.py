@@ -6,13 +6,28 @@ away (``one_edit_fix``); both take their candidates from the same trigram index.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from apiatlas.text import words
+from apiatlas.text import split_identifier, words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
+MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
+_CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # HorizontalPodAutoscaler
+
+
+def initials_of(texts: Iterable[str]) -> dict[str, list[str]]:
+    """The camelCase names of ``texts`` of ``MIN_INITIALS`` words or more by their initials, lower-case:
+    ``HorizontalPodAutoscaler`` "hpa" -> ["horizontal pod autoscaler"]."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for text in texts:
+        for name in _CAMEL_NAME.findall(text):
+            parts = [p.lower() for p in split_identifier(name)]
+            if len(parts) >= MIN_INITIALS and all(p.isalpha() for p in parts):
+                found["".join(p[0] for p in parts)].add(" ".join(parts))
+    return {k: sorted(v) for k, v in found.items()}
 
 
 def one_edit(a: str, b: str) -> bool:
@@ -47,6 +62,7 @@ class TypoFallback:
         for text in texts:
             vocabulary.update(w for w in words(text) if len(w) >= 2)
         self.vocabulary = vocabulary
+        self.initials = initials_of(texts)
         self._postings: dict[str, list[str]] = defaultdict(list)
         for word in sorted(vocabulary):
             if len(word) >= MIN_WORD - 1:
@@ -62,6 +78,16 @@ class TypoFallback:
             close = [c for s, c in self._candidates(word)[:per_word] if s >= MIN_SIMILARITY]
             if close:
                 out[word] = close
+        return out
+
+    def spelled_out(self, query: str) -> dict[str, list[str]]:
+        """Query word -> the words of the one catalog name it abbreviates by initials ("hpa": horizontal,
+        pod, autoscaler), for query words the catalog does not contain."""
+        out: dict[str, list[str]] = {}
+        for word in dict.fromkeys(words(query)):
+            names = self.initials.get(word, []) if word not in self.vocabulary else []
+            if len(names) == 1:
+                out[word] = names[0].split()
         return out
 
     def one_edit_fix(self, word: str, min_length: int = 5) -> str | None:
