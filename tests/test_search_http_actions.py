@@ -303,7 +303,7 @@ NAMESPACED = [  # every operation of a namespaced resource says "namespace" as o
 ]
 
 
-@pytest.mark.parametrize(("factor", "first"), [(1.0, NAMESPACED[1].key), (0.8, NAMESPACED[0].key)])
+@pytest.mark.parametrize(("factor", "first"), [(1.0, NAMESPACED[1].key), (0.9, NAMESPACED[0].key)])
 def test_an_operation_on_another_resource_than_the_one_named_is_demoted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, factor: float, first: str
 ) -> None:
