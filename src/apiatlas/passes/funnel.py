@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from apiatlas.catalog.compact import model_of_fields
 from apiatlas.catalog.model import Api, Catalog, FunnelVerdict
 from apiatlas.passes.config import BuildConfig, FunnelRule
 from apiatlas.passes.context import PassContext
@@ -37,8 +38,9 @@ def _drop_reason(api: Api, rule: FunnelRule) -> str:
 def apply_funnel(catalog: Catalog, config: BuildConfig) -> None:
     """Set every API's funnel verdict and record ``stats["funnel"]`` and ``stats["funnel_objects"]``."""
     remaining = [catalog.apis[key] for key in sorted(catalog.apis)]
+    kept = model_of_fields(FunnelVerdict, {"kept": True, "dropped_at": None, "reason": None})
     for api in remaining:
-        api.funnel = FunnelVerdict()
+        api.funnel = kept  # one verdict for every kept API: no pass changes a verdict in place
     stages: list[dict[str, Any]] = []
     for rule in config.funnel:
         entering = len(remaining)
@@ -47,7 +49,8 @@ def apply_funnel(catalog: Catalog, config: BuildConfig) -> None:
             if rule_passes(api, rule):
                 survivors.append(api)
             else:
-                api.funnel = FunnelVerdict(kept=False, dropped_at=rule.name, reason=_drop_reason(api, rule))
+                verdict = {"kept": False, "dropped_at": rule.name, "reason": _drop_reason(api, rule)}
+                api.funnel = model_of_fields(FunnelVerdict, verdict)  # valid: a name and a text
         remaining = survivors
         stages.append({"stage": rule.name, "rule": rule.describe(), "in": entering, "out": len(remaining)})
     catalog.stats["funnel"] = stages

@@ -14,7 +14,13 @@ from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.gc_phases import paused_collections
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
-from apiatlas.sources.bank_html.records import ParsedPage, finding, send_entities_compactly, share_texts
+from apiatlas.sources.bank_html.records import (
+    Alike,
+    ParsedPage,
+    finding,
+    send_entities_compactly,
+    share_texts,
+)
 from apiatlas.sources.confine import is_inside
 
 Progress = Callable[[int, int], None]
@@ -85,8 +91,9 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
     with paused_collections():  # the pages only add objects: no collection walks them again and again
         parsed: list[ParsedPage] = []
         texts: dict[str, str] = {}
+        alike: Alike = {}  # one instance of each alike parameter, column and error code
         for done, page in enumerate(_parse_all(root, pages, workers), start=1):
-            share_texts(page, texts)
+            share_texts(page, texts, alike)
             parsed.append(page)
             if progress is not None:
                 progress(done, len(pages))

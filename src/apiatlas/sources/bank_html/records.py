@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+from operator import itemgetter
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -115,7 +117,13 @@ def finding(
     return diagnostic
 
 
-def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
+# alike entities seen so far: an entity's class and field values -> the first such entity (``share_texts``)
+Alike = dict[tuple[Any, ...], BaseModel]
+Entity = TypeVar("Entity", Param, Column, ErrorCode)
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # the value types an alike key holds
+
+
+def share_texts(parsed: ParsedPage, texts: dict[str, str], alike: Alike | None = None) -> None:
     """Make the texts of the page's parameters, error codes and columns that equal one seen before (held
     in ``texts``) that same string object: field names, domain types and descriptions repeat across the
     pages of a catalog, and each page arrives from its parse worker with its own copies. Each of those
@@ -123,17 +131,23 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     parse stage never holds one set per column. So do the names that pages repeat of each other (an API's
     key in its object's method list, a table's name and description on each API page linking it, the
     object an API page names) and the descriptions and visas pages share. The page's diagnostics get
-    their shared sets too."""
+    their shared sets too.
+
+    With ``alike`` (the loader's, one for all pages) a parameter, column or error code equal to one seen
+    before (same class, same field values and their types, no JSON Schema yet) is replaced by that one:
+    a catalog repeats its fields across tables and APIs (the 31,580-API gen-docs: 234,025 columns, 3,495
+    distinct), and every later stage holds, and every forked child copies, each instance. No pass changes
+    one of them in place but by its content (the types pass gives alike fields one schema)."""
     page = parsed.page
     if isinstance(page, ApiPage):
         _share_attributes(page, ("key", "object_ref", "description", "visa"), texts)
         for link in page.tables:
             _share_attributes(link, ("name", "description"), texts)
-        _share(page.params, ("name", "domain_type", "description"), texts)
-        _share(page.errors, ("code", "description"), texts)
+        page.params = _share(page.params, ("name", "domain_type", "description"), texts, alike)
+        page.errors = _share(page.errors, ("code", "description"), texts, alike)
     elif isinstance(page, TablePage):
         _share_attributes(page, ("name", "api", "description"), texts)
-        _share(page.columns, ("name", "domain_type", "description"), texts)
+        page.columns = _share(page.columns, ("name", "domain_type", "description"), texts, alike)
     elif isinstance(page, ObjectPage):
         _share_attributes(page, ("key", "visa"), texts)
         page.methods = [texts.setdefault(method, method) for method in page.methods]
@@ -152,17 +166,51 @@ def _share_attributes(
 
 
 def _share(
-    entities: list[Param] | list[Column] | list[ErrorCode], names: tuple[str, ...], texts: dict[str, str]
-) -> None:
+    entities: list[Entity], names: tuple[str, ...], texts: dict[str, str], alike: Alike | None
+) -> list[Entity]:
+    if alike is None:
+        for entity in entities:
+            _share_fields(entity, names, texts)
+        return entities
+    shared: list[Entity] = []
     for entity in entities:
-        adopt_shared_fields_set(entity)
-        fields = vars(entity)
-        for name in names:
-            text = fields[name]
-            fields[name] = texts.setdefault(text, text)
+        key = _alike_key(entity)
+        first = alike.get(key) if key is not None else None
+        if first is None:
+            _share_fields(entity, names, texts)
+            if key is not None:
+                alike[key] = entity
+            shared.append(entity)
+        else:
+            shared.append(first)  # type: ignore[arg-type]  # the key holds the class
+    return shared
+
+
+def _share_fields(entity: BaseModel, names: tuple[str, ...], texts: dict[str, str]) -> None:
+    adopt_shared_fields_set(entity)
+    fields = vars(entity)
+    for name in names:
+        text = fields[name]
+        fields[name] = texts.setdefault(text, text)
+
+
+def _alike_key(entity: BaseModel) -> tuple[Any, ...] | None:
+    """The entity's class, field values and their types (``1``, ``1.0`` and ``True`` are equal, not alike);
+    None when a value is not a scalar or a JSON Schema is set (that entity stays its own)."""
+    fields = entity.__dict__
+    if fields.get("json_schema"):
+        return None
+    cls = type(entity)
+    values = _VALUES[cls](fields)  # a class's fields but its JSON Schema, in their order
+    kinds = tuple(map(type, values))
+    return (cls, values, kinds) if _SCALARS.issuperset(kinds) else None
 
 
 _PAGE_ENTITIES = (Param, Column, ErrorCode)
+# each entity class's field values but its JSON Schema, as one tuple (each class has two fields or more)
+_VALUES: dict[type[BaseModel], Callable[[dict[str, Any]], tuple[Any, ...]]] = {
+    cls: itemgetter(*(n for n in cls.model_fields if n != "json_schema")) for cls in _PAGE_ENTITIES
+}
 
 
 def send_entities_compactly() -> None:
