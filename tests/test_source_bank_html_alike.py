@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import pickle
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
+from apiatlas.catalog.compact import all_fields
 from apiatlas.catalog.model import Catalog, Column, ErrorCode, Param
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
+from apiatlas.sources.bank_html.alike import Alike, receiving
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.loader import _found_pages, _parse_one, load_bank_docs
 from apiatlas.sources.bank_html.records import (
-    Alike,
     ApiPage,
     ParsedPage,
     TablePage,
     new_column,
     new_param,
+    send_entities_compactly,
     share_texts,
 )
 
@@ -66,18 +70,36 @@ def test_only_equal_values_of_equal_types_are_alike() -> None:
     number = Param(name="Flag", domain_type="DSINT", description="флаг", default=1)  # 1, not "1"
     typed = new_column("ID", "DSIDENTIFIER", "ID")
     typed.json_schema = {"type": "integer"}  # a schema already given: its own
-    alike: Alike = {}
+    alike = Alike()
     pages = [
         TablePage(file="T_A.htm", name="A", columns=[new_column("ID", "DSIDENTIFIER", "ID"), typed]),
         TablePage(file="T_B.htm", name="B", columns=[new_column("ID", "DSIDENTIFIER", "ID"), typed]),
     ]
     for page in pages:
-        share_texts(ParsedPage(file=page.file, sha256="", page=page), {}, alike)
+        share_texts(ParsedPage(file=page.file, sha256="", page=page), alike.texts, alike)
     assert pages[0].columns[0] is pages[1].columns[0]
-    assert pages[1].columns[1] is typed and len(alike) == 1
+    assert pages[1].columns[1] is typed and len(alike.by_values) == 1
     params = [first, same, number]
     api_pages = [ApiPage(file=f"API_{n}.htm", key=f"API_{n}", params=[p]) for n, p in enumerate(params)]
     for page in api_pages:
-        share_texts(ParsedPage(file=page.file, sha256="", page=page), {}, alike)
+        share_texts(ParsedPage(file=page.file, sha256="", page=page), alike.texts, alike)
     assert api_pages[1].params[0] is first
     assert api_pages[2].params[0] is number
+
+
+def test_entities_sent_by_a_worker_are_built_once_per_alike_values_while_received() -> None:
+    sent = [new_column("ID", "DSIDENTIFIER", "ID"), new_column("ID", "DSIDENTIFIER", "ID")]
+    sent.append(Column(name="ID", domain_type="DSIDENTIFIER", description="ID", json_schema={"type": "int"}))
+    send_entities_compactly()  # what each parse worker does first
+    try:
+        data = ForkingPickler.dumps(sent)
+    finally:
+        for cls in (Param, Column, ErrorCode):
+            ForkingPickler._extra_reducers.pop(cls, None)
+    with receiving(Alike()) as alike:
+        first, again = pickle.loads(data), pickle.loads(data)
+    apart = pickle.loads(data)  # outside ``receiving``: each built as sent
+    assert first == apart == sent and [c.model_dump() for c in first] == [c.model_dump() for c in sent]
+    assert first[0] is first[1] is again[0] and first[0].model_fields_set is all_fields(Column)
+    assert first[2] is not again[2]  # a JSON Schema given: its own
+    assert apart[0] is not apart[1] and len(alike.by_values) == 1

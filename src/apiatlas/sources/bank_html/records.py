@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from multiprocessing.reduction import ForkingPickler
-from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
 from apiatlas.catalog.compact import adopt_shared_fields_set, all_fields
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+from apiatlas.sources.bank_html.alike import PAGE_ENTITIES, TEXT_FIELDS, Alike, Entity, sent_entity
 
 
 @dataclass(slots=True)
@@ -117,12 +116,6 @@ def finding(
     return diagnostic
 
 
-# alike entities seen so far: an entity's class and field values -> the first such entity (``share_texts``)
-Alike = dict[tuple[Any, ...], BaseModel]
-Entity = TypeVar("Entity", Param, Column, ErrorCode)
-_SCALARS = frozenset({str, int, float, bool, type(None)})  # the value types an alike key holds
-
-
 def share_texts(parsed: ParsedPage, texts: dict[str, str], alike: Alike | None = None) -> None:
     """Make the texts of the page's parameters, error codes and columns that equal one seen before (held
     in ``texts``) that same string object: field names, domain types and descriptions repeat across the
@@ -133,21 +126,18 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str], alike: Alike | None =
     object an API page names) and the descriptions and visas pages share. The page's diagnostics get
     their shared sets too.
 
-    With ``alike`` (the loader's, one for all pages) a parameter, column or error code equal to one seen
-    before (same class, same field values and their types, no JSON Schema yet) is replaced by that one:
-    a catalog repeats its fields across tables and APIs (the 31,580-API gen-docs: 234,025 columns, 3,495
-    distinct), and every later stage holds, and every forked child copies, each instance. No pass changes
-    one of them in place but by its content (the types pass gives alike fields one schema)."""
+    With ``alike`` (the loader's, one for all pages, holding ``texts``) a parameter, column or error code
+    alike one met before is replaced by that one (``alike.py``)."""
     page = parsed.page
     if isinstance(page, ApiPage):
         _share_attributes(page, ("key", "object_ref", "description", "visa"), texts)
         for link in page.tables:
             _share_attributes(link, ("name", "description"), texts)
-        page.params = _share(page.params, ("name", "domain_type", "description"), texts, alike)
-        page.errors = _share(page.errors, ("code", "description"), texts, alike)
+        page.params = _share(page.params, texts, alike)
+        page.errors = _share(page.errors, texts, alike)
     elif isinstance(page, TablePage):
         _share_attributes(page, ("name", "api", "description"), texts)
-        page.columns = _share(page.columns, ("name", "domain_type", "description"), texts, alike)
+        page.columns = _share(page.columns, texts, alike)
     elif isinstance(page, ObjectPage):
         _share_attributes(page, ("key", "visa"), texts)
         page.methods = [texts.setdefault(method, method) for method in page.methods]
@@ -165,68 +155,28 @@ def _share_attributes(
             setattr(record, name, texts.setdefault(text, text))
 
 
-def _share(
-    entities: list[Entity], names: tuple[str, ...], texts: dict[str, str], alike: Alike | None
-) -> list[Entity]:
-    if alike is None:
-        for entity in entities:
-            _share_fields(entity, names, texts)
-        return entities
-    shared: list[Entity] = []
+def _share(entities: list[Entity], texts: dict[str, str], alike: Alike | None) -> list[Entity]:
+    if alike is not None:
+        return [alike.first(entity) for entity in entities]
     for entity in entities:
-        key = _alike_key(entity)
-        first = alike.get(key) if key is not None else None
-        if first is None:
-            _share_fields(entity, names, texts)
-            if key is not None:
-                alike[key] = entity
-            shared.append(entity)
-        else:
-            shared.append(first)  # type: ignore[arg-type]  # the key holds the class
-    return shared
-
-
-def _share_fields(entity: BaseModel, names: tuple[str, ...], texts: dict[str, str]) -> None:
-    adopt_shared_fields_set(entity)
-    fields = vars(entity)
-    for name in names:
-        text = fields[name]
-        fields[name] = texts.setdefault(text, text)
-
-
-def _alike_key(entity: BaseModel) -> tuple[Any, ...] | None:
-    """The entity's class, field values and their types (``1``, ``1.0`` and ``True`` are equal, not alike);
-    None when a value is not a scalar or a JSON Schema is set (that entity stays its own)."""
-    fields = entity.__dict__
-    if fields.get("json_schema"):
-        return None
-    cls = type(entity)
-    values = _VALUES[cls](fields)  # a class's fields but its JSON Schema, in their order
-    kinds = tuple(map(type, values))
-    return (cls, values, kinds) if _SCALARS.issuperset(kinds) else None
-
-
-_PAGE_ENTITIES = (Param, Column, ErrorCode)
-# each entity class's field values but its JSON Schema, as one tuple (each class has two fields or more)
-_VALUES: dict[type[BaseModel], Callable[[dict[str, Any]], tuple[Any, ...]]] = {
-    cls: itemgetter(*(n for n in cls.model_fields if n != "json_schema")) for cls in _PAGE_ENTITIES
-}
+        adopt_shared_fields_set(entity)
+        fields = vars(entity)
+        for name in TEXT_FIELDS[type(entity)]:
+            text = fields[name]
+            fields[name] = texts.setdefault(text, text)
+    return entities
 
 
 def send_entities_compactly() -> None:
     """In a parse worker: pickle the pages' parameters, columns and error codes as their field values,
-    rebuilt by ``entity_from_fields`` in the loading process (pydantic's own pickling carries each
-    instance's fields set, extras and private attributes, and rebuilds through ``__setstate__``:
-    ~40% of the pickling and unpickling of a page). The page records go as their field values, rebuilt by
-    their class (``_record_values``)."""
-    for cls in _PAGE_ENTITIES:
-        ForkingPickler.register(cls, _entity_fields)
+    rebuilt in the loading process, or looked up there among the alike ones it has (``alike.sent_entity``;
+    pydantic's own pickling carries each instance's fields set, extras and private attributes, and
+    rebuilds through ``__setstate__``: ~40% of the pickling and unpickling of a page). The page records
+    go as their field values, rebuilt by their class (``_record_values``)."""
+    for cls in PAGE_ENTITIES:
+        ForkingPickler.register(cls, sent_entity)
     for record in _PAGE_RECORDS:  # a slotted dataclass pickles through Python-level state methods
         ForkingPickler.register(record, _record_values)
-
-
-def _entity_fields(entity: BaseModel) -> tuple[Any, tuple[type[BaseModel], dict[str, Any]]]:
-    return entity_from_fields, (type(entity), entity.__dict__)
 
 
 _PAGE_RECORDS = (ParsedPage, ObjectPage, ApiPage, TablePage, TypesPage, TableLink)
