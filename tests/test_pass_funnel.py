@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from apiatlas.catalog.model import Api, BusinessObject, Catalog, SideEffect
+from apiatlas.catalog.model import Api, BusinessObject, Catalog, FunnelVerdict, SideEffect
 from apiatlas.passes.config import BuildConfig, FunnelRule
 from apiatlas.passes.funnel import apply_funnel
 
@@ -115,3 +115,20 @@ def test_rerun_resets_earlier_verdicts() -> None:
     apply_funnel(catalog, bank_config(funnel=[]))
     assert len(catalog.kept_apis()) == 12
     assert catalog.stats["funnel"] == []
+
+
+def test_apis_with_the_same_verdict_share_one_and_dump_as_their_own() -> None:
+    catalog = _catalog()
+    apply_funnel(catalog, bank_config())
+    apis = list(catalog.apis.values())
+    for a, b in itertools.combinations(apis, 2):
+        same = (a.funnel.kept, a.funnel.dropped_at, a.funnel.reason) == (
+            b.funnel.kept,
+            b.funnel.dropped_at,
+            b.funnel.reason,
+        )
+        assert (a.funnel is b.funnel) == same
+    assert sum(a.funnel.kept for a in apis) >= 2
+    for api in apis:
+        own = FunnelVerdict(kept=api.funnel.kept, dropped_at=api.funnel.dropped_at, reason=api.funnel.reason)
+        assert api.funnel.model_dump_json() == own.model_dump_json()

@@ -22,7 +22,8 @@ def mark_entry_points(catalog: Catalog, config: BuildConfig) -> None:
     """Set ``api.entry_point`` on every API (never on dropped ones); record ``stats["entry_points"]``."""
     count = without_required = 0
     for api in catalog.apis.values():
-        api.entry_point = False
+        if api.entry_point:  # written only when it changes: a write dirties a page a forked child shares
+            api.entry_point = False
     for api in catalog.kept_apis():
         if blocking_inputs(api, catalog, config):
             continue

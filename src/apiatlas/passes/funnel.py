@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from apiatlas.catalog.compact import model_of_fields
 from apiatlas.catalog.model import Api, Catalog, FunnelVerdict
 from apiatlas.passes.config import BuildConfig, FunnelRule
 from apiatlas.passes.context import PassContext
@@ -37,8 +38,11 @@ def _drop_reason(api: Api, rule: FunnelRule) -> str:
 def apply_funnel(catalog: Catalog, config: BuildConfig) -> None:
     """Set every API's funnel verdict and record ``stats["funnel"]`` and ``stats["funnel_objects"]``."""
     remaining = [catalog.apis[key] for key in sorted(catalog.apis)]
+    # one verdict for every kept API and one for each stage and reason: no pass changes a verdict in place
+    kept = model_of_fields(FunnelVerdict, {"kept": True, "dropped_at": None, "reason": None})
+    verdicts: _Verdicts = {}
     for api in remaining:
-        api.funnel = FunnelVerdict()
+        api.funnel = kept
     stages: list[dict[str, Any]] = []
     for rule in config.funnel:
         entering = len(remaining)
@@ -47,11 +51,23 @@ def apply_funnel(catalog: Catalog, config: BuildConfig) -> None:
             if rule_passes(api, rule):
                 survivors.append(api)
             else:
-                api.funnel = FunnelVerdict(kept=False, dropped_at=rule.name, reason=_drop_reason(api, rule))
+                api.funnel = _dropped(verdicts, rule.name, _drop_reason(api, rule))
         remaining = survivors
         stages.append({"stage": rule.name, "rule": rule.describe(), "in": entering, "out": len(remaining)})
     catalog.stats["funnel"] = stages
     catalog.stats["funnel_objects"] = _object_counts(catalog)
+
+
+_Verdicts = dict[tuple[str, str], FunnelVerdict]  # the dropped APIs' verdicts by stage and reason
+
+
+def _dropped(verdicts: _Verdicts, stage: str, reason: str) -> FunnelVerdict:
+    """The verdict of an API dropped at ``stage`` for ``reason`` (one per stage and reason)."""
+    verdict = verdicts.get((stage, reason))
+    if verdict is None:  # valid values: a stage's name and a text
+        fields = {"kept": False, "dropped_at": stage, "reason": reason}
+        verdict = verdicts[stage, reason] = model_of_fields(FunnelVerdict, fields)
+    return verdict
 
 
 def _object_counts(catalog: Catalog) -> dict[str, Any]:

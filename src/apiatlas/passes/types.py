@@ -132,7 +132,9 @@ def assign_schemas(
             if param.json_schema and (not param.domain_type or source_schemas_win):
                 continue  # a source that already knows the schema keeps it
             _check_known(catalog, api, param.domain_type, param.name, types, unknown_seen)
-            param.json_schema = _param_schema(param, types, shared)
+            schema = _param_schema(param, types, shared)
+            if param.json_schema is not schema:  # alike fields are often one instance (bank_html's alike.py)
+                param.json_schema = schema
         for table in [*api.input_tables, *api.output_tables]:
             for column in table.columns:
                 fields += 1
@@ -143,7 +145,8 @@ def assign_schemas(
                 schema = shared.get(alike)
                 if schema is None:
                     schema = shared[alike] = _column_schema(column, types)
-                column.json_schema = schema
+                if column.json_schema is not schema:
+                    column.json_schema = schema
     return fields
 
 

@@ -241,7 +241,6 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
             )
         )
         return _new_table(link.name, link.direction, link.description, [], new_location(page.file, anchor))
-    shared = table_page.file in index.used_tables  # linked by an API before: its columns are taken
     index.used_tables.add(table_page.file)
     disagreements = []
     if table_page.name != link.name:
@@ -260,9 +259,10 @@ def _session_table(page: ApiPage, link: TableLink, index: _Index, catalog: Catal
                 anchor,
             )
         )
-    # the first API to link a table page takes its columns; a later one gets copies (passes fill each API's
-    # columns, e.g. their JSON Schema)
-    columns = [_copied(column) for column in table_page.columns] if shared else list(table_page.columns)
+    # every API linking a table page holds its columns: alike fields are one instance already (the loader's
+    # ``share_texts``), and no pass changes a field in place but by its content (the types pass gives alike
+    # fields one JSON Schema)
+    columns = list(table_page.columns)
     description = link.description or table_page.description
     return _new_table(link.name, link.direction, description, columns, table_page.location)
 
@@ -299,13 +299,6 @@ def _new_api(page: ApiPage, owner: str) -> Api:
         "incomplete_contract": None,
     }
     return entity_from_fields(Api, fields)  # type: ignore[return-value]
-
-
-def _copied(column: Column) -> Column:
-    """``column.model_copy()`` with its class's shared fields set (a copy gets a copy of the set)."""
-    copy = column.model_copy()
-    adopt_shared_fields_set(copy)
-    return copy
 
 
 def _new_table(

@@ -12,6 +12,7 @@ from pathlib import Path
 from apiatlas.catalog.model import Catalog
 from apiatlas.errors import Location, ReasonCode, Severity, SourceError
 from apiatlas.gc_phases import paused_collections
+from apiatlas.sources.bank_html.alike import Alike, receiving
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.pages import PageKind, parse_page
 from apiatlas.sources.bank_html.records import ParsedPage, finding, send_entities_compactly, share_texts
@@ -84,12 +85,12 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
         workers = (os.cpu_count() or 1) if len(pages) >= PARALLEL_FROM else 1
     with paused_collections():  # the pages only add objects: no collection walks them again and again
         parsed: list[ParsedPage] = []
-        texts: dict[str, str] = {}
-        for done, page in enumerate(_parse_all(root, pages, workers), start=1):
-            share_texts(page, texts)
-            parsed.append(page)
-            if progress is not None:
-                progress(done, len(pages))
+        with receiving(Alike()) as alike:  # one instance of each alike parameter, column and error code
+            for done, page in enumerate(_parse_all(root, pages, workers), start=1):
+                share_texts(page, alike.texts, alike)
+                parsed.append(page)
+                if progress is not None:
+                    progress(done, len(pages))
         return assemble_catalog(parsed)
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from apiatlas.catalog.compact import adopt_shared_fields_set, all_fields
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
+from apiatlas.sources.bank_html.alike import PAGE_ENTITIES, TEXT_FIELDS, Alike, Entity, sent_entity
 
 
 @dataclass(slots=True)
@@ -115,7 +116,7 @@ def finding(
     return diagnostic
 
 
-def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
+def share_texts(parsed: ParsedPage, texts: dict[str, str], alike: Alike | None = None) -> None:
     """Make the texts of the page's parameters, error codes and columns that equal one seen before (held
     in ``texts``) that same string object: field names, domain types and descriptions repeat across the
     pages of a catalog, and each page arrives from its parse worker with its own copies. Each of those
@@ -123,17 +124,20 @@ def share_texts(parsed: ParsedPage, texts: dict[str, str]) -> None:
     parse stage never holds one set per column. So do the names that pages repeat of each other (an API's
     key in its object's method list, a table's name and description on each API page linking it, the
     object an API page names) and the descriptions and visas pages share. The page's diagnostics get
-    their shared sets too."""
+    their shared sets too.
+
+    With ``alike`` (the loader's, one for all pages, holding ``texts``) a parameter, column or error code
+    alike one met before is replaced by that one (``alike.py``)."""
     page = parsed.page
     if isinstance(page, ApiPage):
         _share_attributes(page, ("key", "object_ref", "description", "visa"), texts)
         for link in page.tables:
             _share_attributes(link, ("name", "description"), texts)
-        _share(page.params, ("name", "domain_type", "description"), texts)
-        _share(page.errors, ("code", "description"), texts)
+        page.params = _share(page.params, texts, alike)
+        page.errors = _share(page.errors, texts, alike)
     elif isinstance(page, TablePage):
         _share_attributes(page, ("name", "api", "description"), texts)
-        _share(page.columns, ("name", "domain_type", "description"), texts)
+        page.columns = _share(page.columns, texts, alike)
     elif isinstance(page, ObjectPage):
         _share_attributes(page, ("key", "visa"), texts)
         page.methods = [texts.setdefault(method, method) for method in page.methods]
@@ -151,34 +155,28 @@ def _share_attributes(
             setattr(record, name, texts.setdefault(text, text))
 
 
-def _share(
-    entities: list[Param] | list[Column] | list[ErrorCode], names: tuple[str, ...], texts: dict[str, str]
-) -> None:
+def _share(entities: list[Entity], texts: dict[str, str], alike: Alike | None) -> list[Entity]:
+    if alike is not None:
+        return [alike.first(entity) for entity in entities]
     for entity in entities:
         adopt_shared_fields_set(entity)
         fields = vars(entity)
-        for name in names:
+        for name in TEXT_FIELDS[type(entity)]:
             text = fields[name]
             fields[name] = texts.setdefault(text, text)
-
-
-_PAGE_ENTITIES = (Param, Column, ErrorCode)
+    return entities
 
 
 def send_entities_compactly() -> None:
     """In a parse worker: pickle the pages' parameters, columns and error codes as their field values,
-    rebuilt by ``entity_from_fields`` in the loading process (pydantic's own pickling carries each
-    instance's fields set, extras and private attributes, and rebuilds through ``__setstate__``:
-    ~40% of the pickling and unpickling of a page). The page records go as their field values, rebuilt by
-    their class (``_record_values``)."""
-    for cls in _PAGE_ENTITIES:
-        ForkingPickler.register(cls, _entity_fields)
+    rebuilt in the loading process, or looked up there among the alike ones it has (``alike.sent_entity``;
+    pydantic's own pickling carries each instance's fields set, extras and private attributes, and
+    rebuilds through ``__setstate__``: ~40% of the pickling and unpickling of a page). The page records
+    go as their field values, rebuilt by their class (``_record_values``)."""
+    for cls in PAGE_ENTITIES:
+        ForkingPickler.register(cls, sent_entity)
     for record in _PAGE_RECORDS:  # a slotted dataclass pickles through Python-level state methods
         ForkingPickler.register(record, _record_values)
-
-
-def _entity_fields(entity: BaseModel) -> tuple[Any, tuple[type[BaseModel], dict[str, Any]]]:
-    return entity_from_fields, (type(entity), entity.__dict__)
 
 
 _PAGE_RECORDS = (ParsedPage, ObjectPage, ApiPage, TablePage, TypesPage, TableLink)

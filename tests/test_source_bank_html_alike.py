@@ -1,0 +1,105 @@
+"""Alike parameters, columns and error codes are one instance in a loaded catalog; nothing else changes."""
+
+from __future__ import annotations
+
+import pickle
+from multiprocessing.reduction import ForkingPickler
+from pathlib import Path
+
+from apiatlas.catalog.compact import all_fields
+from apiatlas.catalog.model import Catalog, Column, ErrorCode, Param
+from apiatlas.passes import PASSES, run_passes
+from apiatlas.passes.config import BuildConfig
+from apiatlas.sources.bank_html.alike import Alike, receiving
+from apiatlas.sources.bank_html.assemble import assemble_catalog
+from apiatlas.sources.bank_html.loader import _found_pages, _parse_one, load_bank_docs
+from apiatlas.sources.bank_html.records import (
+    ApiPage,
+    ParsedPage,
+    TablePage,
+    new_column,
+    new_param,
+    send_entities_compactly,
+    share_texts,
+)
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+def _entities(catalog: Catalog) -> list[Param | Column | ErrorCode]:
+    found: list[Param | Column | ErrorCode] = []
+    for api in catalog.apis.values():
+        found += [*api.params, *api.errors]
+        for table in [*api.input_tables, *api.output_tables]:
+            found += table.columns
+    return found
+
+
+def _each_page_its_own(root: Path) -> Catalog:
+    """The catalog assembled from pages parsed one by one, no page's entity shared with another's."""
+    pages = [_parse_one((kind, file, str(root), inside)) for kind, file, inside in _found_pages(root)]
+    return assemble_catalog(pages)
+
+
+def _refined(catalog: Catalog) -> Catalog:
+    config = BuildConfig.load(BANK / "apiatlas.yaml", source_kind=catalog.source_kind)
+    return run_passes(catalog, config, passes=PASSES[:-1])
+
+
+def test_alike_entities_of_a_loaded_catalog_are_one_instance() -> None:
+    catalog = load_bank_docs(BANK / "docs", workers=2)
+    entities = _entities(catalog)
+    by_value: dict[tuple[object, ...], set[int]] = {}
+    for entity in entities:
+        key = (type(entity), entity.model_dump_json())  # no schema yet: the values alone
+        by_value.setdefault(key, set()).add(id(entity))
+    assert len(by_value) < len(entities)  # the sample bank repeats its fields
+    assert all(len(ids) == 1 for ids in by_value.values())
+
+
+def test_shared_entities_give_the_catalog_and_refined_catalog_of_entities_apart() -> None:
+    shared, apart = load_bank_docs(BANK / "docs", workers=1), _each_page_its_own(BANK / "docs")
+    assert len({id(e) for e in _entities(shared)}) < len({id(e) for e in _entities(apart)})
+    assert shared.model_dump_json() == apart.model_dump_json()
+    assert _refined(shared).model_dump_json() == _refined(apart).model_dump_json()
+
+
+def test_only_equal_values_of_equal_types_are_alike() -> None:
+    first = new_param("Flag", "DSINT", False, "флаг", "1", None)
+    same = new_param("Flag", "DSINT", False, "флаг", "1", None)
+    number = Param(name="Flag", domain_type="DSINT", description="флаг", default=1)  # 1, not "1"
+    typed = new_column("ID", "DSIDENTIFIER", "ID")
+    typed.json_schema = {"type": "integer"}  # a schema already given: its own
+    alike = Alike()
+    pages = [
+        TablePage(file="T_A.htm", name="A", columns=[new_column("ID", "DSIDENTIFIER", "ID"), typed]),
+        TablePage(file="T_B.htm", name="B", columns=[new_column("ID", "DSIDENTIFIER", "ID"), typed]),
+    ]
+    for page in pages:
+        share_texts(ParsedPage(file=page.file, sha256="", page=page), alike.texts, alike)
+    assert pages[0].columns[0] is pages[1].columns[0]
+    assert pages[1].columns[1] is typed and len(alike.by_values) == 1
+    params = [first, same, number]
+    api_pages = [ApiPage(file=f"API_{n}.htm", key=f"API_{n}", params=[p]) for n, p in enumerate(params)]
+    for page in api_pages:
+        share_texts(ParsedPage(file=page.file, sha256="", page=page), alike.texts, alike)
+    assert api_pages[1].params[0] is first
+    assert api_pages[2].params[0] is number
+
+
+def test_entities_sent_by_a_worker_are_built_once_per_alike_values_while_received() -> None:
+    sent = [new_column("ID", "DSIDENTIFIER", "ID"), new_column("ID", "DSIDENTIFIER", "ID")]
+    sent.append(Column(name="ID", domain_type="DSIDENTIFIER", description="ID", json_schema={"type": "int"}))
+    send_entities_compactly()  # what each parse worker does first
+    try:
+        data = ForkingPickler.dumps(sent)
+    finally:
+        for cls in (Param, Column, ErrorCode):
+            ForkingPickler._extra_reducers.pop(cls, None)
+    with receiving(Alike()) as alike:
+        first, again = pickle.loads(data), pickle.loads(data)
+    apart = pickle.loads(data)  # outside ``receiving``: each built as sent
+    assert first == apart == sent and [c.model_dump() for c in first] == [c.model_dump() for c in sent]
+    assert first[0] is first[1] is again[0] and first[0].model_fields_set is all_fields(Column)
+    assert first[2] is not again[2]  # a JSON Schema given: its own
+    assert apart[0] is not apart[1] and len(alike.by_values) == 1
