@@ -5,9 +5,10 @@ snapshot, byte for byte, as built in the compiler's own process."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from pathlib import Path
 
@@ -200,3 +201,31 @@ def test_lexical_arrays_and_api_rows_in_parts_give_the_same_snapshot(
     assert made == [(1, False)]  # the lexical arrays built in the index pass, the rows in the writer
     names = ["bank.atlas", "bank.atlas", "bank.atlas", "here", "none", "parts"]
     assert sorted(p.name for p in tmp_path.rglob("*")) == names
+
+
+def _index(n: int) -> int:
+    return n
+
+
+def _where_json_is(done: Iterable[int]) -> tuple[list[int], int, str]:
+    """The parts' results, this process's pid and where its ``json`` module is (a finish run fresh)."""
+    import json
+
+    return list(done), os.getpid(), json.__file__
+
+
+@needs_fork
+def test_the_fresh_interpreter_imports_what_this_process_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fresh interpreter finds the modules this process finds, where it finds them: not a ``json`` of a
+    PYTHONPATH set since this process started (or that it was started to ignore: ``python -I``) or of the
+    current directory (the compiler's ``json.dumps`` writes the lexical arrays), and this test's own module
+    (on a ``sys.path`` entry pytest added at run time)."""
+    (tmp_path / "json.py").write_text("raise ImportError('a json that is not this process')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    done, pid, where = ForkedParts(3, _index, _where_json_is, finish_fresh=True).result()
+    assert done == [0, 1, 2]
+    assert pid != os.getpid()  # finished fresh, not here again after the fresh interpreter failed
+    assert where == json.__file__

@@ -35,7 +35,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Generic, TypeVar, cast
 
 from apiatlas.forked import _FAILED, _OK, can_fork, fork_child, read_all
@@ -127,7 +126,7 @@ class ForkedParts(Generic[P, T]):
     ) -> None:
         self._parts, self._part, self._finish = max(parts, 1), part, finish
         self._finish_here = finish_here and self._parts > 1
-        self._fresh_wanted = finish_fresh and self._parts > 1
+        self._fresh_wanted = finish_fresh and self._parts > 1 and fresh_possible()
         self._fresh: _Fresh | None = None  # started with the last part's child: it imports meanwhile
         self._results: dict[int, P] = {}
         self._front, self._back = 0, self._parts  # the next part a child takes; this process's from _back on
@@ -140,7 +139,7 @@ class ForkedParts(Generic[P, T]):
         self._relay: threading.Thread | None = None
         self.forked = background and can_fork()
         if self.forked:
-            self._finish_here = self._finish_here or (finish_fresh and self._parts > 1)
+            self._finish_here = self._finish_here or self._fresh_wanted
             self._relay = threading.Thread(target=self._take_turn, name="forked-parts", daemon=True)
             self._relay.start()
         else:
@@ -292,13 +291,22 @@ def _forked(work: Callable[[], object]) -> _Child:
     return _Child(pid, receive, reap)
 
 
-# the fresh interpreter imports this very package (where this process found it first, whatever its path)
-_FRESH = [
-    sys.executable,
-    "-c",
-    f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
-    "from apiatlas.forked_parts import finish_main; finish_main()",
-]
+# the fresh interpreter imports what this process imports, from where it does: it is started isolated (``-I``:
+# no PYTHON* variable, no user site, no current directory of its own), given this process's ``sys.path`` first
+# (on stdin: a PYTHONPATH set since this process started, or that it was started to ignore, a directory
+# added at run time, all as here); Ctrl-C (sent to the terminal's whole process group) is this process's to
+# handle: it stops the interpreter with ``close()``
+_FRESH_CODE = (
+    "import pickle, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from apiatlas.forked_parts import finish_main; finish_main()"
+)
+
+
+def fresh_possible() -> bool:
+    """True where this Python can start a fresh interpreter of its own (not a frozen application, whose
+    executable runs the application, not ``-c``)."""
+    return bool(sys.executable) and not getattr(sys, "frozen", False)
 
 
 class _Fresh:
@@ -307,9 +315,11 @@ class _Fresh:
     it needs while the parts are computed), the parts' results (compact) later, one after the other."""
 
     def __init__(self, finish: Callable[[Sequence[P]], T]) -> None:
-        self._process = subprocess.Popen(_FRESH, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        command = [sys.executable, "-I", "-c", _FRESH_CODE]
+        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._process.stdin is not None
         with contextlib.suppress(BrokenPipeError):
+            pickle.dump(list(sys.path), self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(finish, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
             self._process.stdin.flush()
 
@@ -344,10 +354,11 @@ class _Fresh:
 
 
 def finish_main() -> None:
-    """A fresh interpreter's ``finish``: on stdin, pickled one after the other, ``finish``, the number of
-    results and each result; on stdout ``_OK`` and ``finish(results)`` pickled (``_FAILED`` if it fails: the
-    parent runs it again and raises). ``finish`` is given an iterator: each result is read from stdin when
-    reached, so no more than one is held here at a time."""
+    """A fresh interpreter's ``finish``: on stdin, pickled one after the other (after ``sys.path``, read by
+    ``_FRESH_CODE``), ``finish``, the number of results and each result; on stdout ``_OK`` and
+    ``finish(results)`` pickled (``_FAILED`` if it fails: the parent runs it again and raises). ``finish`` is
+    given an iterator: each result is read from stdin when reached, so no more than one is held here at a
+    time."""
     source, out = sys.stdin.buffer, sys.stdout.buffer
     try:
         finish = pickle.load(source)
