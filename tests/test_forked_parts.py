@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
@@ -229,3 +231,18 @@ def test_the_fresh_interpreter_imports_what_this_process_imports(
     assert done == [0, 1, 2]
     assert pid != os.getpid()  # finished fresh, not here again after the fresh interpreter failed
     assert where == json.__file__
+
+
+@needs_fork
+def test_a_fresh_finish_that_leaves_results_unread_still_returns() -> None:
+    """``finish`` reads the first of three results of 1 MiB and returns it: the fresh interpreter reads the
+    other two before it writes (else it would wait on a full pipe while this process waits to write them).
+    In a process of its own, stopped if it ever hangs."""
+    code = (
+        "from apiatlas.forked_parts import ForkedParts\n"
+        "r = ForkedParts(3, lambda n: bytes([n]) * 2**20, next, finish_fresh=True).result()\n"
+        "assert r == bytes(2**20), r[:4]\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    done = subprocess.run([sys.executable, "-c", code], env=env, timeout=60, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()

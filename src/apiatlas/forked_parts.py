@@ -365,8 +365,11 @@ def finish_main() -> None:
         count = pickle.load(source)
     except EOFError:  # not needed after all (the parent's parts failed or were stopped)
         return
+    results = (pickle.load(source) for _ in range(count))
     try:
-        value = finish(pickle.load(source) for _ in range(count))
+        value = finish(results)
+        for _ in results:  # what ``finish`` left unread: the parent writes it all before it reads (else both
+            pass  # would wait, writing into a full pipe)
     except BaseException:
         out.write(_FAILED)
     else:  # written as it is pickled: the whole result's bytes are never held here either
