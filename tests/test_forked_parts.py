@@ -11,8 +11,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -37,6 +39,8 @@ def _room_for_children(monkeypatch: pytest.MonkeyPatch) -> None:
     size, which grows with the tests run before."""
     monkeypatch.setattr(forked_parts, "TREE_BUDGET_MIB", 10**9)
 
+P = TypeVar("P")
+T = TypeVar("T")
 Stamp = tuple[int, int, float, float]  # part, pid, start, end
 
 
@@ -50,7 +54,7 @@ def _all(done: Sequence[Stamp]) -> list[Stamp]:
     return list(done)
 
 
-def _children_done(job: ForkedParts[Stamp, list[Stamp]]) -> ForkedParts[Stamp, list[Stamp]]:
+def _children_done(job: ForkedParts[P, T]) -> ForkedParts[P, T]:
     """``job`` once its children took every part (asked for earlier, this process would take some)."""
     assert job._relay is not None
     job._relay.join()
@@ -246,3 +250,25 @@ def test_a_fresh_finish_that_leaves_results_unread_still_returns() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     done = subprocess.run([sys.executable, "-c", code], env=env, timeout=60, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr.decode()
+
+
+def _pid_noted(folder: Path, n: int) -> int:
+    (folder / f"{n}-{os.getpid()}.pid").write_text(str(os.getpid()))
+    return n
+
+
+@needs_fork
+def test_a_fresh_interpreter_that_cannot_start_leaves_no_child_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python's executable gone (a virtual environment rebuilt during a long compile): the finish runs here,
+    and every child forked for a part is reaped, the one forked just before the interpreter was to start
+    too."""
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python-gone"))
+    job = ForkedParts(3, partial(_pid_noted, tmp_path), list, finish_fresh=True)
+    assert _children_done(job).result() == [0, 1, 2]  # the children went as far as they could
+    children = {int(p.read_text()) for p in tmp_path.glob("*.pid")} - {os.getpid()}
+    assert children
+    for pid in children:
+        with pytest.raises(ChildProcessError):  # reaped: no child left running or as a zombie
+            os.waitpid(pid, os.WNOHANG)

@@ -190,13 +190,20 @@ class ForkedParts(Generic[P, T]):
         try:
             while (step := self._next_front()) is not None:
                 n, finish = step
-                child = _forked(partial(self._in_child, n, finish))
+                try:
+                    child = _forked(partial(self._in_child, n, finish))
+                except OSError:  # no child to be had (no memory, process or file left): the rest here
+                    with self._lock:
+                        self._failed = True
+                        self._lock.notify_all()
+                    return
                 if self._fresh_wanted and self._fresh is None and n == self._back - 1:
-                    self._fresh = _Fresh(self._finish)
+                    self._start_fresh()  # once ``child`` is forked: it holds none of the interpreter's pipes
                 if not self._run_child(n, finish, child):
                     return
-            if self._fresh_wanted:
-                self._fresh = self._fresh or _Fresh(self._finish)
+            if self._fresh_wanted and self._fresh is None:
+                self._start_fresh()
+            if self._fresh is not None:
                 with self._lock:  # the parts this process took from the back
                     while len(self._results) < self._parts and not self._stopping:
                         self._lock.wait()
@@ -208,6 +215,14 @@ class ForkedParts(Generic[P, T]):
             if self._fresh is not None:
                 self._fresh.close()
             _TURN.release()
+
+    def _start_fresh(self) -> None:
+        """The fresh interpreter for ``finish`` started, or none wanted when it cannot start (Python's
+        executable gone, no memory or process left): ``finish`` then runs in ``result()``."""
+        try:
+            self._fresh = _Fresh(self._finish)
+        except OSError:
+            self._fresh_wanted = False
 
     def _next_front(self) -> tuple[int, bool] | None:
         """The next part for a child, and whether that child finishes too (the last part, the others in)."""
@@ -223,6 +238,9 @@ class ForkedParts(Generic[P, T]):
         """Child ``n``'s result stored (with ``finish``: ``finish``'s); False if it failed or was stopped."""
         with self._lock:
             self._child = child.pid
+            if self._stopping:  # ``close()`` came between the fork and now: it killed no child
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)
         try:
             ok, value = child.receive()
         finally:
