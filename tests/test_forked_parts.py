@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from functools import partial
@@ -272,3 +273,46 @@ def test_a_fresh_interpreter_that_cannot_start_leaves_no_child_behind(
     for pid in children:
         with pytest.raises(ChildProcessError):  # reaped: no child left running or as a zombie
             os.waitpid(pid, os.WNOHANG)
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stop_at_graph(step: str) -> None:
+    if step == "pass graph":  # the lexical parts were started before the pass before it (types)
+        raise _Stopped(step)
+
+
+def _children_of_this_process() -> list[int]:
+    mine = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # left meanwhile
+            continue
+        if int(fields[1]) == os.getpid():  # its parent
+            mine.append(int(stat.parent.name))
+    return mine
+
+
+@needs_fork
+def test_a_compile_stopped_in_the_passes_stops_the_lexical_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A compile that fails (or is interrupted) in a pass after the lexical parts were started early leaves no
+    child or fresh interpreter of theirs running, nor their relay thread."""
+    monkeypatch.setattr(index_pass, "PART_APIS", 64)
+    monkeypatch.setattr(index_pass, "BACKGROUND_FROM", 0)
+    with pytest.raises(_Stopped):
+        compile_docs(
+            BANK_DOCS,
+            overlays_dir=None,
+            config_path=BANK_CONFIG,
+            out=tmp_path / "bank.atlas",
+            embeddings="none",
+            write_report=False,
+            on_step=_stop_at_graph,
+        )
+    assert not [t for t in threading.enumerate() if t.name == "forked-parts"]
+    assert _children_of_this_process() == []
