@@ -316,3 +316,12 @@ def test_a_compile_stopped_in_the_passes_stops_the_lexical_parts(
         )
     assert not [t for t in threading.enumerate() if t.name == "forked-parts"]
     assert _children_of_this_process() == []
+
+
+@needs_fork
+def test_a_finish_the_fresh_interpreter_cannot_be_given_runs_here() -> None:
+    """A ``finish`` that does not pickle (a lambda) is run here; the interpreter started for it and the
+    parts' children are all stopped and reaped."""
+    job = ForkedParts(3, _index, lambda done: [n * 2 for n in done], finish_fresh=True)
+    assert _children_done(job).result() == [0, 2, 4]
+    assert _children_of_this_process() == []

@@ -218,10 +218,10 @@ class ForkedParts(Generic[P, T]):
 
     def _start_fresh(self) -> None:
         """The fresh interpreter for ``finish`` started, or none wanted when it cannot start (Python's
-        executable gone, no memory or process left): ``finish`` then runs in ``result()``."""
+        executable gone, no memory or process left) or be given ``finish``: it then runs in ``result()``."""
         try:
             self._fresh = _Fresh(self._finish)
-        except OSError:
+        except Exception:  # also a ``finish`` that does not pickle (by reference)
             self._fresh_wanted = False
 
     def _next_front(self) -> tuple[int, bool] | None:
@@ -336,10 +336,14 @@ class _Fresh:
         command = [sys.executable, "-I", "-c", _FRESH_CODE]
         self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._process.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            pickle.dump(list(sys.path), self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(finish, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            self._process.stdin.flush()
+        try:
+            with contextlib.suppress(BrokenPipeError):
+                pickle.dump(list(sys.path), self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(finish, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                self._process.stdin.flush()
+        except BaseException:  # ``finish`` does not pickle: no interpreter left waiting for it
+            self.close()
+            raise
 
     def child(self, done: list[P]) -> _Child:
         process = self._process
@@ -368,7 +372,8 @@ class _Fresh:
         self._process.wait()
         for pipe in (self._process.stdin, self._process.stdout):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(BrokenPipeError):  # what was left unsent: it has left
+                    pipe.close()
 
 
 def finish_main() -> None:
