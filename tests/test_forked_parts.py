@@ -259,6 +259,7 @@ def _pid_noted(folder: Path, n: int) -> int:
 
 
 @needs_fork
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_fresh_interpreter_that_cannot_start_leaves_no_child_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -319,9 +320,37 @@ def test_a_compile_stopped_in_the_passes_stops_the_lexical_parts(
 
 
 @needs_fork
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 def test_a_finish_the_fresh_interpreter_cannot_be_given_runs_here() -> None:
     """A ``finish`` that does not pickle (a lambda) is run here; the interpreter started for it and the
     parts' children are all stopped and reaped."""
     job = ForkedParts(3, _index, lambda done: [n * 2 for n in done], finish_fresh=True)
     assert _children_done(job).result() == [0, 2, 4]
     assert _children_of_this_process() == []
+
+
+def _cannot_be_read(n: int) -> int:
+    raise ValueError(f"part {n}'s result cannot be read back")
+
+
+class _Unreadable:
+    """A part's result that pickles but cannot be unpickled: as a child killed (by the kernel when memory
+    runs out) while it wrote its result leaves a payload cut short."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return _cannot_be_read, (self.n,)
+
+
+def _unreadable_in_a_child(parent: int, n: int) -> object:
+    return _Unreadable(n) if os.getpid() != parent else n
+
+
+@needs_fork
+@pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_child_result_that_cannot_be_read_is_computed_here() -> None:
+    """The part is run again here, like the part of a child that failed; the relay thread ends quietly."""
+    job = ForkedParts(3, partial(_unreadable_in_a_child, os.getpid()), list)
+    assert _children_done(job).result() == [0, 1, 2]

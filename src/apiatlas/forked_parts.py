@@ -300,7 +300,10 @@ def _forked(work: Callable[[], object]) -> _Child:
             data = read_all(pipe)
         finally:
             os.close(pipe)
-        return (True, pickle.loads(memoryview(data)[1:])) if data[:1] == _OK else (False, None)
+        try:
+            return (True, pickle.loads(memoryview(data)[1:])) if data[:1] == _OK else (False, None)
+        except Exception:  # cut short (the child killed while it wrote: no memory left): as if it failed
+            return False, None
 
     def reap() -> None:
         with contextlib.suppress(ChildProcessError):
@@ -357,7 +360,7 @@ class _Fresh:
                 try:
                     ok = process.stdout.read(1) == _OK
                     return (True, pickle.load(process.stdout)) if ok else (False, None)
-                except (EOFError, pickle.UnpicklingError):  # killed while it wrote
+                except Exception:  # cut short: killed while it wrote
                     return False, None
 
         def reap() -> None:
