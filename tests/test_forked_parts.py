@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -357,3 +358,27 @@ def test_a_child_result_that_cannot_be_read_is_computed_here() -> None:
     """The part is run again here, like the part of a child that failed; the relay thread ends quietly."""
     job = ForkedParts(3, partial(_unreadable_in_a_child, os.getpid()), list)
     assert _children_done(job).result() == [0, 1, 2]
+
+
+def _slow_index(n: int) -> int:
+    time.sleep(0.5)
+    return n
+
+
+def _pids_and_parts(done: Iterable[int]) -> tuple[list[int], int]:
+    return list(done), os.getpid()
+
+
+@needs_fork
+def test_ctrl_c_is_left_to_this_process_by_the_fresh_interpreter() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the fresh interpreter goes on (this process
+    decides, and stops it with ``close()``) rather than print a traceback of its own."""
+    job = ForkedParts(2, _slow_index, _pids_and_parts, finish_fresh=True)
+    deadline = time.monotonic() + 30
+    while job._fresh is None and time.monotonic() < deadline:  # started with the last part's child
+        time.sleep(0.01)
+    assert job._fresh is not None
+    time.sleep(0.3)  # into its imports
+    os.kill(job._fresh._process.pid, signal.SIGINT)
+    done, pid = _children_done(job).result()
+    assert done == [0, 1] and pid != os.getpid()
