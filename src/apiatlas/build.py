@@ -165,9 +165,9 @@ def compile_docs(
     context.on_pass = _pass_starts(on_step)
     if enricher is not None:
         context.enricher, context.advance = enricher, _staged(sink, "enrich")
-    with _timed(timings, "passes", sink):
-        run_passes(catalog, config, passes=PASSES[:-1], context=context)
-    try:
+    try:  # from the passes on: they may start the lexical arrays' children early (``start_early``)
+        with _timed(timings, "passes", sink):
+            run_passes(catalog, config, passes=PASSES[:-1], context=context)
         with _timed(timings, "index", sink):
             run_passes(catalog, config, passes=PASSES[-1:], context=context)  # the index pass, timed apart
         if playbooks_dir is not None:

@@ -35,7 +35,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Generic, TypeVar, cast
 
 from apiatlas.forked import _FAILED, _OK, can_fork, fork_child, read_all
@@ -127,7 +126,7 @@ class ForkedParts(Generic[P, T]):
     ) -> None:
         self._parts, self._part, self._finish = max(parts, 1), part, finish
         self._finish_here = finish_here and self._parts > 1
-        self._fresh_wanted = finish_fresh and self._parts > 1
+        self._fresh_wanted = finish_fresh and self._parts > 1 and fresh_possible()
         self._fresh: _Fresh | None = None  # started with the last part's child: it imports meanwhile
         self._results: dict[int, P] = {}
         self._front, self._back = 0, self._parts  # the next part a child takes; this process's from _back on
@@ -140,7 +139,7 @@ class ForkedParts(Generic[P, T]):
         self._relay: threading.Thread | None = None
         self.forked = background and can_fork()
         if self.forked:
-            self._finish_here = self._finish_here or (finish_fresh and self._parts > 1)
+            self._finish_here = self._finish_here or self._fresh_wanted
             self._relay = threading.Thread(target=self._take_turn, name="forked-parts", daemon=True)
             self._relay.start()
         else:
@@ -191,13 +190,20 @@ class ForkedParts(Generic[P, T]):
         try:
             while (step := self._next_front()) is not None:
                 n, finish = step
-                child = _forked(partial(self._in_child, n, finish))
+                try:
+                    child = _forked(partial(self._in_child, n, finish))
+                except OSError:  # no child to be had (no memory, process or file left): the rest here
+                    with self._lock:
+                        self._failed = True
+                        self._lock.notify_all()
+                    return
                 if self._fresh_wanted and self._fresh is None and n == self._back - 1:
-                    self._fresh = _Fresh(self._finish)
+                    self._start_fresh()  # once ``child`` is forked: it holds none of the interpreter's pipes
                 if not self._run_child(n, finish, child):
                     return
-            if self._fresh_wanted:
-                self._fresh = self._fresh or _Fresh(self._finish)
+            if self._fresh_wanted and self._fresh is None:
+                self._start_fresh()
+            if self._fresh is not None:
                 with self._lock:  # the parts this process took from the back
                     while len(self._results) < self._parts and not self._stopping:
                         self._lock.wait()
@@ -209,6 +215,14 @@ class ForkedParts(Generic[P, T]):
             if self._fresh is not None:
                 self._fresh.close()
             _TURN.release()
+
+    def _start_fresh(self) -> None:
+        """The fresh interpreter for ``finish`` started, or none wanted when it cannot start (Python's
+        executable gone, no memory or process left) or be given ``finish``: it then runs in ``result()``."""
+        try:
+            self._fresh = _Fresh(self._finish)
+        except Exception:  # also a ``finish`` that does not pickle (by reference)
+            self._fresh_wanted = False
 
     def _next_front(self) -> tuple[int, bool] | None:
         """The next part for a child, and whether that child finishes too (the last part, the others in)."""
@@ -224,6 +238,9 @@ class ForkedParts(Generic[P, T]):
         """Child ``n``'s result stored (with ``finish``: ``finish``'s); False if it failed or was stopped."""
         with self._lock:
             self._child = child.pid
+            if self._stopping:  # ``close()`` came between the fork and now: it killed no child
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)
         try:
             ok, value = child.receive()
         finally:
@@ -283,7 +300,10 @@ def _forked(work: Callable[[], object]) -> _Child:
             data = read_all(pipe)
         finally:
             os.close(pipe)
-        return (True, pickle.loads(memoryview(data)[1:])) if data[:1] == _OK else (False, None)
+        try:
+            return (True, pickle.loads(memoryview(data)[1:])) if data[:1] == _OK else (False, None)
+        except Exception:  # cut short (the child killed while it wrote: no memory left): as if it failed
+            return False, None
 
     def reap() -> None:
         with contextlib.suppress(ChildProcessError):
@@ -292,13 +312,22 @@ def _forked(work: Callable[[], object]) -> _Child:
     return _Child(pid, receive, reap)
 
 
-# the fresh interpreter imports this very package (where this process found it first, whatever its path)
-_FRESH = [
-    sys.executable,
-    "-c",
-    f"import sys; sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r}); "
-    "from apiatlas.forked_parts import finish_main; finish_main()",
-]
+# the fresh interpreter imports what this process imports, from where it does: it is started isolated (``-I``:
+# no PYTHON* variable, no user site, no current directory of its own), given this process's ``sys.path`` first
+# (on stdin: a PYTHONPATH set since this process started, or that it was started to ignore, a directory
+# added at run time, all as here); Ctrl-C (sent to the terminal's whole process group) is this process's to
+# handle: it stops the interpreter with ``close()``
+_FRESH_CODE = (
+    "import pickle, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "sys.path[:] = pickle.load(sys.stdin.buffer); "
+    "from apiatlas.forked_parts import finish_main; finish_main()"
+)
+
+
+def fresh_possible() -> bool:
+    """True where this Python can start a fresh interpreter of its own (not a frozen application, whose
+    executable runs the application, not ``-c``)."""
+    return bool(sys.executable) and not getattr(sys, "frozen", False)
 
 
 class _Fresh:
@@ -307,11 +336,17 @@ class _Fresh:
     it needs while the parts are computed), the parts' results (compact) later, one after the other."""
 
     def __init__(self, finish: Callable[[Sequence[P]], T]) -> None:
-        self._process = subprocess.Popen(_FRESH, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        command = [sys.executable, "-I", "-c", _FRESH_CODE]
+        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         assert self._process.stdin is not None
-        with contextlib.suppress(BrokenPipeError):
-            pickle.dump(finish, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            self._process.stdin.flush()
+        try:
+            with contextlib.suppress(BrokenPipeError):
+                pickle.dump(list(sys.path), self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(finish, self._process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                self._process.stdin.flush()
+        except BaseException:  # ``finish`` does not pickle: no interpreter left waiting for it
+            self.close()
+            raise
 
     def child(self, done: list[P]) -> _Child:
         process = self._process
@@ -325,7 +360,7 @@ class _Fresh:
                 try:
                     ok = process.stdout.read(1) == _OK
                     return (True, pickle.load(process.stdout)) if ok else (False, None)
-                except (EOFError, pickle.UnpicklingError):  # killed while it wrote
+                except Exception:  # cut short: killed while it wrote
                     return False, None
 
         def reap() -> None:
@@ -340,22 +375,27 @@ class _Fresh:
         self._process.wait()
         for pipe in (self._process.stdin, self._process.stdout):
             if pipe is not None:
-                pipe.close()
+                with contextlib.suppress(BrokenPipeError):  # what was left unsent: it has left
+                    pipe.close()
 
 
 def finish_main() -> None:
-    """A fresh interpreter's ``finish``: on stdin, pickled one after the other, ``finish``, the number of
-    results and each result; on stdout ``_OK`` and ``finish(results)`` pickled (``_FAILED`` if it fails: the
-    parent runs it again and raises). ``finish`` is given an iterator: each result is read from stdin when
-    reached, so no more than one is held here at a time."""
+    """A fresh interpreter's ``finish``: on stdin, pickled one after the other (after ``sys.path``, read by
+    ``_FRESH_CODE``), ``finish``, the number of results and each result; on stdout ``_OK`` and
+    ``finish(results)`` pickled (``_FAILED`` if it fails: the parent runs it again and raises). ``finish`` is
+    given an iterator: each result is read from stdin when reached, so no more than one is held here at a
+    time."""
     source, out = sys.stdin.buffer, sys.stdout.buffer
     try:
         finish = pickle.load(source)
         count = pickle.load(source)
     except EOFError:  # not needed after all (the parent's parts failed or were stopped)
         return
+    results = (pickle.load(source) for _ in range(count))
     try:
-        value = finish(pickle.load(source) for _ in range(count))
+        value = finish(results)
+        for _ in results:  # what ``finish`` left unread: the parent writes it all before it reads (else both
+            pass  # would wait, writing into a full pipe)
     except BaseException:
         out.write(_FAILED)
     else:  # written as it is pickled: the whole result's bytes are never held here either
