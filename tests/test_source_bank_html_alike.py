@@ -43,7 +43,8 @@ def _each_page_its_own(root: Path) -> Catalog:
 
 def _refined(catalog: Catalog) -> Catalog:
     config = BuildConfig.load(BANK / "apiatlas.yaml", source_kind=catalog.source_kind)
-    return run_passes(catalog, config, passes=PASSES[:-1])
+    overlays, _ = read_overlays(BANK / "overlays")  # the operator's amendments, as a compile merges them
+    return run_passes(catalog, config, passes=PASSES[:-1], overlays=overlays)
 
 
 def test_alike_entities_of_a_loaded_catalog_are_one_instance() -> None:
@@ -81,8 +82,8 @@ def test_only_equal_values_of_equal_types_are_alike() -> None:
     assert pages[1].columns[1] is typed and len(alike.by_values) == 1
     params = [first, same, number]
     api_pages = [ApiPage(file=f"API_{n}.htm", key=f"API_{n}", params=[p]) for n, p in enumerate(params)]
-    for page in api_pages:
-        share_texts(ParsedPage(file=page.file, sha256="", page=page), alike.texts, alike)
+    for api_page in api_pages:
+        share_texts(ParsedPage(file=api_page.file, sha256="", page=api_page), alike.texts, alike)
     assert api_pages[1].params[0] is first
     assert api_pages[2].params[0] is number
 
