@@ -7,7 +7,8 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
 from apiatlas.catalog.compact import all_fields
-from apiatlas.catalog.model import Catalog, Column, ErrorCode, Param
+from apiatlas.catalog.model import Api, Catalog, Column, ErrorCode, Param
+from apiatlas.drift import DriftKind, merge_with_catalog
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
 from apiatlas.sources.bank_html.alike import Alike, receiving
@@ -22,6 +23,7 @@ from apiatlas.sources.bank_html.records import (
     send_entities_compactly,
     share_texts,
 )
+from apiatlas.sources.overlay_files import read_overlays
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 
@@ -96,7 +98,7 @@ def test_entities_sent_by_a_worker_are_built_once_per_alike_values_while_receive
         data = ForkingPickler.dumps(sent)
     finally:
         for cls in (Param, Column, ErrorCode):
-            ForkingPickler._extra_reducers.pop(cls, None)
+            ForkingPickler._extra_reducers.pop(cls, None)  # type: ignore[attr-defined]
     with receiving(Alike()) as alike:
         first, again = pickle.loads(data), pickle.loads(data)
     apart = pickle.loads(data)  # outside ``receiving``: each built as sent
@@ -104,3 +106,39 @@ def test_entities_sent_by_a_worker_are_built_once_per_alike_values_while_receive
     assert first[0] is first[1] is again[0] and first[0].model_fields_set is all_fields(Column)
     assert first[2] is not again[2]  # a JSON Schema given: its own
     assert apart[0] is not apart[1] and len(alike.by_values) == 1
+
+
+def _param(catalog: Catalog, key: str, name: str) -> Param:
+    return next(p for p in catalog.apis[key].params if p.name == name)
+
+
+def test_a_drift_merge_amending_one_apis_shared_parameter_leaves_the_others_alone() -> None:
+    """The drift merge gives one API the database's type and requiredness of a parameter the loaded docs
+    share among several APIs: only that API's parameter changes, in the merged and the refined catalog."""
+    docs = load_bank_docs(BANK / "docs", workers=1)
+    name = "BranchCode"
+    named = [key for key in sorted(docs.apis) if any(p.name == name for p in docs.apis[key].params)]
+    shared = _param(docs, named[0], name)
+    users = [key for key in named if _param(docs, key, name) is shared]
+    assert len(users) >= 2
+    before = docs.model_dump_json()
+    routine = Api(
+        key=f"api.{users[0]}",
+        object_key="",
+        params=[Param(name=f"p_{name}", domain_type="integer", required=not shared.required)],
+    )
+    merged, report = merge_with_catalog(docs, Catalog(source_kind="postgres", apis={routine.key: routine}))
+    assert {case.kind for case in report.cases if case.param == name} >= {
+        DriftKind.PARAM_TYPE_MISMATCH,
+        DriftKind.PARAM_REQUIRED_MISMATCH,
+    }
+    assert docs.model_dump_json() == before  # the documentation the merge read is as loaded
+    refined = run_passes(merged, BuildConfig.for_source(merged.source_kind), passes=PASSES[:-1])
+    amended = _param(refined, users[0], name)
+    assert (amended.domain_type, amended.required) == ("integer", not shared.required)
+    assert amended.json_schema["description"].endswith("[integer]")  # typed by the database's type
+    apart = _refined(_each_page_its_own(BANK / "docs"))  # no entity shared: what each other API must hold
+    for key in users[1:]:
+        other = _param(refined, key, name)
+        assert (other.domain_type, other.required) == (shared.domain_type, shared.required)
+        assert other.json_schema == _param(apart, key, name).json_schema
