@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pickle
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
@@ -11,7 +14,7 @@ from apiatlas.catalog.model import Api, Catalog, Column, ErrorCode, Param
 from apiatlas.drift import DriftKind, merge_with_catalog
 from apiatlas.passes import PASSES, run_passes
 from apiatlas.passes.config import BuildConfig
-from apiatlas.sources.bank_html.alike import Alike, receiving
+from apiatlas.sources.bank_html.alike import Alike, receiving, sending
 from apiatlas.sources.bank_html.assemble import assemble_catalog
 from apiatlas.sources.bank_html.loader import _found_pages, _parse_one, load_bank_docs
 from apiatlas.sources.bank_html.records import (
@@ -93,19 +96,21 @@ def test_only_equal_values_of_equal_types_are_alike() -> None:
 def test_entities_sent_by_a_worker_are_built_once_per_alike_values_while_received() -> None:
     sent = [new_column("ID", "DSIDENTIFIER", "ID"), new_column("ID", "DSIDENTIFIER", "ID")]
     sent.append(Column(name="ID", domain_type="DSIDENTIFIER", description="ID", json_schema={"type": "int"}))
-    send_entities_compactly()  # what each parse worker does first
+    alike = Alike()
+    send_entities_compactly(alike.token)  # what each parse worker of the load of ``alike`` does first
     try:
         data = ForkingPickler.dumps(sent)
     finally:
+        sending(None)
         for cls in (Param, Column, ErrorCode):
             ForkingPickler._extra_reducers.pop(cls, None)  # type: ignore[attr-defined]
-    with receiving(Alike()) as alike:
+    with receiving(alike), receiving(Alike()) as other:  # another load receiving at once
         first, again = pickle.loads(data), pickle.loads(data)
     apart = pickle.loads(data)  # outside ``receiving``: each built as sent
     assert first == apart == sent and [c.model_dump() for c in first] == [c.model_dump() for c in sent]
     assert first[0] is first[1] is again[0] and first[0].model_fields_set is all_fields(Column)
     assert first[2] is not again[2]  # a JSON Schema given: its own
-    assert apart[0] is not apart[1] and len(alike.by_values) == 1
+    assert apart[0] is not apart[1] and len(alike.by_values) == 1 and not other.by_values
 
 
 def _param(catalog: Catalog, key: str, name: str) -> Param:
@@ -142,3 +147,44 @@ def test_a_drift_merge_amending_one_apis_shared_parameter_leaves_the_others_alon
         other = _param(refined, key, name)
         assert (other.domain_type, other.required) == (shared.domain_type, shared.required)
         assert other.json_schema == _param(apart, key, name).json_schema
+
+
+def test_loads_in_two_threads_share_no_entity_and_leave_nothing_receiving() -> None:
+    """Two loads at once in one process (a service compiling two folders on threads): each looks its
+    workers' entities up among its own alike ones, and once both have ended an entity a worker sends is
+    built as sent. Load ``a`` starts receiving first and ends first; ``b`` starts after it and ends last."""
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+
+    def progress(entered: threading.Event, wait: threading.Event) -> Callable[[int, int], None]:
+        def step(done: int, total: int) -> None:
+            entered.set()
+            if done == total:
+                wait.wait(60)  # not a measure: keeps both loads receiving at once, in this order
+
+        return step
+
+    def load_a() -> Catalog:
+        try:
+            return load_bank_docs(BANK / "docs", workers=2, progress=progress(a_in, b_in))
+        finally:
+            a_out.set()
+
+    with ThreadPoolExecutor(2) as threads:
+        a = threads.submit(load_a)
+        assert a_in.wait(60)
+        b = threads.submit(load_bank_docs, BANK / "docs", workers=2, progress=progress(b_in, a_out))
+        catalogs = a.result(), b.result()
+    held = [{id(entity) for entity in _entities(catalog)} for catalog in catalogs]
+    assert catalogs[0].model_dump_json() == catalogs[1].model_dump_json()
+    assert not held[0] & held[1]
+    column = next(entity for entity in _entities(catalogs[0]) if isinstance(entity, Column))
+    sent = [column.model_copy(update={"json_schema": {}}) for _ in range(2)]
+    send_entities_compactly()  # what each parse worker does first
+    try:
+        data = ForkingPickler.dumps(sent)
+    finally:
+        for cls in (Param, Column, ErrorCode):
+            ForkingPickler._extra_reducers.pop(cls, None)  # type: ignore[attr-defined]
+    received = pickle.loads(data)
+    assert received == sent and received[0] is not received[1]  # no load receiving: each built as sent
+    assert not {id(entity) for entity in received} & (held[0] | held[1])
