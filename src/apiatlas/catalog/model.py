@@ -69,6 +69,12 @@ class DomainType(_Entity):
     source: Location | None = None
 
 
+# A loaded catalog may hold one Column, Param or ErrorCode instance for alike fields of many APIs and tables
+# (``sources/bank_html/alike.py``), and the funnel one FunnelVerdict per outcome: set a field of one in place
+# only to what its own values give (the types pass's JSON Schema), else it changes every API holding it;
+# for one API's amendment assign a ``model_copy`` (as ``drift.py`` does).
+
+
 class Column(_Entity):
     name: str
     domain_type: str = ""

@@ -7,9 +7,10 @@ object writes its reference count). So a load keeps the first entity of each cla
 and gives every page that one.
 
 Entities a parse worker sends are looked up by their values as they are unpickled (``received_entity``,
-within ``receiving``): a duplicate is never built. Entities parsed in the loading process itself are
-looked up by ``Alike.first``. Either way the first one gets its class's shared fields set and its texts
-shared (``texts``), as ``share_texts`` gives every page's texts.
+within ``receiving``): a duplicate is never built. Each carries its load's token, so loads on two threads
+at once look up among their own entities only (the pools' threads unpickle them, not the loads'). Entities
+parsed in the loading process itself are looked up by ``Alike.first``. Either way the first one gets its
+class's shared fields set and its texts shared (``texts``), as ``share_texts`` gives every page's texts.
 
 Sharing is safe because no pass changes a field in place but by its content: the types pass gives alike
 fields one JSON Schema (``passes/types.py``); a source that merges or amends fields copies them first.
@@ -20,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import count
 from operator import itemgetter
 from typing import Any, TypeVar
 
@@ -42,6 +44,7 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})  # the value types an 
 _VALUES: dict[type[BaseModel], Callable[[dict[str, Any]], tuple[Any, ...]]] = {
     cls: itemgetter(*(n for n in cls.model_fields if n != _SCHEMA)) for cls in PAGE_ENTITIES
 }
+_TOKENS = count(1)  # each load's own (``Alike.token``)
 
 
 @dataclass(slots=True)
@@ -52,6 +55,7 @@ class Alike:
     texts: dict[str, str] = field(default_factory=dict)
     by_values: dict[tuple[Any, ...], BaseModel] = field(default_factory=dict)
     ids: set[int] = field(default_factory=set)
+    token: int = field(default_factory=lambda: next(_TOKENS))  # what its parse workers send with each entity
 
     def first(self, entity: Entity) -> Entity:
         """The alike entity met first (``entity`` itself when it is), its texts shared."""
@@ -98,33 +102,42 @@ def entity_of_values(cls: type[BaseModel], values: tuple[Any, ...]) -> BaseModel
     return model_of_fields(cls, {name: {} if name == _SCHEMA else next(given) for name in cls.model_fields})
 
 
-# where entities unpickled from the parse workers are looked up: the loading process's ``Alike`` while it
-# receives pages (the pool's result thread unpickles them), else None (each built as sent)
-_receiving: Alike | None = None
+# where entities unpickled from the parse workers are looked up: the ``Alike`` of each load receiving pages
+# now, by its token (the pools' result threads unpickle them); a token not there: each built as sent
+_receiving: dict[int, Alike] = {}
+_sending: int | None = None  # in a parse worker: the token of the load it parses for (``sending``)
 
 
 @contextmanager
 def receiving(alike: Alike) -> Iterator[Alike]:
-    """Entities sent by parse workers (``sent_entity``) are looked up in ``alike`` while within."""
-    global _receiving
-    before, _receiving = _receiving, alike
+    """Entities sent by parse workers for ``alike.token`` (``sent_entity``) are looked up in ``alike``
+    while within."""
+    _receiving[alike.token] = alike
     try:
         yield alike
     finally:
-        _receiving = before
+        del _receiving[alike.token]
+
+
+def sending(token: int | None) -> None:
+    """In a parse worker: the token of the load it parses for, sent with each entity (``sent_entity``)."""
+    global _sending
+    _sending = token
 
 
 def sent_entity(entity: BaseModel) -> tuple[Any, tuple[Any, ...]]:
-    """In a parse worker: how an entity pickles (``ForkingPickler.register``): its values but its JSON
-    Schema when that is empty (``received_entity``), else its fields (``model_of_fields``)."""
+    """In a parse worker: how an entity pickles (``ForkingPickler.register``): its load's token and its
+    values but its JSON Schema when that is empty (``received_entity``), else its fields
+    (``model_of_fields``)."""
     fields = entity.__dict__
     cls = type(entity)
     if fields.get(_SCHEMA):
         return model_of_fields, (cls, fields)
-    return received_entity, (cls, _VALUES[cls](fields))
+    return received_entity, (_sending, cls, _VALUES[cls](fields))
 
 
-def received_entity(cls: type[BaseModel], values: tuple[Any, ...]) -> BaseModel:
-    """In the loading process: the entity a worker sent (``sent_entity``), the alike one when receiving."""
-    alike = _receiving
+def received_entity(token: int | None, cls: type[BaseModel], values: tuple[Any, ...]) -> BaseModel:
+    """In the loading process: the entity a worker sent (``sent_entity``), the alike one while its load
+    receives."""
+    alike = _receiving.get(token) if token is not None else None
     return alike.received(cls, values) if alike is not None else entity_of_values(cls, values)

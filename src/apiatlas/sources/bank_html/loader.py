@@ -86,7 +86,7 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
     with paused_collections():  # the pages only add objects: no collection walks them again and again
         parsed: list[ParsedPage] = []
         with receiving(Alike()) as alike:  # one instance of each alike parameter, column and error code
-            for done, page in enumerate(_parse_all(root, pages, workers), start=1):
+            for done, page in enumerate(_parse_all(root, pages, workers, alike.token), start=1):
                 share_texts(page, alike.texts, alike)
                 parsed.append(page)
                 if progress is not None:
@@ -94,7 +94,11 @@ def load_bank_docs(root: Path, *, progress: Progress | None = None, workers: int
         return assemble_catalog(parsed)
 
 
-def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int) -> Iterator[ParsedPage]:
+def _parse_all(
+    root: Path, pages: list[tuple[PageKind, str, bool]], workers: int, token: int
+) -> Iterator[ParsedPage]:
+    """The pages parsed, in order; by ``workers`` processes sending their entities for the load of
+    ``token`` (``alike.receiving``)."""
     jobs = [(kind, file, str(root), inside) for kind, file, inside in pages]
     if workers <= 1 or len(jobs) < 2:
         for job in jobs:
@@ -102,7 +106,7 @@ def _parse_all(root: Path, pages: list[tuple[PageKind, str, bool]], workers: int
         return
     done = 0
     try:
-        with ProcessPoolExecutor(max_workers=workers, initializer=send_entities_compactly) as pool:
+        with ProcessPoolExecutor(workers, initializer=send_entities_compactly, initargs=(token,)) as pool:
             for parsed in pool.map(_parse_one, jobs, chunksize=_CHUNK):
                 done += 1
                 yield parsed

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from apiatlas.catalog.compact import adopt_shared_fields_set, all_fields
 from apiatlas.catalog.model import Column, Direction, DomainType, ErrorCode, Param
 from apiatlas.errors import Diagnostic, Location, ReasonCode, Severity
-from apiatlas.sources.bank_html.alike import PAGE_ENTITIES, TEXT_FIELDS, Alike, Entity, sent_entity
+from apiatlas.sources.bank_html.alike import PAGE_ENTITIES, TEXT_FIELDS, Alike, Entity, sending, sent_entity
 
 
 @dataclass(slots=True)
@@ -167,12 +167,13 @@ def _share(entities: list[Entity], texts: dict[str, str], alike: Alike | None) -
     return entities
 
 
-def send_entities_compactly() -> None:
+def send_entities_compactly(token: int | None = None) -> None:
     """In a parse worker: pickle the pages' parameters, columns and error codes as their field values,
-    rebuilt in the loading process, or looked up there among the alike ones it has (``alike.sent_entity``;
-    pydantic's own pickling carries each instance's fields set, extras and private attributes, and
-    rebuilds through ``__setstate__``: ~40% of the pickling and unpickling of a page). The page records
-    go as their field values, rebuilt by their class (``_record_values``)."""
+    rebuilt in the loading process, or looked up there among the alike ones of the load of ``token``
+    (``alike.sent_entity``; pydantic's own pickling carries each instance's fields set, extras and private
+    attributes, and rebuilds through ``__setstate__``: ~40% of the pickling and unpickling of a page).
+    The page records go as their field values, rebuilt by their class (``_record_values``)."""
+    sending(token)
     for cls in PAGE_ENTITIES:
         ForkingPickler.register(cls, sent_entity)
     for record in _PAGE_RECORDS:  # a slotted dataclass pickles through Python-level state methods
