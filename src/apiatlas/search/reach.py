@@ -14,8 +14,9 @@ lexical hit is weak and a quarter or more of its content words are absent; or wh
 its best word match has no meaning behind it — the card the words rank first is no closer to the request
 than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
 no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
-name, id or number) and none of its content words is the catalog's, only its action and function words
-are (``no_catalog_word``: "schedule a dentist appointment"); or when none of its content words is held by
+name, id or number), none of its content words is the catalog's, only its action and function words
+are, and the meaning does not rank first the card the words do (``no_catalog_word``: "schedule a dentist
+appointment"); or when none of its content words is held by
 any of the first hits and the card its words rank first is no nearer than random words
 (``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
 than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
@@ -257,9 +258,16 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
 def no_catalog_word(signals: Mapping[str, float]) -> bool:
     """A request in the catalog's script that gives no value and whose content words are all absent from
     the catalog: it names only things the catalog never mentions, with action and function words the
-    catalog has ("schedule a dentist appointment", "find a dentist near me"). Callers check
-    ``REACH_SIGNALS`` and ``alien``."""
-    return signals["absent"] >= 1.0 and not signals["known"] and not signals["values"]
+    catalog has ("schedule a dentist appointment", "find a dentist near me") — unless the meaning backs
+    the word match: the card the words rank first is the one the meaning ranks first (``agree``). A small
+    catalog's vocabulary lacks many words its users say for its things ("add a patron" to a library that
+    registers readers). Callers check ``REACH_SIGNALS`` and ``alien``."""
+    return (
+        signals["absent"] >= 1.0
+        and not signals["known"]
+        and not signals["values"]
+        and not signals.get("agree", 0.0)
+    )
 
 
 def held_by_no_hit(signals: Mapping[str, float]) -> bool:
