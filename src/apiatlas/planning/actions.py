@@ -64,8 +64,9 @@ class RequestAction:
 def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> str:
     """The verb an action opens with ("Archive the channel …": archive; "please add …": add), lower
     case; "" when its first word (past "please", "also") is no verb of ``language.actions`` nor one the
-    catalog's writes say (``verbs``: the stems of ``said_verbs``, read only for a word the language does
-    not know, opening an imperative: "Disable the group …", not "Status of …")."""
+    catalog's writes say (``verbs``: ``said_verbs``, read only for a word the language does not know,
+    opening an imperative: "Disable the group …", not "Status of …"; said as the write says it, not as
+    a participle or adjective of its stem: "Archived channels …", "Final invoice of …" ask, ``says``)."""
     words: list[str] = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
@@ -73,7 +74,20 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
         return ""
     if words and words[0] in ACTION_WORDS:
         return words[0]
-    return words[0] if _imperative(words) and stem(words[0]) in verbs() else ""
+    return words[0] if _imperative(words) and says(words[0], verbs()) else ""
+
+
+def says(word: str, forms: Collection[str]) -> bool:
+    """Whether ``word`` (lower case) is the verb of one of a catalog's write ``forms`` (``said_verbs``):
+    the form itself ("void", "finalize"), or the verb of a form naming its action as a noun ("evict" of
+    ``eviction``, "bind" of ``binding``) — not another word of its stem ("final", "archived", "closed")."""
+    if word in forms:
+        return True
+    bare = word[:-1] if word.endswith("e") else word  # "validate" of ``validation``
+    return any(f.startswith(bare) and f[len(bare) :] in _ACTION_NOUN_ENDINGS for f in forms)
+
+
+_ACTION_NOUN_ENDINGS = frozenset(("ion", "ation", "ing", "ment", "al"))
 
 
 def _imperative(words: list[str]) -> bool:
@@ -88,11 +102,12 @@ _NOT_AFTER_A_VERB = GOVERNING_WORDS | PREPOSITIONS | _LINKING
 
 
 def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
-    """The verbs a REST catalog's writes say (as stems), from their keys alone: the last path segment of
-    an action done to an item (``POST /invoices/{invoice}/void``, ``…/pods/{name}/eviction``) or the
-    operation named after a dot (``POST /usergroups.disable``; ``/chat.deleteScheduled`` says delete).
-    A path a ``GET`` also reads names a thing, not an action (``…/{name}/status``, ``…/{id}/people``),
-    nor does a kind of the catalog or a plain word; a procedure catalog's keys (no method) say none."""
+    """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
+    the last path segment of an action done to an item (``POST /invoices/{invoice}/void``,
+    ``…/pods/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
+    ``/chat.deleteScheduled`` says delete). A path a ``GET`` also reads names a thing, not an action
+    (``…/{name}/status``, ``…/{id}/people``), nor does a kind of the catalog or a plain word; a procedure
+    catalog's keys (no method) say none."""
     out: set[str] = set()
     kind_stems = {stem(k) for k in kinds}
     pairs = [(m, p) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
@@ -109,7 +124,7 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
         word = _ONE_NAME.fullmatch(last)  # one word, or camel case: not a noun phrase ``bank_accounts``
         said = word.group(1) if word else ""
         if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
-            out.add(stem(said))
+            out.add(said)
     return frozenset(out)
 
 
