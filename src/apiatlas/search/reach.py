@@ -70,6 +70,7 @@ HELD_HITS = 5  # the first hits whose words ``held`` reads
 REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
+_APOSTROPHE = re.compile(r"['’]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
 _QUOTED = re.compile(r"[\"«“]([^\"»”]+)[\"»”]|(?<!\w)'([^']+)'(?!\w)")
 
@@ -129,12 +130,13 @@ def measure_reach(provider: EmbeddingProvider, blobs: list[bytes]) -> CatalogRea
 @lru_cache(maxsize=256)
 def named_stems(query: str) -> frozenset[str]:
     """Stems of the words that name a thing rather than say what is wanted: capitalised inside the
-    sentence ("Berlin", "Paramount Pictures"), ids and joined names (``web-1``, ``#general``, ``U023``),
-    quoted text."""
+    sentence ("Berlin", "Paramount Pictures"; not a function word: "I", "I'm", "… done. The …"), ids and
+    joined names (``web-1``, ``#general``, ``U023``), quoted text."""
     out: set[str] = set()
     for n, token in enumerate(query.split()):
         word = token.strip(".,!?;:()\"'«»“”")
-        if (n > 0 and word[:1].isupper()) or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
+        capital = n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
+        if capital or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
             out.update(stems(word))
     for quoted in _QUOTED.finditer(query):
         out.update(stems(quoted.group(1) or quoted.group(2)))
