@@ -255,10 +255,11 @@ def write_targets(
     the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
     ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
     ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T").
-    ``stated``: the kinds of the things the request names (the hints of its stated values): a verb that
-    creates nothing ("restart the server web") does not end at the create of a kind it names one of
-    (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of another script than the catalog's
-    («удали») also says its action's words in the catalog's (delete, remove)."""
+    ``stated``: the kinds of the things the request names (the hints of its stated values) but those it
+    says are new (``said_new``): a verb that creates nothing ("restart the server web") does not end at
+    the create of a kind it names one of (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of
+    another script than the catalog's («удали») also says its action's words in the catalog's (delete,
+    remove)."""
     writes = [k for k in hits if not reads(api(k))]
     said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
@@ -281,6 +282,12 @@ def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -
     if method != "POST" or singular(path.rstrip("/").rsplit("/", 1)[-1]) not in stated:
         return False
     return any(w.partition(" ")[2].startswith(f"{path.rstrip('/')}/{{") for w in writes)
+
+
+def said_new(text: str, kind: str) -> bool:
+    """Whether ``text`` says a new thing of ``kind``: an indefinite article, "new" or "another" before the
+    kind noun ("Set up a server web-2", "Start a new server named web-2"), not "the server web-1"."""
+    return bool(re.search(rf"\b(?:an?|new|another)\s+(?:new\s+)?{re.escape(kind)}\b", text, re.IGNORECASE))
 
 
 def _verb_stems(verb: str) -> set[str]:
