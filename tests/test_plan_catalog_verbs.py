@@ -32,6 +32,7 @@ def test_a_catalog_verb_opens_an_action_only_as_an_imperative() -> None:
     assert action_verb("Finalize the invoice inv_1") == ""  # the language alone does not know it
     assert action_verb("finalize of the month", verbs) == ""  # no imperative before "of"
     assert action_verb("Evict pod web-3", lambda: frozenset({"eviction"})) == "evict"  # the action's noun
+    assert action_verb("E pod web-3", lambda: frozenset({"ion"})) == ""  # no verb left before the ending
     parts = split_actions("Show the invoice inv_1 and finalize it", [], verbs)
     assert [(p.verb, p.writes) for p in parts] == [("show", False), ("finalize", True)]
 

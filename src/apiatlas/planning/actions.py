@@ -84,7 +84,7 @@ def says(word: str, forms: Collection[str]) -> bool:
     if word in forms:
         return True
     bare = word[:-1] if word.endswith("e") else word  # "validate" of ``validation``
-    return any(f.startswith(bare) and f[len(bare) :] in _ACTION_NOUN_ENDINGS for f in forms)
+    return len(bare) > 2 and any(f.startswith(bare) and f[len(bare) :] in _ACTION_NOUN_ENDINGS for f in forms)
 
 
 _ACTION_NOUN_ENDINGS = frozenset(("ion", "ation", "ing", "ment", "al"))
