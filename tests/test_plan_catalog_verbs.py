@@ -8,7 +8,8 @@ import pytest
 from apiatlas.planning.actions import action_verb, said_verbs, split_actions
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
-from test_plan_review_cases import BILLING
+from test_plan_members import OK
+from test_plan_review_cases import BILLING, _by_path
 from test_rest_loose_ids import compiled_spec
 
 KEYS = [
@@ -56,4 +57,26 @@ def test_a_participle_or_adjective_of_a_catalog_verb_opens_no_write(billing: Sna
     assert action_verb("Archived channels in the workspace", verbs) == ""
     assert action_verb("Disabled groups in the workspace", verbs) == ""
     read = Planner(billing).plan("Final invoice of customer cus_42")
+    assert read.chains and all(s.api.startswith("GET ") for s in read.chains[0].steps)
+
+
+DISCOUNTS = BILLING + "".join(
+    [
+        _by_path("/subscriptions/{sub}/discount", "delete", "Delete a subscription discount", "sub", OK),
+        _by_path("/customers/{customer}/discount", "get", "Read a customer's discount", "customer", OK),
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def discounts(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "catalog_verbs_discounts", DISCOUNTS)
+
+
+def test_what_a_delete_or_a_read_ends_at_is_a_thing_not_a_verb(discounts: Snapshot) -> None:
+    keys = discounts.all_api_keys()
+    assert "DELETE /subscriptions/{sub}/discount" in keys
+    assert "discount" not in said_verbs(keys, kinds=["invoice"])
+    assert "avatar" not in said_verbs(["DELETE /users/{id}/avatar"], kinds=[])  # what a delete deletes
+    read = Planner(discounts, allow=None).plan("Discount amount of invoice inv_1")
     assert read.chains and all(s.api.startswith("GET ") for s in read.chains[0].steps)

@@ -105,17 +105,18 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
     """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
     the last path segment of an action done to an item (``POST /invoices/{invoice}/void``,
     ``…/pods/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
-    ``/chat.deleteScheduled`` says delete). A path a ``GET`` also reads names a thing, not an action
-    (``…/{name}/status``, ``…/{id}/people``), nor does a kind of the catalog or a plain word; a procedure
-    catalog's keys (no method) say none."""
+    ``/chat.deleteScheduled`` says delete). A last segment a ``GET`` path also ends in names a thing, not
+    an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
+    /subscriptions/{s}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
+    plain word; a procedure catalog's keys (no method) say none."""
     out: set[str] = set()
     kind_stems = {stem(k) for k in kinds}
-    pairs = [(m, p) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
-    read = {p for m, p in pairs if m in _READ_METHODS}
+    pairs = [(m, p.rstrip("/")) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
+    read = {p.rsplit("/", 1)[-1] for m, p in pairs if m in _READ_METHODS}
     for method, path in pairs:
-        if method in _READ_METHODS or path in read:
+        if method in _READ_METHODS or method == "DELETE" or path.rsplit("/", 1)[-1] in read:
             continue
-        parts = path.rstrip("/").split("/")
+        parts = path.split("/")
         last, before = parts[-1], parts[-2] if len(parts) > 1 else ""
         if "." in last:
             last = last.rsplit(".", 1)[-1]
