@@ -45,7 +45,7 @@ def _collection_of(api: Api) -> str | None:
 
 def _headed_by(o: _Out, tail: str, listed: str | None) -> bool:
     """A field named ``tail`` alone, or a compound ending in it whose words before name what the consumer
-    lists (``podSelector`` for a list of pods; not ``namespaceSelector``)."""
+    lists (``machineSelector`` for a list of machines; not ``hostSelector``)."""
     name = o.leaf if o.leaf.casefold().endswith(tail) else o.container.rsplit(".", 1)[-1]
     head = name[: len(name) - len(tail)]
     return not head or (listed is not None and name_singular(head.casefold()) == listed)

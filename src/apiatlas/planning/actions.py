@@ -66,7 +66,7 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
     case; "" when its first word (past "please", "also") is no verb of ``language.actions`` nor one the
     catalog's writes say (``verbs``: ``said_verbs``, read only for a word the language does not know,
     opening an imperative: "Disable the group …", not "Status of …"; said as the write says it, not as
-    a participle or adjective of its stem: "Archived channels …", "Final invoice of …" ask, ``says``)."""
+    a participle or adjective of its stem: "Archived channels …", "Final report of …" ask, ``says``)."""
     words: list[str] = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
@@ -92,7 +92,7 @@ _ACTION_NOUN_ENDINGS = frozenset(("ion", "ation", "ing", "ment", "al"))
 
 def _imperative(words: list[str]) -> bool:
     """Words that may open an imperative: a first word that is no plain word, before no preposition or
-    linking verb ("Disable the …", "Evict pod …"; not "Status of …", "Void is …")."""
+    linking verb ("Disable the …", "Drain node …"; not "Status of …", "Void is …")."""
     after = words[1] if len(words) > 1 else ""
     return bool(after) and words[0] not in PLAIN_WORDS and after not in _NOT_AFTER_A_VERB
 
@@ -103,11 +103,11 @@ _NOT_AFTER_A_VERB = GOVERNING_WORDS | PREPOSITIONS | _LINKING
 
 def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
     """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
-    the last path segment of an action done to an item (``POST /invoices/{invoice}/void``,
-    ``…/pods/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
+    the last path segment of an action done to an item (``POST /orders/{order}/void``,
+    ``…/nodes/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
     ``/chat.deleteScheduled`` says delete). A last segment a ``GET`` path also ends in names a thing, not
     an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
-    /subscriptions/{s}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
+    /orders/{o}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
     plain word; a procedure catalog's keys (no method) say none."""
     out: set[str] = set()
     kind_stems = {stem(k) for k in kinds}
@@ -342,7 +342,7 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
 
 
 def _title_stems(api: Api | None) -> set[str]:
-    """The stems of an API's title (a ``DELETE`` titled "Cancel a subscription" cancels)."""
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels)."""
     return set(stems(api.title)) if api is not None else set()
 
 

@@ -197,7 +197,7 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
     cards by one word, and their cosine is a random request's). A card matching only the request's names
-    and numbers is no word match ("… to pod web-1": a card that says "web" and "1"). Without a lexical
+    and numbers is no word match ("… to node web-1": a card that says "web" and "1"). Without a lexical
     hit, or for a card without a vector, the best cosine's margin (nothing else to weigh)."""
     top = view.cosines[view.dense_order[0]]
     names = named_stems(query)
