@@ -46,6 +46,13 @@ def test_a_change_of_a_named_thing_is_not_the_create_of_its_kind(fleet: Snapshot
     assert _last(fleet, "Create a server web-2") == "POST /servers"  # a create verb still creates
 
 
+def test_a_thing_said_new_is_created_whatever_the_verb(fleet: Snapshot) -> None:
+    # no create verb of the language, but "a server", "a new server": a thing that does not exist yet
+    assert _last(fleet, "Set up a server web-2") == "POST /servers"
+    assert _last(fleet, "Start a new server named web-2") == "POST /servers"
+    assert _last(fleet, "Start the server web-1") == "PATCH /servers/{name}"
+
+
 def test_a_verb_in_another_script_says_its_action_and_the_named_kind_wins(fleet: Snapshot) -> None:
     assert _last(fleet, "удали сервер web-1") == "DELETE /servers/{name}"
     hits = ["PATCH /servers/{name}", "DELETE /disks/{name}", "DELETE /servers/{name}"]

