@@ -15,12 +15,12 @@ from apiatlas.text import split_identifier, words
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
-_CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # HorizontalPodAutoscaler
+_CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
 
 
 def initials_of(texts: Iterable[str]) -> dict[str, list[str]]:
     """The camelCase names of ``texts`` of ``MIN_INITIALS`` words or more by their initials, lower-case:
-    ``HorizontalPodAutoscaler`` "hpa" -> ["horizontal pod autoscaler"]."""
+    ``ScheduledReportRunner`` "srr" -> ["scheduled report runner"]."""
     found: dict[str, set[str]] = defaultdict(set)
     for text in texts:
         for name in _CAMEL_NAME.findall(text):
@@ -81,8 +81,8 @@ class TypoFallback:
         return out
 
     def spelled_out(self, query: str) -> dict[str, list[str]]:
-        """Query word -> the words of the one catalog name it abbreviates by initials ("hpa": horizontal,
-        pod, autoscaler), for query words the catalog does not contain."""
+        """Query word -> the words of the one catalog name it abbreviates by initials ("srr": scheduled,
+        report, runner), for query words the catalog does not contain."""
         out: dict[str, list[str]] = {}
         for word in dict.fromkeys(words(query)):
             names = self.initials.get(word, []) if word not in self.vocabulary else []
