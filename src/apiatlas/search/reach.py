@@ -155,8 +155,13 @@ def content_stems(view: SearchView, query: str) -> list[str]:
     return [
         t
         for t in dict.fromkeys(view.terms)
-        if t not in names and t not in plain and t not in view.foreign and not any(c.isdigit() for c in t)
+        if t not in names and t not in plain and t not in view.foreign and not _numeric(t)
     ]
+
+
+def _numeric(term: str) -> bool:
+    """Whether a stem holds a digit (a number or an id: a value, not a word)."""
+    return any(c.isdigit() for c in term)
 
 
 def _known(view: SearchView, term: str) -> bool:
@@ -174,7 +179,7 @@ def absent_share(view: SearchView, query: str, terms: list[str] | None = None) -
 
 def gives_value(view: SearchView, query: str) -> bool:
     """Whether the request gives a value: a name, an id, quoted text or a number (``named_stems``)."""
-    return bool(named_stems(query)) or any(c.isdigit() for t in view.terms for c in t)
+    return bool(named_stems(query)) or any(_numeric(t) for t in view.terms)
 
 
 def content_held(view: SearchView, query: str, terms: list[str] | None = None) -> float:
@@ -203,13 +208,15 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     names = named_stems(query)
 
     def words(key: str) -> bool:  # whether the card matches a word of the request, not only its values
-        return any(t not in names and not any(c.isdigit() for c in t) for t in view.lexical[key][1])
+        return any(t not in names and not _numeric(t) for t in view.lexical[key][1])
+
+    def best(hits: list[tuple[str, float]]) -> str | None:  # the highest bm25, ties by key
+        return min(hits, key=lambda kv: (-kv[1], kv[0]))[0] if hits else None
 
     lexical = [(k, v[0]) for k, v in view.lexical.items() if not v[2]]
-    first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+    first = best(lexical)
     if first is not None and not words(first):  # rare: look further only then
-        lexical = [(k, score) for k, score in lexical if words(k)]
-        first = min(lexical, key=lambda kv: (-kv[1], kv[0]))[0] if lexical else None
+        first = best([(k, score) for k, score in lexical if words(k)])
     if first is None:
         return top - null_cosine
     return view.cosines.get(first, top) - null_cosine
@@ -230,7 +237,7 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "absent": round(absent_share(view, query, content), 6),
         "alien": 1.0 if view.alien else 0.0,
         "support": round(lexical_support(view, reach.null_cosine, query), 6),
-        "length": float(sum(1 for t in dict.fromkeys(view.terms) if not any(c.isdigit() for c in t))),
+        "length": float(sum(1 for t in dict.fromkeys(view.terms) if not _numeric(t))),
         "known": float(sum(1 for t in content if _known(view, t))),
         "values": 1.0 if gives_value(view, query) else 0.0,
         "unread": float(len(view.unread)),
