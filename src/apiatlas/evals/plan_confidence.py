@@ -7,9 +7,9 @@ The model is a weighted logistic regression (``evals.calibrate.logistic_regressi
 weighing the same) over ``MODEL_SIGNALS``. Its threshold is chosen on plans the model never saw: each
 catalog's development cases are scored by the model fitted on the other catalogs (leave one catalog
 out), and the threshold is the lowest at which no dataset has more than ``MAX_WRONG_CONFIDENT`` of its
-cases wrong and still confident under those scores. (Chosen on the fitted cases themselves, the
-threshold held on them and not on catalogs never fitted: the planner is tuned on its development sets,
-so their plans look surer than new ones.)
+cases wrong and still confident under those scores (and under the fitted model's own, when that needs
+more). Chosen on the fitted cases alone, the threshold held on them and not on catalogs never fitted:
+the planner is tuned on its development sets, so their plans look surer than new ones.
 """
 
 from __future__ import annotations
@@ -62,14 +62,13 @@ def plan_sample(
 
 def fit_plan_confidence(samples: Sequence[PlanSample], fitted_on: str) -> PlanConfidenceModel:
     """The model fitted on the fitted development samples (each dataset the same total weight), with the
-    threshold of ``threshold_for`` over their leave-one-catalog-out scores (``out_of_fold``)."""
+    threshold of ``threshold_for`` over their leave-one-catalog-out scores (``out_of_fold``), or over
+    their own scores when that is higher (the bound then holds on both)."""
     dev = _fitted(samples)
     model = _fit(dev, fitted_on)
+    threshold = threshold_for([(model.probability(s.signals), s) for s in dev])
     if len({s.group for s in dev}) > 1:
-        scored = out_of_fold(dev)
-    else:  # one catalog: nothing to leave out
-        scored = [(model.probability(s.signals), s) for s in dev]
-    threshold = threshold_for(scored)
+        threshold = max(threshold, threshold_for(out_of_fold(dev)))
     return model.model_copy(update={"threshold": math.floor(threshold * 1e6) / 1e6})
 
 
