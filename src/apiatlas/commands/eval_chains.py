@@ -308,9 +308,13 @@ def _checked_cases(chains: Path, snap: Any) -> list[GoldCase]:
 
 
 def _literal(value: Any) -> str:
-    """A value as Python source, a list one item per line (the file stays within the line length)."""
+    """A value as Python source, a list one item per line, a long text in pieces of at most 80 characters
+    (the file stays within the line length)."""
     if isinstance(value, list):
         return "[\n" + "".join(f"        {json.dumps(x)},\n" for x in value) + "    ]"
+    if isinstance(value, str) and len(value) > 80:
+        pieces = [value[i : i + 80] for i in range(0, len(value), 80)]
+        return "(\n" + "".join(f"        {json.dumps(x, ensure_ascii=False)}\n" for x in pieces) + "    )"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -343,7 +347,7 @@ def eval_plan_confidence(
         raise typer.Exit(1) from exc
     sets = " + ".join(dict.fromkeys(s.dataset for s in samples if s.fitted))
     dev = sum(1 for s in samples if s.fitted and not s.held_out)
-    fitted_on = f"dev halves of {sets} ({dev} plans; threshold left one catalog out)"
+    fitted_on = f"development cases of {sets} ({dev} plans; threshold with each catalog left out)"
     model = fit_plan_confidence(samples, fitted_on)
     report = confidence_report(samples, model)
     if write:

@@ -48,5 +48,8 @@ SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(
     ],
     bias=1.011272,
     threshold=0.861349,
-    fitted_on="dev halves of tmdb + bank + slack + slack-more + kubernetes + kubernetes-more + stripe + nestful (253 plans; threshold left one catalog out)",
+    fitted_on=(
+        "development cases of tmdb + bank + slack + slack-more + kubernetes + kubernetes-"
+        "more + stripe + nestful (253 plans; threshold with each catalog left out)"
+    ),
 )
