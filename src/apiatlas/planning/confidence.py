@@ -2,9 +2,11 @@
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
 The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, the edges the top
-chain uses, what it asks the user, the stated values it leaves unused. A ``PlanConfidenceModel``
-(logistic regression over them, fitted on the development halves of the chain sets by ``apiatlas eval
-plan-confidence``; shipped in ``planning/calibrated.py``) turns them into the probability.
+chain uses, what it asks the user, the stated values it leaves unused, its target's rank, the request's
+words in a script the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic regression over some
+of them, fitted on the development cases of the chain sets by ``apiatlas eval plan-confidence``, its
+threshold chosen with each catalog left out; shipped in ``planning/calibrated.py``) turns them into the
+probability.
 """
 
 from __future__ import annotations
