@@ -14,10 +14,14 @@ from apiatlas.evals.plan_confidence import (
     MAX_WRONG_CONFIDENT,
     PlanSample,
     confidence_figures,
+    confidence_report,
     fit_plan_confidence,
+    out_of_fold,
+    threshold_for,
 )
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.confidence import PLAN_SIGNALS, PlanConfidenceModel, plan_signals
+from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep, PlanResult, PlanValue
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_nestful import SPEC
@@ -69,10 +73,37 @@ def test_below_the_threshold_the_plan_is_not_confident_and_says_why(music: Snaps
     assert unsure.unclear and "no confident plan" in unsure.message
 
 
-def _samples(dataset: str, rights: list[bool], scores: list[float]) -> list[PlanSample]:
+def test_rank_and_alien_are_read_from_the_plan(music: Snapshot) -> None:
+    english = Planner(music, confidence=None).plan("List the albums of the artist Adele")
+    signals = plan_signals(english)
+    assert signals["rank"] == english.targets.index(english.chains[0].target) and signals["alien"] == 0.0
+    russian = Planner(music, confidence=None).plan("покажи альбомы артиста Adele")
+    if russian.chains:  # the catalog writes Latin only: the Cyrillic words are alien to any chain of it
+        assert plan_signals(russian)["alien"] == pytest.approx(3 / 4)
+
+
+def test_a_value_a_step_picks_an_item_by_is_used() -> None:
+    picked = InputSource(
+        name="channel", origin="step", from_step=0, from_table="response", from_field="channels[].id",
+        pick_field="channels[].name", pick_value="releases",
+    )  # fmt: skip
+    chain = CandidateChain(
+        steps=[PlannedStep(api="GET /channels"), PlannedStep(api="POST /channels/{id}", inputs=[picked])],
+        score=2.0, entry_point="GET /channels", target="POST /channels/{id}", confidence=1.0,
+    )  # fmt: skip
+    value = PlanValue(kind="name", value="releases", text="releases", hint="channel")
+    result = PlanResult(request="archive the channel releases", values=[value], chains=[chain])
+    assert plan_signals(result)["unused"] == 0.0
+    unpicked = chain.model_copy(update={"steps": chain.steps[:1]})
+    assert plan_signals(result.model_copy(update={"chains": [unpicked]}))["unused"] == 1.0
+
+
+def _samples(
+    dataset: str, rights: list[bool], scores: list[float], catalog: str = "", fitted: bool = True
+) -> list[PlanSample]:
     base = dict.fromkeys(PLAN_SIGNALS, 0.0)
     return [
-        PlanSample(dataset, f"{dataset}:{n}", False, {**base, "score": score}, right)
+        PlanSample(dataset, f"{dataset}:{n}", False, {**base, "score": score}, right, catalog, fitted)
         for n, (right, score) in enumerate(zip(rights, scores, strict=True))
     ]
 
@@ -87,6 +118,25 @@ def test_the_fitted_threshold_keeps_wrong_confident_plans_within_the_bound() -> 
         figures = confidence_figures(part, model)
         assert figures["wrong_confident"] <= MAX_WRONG_CONFIDENT
     assert confidence_figures(first, model)["right_lost"] < 1.0
+
+
+def test_the_threshold_is_chosen_on_catalogs_left_out_and_a_never_fitted_set_stays_out() -> None:
+    first = _samples("a", [True] * 6 + [False] * 4, [3, 3, 2.5, 2, 1.5, 1, 1.4, 1.2, 0.5, 0])
+    more = _samples("a-more", [True] * 2 + [False] * 3, [2, 1, 2.5, 1.5, 0], catalog="a")
+    second = _samples("b", [True] * 3 + [False] * 7, [2, 1.5, 1, 1.3, 0.8, 0.6, 0.4, 0.2, 0.1, 0])
+    never = _samples("c", [False] * 5, [9, 9, 9, 9, 9], fitted=False)
+    model = fit_plan_confidence(first + more + second + never, "test")
+    assert model == fit_plan_confidence(first + more + second, "test")  # the never-fitted set: measured only
+    apart = out_of_fold(first + more + second)
+    alone = fit_plan_confidence(second, "b").model_copy(update={"threshold": 0.0})
+    for p, sample in apart:  # a's two sets are scored by the model fitted on b alone (left out together)
+        if sample.group == "a":
+            assert p == pytest.approx(alone.probability(sample.signals))
+    assert model.threshold >= threshold_for(apart) - 1e-6
+    report = confidence_report(first + more + second + never, model)
+    never_row, more_row = report["sets"]["c"], report["sets"]["a-more"]
+    assert never_row["fitted"] is False and never_row["development"]["wrong_confident"] == 1.0
+    assert more_row["leave_one_out"]["cases"] == 5 and never_row["leave_one_out"]["cases"] == 0
 
 
 def test_the_shipped_model_is_a_fitted_one() -> None:

@@ -244,11 +244,23 @@ def figures_table(result: dict[str, Any]) -> Table:
 _CALIBRATED = Path(__file__).resolve().parents[1] / "planning" / "calibrated.py"
 
 
+# the OpenAPI chain sets of the confidence fit: (catalog, spec, chains file, dataset, split); split "hash":
+# the development half fitted, the held-out half measured; "all": every case fitted (sets written to
+# measure the planner on requests it was not tuned to); "never": every case measured, never fitted
+_CONFIDENCE_SETS = (
+    ("slack", "slack_web_openapi_v2.json", "slack/eval/chains.json", "slack", "hash"),
+    ("slack", "slack_web_openapi_v2.json", "slack/eval/chains_more.json", "slack-more", "all"),
+    ("kubernetes", "kubernetes.swagger.json", "kubernetes/eval/chains.json", "kubernetes", "hash"),
+    ("kubernetes", "kubernetes.swagger.json", "kubernetes/eval/chains_more.json", "kubernetes-more", "all"),
+    ("stripe", "stripe-2023-09.spec3.yaml", "stripe/eval/stripe_chains.json", "stripe", "hash"),
+    ("stripe", "stripe-2023-09.spec3.yaml", "stripe/eval/stripe_chains_more.json", "stripe-more", "never"),
+)
+
+
 def _confidence_samples(work: Path) -> list[Any]:
     """Every case of the chain sets planned without a confidence model: TMDB (RestBench, reads), the
-    sample bank (reads), Slack and Kubernetes (`examples/*/eval/chains.json`, writes allowed as their
-    figures are taken) and NESTFUL (reads); the split of each set as its `eval chains` has it."""
-    from apiatlas.evals.chains import check_gold
+    sample bank (reads), NESTFUL (reads), and Slack, Kubernetes and Stripe (``_CONFIDENCE_SETS``, writes
+    allowed as their figures are taken); the split of each set as its `eval chains` has it."""
     from apiatlas.evals.nestful import nestful_cases
     from apiatlas.evals.plan_confidence import PlanSample, plan_sample
     from apiatlas.snapshot import Snapshot
@@ -256,28 +268,27 @@ def _confidence_samples(work: Path) -> list[Any]:
     data = _shared_data()
     samples: list[PlanSample] = []
 
-    def gold_set(name: str, snapshot: Path, cases: Any, allow: Any) -> None:
+    def gold_set(
+        name: str, snapshot: Path, cases: Any, allow: Any, split: str = "hash", catalog: str = ""
+    ) -> None:
         with Snapshot.open(snapshot) as snap:
             planner = Planner(snap, allow=allow, confidence=None)
             for case in cases(snap):
                 right = (lambda c: lambda planned: planned in (c.gold, *c.also_ok))(case)
-                samples.append(plan_sample(planner, name, case.qid, case.text, case.held_out, right))
+                held, fitted = case.held_out and split == "hash", split != "never"
+                samples.append(plan_sample(planner, name, case.qid, case.text, held, right, catalog, fitted))
 
     tmdb = _compile(data / "restbench" / "tmdb_oas.json", work / "tmdb.atlas", _RESTBENCH_CONFIG)
     gold_set("tmdb", tmdb, lambda s: restbench_cases(data / "restbench" / "tmdb_queries.json",
                                                      set(s.all_api_keys())), reads_only)  # fmt: skip
     bank = _bank_snapshot(_BANK, work / "bank.atlas", None)
     gold_set("bank", bank, lambda s: bank_cases(_BANK / "eval" / "chains.yaml"), reads_only)
-    for name, spec in (("slack", "slack_web_openapi_v2.json"), ("kubernetes", "kubernetes.swagger.json")):
-        chains = _EXAMPLES / name / "eval" / "chains.json"
-        snapshot = _compile(data / "openapi" / spec, work / f"{name}.atlas", None)
-
-        def cases(snap: Any, chains: Path = chains) -> list[GoldCase]:
-            found = restbench_cases(chains, set(snap.all_api_keys()))
-            check_gold(found, snap, chains)
-            return found
-
-        gold_set(name, snapshot, cases, None)
+    snapshots: dict[str, Path] = {}
+    for catalog, spec, chains, name, split in _CONFIDENCE_SETS:
+        if catalog not in snapshots:
+            snapshots[catalog] = _compile(data / "openapi" / spec, work / f"{catalog}.atlas", None)
+        cases = (lambda f: lambda snap: _checked_cases(f, snap))(_EXAMPLES / chains)
+        gold_set(name, snapshots[catalog], cases, None, split, catalog)
     root = data / "nestful"
     with Snapshot.open(_compile(root / "executable-spec.json", work / "nestful.atlas", None)) as snap:
         planner = Planner(snap, allow=reads_only, confidence=None)
@@ -287,10 +298,23 @@ def _confidence_samples(work: Path) -> list[Any]:
     return samples
 
 
+def _checked_cases(chains: Path, snap: Any) -> list[GoldCase]:
+    """The chains of ``chains`` over ``snap``, their gold checked against its keys."""
+    from apiatlas.evals.chains import check_gold
+
+    found = restbench_cases(chains, set(snap.all_api_keys()))
+    check_gold(found, snap, chains)
+    return found
+
+
 def _literal(value: Any) -> str:
-    """A value as Python source, a list one item per line (the file stays within the line length)."""
+    """A value as Python source, a list one item per line, a long text in pieces of at most 80 characters
+    (the file stays within the line length)."""
     if isinstance(value, list):
         return "[\n" + "".join(f"        {json.dumps(x)},\n" for x in value) + "    ]"
+    if isinstance(value, str) and len(value) > 80:
+        pieces = [value[i : i + 80] for i in range(0, len(value), 80)]
+        return "(\n" + "".join(f"        {json.dumps(x, ensure_ascii=False)}\n" for x in pieces) + "    )"
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -309,8 +333,10 @@ def eval_plan_confidence(
     ] = False,
 ) -> None:
     """Fit the plan-confidence model on the development halves of the chain sets (TMDB, bank, Slack,
-    Kubernetes, NESTFUL) and report, per set and split, how often a wrong top chain is confident and how
-    many right ones NO_CONFIDENT_PLAN loses."""
+    Kubernetes, Stripe, NESTFUL; Slack's and Kubernetes' `chains_more` whole), its threshold on each
+    catalog's plans scored by the model fitted without that catalog, and report per set how often a wrong
+    top chain is confident and how many right ones NO_CONFIDENT_PLAN loses: on the fitted cases, left out
+    (`leave-one-out`), never fitted (Stripe's `stripe_chains_more`) and held out."""
     from apiatlas.evals.plan_confidence import confidence_report, fit_plan_confidence
 
     try:
@@ -319,20 +345,29 @@ def eval_plan_confidence(
     except ApiatlasError as exc:
         typer.secho(f"error: {exc}", fg="red", err=True)
         raise typer.Exit(1) from exc
-    sets = " + ".join(dict.fromkeys(s.dataset for s in samples))
-    dev = sum(1 for s in samples if not s.held_out)
-    model = fit_plan_confidence(samples, f"dev halves of {sets} ({dev} plans)")
+    sets = " + ".join(dict.fromkeys(s.dataset for s in samples if s.fitted))
+    dev = sum(1 for s in samples if s.fitted and not s.held_out)
+    fitted_on = f"development cases of {sets} ({dev} plans; threshold with each catalog left out)"
+    model = fit_plan_confidence(samples, fitted_on)
     report = confidence_report(samples, model)
     if write:
         _write_calibrated(model)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
-    table = Table(title=f"plan confidence — threshold {model.threshold:.3f}", show_edge=False)
+    Console().print(_confidence_table(report, model.threshold))
+
+
+def _confidence_table(report: dict[str, Any], threshold: float) -> Table:
+    table = Table(title=f"plan confidence — threshold {threshold:.3f}", show_edge=False)
     for column in ("set", "split", "cases", "right", "confident", "wrong_confident", "right_lost"):
         table.add_column(column, justify="right")
     for name, splits in report["sets"].items():
-        for split, f in splits.items():
-            table.add_row(name, split, str(f["cases"]), str(f["right"]), f"{f['confident']:.3f}",
+        for split in ("development", "leave_one_out", "held_out"):
+            f = splits[split]
+            if not f["cases"]:
+                continue
+            label = split.replace("_", "-") if splits["fitted"] or split != "development" else "never fitted"
+            table.add_row(name, label, str(f["cases"]), str(f["right"]), f"{f['confident']:.3f}",
                           f"{f['wrong_confident']:.3f}", f"{f['right_lost']:.3f}")  # fmt: skip
-    Console().print(table)
+    return table

@@ -1,11 +1,15 @@
 """Fit and measure the plan-confidence model (``planning.confidence``) on the chain sets' development
 halves: each case's top chain is right or not (exact match of the gold chain; NESTFUL: the gold
 sequence), the plan's signals say how it looked. Held-out halves are measured with the fitted model,
-never fitted on.
+never fitted on; a development set marked ``fitted=False`` is measured only (a never-fitted check).
 
 The model is a weighted logistic regression (``evals.calibrate.logistic_regression``, each dataset
-weighing the same); its threshold is the lowest that keeps, on every dataset's development half, the
-cases whose wrong top chain is still confident at or below ``MAX_WRONG_CONFIDENT`` of its cases.
+weighing the same) over ``MODEL_SIGNALS``. Its threshold is chosen on plans the model never saw: each
+catalog's development cases are scored by the model fitted on the other catalogs (leave one catalog
+out), and the threshold is the lowest at which no dataset has more than ``MAX_WRONG_CONFIDENT`` of its
+cases wrong and still confident under those scores (and under the fitted model's own, when that needs
+more). Chosen on the fitted cases alone, the threshold held on them and not on catalogs never fitted:
+the planner is tuned on its development sets, so their plans look surer than new ones.
 """
 
 from __future__ import annotations
@@ -18,38 +22,62 @@ from typing import Any
 import numpy as np
 
 from apiatlas.evals.calibrate import logistic_regression
-from apiatlas.planning.confidence import PLAN_SIGNALS, PlanConfidenceModel, plan_signals
+from apiatlas.planning.confidence import PlanConfidenceModel, plan_signals
 from apiatlas.planning.planner import Planner
 
 MAX_WRONG_CONFIDENT = 0.10  # a wrong top chain returned as confident: at most this share of a set's cases
+# the signals the model weighs (of ``PLAN_SIGNALS``): each measured to help on catalogs left out of the fit
+MODEL_SIGNALS = ("score", "margin", "covered", "edges", "unused", "typed", "rank", "alien")
 
 
 @dataclass(frozen=True)
 class PlanSample:
-    """One planned case: its set, split, signals and whether the top chain was right."""
+    """One planned case: its set, split, signals and whether the top chain was right; ``catalog``: the
+    catalog it was planned over (sets of one catalog are left out together; "" = its own), ``fitted``:
+    False for a development set only measured, never fitted on."""
 
     dataset: str
     qid: str
     held_out: bool
     signals: dict[str, float]
     right: bool
+    catalog: str = ""
+    fitted: bool = True
+
+    @property
+    def group(self) -> str:
+        return self.catalog or self.dataset
 
 
 def plan_sample(
     planner: Planner, dataset: str, qid: str, text: str, held_out: bool,
-    right: Callable[[tuple[str, ...]], bool],
+    right: Callable[[tuple[str, ...]], bool], catalog: str = "", fitted: bool = True,
 ) -> PlanSample:  # fmt: skip
     """Plan ``text`` and judge its top chain with ``right`` (over the planned API keys)."""
     result = planner.plan(text)
     planned = tuple(result.chains[0].api_keys) if result.chains else ()
-    return PlanSample(dataset, qid, held_out, plan_signals(result), bool(planned) and right(planned))
+    right_plan = bool(planned) and right(planned)
+    return PlanSample(dataset, qid, held_out, plan_signals(result), right_plan, catalog, fitted)
 
 
 def fit_plan_confidence(samples: Sequence[PlanSample], fitted_on: str) -> PlanConfidenceModel:
-    """The model over every signal, fitted on the development samples (each dataset the same total
-    weight), and its threshold (``threshold_for``)."""
-    dev = [s for s in samples if not s.held_out]
-    names = list(PLAN_SIGNALS)
+    """The model fitted on the fitted development samples (each dataset the same total weight), with the
+    threshold of ``threshold_for`` over their leave-one-catalog-out scores (``out_of_fold``), or over
+    their own scores when that is higher (the bound then holds on both)."""
+    dev = _fitted(samples)
+    model = _fit(dev, fitted_on)
+    threshold = threshold_for([(model.probability(s.signals), s) for s in dev])
+    if len({s.group for s in dev}) > 1:
+        threshold = max(threshold, threshold_for(out_of_fold(dev)))
+    return model.model_copy(update={"threshold": math.floor(threshold * 1e6) / 1e6})
+
+
+def _fitted(samples: Sequence[PlanSample]) -> list[PlanSample]:
+    return [s for s in samples if s.fitted and not s.held_out]
+
+
+def _fit(dev: Sequence[PlanSample], fitted_on: str) -> PlanConfidenceModel:
+    names = list(MODEL_SIGNALS)
     x = np.array([[s.signals[n] for n in names] for s in dev], dtype=np.float64)
     y = np.array([1.0 if s.right else 0.0 for s in dev])
     count = {d: sum(1 for s in dev if s.dataset == d) for d in {s.dataset for s in dev}}
@@ -58,7 +86,7 @@ def fit_plan_confidence(samples: Sequence[PlanSample], fitted_on: str) -> PlanCo
     center, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     coef, bias = logistic_regression((x - center) / scale, y, weight)
-    model = PlanConfidenceModel(
+    return PlanConfidenceModel(
         signals=names,
         weights=[round(float(c), 6) for c in coef],
         center=[round(float(c), 6) for c in center],
@@ -66,16 +94,23 @@ def fit_plan_confidence(samples: Sequence[PlanSample], fitted_on: str) -> PlanCo
         bias=round(bias, 6),
         fitted_on=fitted_on,
     )
-    threshold = threshold_for(dev, model)
-    return model.model_copy(update={"threshold": math.floor(threshold * 1e6) / 1e6})
 
 
-def threshold_for(dev: Sequence[PlanSample], model: PlanConfidenceModel) -> float:
+def out_of_fold(dev: Sequence[PlanSample]) -> list[tuple[float, PlanSample]]:
+    """Each development sample scored by the model fitted on the other catalogs' samples."""
+    out: list[tuple[float, PlanSample]] = []
+    for group in dict.fromkeys(s.group for s in dev):
+        model = _fit([s for s in dev if s.group != group], "")
+        out.extend((model.probability(s.signals), s) for s in dev if s.group == group)
+    return out
+
+
+def threshold_for(scored: Sequence[tuple[float, PlanSample]]) -> float:
     """The lowest probability at which no dataset has more than ``MAX_WRONG_CONFIDENT`` of its cases
-    wrong and confident."""
-    scored = [(model.probability(s.signals), s) for s in dev]
+    wrong and confident (``scored``: each sample with its probability)."""
+    sets = list(dict.fromkeys(s.dataset for _, s in scored))
     for t in [0.0, *sorted({p for p, _ in scored})]:
-        worst = max(_wrong_confident([(p, s) for p, s in scored if s.dataset == d], t) for d in _sets(dev))
+        worst = max(_wrong_confident([(p, s) for p, s in scored if s.dataset == d], t) for d in sets)
         if worst <= MAX_WRONG_CONFIDENT:
             return t
     return 1.0
@@ -92,21 +127,23 @@ def _wrong_confident(scored: Sequence[tuple[float, PlanSample]], threshold: floa
 
 
 def confidence_figures(samples: Sequence[PlanSample], model: PlanConfidenceModel) -> dict[str, Any]:
-    """Per dataset: cases, right top chains, the share of cases answered confident, the share whose
-    wrong top chain is confident (the figure to drive down) and the share of right ones lost to
-    ``NO_CONFIDENT_PLAN``."""
-    scored = [(model.probability(s.signals), s) for s in samples]
+    """``scored_figures`` of ``samples`` under ``model``."""
+    return scored_figures([(model.probability(s.signals), s) for s in samples], model.threshold)
+
+
+def scored_figures(scored: Sequence[tuple[float, PlanSample]], threshold: float) -> dict[str, Any]:
+    """Of samples scored with a probability: cases, right top chains, the share of cases answered
+    confident, the share whose wrong top chain is confident (the figure to drive down) and the share of
+    right ones lost to ``NO_CONFIDENT_PLAN``."""
     right = [x for x in scored if x[1].right]
+    confident = [x for x in scored if x[0] >= threshold]
     return {
         "cases": len(scored),
         "right": len(right),
-        "confident": _share(sum(1 for p, _ in scored if p >= model.threshold), len(scored)),
-        "wrong_confident": round(_wrong_confident(scored, model.threshold), 4),
-        "right_lost": _share(sum(1 for p, _ in right if p < model.threshold), len(right)),
-        "right_when_confident": _share(
-            sum(1 for p, s in scored if s.right and p >= model.threshold),
-            sum(1 for p, _ in scored if p >= model.threshold),
-        ),
+        "confident": _share(len(confident), len(scored)),
+        "wrong_confident": round(_wrong_confident(scored, threshold), 4),
+        "right_lost": _share(sum(1 for p, _ in right if p < threshold), len(right)),
+        "right_when_confident": _share(sum(1 for _, s in confident if s.right), len(confident)),
     }
 
 
@@ -115,14 +152,20 @@ def _share(part: int, whole: int) -> float:
 
 
 def confidence_report(samples: Sequence[PlanSample], model: PlanConfidenceModel) -> dict[str, Any]:
-    """The figures per dataset and split (development, held-out), with the model."""
+    """The figures per dataset and split with the model: ``development`` (a fitted set: the cases fitted
+    on; ``fitted`` false: never fitted on), ``leave_one_out`` (a fitted set's development cases scored by
+    the model fitted without its catalog, at the model's threshold) and ``held_out``."""
     out: dict[str, Any] = {"model": model.model_dump(), "sets": {}}
+    dev = _fitted(samples)
+    apart = out_of_fold(dev) if len({s.group for s in dev}) > 1 else []
     for name in _sets(samples):
         mine = [s for s in samples if s.dataset == name]
         out["sets"][name] = {
+            "fitted": any(s.fitted for s in mine),
             "development": confidence_figures([s for s in mine if not s.held_out], model),
+            "leave_one_out": scored_figures([x for x in apart if x[1].dataset == name], model.threshold),
             "held_out": confidence_figures([s for s in mine if s.held_out], model),
         }
-    dev = [s for s in samples if not s.held_out]
     out["development"] = confidence_figures(dev, model)
+    out["leave_one_out"] = scored_figures(apart, model.threshold)
     return out

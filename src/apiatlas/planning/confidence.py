@@ -2,13 +2,16 @@
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
 The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, the edges the top
-chain uses, what it asks the user, the stated values it leaves unused. A ``PlanConfidenceModel``
-(logistic regression over them, fitted on the development halves of the chain sets by ``apiatlas eval
-plan-confidence``; shipped in ``planning/calibrated.py``) turns them into the probability.
+chain uses, what it asks the user, the stated values it leaves unused, its target's rank, the request's
+words in a script the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic regression over some
+of them, fitted on the development cases of the chain sets by ``apiatlas eval plan-confidence``, its
+threshold chosen with each catalog left out; shipped in ``planning/calibrated.py``) turns them into the
+probability.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from pydantic import model_validator
@@ -17,6 +20,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.planning import values as v
 from apiatlas.planning.model import CandidateChain, PlanResult
 from apiatlas.search.confidence import LogisticModel
+from apiatlas.search.scripts import script_of
 
 MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
 PLAN_SIGNALS: dict[str, str] = {
@@ -27,15 +31,18 @@ PLAN_SIGNALS: dict[str, str] = {
     "steps": "number of steps of the top chain",
     "asks": "inputs of the top chain no stated value or step fills (ask the user)",
     "actions": "number of actions of the request",
-    "unused": "share of the values the request states that no step of the top chain takes",
+    "unused": "share of the values the request states that no step of the top chain takes or picks by",
     "off_target": "share of the actions whose top chain ends elsewhere than their best-ranked target",
+    "rank": "rank of the top chain's target among its action's ranked targets (of each action, the highest)",
     "tie": "1 when the two best chains tie (the plan says the request may mean either)",
     "typed": "share of the stated values the top chain takes whose form says their kind (FREE_FORM: not)",
+    "alien": "share of the request's words in a script that no key or title of the top chain's steps writes",
 }
 # stated values whose form does not say what they are: a name or title, a name said beside a kind, a
 # number; the others (dates, account numbers, INN, ISIN, document numbers, opaque ids, e-mails, a person's
 # name parts) fill inputs of their own kind only, so a chain taking them is seldom a guess
 FREE_FORM = frozenset({v.ENTITY, v.NAME, v.NUMBER})
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)  # the words of a text, letters only
 
 
 class PlanConfidenceModel(LogisticModel):
@@ -57,7 +64,21 @@ def _margin(result: PlanResult) -> float:
 
 
 def _used(chain: CandidateChain) -> set[str]:
-    return {str(i.value) for s in chain.steps for i in s.inputs if i.origin in ("request", "known")}
+    """The stated values the chain passes to an input, or picks an item of a list by (the channel named)."""
+    passed = {str(i.value) for s in chain.steps for i in s.inputs if i.origin in ("request", "known")}
+    picked = {str(i.pick_value) for s in chain.steps for i in s.inputs if i.pick_field and i.pick_value}
+    return passed | picked
+
+
+def _rank(result: PlanResult) -> float:
+    target = result.chains[0].target
+    return float(result.targets.index(target) if target in result.targets else len(result.targets))
+
+
+def _alien(result: PlanResult, chain: CandidateChain) -> float:
+    said = [script_of(w) for w in _LETTERS.findall(result.request)]
+    written = {script_of(w) for s in chain.steps for w in _LETTERS.findall(f"{s.api} {s.title}")}
+    return sum(1 for x in said if x not in written) / len(said) if said else 0.0
 
 
 def _typed(result: PlanResult, chain: CandidateChain) -> float:
@@ -87,6 +108,8 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
         / len(actions),
         "tie": 1.0 if any("almost the same" in w or "does not say" in w for w in best.why) else 0.0,
         "typed": _typed(result, best),
+        "rank": max(_rank(p) for p in actions),
+        "alien": _alien(result, best),
     }
 
 
