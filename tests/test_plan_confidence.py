@@ -78,8 +78,27 @@ def test_rank_and_alien_are_read_from_the_plan(music: Snapshot) -> None:
     signals = plan_signals(english)
     assert signals["rank"] == english.targets.index(english.chains[0].target) and signals["alien"] == 0.0
     russian = Planner(music, confidence=None).plan("покажи альбомы артиста Adele")
-    if russian.chains:  # the catalog writes Latin only: the Cyrillic words are alien to any chain of it
-        assert plan_signals(russian)["alien"] == pytest.approx(3 / 4)
+    assert russian.chains  # the catalog writes Latin only: the Cyrillic words are alien to any chain of it
+    assert plan_signals(russian)["alien"] == pytest.approx(3 / 4)
+
+
+def _alien_of(request: str, *titles: str) -> float:
+    steps = [PlannedStep(api=f"op{n}", title=title) for n, title in enumerate(titles)]
+    last = f"op{len(titles) - 1}"
+    chain = CandidateChain(steps=steps, score=1.0, entry_point="op0", target=last, confidence=1.0)
+    return plan_signals(PlanResult(request=request, chains=[chain]))["alien"]
+
+
+def test_alien_judges_letters_not_number_signs_nor_a_word_s_first_letter_alone() -> None:
+    assert _alien_of("покажи пользователей", "Users") == 1.0  # Cyrillic words, a Latin-only chain
+    # signs counted as numbers hold no letter (½, ²) or Latin ones (Ⅻ): no word of another script
+    assert _alien_of("split the bill ½", "Split a bill") == 0.0
+    assert _alien_of("chapter Ⅻ of the ² table", "Chapters") == 0.0
+    # Japanese writes words without spaces and mixes kana and kanji: the chain's titles writing either
+    # make the request's words theirs
+    assert _alien_of("ユーザーの一覧", "顧客一覧を取得") == 0.0
+    assert _alien_of("ユーザーの一覧", "List users") == 1.0
+    assert _alien_of("ＡＰＩ users", "Users") == 0.0  # full-width Latin is Latin
 
 
 def test_a_value_a_step_picks_an_item_by_is_used() -> None:

@@ -12,6 +12,7 @@ probability.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 
 from pydantic import model_validator
@@ -75,10 +76,18 @@ def _rank(result: PlanResult) -> float:
     return float(result.targets.index(target) if target in result.targets else len(result.targets))
 
 
+def _word_scripts(text: str) -> list[set[str]]:
+    """The scripts of each word of ``text`` with a letter, each word's letters judged one by one (a
+    Japanese phrase mixes kana and kanji, unbroken by spaces), in their compatibility form (full-width
+    Latin is Latin; ½ and ² hold no letter)."""
+    words = [unicodedata.normalize("NFKC", w) for w in _LETTERS.findall(text)]
+    return [found for w in words if (found := {s for ch in w if (s := script_of(ch))})]
+
+
 def _alien(result: PlanResult, chain: CandidateChain) -> float:
-    said = [script_of(w) for w in _LETTERS.findall(result.request)]
-    written = {script_of(w) for s in chain.steps for w in _LETTERS.findall(f"{s.api} {s.title}")}
-    return sum(1 for x in said if x not in written) / len(said) if said else 0.0
+    said = _word_scripts(result.request)
+    written = {x for s in chain.steps for w in _word_scripts(f"{s.api} {s.title}") for x in w}
+    return sum(1 for x in said if not x & written) / len(said) if said else 0.0
 
 
 def _typed(result: PlanResult, chain: CandidateChain) -> float:
