@@ -4,6 +4,7 @@ candidate chains kept, what is unclear said), and the fit's threshold holding th
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,13 @@ def test_below_the_threshold_the_plan_is_not_confident_and_says_why(music: Snaps
     assert (unsure.status, unsure.reason) == ("partial", ReasonCode.NO_CONFIDENT_PLAN)
     assert unsure.chains and unsure.chains[0].api_keys == sure.chains[0].api_keys  # candidates kept
     assert unsure.unclear and "no confident plan" in unsure.message
+
+
+def test_the_threshold_judges_the_probability_as_the_fit_does_not_its_rounding(music: Snapshot) -> None:
+    below = math.log(0.50006 / 0.49994)  # p = 0.50006: below 0.50009, though shown rounded as 0.5001
+    plan = Planner(music, confidence=_bias_only(below, 0.50009)).plan("List the albums of the artist Adele")
+    assert plan.reason is ReasonCode.NO_CONFIDENT_PLAN and plan.confidence == 0.5001
+    assert "p=0.50006 < 0.50009" in plan.message  # not "0.50 < 0.50", nor "0.5001 < 0.5001"
 
 
 def test_rank_and_alien_are_read_from_the_plan(music: Snapshot) -> None:

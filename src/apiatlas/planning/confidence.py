@@ -155,14 +155,24 @@ def judge(result: PlanResult, model: PlanConfidenceModel | None) -> PlanResult:
     if model is None or not result.chains:
         return result
     signals = plan_signals(result)
-    result.confidence = round(model.probability(signals), 4)
-    if result.confidence >= model.threshold:
+    p = model.probability(signals)
+    result.confidence = round(p, 4)
+    if p >= model.threshold:  # the probability itself, as the threshold was fitted: not its rounding
         return result
     result.unclear = unclear(result, signals)
-    low = f"no confident plan (p={result.confidence:.2f} < {model.threshold:.2f})"
+    low = f"no confident plan (p={_below(p, model.threshold)})"
     if result.reason is ReasonCode.OK:
         result.status, result.reason = "partial", ReasonCode.NO_CONFIDENT_PLAN
         result.message = f"{low}; candidates: {result.message}"
     else:
         result.message = f"{result.message}; {low}"
     return result
+
+
+def _below(p: float, threshold: float) -> str:
+    """``p < threshold`` with two decimals, or as many more (up to six) as it takes them to differ."""
+    for digits in range(2, 7):
+        shown, bound = f"{p:.{digits}f}", f"{threshold:.{digits}f}"
+        if shown != bound:
+            break
+    return f"{shown} < {bound}"
