@@ -3,13 +3,17 @@ candidate chains kept, what is unclear said), and the fit's threshold holding th
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from apiatlas.build import compile_docs
+from apiatlas.commands.plan import print_plan
+from apiatlas.demo.walkthrough import _summarise
 from apiatlas.errors import ReasonCode
 from apiatlas.evals.plan_confidence import (
     MAX_WRONG_CONFIDENT,
@@ -72,6 +76,17 @@ def test_below_the_threshold_the_plan_is_not_confident_and_says_why(music: Snaps
     assert (unsure.status, unsure.reason) == ("partial", ReasonCode.NO_CONFIDENT_PLAN)
     assert unsure.chains and unsure.chains[0].api_keys == sure.chains[0].api_keys  # candidates kept
     assert unsure.unclear and "no confident plan" in unsure.message
+
+
+def test_what_is_unclear_is_shown_where_the_plan_is_printed(music: Snapshot) -> None:
+    unsure = Planner(music, confidence=_bias_only(-4.0, 0.5)).plan("List the albums of the artist Adele")
+    assert unsure.reason is ReasonCode.NO_CONFIDENT_PLAN and unsure.unclear
+    cli, demo = io.StringIO(), io.StringIO()
+    print_plan(Console(file=cli, width=400), unsure)  # apiatlas plan
+    _summarise(Console(file=demo, width=400), "plan_chain", {"unclear": unsure.unclear})  # the demo
+    for printed in (cli, demo):
+        shown = printed.getvalue()
+        assert all(f"unclear: {line}" in shown for line in unsure.unclear), shown
 
 
 def test_the_threshold_judges_the_probability_as_the_fit_does_not_its_rounding(music: Snapshot) -> None:
