@@ -3,12 +3,17 @@ candidate chains kept, what is unclear said), and the fit's threshold holding th
 
 from __future__ import annotations
 
+import io
 import json
+import math
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from apiatlas.build import compile_docs
+from apiatlas.commands.plan import print_plan
+from apiatlas.demo.walkthrough import _summarise
 from apiatlas.errors import ReasonCode
 from apiatlas.evals.plan_confidence import (
     MAX_WRONG_CONFIDENT,
@@ -73,13 +78,50 @@ def test_below_the_threshold_the_plan_is_not_confident_and_says_why(music: Snaps
     assert unsure.unclear and "no confident plan" in unsure.message
 
 
+def test_what_is_unclear_is_shown_where_the_plan_is_printed(music: Snapshot) -> None:
+    unsure = Planner(music, confidence=_bias_only(-4.0, 0.5)).plan("List the albums of the artist Adele")
+    assert unsure.reason is ReasonCode.NO_CONFIDENT_PLAN and unsure.unclear
+    cli, demo = io.StringIO(), io.StringIO()
+    print_plan(Console(file=cli, width=400), unsure)  # apiatlas plan
+    _summarise(Console(file=demo, width=400), "plan_chain", {"unclear": unsure.unclear})  # the demo
+    for printed in (cli, demo):
+        shown = printed.getvalue()
+        assert all(f"unclear: {line}" in shown for line in unsure.unclear), shown
+
+
+def test_the_threshold_judges_the_probability_as_the_fit_does_not_its_rounding(music: Snapshot) -> None:
+    below = math.log(0.50006 / 0.49994)  # p = 0.50006: below 0.50009, though shown rounded as 0.5001
+    plan = Planner(music, confidence=_bias_only(below, 0.50009)).plan("List the albums of the artist Adele")
+    assert plan.reason is ReasonCode.NO_CONFIDENT_PLAN and plan.confidence == 0.5001
+    assert "p=0.50006 < 0.50009" in plan.message  # not "0.50 < 0.50", nor "0.5001 < 0.5001"
+
+
 def test_rank_and_alien_are_read_from_the_plan(music: Snapshot) -> None:
     english = Planner(music, confidence=None).plan("List the albums of the artist Adele")
     signals = plan_signals(english)
     assert signals["rank"] == english.targets.index(english.chains[0].target) and signals["alien"] == 0.0
     russian = Planner(music, confidence=None).plan("покажи альбомы артиста Adele")
-    if russian.chains:  # the catalog writes Latin only: the Cyrillic words are alien to any chain of it
-        assert plan_signals(russian)["alien"] == pytest.approx(3 / 4)
+    assert russian.chains  # the catalog writes Latin only: the Cyrillic words are alien to any chain of it
+    assert plan_signals(russian)["alien"] == pytest.approx(3 / 4)
+
+
+def _alien_of(request: str, *titles: str) -> float:
+    steps = [PlannedStep(api=f"op{n}", title=title) for n, title in enumerate(titles)]
+    last = f"op{len(titles) - 1}"
+    chain = CandidateChain(steps=steps, score=1.0, entry_point="op0", target=last, confidence=1.0)
+    return plan_signals(PlanResult(request=request, chains=[chain]))["alien"]
+
+
+def test_alien_judges_letters_not_number_signs_nor_a_word_s_first_letter_alone() -> None:
+    assert _alien_of("покажи пользователей", "Users") == 1.0  # Cyrillic words, a Latin-only chain
+    # signs counted as numbers hold no letter (½, ²) or Latin ones (Ⅻ): no word of another script
+    assert _alien_of("split the bill ½", "Split a bill") == 0.0
+    assert _alien_of("chapter Ⅻ of the ² table", "Chapters") == 0.0
+    # Japanese writes words without spaces and mixes kana and kanji: the chain's titles writing either
+    # make the request's words theirs
+    assert _alien_of("ユーザーの一覧", "顧客一覧を取得") == 0.0
+    assert _alien_of("ユーザーの一覧", "List users") == 1.0
+    assert _alien_of("ＡＰＩ users", "Users") == 0.0  # full-width Latin is Latin
 
 
 def test_a_value_a_step_picks_an_item_by_is_used() -> None:

@@ -213,6 +213,8 @@ def test_plan_draws_the_chain_with_where_inputs_come_from(page: Any, base_url: s
     )  # the stated value feeds step 0
     assert first.locator("svg.graph g.edge.mapped").count() == len(CHAIN) - 1
     assert "← step 0" in first.locator("ol.inputs").inner_text()
+    unsure = "NO_CONFIDENT_PLAN" in page.locator(".status").inner_text()
+    assert unsure == (page.locator("ul.unclear li").count() > 0)  # not confident: what is unclear shown
     assert page.locator("form[method=post]").count() == 0  # nothing here sends anything but a query
     shot(page, tmp_path, "7-plan")
 

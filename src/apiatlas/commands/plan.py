@@ -85,6 +85,8 @@ def print_plan(console: Console, result: PlanResult) -> None:
     console.print(
         f"[bold]{result.status}[/] {result.reason.value}: {result.message} ({result.elapsed_ms:.1f} ms)"
     )
+    for line in result.unclear:  # below the confidence threshold: what the plan is unsure of
+        console.print(f"unclear: {escape(line)}", highlight=False)
     if result.values:
         console.print("values in the request: " + ", ".join(f"{v.kind}={v.value!r}" for v in result.values))
     for rank, chain in enumerate(result.chains, 1):

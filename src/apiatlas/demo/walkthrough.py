@@ -89,6 +89,8 @@ def _summarise(console: Console, tool: str, data: dict[str, Any]) -> None:
     elif tool == "plan_chain":
         values = ", ".join(f"{v['kind']}={v['value']!r}" for v in data.get("values", []))
         console.print(f"   values in the request: {values or 'none'}")
+        for line in data.get("unclear", []):
+            console.print(f"   unclear: {line}", highlight=False, markup=False)
         for chain in data.get("chains", [])[:2]:
             console.print(
                 f"   plan #{chain['rank']} (score {chain['score']:.2f}, "

@@ -12,6 +12,7 @@ probability.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 
 from pydantic import model_validator
@@ -75,10 +76,18 @@ def _rank(result: PlanResult) -> float:
     return float(result.targets.index(target) if target in result.targets else len(result.targets))
 
 
+def _word_scripts(text: str) -> list[set[str]]:
+    """The scripts of each word of ``text`` with a letter, each word's letters judged one by one (a
+    Japanese phrase mixes kana and kanji, unbroken by spaces), in their compatibility form (full-width
+    Latin is Latin; ½ and ² hold no letter)."""
+    words = [unicodedata.normalize("NFKC", w) for w in _LETTERS.findall(text)]
+    return [found for w in words if (found := {s for ch in w if (s := script_of(ch))})]
+
+
 def _alien(result: PlanResult, chain: CandidateChain) -> float:
-    said = [script_of(w) for w in _LETTERS.findall(result.request)]
-    written = {script_of(w) for s in chain.steps for w in _LETTERS.findall(f"{s.api} {s.title}")}
-    return sum(1 for x in said if x not in written) / len(said) if said else 0.0
+    said = _word_scripts(result.request)
+    written = {x for s in chain.steps for w in _word_scripts(f"{s.api} {s.title}") for x in w}
+    return sum(1 for x in said if not x & written) / len(said) if said else 0.0
 
 
 def _typed(result: PlanResult, chain: CandidateChain) -> float:
@@ -146,14 +155,24 @@ def judge(result: PlanResult, model: PlanConfidenceModel | None) -> PlanResult:
     if model is None or not result.chains:
         return result
     signals = plan_signals(result)
-    result.confidence = round(model.probability(signals), 4)
-    if result.confidence >= model.threshold:
+    p = model.probability(signals)
+    result.confidence = round(p, 4)
+    if p >= model.threshold:  # the probability itself, as the threshold was fitted: not its rounding
         return result
     result.unclear = unclear(result, signals)
-    low = f"no confident plan (p={result.confidence:.2f} < {model.threshold:.2f})"
+    low = f"no confident plan (p={_below(p, model.threshold)})"
     if result.reason is ReasonCode.OK:
         result.status, result.reason = "partial", ReasonCode.NO_CONFIDENT_PLAN
         result.message = f"{low}; candidates: {result.message}"
     else:
         result.message = f"{result.message}; {low}"
     return result
+
+
+def _below(p: float, threshold: float) -> str:
+    """``p < threshold`` with two decimals, or as many more (up to six) as it takes them to differ."""
+    for digits in range(2, 7):
+        shown, bound = f"{p:.{digits}f}", f"{threshold:.{digits}f}"
+        if shown != bound:
+            break
+    return f"{shown} < {bound}"
