@@ -24,6 +24,11 @@ writes Latin identifiers) is judged out of reach only when the catalog has neith
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
 nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»);
 otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
+
+The same null reads the other way: a request whose content words one of the first hits all holds, and
+whose words' first card stands well above the null, is served whatever the shared model's doubt
+(``words_back_the_answer``: "delete service old-api"); and the second way spares a request that says
+many of the catalog's words, most of them held by a first hit (``many_words_held``).
 """
 
 from __future__ import annotations
@@ -64,6 +69,12 @@ MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (
 
 # the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
 MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
+
+# words the catalog serves (docs/search.md, "Words that back the answer")
+MIN_KNOWN_HELD = 5  # the second way spares a request with this many content words the catalog has ...
+MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
+MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
+# word (``held`` 1): the shared model's doubt does not make the search abstain
 
 HELD_HITS = 5  # the first hits whose words ``held`` reads
 
@@ -307,4 +318,25 @@ def unsupported_words(signals: Mapping[str, float]) -> bool:
         and not signals.get("agree", 0.0)
         and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
         and signals["length"] <= MAX_SUPPORT_LENGTH
+        and not many_words_held(signals)
     )
+
+
+def many_words_held(signals: Mapping[str, float]) -> bool:
+    """A request that says ``MIN_KNOWN_HELD`` or more content words the catalog has, most of them (by
+    rarity) held by one of the first hits: the catalog's own vocabulary, whatever the cosine of the card
+    the words rank first says ("what are the current metrics and desired replicas of …": a word match
+    with a cosine under the null, the right card among the first hits). Unrelated requests that match
+    the catalog by chance share one to four of its words. Callers check ``REACH_SIGNALS``."""
+    return signals["known"] >= MIN_KNOWN_HELD and signals["held"] >= MIN_HELD_SHARE
+
+
+def words_back_the_answer(signals: Mapping[str, float]) -> bool:
+    """Whether the request's words back its answer past the shared model's doubt: a request in the
+    catalog's main script whose content words are all held by one of the first hits (``held`` 1) and
+    whose words' first card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five
+    times the first rule's margin). The shared model reads cosines on one scale for every catalog (module
+    docstring); this reads them against the catalog's own null. False without the reach signals."""
+    if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
+        return False
+    return signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
