@@ -16,10 +16,10 @@ than random words are to the catalog (``support``), and it is not the card the m
 no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
 name, id or number), none of its content words is the catalog's, only its action and function words
 are, and the meaning does not rank first the card the words do (``no_catalog_word``: "schedule a dentist
-appointment"); or when none of its content words is held by
-any of the first hits and the card its words rank first is no nearer than random words
-(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
-than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
+appointment"); or when none of its content words is held by any of the first hits — or none past its
+first word, its verb — and the card its words rank first is no nearer than random words
+(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script than
+the catalog's main one (Russian over an English spec, English over a Russian catalog that also
 writes Latin identifiers) is judged out of reach only when the catalog has neither its words in any
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
 nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»);
@@ -78,7 +78,18 @@ MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the nu
 
 HELD_HITS = 5  # the first hits whose words ``held`` reads
 
-REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
+REACH_SIGNALS = (
+    "reach_margin",
+    "absent",
+    "alien",
+    "support",
+    "length",
+    "known",
+    "values",
+    "unread",
+    "held",
+    "held_after",
+)
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 _APOSTROPHE = re.compile(r"['’]")
@@ -144,14 +155,38 @@ def named_stems(query: str) -> frozenset[str]:
     sentence ("Berlin", "Paramount Pictures"; not a function word: "I", "I'm", "… done. The …"), ids and
     joined names (``web-1``, ``#general``, ``U023``), quoted text."""
     out: set[str] = set()
-    for n, token in enumerate(query.split()):
-        word = token.strip(".,!?;:()\"'«»“”")
-        capital = n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
-        if capital or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
+    for n, word in _words(query):
+        if _capitalised(n, word) or _marked(word):
             out.update(stems(word))
-    for quoted in _QUOTED.finditer(query):
-        out.update(stems(quoted.group(1) or quoted.group(2)))
-    return frozenset(out)
+    return frozenset(out | _quoted(query))
+
+
+@lru_cache(maxsize=256)
+def plain_names(query: str) -> frozenset[str]:
+    """Stems of the names that are plain words: capitalised inside the sentence, without a digit or a
+    mark, not quoted ("… to Berlin", "… for Bob") — a thing of the world rather than an id or a value the
+    request gives the catalog (``web-1``, ``#general``, 'release notes')."""
+    quoted = _quoted(query)
+    out = {t for n, word in _words(query) if _capitalised(n, word) and not _marked(word) for t in stems(word)}
+    return frozenset(out - quoted)
+
+
+def _words(query: str) -> list[tuple[int, str]]:
+    return [(n, token.strip(".,!?;:()\"'«»“”")) for n, token in enumerate(query.split())]
+
+
+def _capitalised(n: int, word: str) -> bool:
+    """A word capitalised inside the sentence, not a function word ("I", "I'm", "… done. The …")."""
+    return n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
+
+
+def _marked(word: str) -> bool:
+    """An id or a joined name: a leading ``#`` or ``@``, a digit or one of ``-_#@/.`` inside."""
+    return word[:1] in ("#", "@") or bool(_NAME_INSIDE.search(word[1:]))
+
+
+def _quoted(query: str) -> set[str]:
+    return {t for found in _QUOTED.finditer(query) for t in stems(found.group(1) or found.group(2))}
 
 
 @lru_cache(maxsize=1)
@@ -209,6 +244,17 @@ def content_held(view: SearchView, query: str, terms: list[str] | None = None) -
     return best
 
 
+def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
+    """``content_held`` over the request's words past its first one — its ``content`` words and its plain
+    names (``plain_names``): a request's first word is most often its verb, and hits that match it alone
+    match what is to be done, not what it is done to ("convert 100 USD to EUR": the conversions of another
+    thing). 1 when no such word is left."""
+    said = query.split()
+    first = set(stems(said[0])) if said else set()
+    rest = [t for t in dict.fromkeys([*content, *sorted(plain_names(query))]) if t not in first]
+    return content_held(view, query, rest) if rest else 1.0
+
+
 def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
@@ -238,7 +284,8 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
     (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
     request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
-    ``held`` (``content_held``); empty without a reach or a dense side."""
+    ``held`` (``content_held``) and ``held_after`` (``held_after_first``); empty without a reach or a
+    dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -253,6 +300,7 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "values": 1.0 if gives_value(view, query) else 0.0,
         "unread": float(len(view.unread)),
         "held": round(content_held(view, query, content), 6),
+        "held_after": round(held_after_first(view, query, content), 6),
     }
 
 
@@ -292,10 +340,11 @@ def no_catalog_word(signals: Mapping[str, float]) -> bool:
 
 def held_by_no_hit(signals: Mapping[str, float]) -> bool:
     """A request none of whose content words any of the first hits holds — they match its action or
-    function words only ("create an S3 bucket for backups": the creates) — and the card its words rank
-    first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``. Callers
-    check ``REACH_SIGNALS`` and ``alien``."""
-    return not signals["held"] and signals["support"] < MAX_MARGIN
+    function words only ("create an S3 bucket for backups": the creates) —, or none of whose words past
+    the first (``held_after``: they match its verb only, "reset my laptop password"), and the card its
+    words rank first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``.
+    Callers check ``REACH_SIGNALS`` and ``alien``."""
+    return (not signals["held"] or not signals["held_after"]) and signals["support"] < MAX_MARGIN
 
 
 def unread_and_far(signals: Mapping[str, float]) -> bool:
