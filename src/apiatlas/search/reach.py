@@ -27,7 +27,7 @@ otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
 
 The same null reads the other way: a request whose content words one of the first hits all holds, and
 whose words' first card stands well above the null, is served whatever the shared model's doubt
-(``words_back_the_answer``: "delete service old-api"); and the second way spares a request that says
+(``words_back_the_answer``); and the second way spares a request that says
 many of the catalog's words, most of them held by a first hit (``many_words_held``).
 """
 
@@ -70,7 +70,7 @@ MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (
 # the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
 MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
 
-# words the catalog serves (docs/search.md, "Words that back the answer")
+# words the catalog serves (docs/search.md, "Words past the verb, and words that back the answer")
 MIN_KNOWN_HELD = 5  # the second way spares a request with this many content words the catalog has ...
 MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
 MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
@@ -374,8 +374,8 @@ def unsupported_words(signals: Mapping[str, float]) -> bool:
 def many_words_held(signals: Mapping[str, float]) -> bool:
     """A request that says ``MIN_KNOWN_HELD`` or more content words the catalog has, most of them (by
     rarity) held by one of the first hits: the catalog's own vocabulary, whatever the cosine of the card
-    the words rank first says ("what are the current metrics and desired replicas of …": a word match
-    with a cosine under the null, the right card among the first hits). Unrelated requests that match
+    the words rank first says (a long question in the catalog's words whose first word match stands
+    under the null while the right card is among the first hits). Unrelated requests that match
     the catalog by chance share one to four of its words. Callers check ``REACH_SIGNALS``."""
     return signals["known"] >= MIN_KNOWN_HELD and signals["held"] >= MIN_HELD_SHARE
 
