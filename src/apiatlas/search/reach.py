@@ -16,14 +16,19 @@ than random words are to the catalog (``support``), and it is not the card the m
 no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
 name, id or number), none of its content words is the catalog's, only its action and function words
 are, and the meaning does not rank first the card the words do (``no_catalog_word``: "schedule a dentist
-appointment"); or when none of its content words is held by
-any of the first hits and the card its words rank first is no nearer than random words
-(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script
-than the catalog's main one (Russian over an English spec, English over a Russian catalog that also
+appointment"); or when none of its content words is held by any of the first hits — or none past its
+first word, its verb — and the card its words rank first is no nearer than random words
+(``held_by_no_hit``: "create an S3 bucket for backups"). A request with a word in another script than
+the catalog's main one (Russian over an English spec, English over a Russian catalog that also
 writes Latin identifiers) is judged out of reach only when the catalog has neither its words in any
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
 nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»);
 otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
+
+The same null reads the other way: a request whose content words one of the first hits all holds, and
+whose words' first card stands well above the null, is served whatever the shared model's doubt
+(``words_back_the_answer``); and the second way spares a request that says
+many of the catalog's words, most of them held by a first hit (``many_words_held``).
 """
 
 from __future__ import annotations
@@ -65,9 +70,26 @@ MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (
 # the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
 MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
 
+# words the catalog serves (docs/search.md, "Words past the verb, and words that back the answer")
+MIN_KNOWN_HELD = 5  # the second way spares a request with this many content words the catalog has ...
+MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
+MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
+# word (``held`` 1): the shared model's doubt does not make the search abstain
+
 HELD_HITS = 5  # the first hits whose words ``held`` reads
 
-REACH_SIGNALS = ("reach_margin", "absent", "alien", "support", "length", "known", "values", "unread", "held")
+REACH_SIGNALS = (
+    "reach_margin",
+    "absent",
+    "alien",
+    "support",
+    "length",
+    "known",
+    "values",
+    "unread",
+    "held",
+    "held_after",
+)
 
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 _APOSTROPHE = re.compile(r"['’]")
@@ -133,14 +155,38 @@ def named_stems(query: str) -> frozenset[str]:
     sentence ("Berlin", "Paramount Pictures"; not a function word: "I", "I'm", "… done. The …"), ids and
     joined names (``web-1``, ``#general``, ``U023``), quoted text."""
     out: set[str] = set()
-    for n, token in enumerate(query.split()):
-        word = token.strip(".,!?;:()\"'«»“”")
-        capital = n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
-        if capital or word[:1] in ("#", "@") or _NAME_INSIDE.search(word[1:]):
+    for n, word in _words(query):
+        if _capitalised(n, word) or _marked(word):
             out.update(stems(word))
-    for quoted in _QUOTED.finditer(query):
-        out.update(stems(quoted.group(1) or quoted.group(2)))
-    return frozenset(out)
+    return frozenset(out | _quoted(query))
+
+
+@lru_cache(maxsize=256)
+def plain_names(query: str) -> frozenset[str]:
+    """Stems of the names that are plain words: capitalised inside the sentence, without a digit or a
+    mark, not quoted ("… to Berlin", "… for Bob") — a thing of the world rather than an id or a value the
+    request gives the catalog (``web-1``, ``#general``, 'release notes')."""
+    quoted = _quoted(query)
+    out = {t for n, word in _words(query) if _capitalised(n, word) and not _marked(word) for t in stems(word)}
+    return frozenset(out - quoted)
+
+
+def _words(query: str) -> list[tuple[int, str]]:
+    return [(n, token.strip(".,!?;:()\"'«»“”")) for n, token in enumerate(query.split())]
+
+
+def _capitalised(n: int, word: str) -> bool:
+    """A word capitalised inside the sentence, not a function word ("I", "I'm", "… done. The …")."""
+    return n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
+
+
+def _marked(word: str) -> bool:
+    """An id or a joined name: a leading ``#`` or ``@``, a digit or one of ``-_#@/.`` inside."""
+    return word[:1] in ("#", "@") or bool(_NAME_INSIDE.search(word[1:]))
+
+
+def _quoted(query: str) -> set[str]:
+    return {t for found in _QUOTED.finditer(query) for t in stems(found.group(1) or found.group(2))}
 
 
 @lru_cache(maxsize=1)
@@ -198,6 +244,17 @@ def content_held(view: SearchView, query: str, terms: list[str] | None = None) -
     return best
 
 
+def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
+    """``content_held`` over the request's words past its first one — its ``content`` words and its plain
+    names (``plain_names``): a request's first word is most often its verb, and hits that match it alone
+    match what is to be done, not what it is done to ("convert 100 USD to EUR": the conversions of another
+    thing). 1 when no such word is left."""
+    said = query.split()
+    first = set(stems(said[0])) if said else set()
+    rest = [t for t in dict.fromkeys([*content, *sorted(plain_names(query))]) if t not in first]
+    return content_held(view, query, rest) if rest else 1.0
+
+
 def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
     """The cosine of the card the request's words rank first (highest bm25, exact names aside) minus the
     catalog's null cosine: whether the meaning backs the word match ("call me a taxi" matches the calls'
@@ -227,7 +284,8 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
     (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
     request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
-    ``held`` (``content_held``); empty without a reach or a dense side."""
+    ``held`` (``content_held``) and ``held_after`` (``held_after_first``); empty without a reach or a
+    dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -242,6 +300,7 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "values": 1.0 if gives_value(view, query) else 0.0,
         "unread": float(len(view.unread)),
         "held": round(content_held(view, query, content), 6),
+        "held_after": round(held_after_first(view, query, content), 6),
     }
 
 
@@ -281,10 +340,11 @@ def no_catalog_word(signals: Mapping[str, float]) -> bool:
 
 def held_by_no_hit(signals: Mapping[str, float]) -> bool:
     """A request none of whose content words any of the first hits holds — they match its action or
-    function words only ("create an S3 bucket for backups": the creates) — and the card its words rank
-    first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``. Callers
-    check ``REACH_SIGNALS`` and ``alien``."""
-    return not signals["held"] and signals["support"] < MAX_MARGIN
+    function words only ("create an S3 bucket for backups": the creates) —, or none of whose words past
+    the first (``held_after``: they match its verb only, "reset my laptop password"), and the card its
+    words rank first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``.
+    Callers check ``REACH_SIGNALS`` and ``alien``."""
+    return (not signals["held"] or not signals["held_after"]) and signals["support"] < MAX_MARGIN
 
 
 def unread_and_far(signals: Mapping[str, float]) -> bool:
@@ -307,4 +367,25 @@ def unsupported_words(signals: Mapping[str, float]) -> bool:
         and not signals.get("agree", 0.0)
         and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
         and signals["length"] <= MAX_SUPPORT_LENGTH
+        and not many_words_held(signals)
     )
+
+
+def many_words_held(signals: Mapping[str, float]) -> bool:
+    """A request that says ``MIN_KNOWN_HELD`` or more content words the catalog has, most of them (by
+    rarity) held by one of the first hits: the catalog's own vocabulary, whatever the cosine of the card
+    the words rank first says (a long question in the catalog's words whose first word match stands
+    under the null while the right card is among the first hits). Unrelated requests that match
+    the catalog by chance share one to four of its words. Callers check ``REACH_SIGNALS``."""
+    return signals["known"] >= MIN_KNOWN_HELD and signals["held"] >= MIN_HELD_SHARE
+
+
+def words_back_the_answer(signals: Mapping[str, float]) -> bool:
+    """Whether the request's words back its answer past the shared model's doubt: a request in the
+    catalog's main script whose content words are all held by one of the first hits (``held`` 1) and
+    whose words' first card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five
+    times the first rule's margin). The shared model reads cosines on one scale for every catalog (module
+    docstring); this reads them against the catalog's own null. False without the reach signals."""
+    if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
+        return False
+    return signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
