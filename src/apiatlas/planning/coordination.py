@@ -26,8 +26,18 @@ _OBJECT_WORDS = frozenset(("me", "us", "all", "the", "some"))
 MAX_THING_WORDS = 4  # a joined thing longer than this is no noun phrase ("… and find hotels near …")
 
 
+# an opening that asks without a verb: "I need the time zone and the forecast for X", "What are …"
+_ASKING_OPENING = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:is|are)|i\s+(?:need|want|would\s+like|'d\s+like))\s+(?!to\b)", re.IGNORECASE
+)
+
+
 def _head(left: str) -> tuple[str, str] | None:
-    """The request's opening (its verb and "me"/"us") and the first thing, or None without a verb."""
+    """The request's opening (its verb and "me"/"us", or a need or question said without a verb) and
+    the first thing, or None without either."""
+    asking = _ASKING_OPENING.match(left)
+    if asking is not None:
+        return left[: asking.end()].strip(), left[asking.end() :].strip()
     words = left.split()
     at = 0
     while at < len(words) and words[at].lower().strip(",") in BEFORE_A_VERB:
