@@ -1,7 +1,8 @@
 """Things asked together after a need or a question said without a verb ("I need the time zone and the
 forecast for Oslo", "What are the opening hours and the prices of …"): each thing with the shared
 complement is an action of its own, as after a verb ("Get the time zone and the forecast for Oslo");
-planned for real over an invented spec."""
+planned for real over an invented spec. A complement said first ("For Oslo, get A and B") and a thing
+holding a number ("the 7 day weather forecast": three words of a noun phrase) are read alike."""
 
 from __future__ import annotations
 
@@ -51,4 +52,20 @@ def test_a_need_or_a_question_opens_a_list_of_things_as_a_verb_does() -> None:
 
 def test_each_thing_needed_is_planned(planner: Planner) -> None:
     chain = planner.plan("I need the time zone and the weather forecast for Oslo.").chains[0]
+    assert sorted(chain.api_keys) == ["Sky_Forecast", "Sky_Time_Zone"]
+
+
+def test_a_complement_said_first_and_a_thing_holding_a_number_are_read_as_a_list() -> None:
+    fronted = [a.text for a in coordinated_things("For Oslo, get the time zone, the forecast and the tides.")]
+    assert fronted == ["get the time zone for Oslo", "get the forecast for Oslo", "get the tides for Oslo"]
+    assert coordinated_things("For Oslo, get the forecast") == []  # one thing: no list
+    numbered = "Get the time zone and the 7 day weather forecast for Oslo"
+    counted = [a.text for a in coordinated_things(numbered)]
+    assert counted == ["Get the time zone for Oslo", "Get the 7 day weather forecast for Oslo"]
+    long = "Get the time zone and the very long winding noun phrase for Oslo"
+    assert coordinated_things(long) == []  # more words than a noun phrase holds
+
+
+def test_each_thing_of_a_list_after_its_complement_is_planned(planner: Planner) -> None:
+    chain = planner.plan("For Oslo, get the time zone and the weather forecast.").chains[0]
     assert sorted(chain.api_keys) == ["Sky_Forecast", "Sky_Time_Zone"]
