@@ -66,7 +66,7 @@ PLAIN_WORDS = FUNCTION_WORDS | QUESTION_WORDS | ASKING_WORDS | FILLER_WORDS
 SENTENCE_WORDS = _listed(
     "what who when where which how is are was give tell show list i i'm please find get the a an and "
     "or of in on for to me some any do does dose did can could would top top-1 top-10 english today "
-    "today's recommend has have my also additionally"
+    "today's recommend has have my also additionally then"
 )
 # words inside a name ("The Lord of the Rings"), never at its end
 NAME_LINKS = _listed("of the and as a in on to")

@@ -26,6 +26,7 @@ from apiatlas.catalog.compact import all_fields
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
+from apiatlas.passes.rest_echo import names_into_searches
 from apiatlas.passes.rest_items import LooseIds
 from apiatlas.passes.rest_merge import graph_stats, merge_edges
 from apiatlas.passes.rest_names import (
@@ -352,6 +353,7 @@ def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
     catalog.edges = merge_edges(catalog.edges, _RestGraph(catalog, config).build())
     declare_said_producers(catalog)  # the producer an input's description names (``rest_said``)
     catalog.edges = merge_edges(catalog.edges, codes_from_short_names(catalog))
+    catalog.edges = merge_edges(catalog.edges, names_into_searches(catalog))  # ``rest_echo``
     catalog.stats["graph"] = graph_stats(catalog, config, catalog.stats.get("graph", {}))
     return len(catalog.edges) - before
 

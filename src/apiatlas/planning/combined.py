@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
+from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
@@ -17,6 +18,7 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
+from apiatlas.planning.restated import said_once
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -97,6 +99,7 @@ def join_chains(
     given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
     why: list[str] = []
     chosen: list[CandidateChain] = []
+    ends: list[int] = []  # each action's last step
     candidates = _coherent(candidates, back, step_cost, cache, missing_cost)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
@@ -114,6 +117,7 @@ def join_chains(
                 steps.append(found[1])
                 given.append(found[1])
                 why.append(f"action {number}: {found[1].api}, on what the actions before it name")
+                ends.append(len(steps) - 1)
                 continue
         chain = chains[0]
         chosen.append(chain)
@@ -136,11 +140,13 @@ def join_chains(
                 steps.append(moved)
                 same = len(steps) - 1
             at.append(same)
+        ends.append(at[-1])
         why.append(f"action {number}: " + " → ".join(chain.api_keys) + f" (score {chain.score:.2f})")
         if any(i < before for i in at):
             why.append(
                 f"action {number} shares {sum(1 for i in at if i < before)} step(s) with the ones before"
             )
+    steps = said_once(steps, ends, lambda key: _reads(cache, key))
     missing = [f"{s.api}.{i.name}" for s in steps for i in s.inputs if i.origin == "user" and i.required]
     confidence = 1.0
     for chain in chosen:
@@ -213,6 +219,11 @@ def _joint_score(
         shared += sum(1 for key in keys if key in seen)
         seen.update(keys)
     return round(total + step_cost * shared, 6), -sum(pick)  # ties: each action's own best
+
+
+def _reads(cache: SnapshotCache, key: str) -> bool:
+    api = cache.api(key)
+    return api is not None and api.side_effect is SideEffect.READ
 
 
 def _call_key(step: PlannedStep) -> tuple[object, ...]:

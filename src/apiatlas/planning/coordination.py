@@ -18,7 +18,7 @@ from apiatlas.planning.snapshot_reads import SnapshotCache
 
 # "A and B", "A, B, and C", "A, B and C" up to a preposition that starts the shared complement
 _LIST = re.compile(
-    r"^(?P<left>.+?),?\s+and\s+(?P<last>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?P<rest>(?:for|of|about|on|in)\s.+)$",
+    r"^(?P<left>.+?),?\s+and\s+(?P<last>(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+(?P<rest>(?:for|of|about|on|in)\s.+)$",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
@@ -26,8 +26,18 @@ _OBJECT_WORDS = frozenset(("me", "us", "all", "the", "some"))
 MAX_THING_WORDS = 4  # a joined thing longer than this is no noun phrase ("… and find hotels near …")
 
 
+# an opening that asks without a verb: "I need the time zone and the forecast for X", "What are …"
+_ASKING_OPENING = re.compile(
+    r"^\s*(?:(?:what|which)\s+(?:is|are)|i\s+(?:need|want|would\s+like|'d\s+like))\s+(?!to\b)", re.IGNORECASE
+)
+
+
 def _head(left: str) -> tuple[str, str] | None:
-    """The request's opening (its verb and "me"/"us") and the first thing, or None without a verb."""
+    """The request's opening (its verb and "me"/"us", or a need or question said without a verb) and
+    the first thing, or None without either."""
+    asking = _ASKING_OPENING.match(left)
+    if asking is not None:
+        return left[: asking.end()].strip(), left[asking.end() :].strip()
     words = left.split()
     at = 0
     while at < len(words) and words[at].lower().strip(",") in BEFORE_A_VERB:
@@ -50,7 +60,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
     five reviews, and offers for Sony PlayStation 5." → three actions); [] when it has no such list.
     ``first_phrase``: the shared complement is its first phrase only ("for Paris" of "for Paris for
     the next 3 days": the rest may be one thing's own); [] when it has one phrase only."""
-    text = request.strip().rstrip(".?!")
+    text = _complement_last(request.strip().rstrip(".?!"))
     match = _LIST.match(text)
     if match is None:
         return _said_last(text) or ([] if first_phrase else _own_complements(text))
@@ -61,7 +71,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
         return []
     head, first = opened
     things = [t.strip() for t in first.split(",") if t.strip()] + [match["last"].strip()]
-    if len(things) < 2 or any(len(t.split()) > MAX_THING_WORDS or not _WORD.search(t) for t in things):
+    if len(things) < 2 or any(_long(t) or not _WORD.search(t) for t in things):
         return []
     if any(w.lower() in ACTION_WORDS for t in things for w in _WORD.findall(t)[:1]):
         return []
@@ -73,6 +83,26 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
         rest = rest[: cut.start()]
     texts = [f"{head} {t} {rest}" for t in things]
     return _actions(texts)
+
+
+def _long(thing: str) -> bool:
+    """More words than a noun phrase holds, articles and numbers aside ("the 7 day weather forecast": 3)."""
+    return len([w for w in _WORD.findall(thing) if w.lower() not in _ARTICLES]) > MAX_THING_WORDS
+
+
+_ARTICLES = frozenset(("a", "an", "the"))
+# "For Lisbon, get the time zone, the forecast and the current weather": the complement said first
+_FRONTED = re.compile(r"^(?P<phrase>(?:for|of|about|on|in)\s[^,]+),\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
+def _complement_last(text: str) -> str:
+    """``text`` with a complement said before a list of things moved after it, where a list with no
+    complement of its own follows ("For X, get A, B and C" → "get A, B and C for X"); else as it was."""
+    fronted = _FRONTED.match(text)
+    if fronted is None or _LIST.match(fronted["rest"]) or not _head(fronted["rest"]):
+        return text
+    moved = f"{fronted['rest']} {fronted['phrase'][0].lower()}{fronted['phrase'][1:]}"
+    return moved if _LIST.match(moved) else text
 
 
 # "A for X for the next days and B": one more thing said after the complement, in lower case words
