@@ -42,6 +42,7 @@ from apiatlas.planning.intent import (
     kinds_a_key_may_name,
     named_kinds,
 )
+from apiatlas.planning.kinds_across import as_catalog_stems, hinted_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -224,13 +225,15 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request))
+        kinds = self.search.kinds_across(_LETTERS.findall(request), vocabulary.kind_set)  # «покупателя»
+        found = hinted_across(request, found, kinds)
+        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request, kinds))
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
         across = self.search.read_across([w.word for w in words]) if words else {}
-        words = read_across(words, across)
+        words = read_across(read_across(words, across), as_catalog_stems({}, kinds))
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
@@ -294,13 +297,14 @@ class Planner:
                     self._keys_by_kind.setdefault(kind, []).append(key)
         return self._keys_by_kind
 
-    def _kinds_across(self, request: str) -> dict[str, str]:
-        """The request's words in a script the catalog does not write, read as catalog stems (only when
-        the catalog names inputs for kinds: a name may follow such a word, «канала general»)."""
+    def _kinds_across(self, request: str, kinds: dict[str, str]) -> dict[str, str]:
+        """The request's words in a script the catalog does not write, read as catalog stems, a kind
+        (``kinds``) first (only when the catalog names inputs for kinds: a name may follow such a word,
+        «канала general»)."""
         if not self.cache.vocabulary.named_inputs:
             return {}
         foreign = [w for w in _LETTERS.findall(request) if not w.isascii()]
-        return self.search.read_across(foreign) if foreign else {}
+        return as_catalog_stems(self.search.read_across(foreign), kinds) if foreign else {}
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
