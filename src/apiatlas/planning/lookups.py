@@ -302,12 +302,23 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     thing of the catalog (``channel``, ``user``, ``users``), or, of an operation that declares no input
     required, one another operation requires (``ts`` of ``conversations.replies``; ``chat.update``
     requires it). A chain may feed it; a plan without it asks nothing."""
-    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS:
+    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or _item_change(api, name):
         return False
     if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
+
+
+def _item_change(api: Api, name: str) -> bool:
+    """Whether ``name`` is a body field of a write to one item its path names by a required input
+    (``POST /boxes/{box}``): such a change carries what the request says of the item, no other thing."""
+    if api.side_effect is SideEffect.READ:
+        return False
+    if not any(p.name == name and p.location == "body" for p in api.params):
+        return False
+    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    return last.startswith("{") and any(p.required and p.location == "path" for p in api.params)
 
 
 def picked_name(
