@@ -110,7 +110,8 @@ class PlanContext:
         return all(found[i].kind != v.NAME and self._fit(api, [i]) > 0.5 for i in values)
 
     def _fit(self, api: Api, values: Iterable[int]) -> float:
-        return sum(1.0 + self.cache.hint_fit(self.found[i].hint, api) for i in values)
+        found = self.found
+        return sum(1.0 + self.cache.hint_fit(found[i].hint, api, found[i].qualifier) for i in values)
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:

@@ -238,7 +238,8 @@ class ChainScoring:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
             if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
                 tally.used.add(value.index)  # date spares a missing input, it earns nothing
-                tally.kind_fit += ctx.cache.hint_fit(ctx.found[value.index].hint, api)
+                found = ctx.found[value.index]
+                tally.kind_fit += ctx.cache.hint_fit(found.hint, api, found.qualifier)
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):

@@ -7,6 +7,7 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.compound_kinds import compound_fit
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
@@ -64,15 +65,16 @@ class SnapshotCache:
             self.kinds[api.key] = own_kind(api, self.vocabulary)
         return self.kinds[api.key]
 
-    def hint_fit(self, hint: str, api: Api) -> float:
-        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept."""
+    def hint_fit(self, hint: str, api: Api, qualifier: str = "") -> float:
+        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept; with the word
+        before the kind noun, its ``compound_kinds.compound_fit`` besides."""
         if not hint:
             return 0.0
         key = (hint, api.key)
         if key not in self.fits:
             self._room(self.fits)
             self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
-        return self.fits[key]
+        return self.fits[key] + compound_fit(qualifier, hint, api.key) if qualifier else self.fits[key]
 
     def entries_stating(self, found: list[Any], known: bool) -> dict[str, set[int]] | None:
         """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
