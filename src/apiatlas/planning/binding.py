@@ -12,7 +12,7 @@ from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import input_role, said_role
-from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
@@ -198,6 +198,8 @@ def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
         and word not in PLAIN_WORDS
         and word not in SENTENCE_WORDS
         and word not in ACTION_WORDS
+        and word not in NEWEST_WORDS  # "the latest invoice": which one, said by a list's first item
+        and word not in ORDINALS
         and word not in kinds
         and singular(word) not in kinds  # "the channel messages": a kind, plural
         and not word.isdigit()

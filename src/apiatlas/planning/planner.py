@@ -308,8 +308,10 @@ class Planner:
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
-        asked = newest_things(request)
-        return asked & self.cache.listed_items().keys() if asked else frozenset()
+        asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
+        if not asked:
+            return frozenset()
+        return asked & (self.cache.listed_items().keys() | self.cache.page_lists().keys())
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -330,7 +332,8 @@ class Planner:
         direct = set(self._taking_ids(ctx))
         listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
         kinds = ctx.newest | ctx.said_kinds(listed)
-        listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
+        pages = self.cache.page_lists() if ctx.newest else {}
+        listing = sorted({k for kind in kinds for k in listed.get(kind, pages.get(kind, ()))})  # their lists
         asked = self._asked_fed(ctx)
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]

@@ -12,6 +12,7 @@ from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
+from apiatlas.planning.page_lists import page_lists
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -38,6 +39,7 @@ class SnapshotCache:
         self.output_lists: dict[str, set[str]] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
         self.verbs: frozenset[str] | None = None
+        self.pages: dict[str, set[str]] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -143,6 +145,12 @@ class SnapshotCache:
                 if kind := listed_item(field):
                     self.feeding_lists.setdefault(kind, set()).add(producer)
         return self.feeding_lists
+
+    def page_lists(self) -> dict[str, set[str]]:
+        """The kinds a page list holds (``page_lists.page_lists``: ``data[]`` of ``GET /boxes``), once."""
+        if self.pages is None:
+            self.pages = page_lists(self.snapshot.list_producers(), self.vocabulary.kind_set)
+        return self.pages
 
     def write_verbs(self) -> frozenset[str]:
         """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""
