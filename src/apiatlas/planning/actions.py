@@ -27,6 +27,7 @@ from apiatlas.language.words import (
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
+from apiatlas.planning.twin_routes import own_routes
 from apiatlas.planning.write_fields import fields_written, with_fields
 from apiatlas.text import stem, stems
 
@@ -275,6 +276,7 @@ def write_targets(
         named = [k for k in kinded if said & _own_stems(api(k))] or kinded
     named = with_fields(named, fields_written(writes, api, verb, words, stated), kinded)  # "the email of X"
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
+    named = own_routes(named)  # not the same write under a parent (``twin_routes``)
     return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
 
 

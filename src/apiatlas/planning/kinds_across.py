@@ -9,7 +9,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
+from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.text import stem
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
@@ -35,3 +37,15 @@ def as_catalog_stems(bridged: Mapping[str, str], kinds: Mapping[str, str]) -> di
     """The search's reading of foreign words (stem -> catalog stem) with the kind each one names in
     place of a reading that is no kind («покупателя»: buyer, not "client")."""
     return {**bridged, **{said: stem(kind) for said, kind in kinds.items()}}
+
+
+def named_across(
+    search: PlanSearch, vocabulary: CatalogVocabulary, said: list[str], kinds: Mapping[str, str]
+) -> dict[str, str]:
+    """The request's words ``said`` in a script the catalog does not write, read as catalog stems, a kind
+    (``kinds``) first (only when the catalog names inputs for kinds: a name may follow such a word,
+    «канала general»)."""
+    if not vocabulary.named_inputs:
+        return {}
+    foreign = [w for w in said if not w.isascii()]
+    return as_catalog_stems(search.read_across(foreign), kinds) if foreign else {}

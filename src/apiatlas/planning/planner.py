@@ -42,7 +42,8 @@ from apiatlas.planning.intent import (
     kinds_a_key_may_name,
     named_kinds,
 )
-from apiatlas.planning.kinds_across import as_catalog_stems, hinted_across
+from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.kinds_across import as_catalog_stems, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -153,7 +154,7 @@ class Planner:
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
         found = v.extract_values(request, self.cache.vocabulary) if request else []
-        actions = split_actions(request, found, self.cache.write_verbs) if request else []
+        actions = split_actions(request, found, self._verbs(request)) if request else []
         if target is not None or len(actions) < 2:
             meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
@@ -298,13 +299,13 @@ class Planner:
         return self._keys_by_kind
 
     def _kinds_across(self, request: str, kinds: dict[str, str]) -> dict[str, str]:
-        """The request's words in a script the catalog does not write, read as catalog stems, a kind
-        (``kinds``) first (only when the catalog names inputs for kinds: a name may follow such a word,
-        «канала general»)."""
-        if not self.cache.vocabulary.named_inputs:
-            return {}
-        foreign = [w for w in _LETTERS.findall(request) if not w.isascii()]
-        return as_catalog_stems(self.search.read_across(foreign), kinds) if foreign else {}
+        """The request's foreign words read as catalog stems, a kind first (``kinds_across.named_across``)."""
+        return named_across(self.search, self.cache.vocabulary, _LETTERS.findall(request), kinds)
+
+    def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
+        """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
+        said = kind_verbs(request, self.cache.creates().keys())
+        return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
@@ -338,7 +339,7 @@ class Planner:
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        kinded = self._kind_writes(ctx) if ctx.verb else []
+        kinded = self.cache.creates().get(ctx.verb, []) or self._kind_writes(ctx) if ctx.verb else []
         members = self._member_writes(ctx) if ctx.verb else []
         ctx.members = frozenset(members)
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once

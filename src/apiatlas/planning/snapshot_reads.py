@@ -11,6 +11,7 @@ from apiatlas.planning.compound_kinds import compound_fit
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
+from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_lists
 from apiatlas.snapshot import CatalogReader
@@ -40,6 +41,7 @@ class SnapshotCache:
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
+        self.created: dict[str, list[str]] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -151,6 +153,12 @@ class SnapshotCache:
         if self.pages is None:
             self.pages = page_lists(self.snapshot.list_producers(), self.vocabulary.kind_set)
         return self.pages
+
+    def creates(self) -> dict[str, list[str]]:
+        """The kinds a ``POST`` to their collection creates, and those keys (``kind_verbs.created_kinds``)."""
+        if self.created is None:
+            self.created = created_kinds(self.snapshot.all_api_keys(), self.vocabulary.kind_set)
+        return self.created
 
     def write_verbs(self) -> frozenset[str]:
         """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""
