@@ -112,7 +112,7 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         if slot.table is not None or dtype in ("array", "object", "boolean", "number") or "date" in dtype:
             return False
         if hint:  # by the input's name, or by its type: ``GET /v1/events/{id}``'s id is of type "event"
-            nouns = (hint, hint.removesuffix("s"))
+            nouns = (hint, hint.removesuffix("s"), _norm(value.qualifier + hint))  # "payment box": paymentbox
             return name in (*nouns, *(n + "id" for n in nouns)) or _norm(dtype) in nouns
         return name.endswith("id")
     if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
@@ -128,13 +128,13 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
 def fills(value: v.ExtractedValue, slot: Slot) -> bool:
     """Whether a stated value may fill this input (``accepts``; a name of a thing, or a value said to be
     found elsewhere, only a required one)."""
-    return _fills(value.kind, value.hint, slot)
+    return _fills(value.kind, value.hint, slot, value.qualifier)
 
 
 @lru_cache(maxsize=65536)
-def _fills(kind: str, hint: str, slot: Slot) -> bool:
-    """``fills`` by what it reads of a value: its kind and hint."""
-    return accepts(v.ExtractedValue(kind, "", "", hint=hint), slot) and (
+def _fills(kind: str, hint: str, slot: Slot, qualifier: str = "") -> bool:
+    """``fills`` by what it reads of a value: its kind, hint and qualifier."""
+    return accepts(v.ExtractedValue(kind, "", "", hint=hint, qualifier=qualifier), slot) and (
         slot.required or (kind != v.ENTITY and hint != v.ELSEWHERE)
     )
 

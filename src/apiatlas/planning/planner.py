@@ -62,6 +62,7 @@ from apiatlas.planning.steps import (
     required_inputs,
     taking_ids,
 )
+from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
@@ -310,9 +311,8 @@ class Planner:
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
         asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
-        if not asked:
-            return frozenset()
-        return asked & (self.cache.listed_items().keys() | self.cache.page_lists().keys())
+        held = (self.cache.listed_items().keys() | self.cache.page_lists().keys()) if asked else set()
+        return asked & held
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -345,6 +345,7 @@ class Planner:
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
+        hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(
