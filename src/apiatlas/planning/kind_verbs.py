@@ -6,9 +6,11 @@ where no write of the catalog says the verb "refund" but ``POST /refunds`` creat
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 
 from apiatlas.language.actions import BEFORE_A_VERB
+from apiatlas.planning import values as v
+from apiatlas.planning.actions import said_new
 from apiatlas.planning.lookups import singular_kind
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
@@ -42,3 +44,10 @@ def kind_verbs(text: str, created: Collection[str]) -> frozenset[str]:
         for at, word in enumerate(words[:-1])
         if word in created and words[at + 1] in _DETERMINERS and (at == 0 or words[at - 1] in _OPENING)
     )
+
+
+def new_kinds(text: str, found: Sequence[v.ExtractedValue], kinds: Collection[str]) -> set[str]:
+    """The kinds of the things the request states as new ("Create a box Jenny Rosen": box, the kind of a
+    stated name said after "a", ``actions.said_new``): what a write creates, though the kind noun lies
+    inside the stated value."""
+    return {h for f in found if (h := f.hint) in kinds and said_new(text, h)}

@@ -312,12 +312,15 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
 
 def _item_change(api: Api, name: str) -> bool:
     """Whether ``name`` is a body field of a write to one item its path names by a required input
-    (``POST /boxes/{box}``): such a change carries what the request says of the item, no other thing."""
+    (``POST /boxes/{box}``) or of the create of a kind (``POST /boxes``): such a write carries what the
+    request says of the item, no other thing."""
     if api.side_effect is SideEffect.READ:
         return False
     if not any(p.name == name and p.location == "body" for p in api.params):
         return False
     last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    if api.key.startswith("POST ") and last.isidentifier() and singular_kind(last) != last.lower():
+        return True  # the create of a collection
     return last.startswith("{") and any(p.required and p.location == "path" for p in api.params)
 
 

@@ -42,7 +42,7 @@ from apiatlas.planning.intent import (
     kinds_a_key_may_name,
     named_kinds,
 )
-from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.kind_verbs import kind_verbs, new_kinds
 from apiatlas.planning.kinds_across import as_catalog_stems, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
@@ -229,7 +229,8 @@ class Planner:
         ]
         kinds = self.search.kinds_across(_LETTERS.findall(request), vocabulary.kind_set)  # «покупателя»
         found = hinted_across(request, found, kinds)
-        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request, kinds))
+        across = named_across(self.search, vocabulary, _LETTERS.findall(request), kinds)  # «канала general»
+        found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
@@ -260,6 +261,7 @@ class Planner:
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
         if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
             kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
+        kinds = kinds or new_kinds(ctx.request, ctx.found, self.cache.vocabulary.kind_set)  # "a box B"
         if not kinds or self.allow is reads_only:
             return []
         for kind in kinds - self._writes_by_kind.keys():
@@ -298,10 +300,6 @@ class Planner:
                 for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
                     self._keys_by_kind.setdefault(kind, []).append(key)
         return self._keys_by_kind
-
-    def _kinds_across(self, request: str, kinds: dict[str, str]) -> dict[str, str]:
-        """The request's foreign words read as catalog stems, a kind first (``kinds_across.named_across``)."""
-        return named_across(self.search, self.cache.vocabulary, _LETTERS.findall(request), kinds)
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
         """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
