@@ -59,3 +59,45 @@ def test_the_kinds_said_new() -> None:
     found = [ExtractedValue(ENTITY, "member Jenny Rosen", "member Jenny Rosen", hint="member")]
     assert new_kinds("Create a member Jenny Rosen", found, {"member"}) == {"member"}
     assert new_kinds("Update the member Jenny Rosen", found, {"member"}) == set()
+
+
+def _form(path: str, summary: str, fields: dict[str, bool], out: str) -> str:
+    props = ", ".join(f"{f}: {{type: string}}" for f in fields)
+    required = [f for f, r in fields.items() if r]
+    return f"""\
+  {path}:
+    post:
+      summary: {summary}
+      requestBody:
+        content: {{application/x-www-form-urlencoded: {{schema: {{type: object, required: {required},
+          properties: {{{props}}}}}}}}}
+      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {out}}}}}}}}}
+"""
+
+
+ITEM = "{type: object, properties: {id: {type: string}, name: {type: string}}}"
+TAG = "{type: object, properties: {id: {type: string}, item: {type: string}, currency: {type: string}}}"
+STORE = "openapi: 3.0.0\ninfo: {title: Store, version: '1'}\npaths:\n" + "".join(
+    [
+        _form("/items", "Creates a new item object", {"name": True, "description": False}, ITEM),
+        _by_path("/items/{item}", "get", "Retrieve an item", "item", ITEM),
+        _op("/items/search", "get", "Search for items you have created", [("query", True)],
+            _of("data", "{type: array, items: " + ITEM + "}")),
+        _form("/tags", "Creates a new price tag for an item", {"currency": True, "item": False}, TAG),
+        _by_path("/tags/{tag}", "get", "Retrieve a price tag", "tag", TAG),
+        _op("/tags/search", "get", "Search for price tags you have created", [("query", True)],
+            _of("data", "{type: array, items: " + TAG + "}")),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "new_things_store", STORE)
+
+
+def test_a_thing_said_new_is_created_to_feed_the_target(store: Snapshot) -> None:
+    result = Planner(store, allow=None).plan("Create an item Gold with a price tag of 20 USD")
+    assert result.chains and result.chains[0].api_keys == ["POST /items", "POST /tags"]
+    given = {i.name: (i.origin, i.value, i.from_step) for i in result.chains[0].steps[1].inputs}
+    assert given["currency"] == ("request", "usd", None) and given["item"][0::2] == ("step", 0)

@@ -115,6 +115,8 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
             nouns = (hint, hint.removesuffix("s"), _norm(value.qualifier + hint))  # "payment box": paymentbox
             return name in (*nouns, *(n + "id" for n in nouns)) or _norm(dtype) in nouns
         return name.endswith("id")
+    if kind == v.AMOUNT:  # "20 USD": its code is a currency
+        return slot.table is None and name == "currency" and slot.json_type in ("", "string")
     if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
         return (
             bool(value.hint)
@@ -123,6 +125,12 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
             and not name.endswith("id")
         )
     return False
+
+
+def _as_input(value: v.ExtractedValue) -> Any:
+    """What a stated value passes to the input it fills: an amount's currency code ("20 USD": usd), as
+    ``accepts`` lets an amount fill only a currency."""
+    return str(value.value).rsplit(" ", 1)[-1].lower() if value.kind == v.AMOUNT else value.value
 
 
 def fills(value: v.ExtractedValue, slot: Slot) -> bool:
@@ -257,7 +265,7 @@ def bind(
                 if len(fits) == 1
                 else max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
             )
-            out[key] = Bound("request", found[index].value, index)
+            out[key] = Bound("request", _as_input(found[index]), index)
             used.add(index)
         if key not in out and slot.enum and slot.required:
             choice = enum_choice(slot, words or [])

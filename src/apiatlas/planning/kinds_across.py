@@ -49,3 +49,14 @@ def named_across(
         return {}
     foreign = [w for w in said if not w.isascii()]
     return as_catalog_stems(search.read_across(foreign), kinds) if foreign else {}
+
+
+def foreign_kinds(
+    search: PlanSearch, vocabulary: CatalogVocabulary, request: str, found: list[v.ExtractedValue]
+) -> dict[str, str]:
+    """The request's foreign words read as the kinds they name (``PlanSearch.kinds_across``), when a name may
+    follow such a word (the catalog names inputs for kinds) or an id without a kind is stated: an embedding
+    per foreign word, not spent on every request."""
+    if vocabulary.named_inputs or any(f.kind == v.IDENTIFIER and not f.hint for f in found):
+        return search.kinds_across(_WORD.findall(request), vocabulary.kind_set)
+    return {}

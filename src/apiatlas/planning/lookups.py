@@ -264,15 +264,22 @@ def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) ->
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
     one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
-    id (``looked_up``). A name said without its kind (``bare_names``) fills none."""
+    id (``looked_up``); or it is the ``name`` of the create of that kind ("a server web-2": ``POST
+    /servers``' name). A name said without its kind (``bare_names``) fills none."""
     if not hint:
         return False
-    if item_kind(api, name) == hint:
+    if item_kind(api, name) == hint or (name == "name" and _creates(api) == hint):
         return True
     if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+
+
+def _creates(api: Api) -> str:
+    """The kind a ``POST`` to a collection creates (``POST /servers``: server); '' for any other API."""
+    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    return singular_kind(last) if api.key.startswith("POST ") and last.isidentifier() else ""
 
 
 def pick_field(producer: Api, table: str | None, field: str) -> str | None:

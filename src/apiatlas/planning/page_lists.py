@@ -36,16 +36,6 @@ def held_kind(key: str, field: str, kinds: Collection[str], newest: Collection[s
     return page_kind(key, field, kinds) or said
 
 
-def page_lists(pairs: Iterable[tuple[str, str]], kinds: Collection[str]) -> dict[str, set[str]]:
-    """The kinds some page list holds and the lists holding each (``pairs``: a list producer and a field
-    of it, ``list_producers``)."""
-    out: dict[str, set[str]] = {}
-    for producer, field in pairs:
-        if kind := page_kind(producer, field, kinds):
-            out.setdefault(kind, set()).add(producer)
-    return out
-
-
 def own_id(edges: Iterable[Link], producer: str, kind: str, kinds: Collection[str]) -> Link | None:
     """The edge from a page list of ``kind`` (``producer``) giving its items' own id (``data[].id`` of
     ``GET /boxes`` into a box's input), rather than an id of the kind nested in each item

@@ -43,7 +43,7 @@ from apiatlas.planning.intent import (
     named_kinds,
 )
 from apiatlas.planning.kind_verbs import kind_verbs, new_kinds
-from apiatlas.planning.kinds_across import as_catalog_stems, hinted_across, named_across
+from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -227,7 +227,7 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        kinds = self.search.kinds_across(_LETTERS.findall(request), vocabulary.kind_set)  # «покупателя»
+        kinds = foreign_kinds(self.search, vocabulary, request, found)  # «покупателя»: buyer
         found = hinted_across(request, found, kinds)
         across = named_across(self.search, vocabulary, _LETTERS.findall(request), kinds)  # «канала general»
         found += said_names(request, vocabulary, found, self.known, across)

@@ -13,7 +13,7 @@ from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
-from apiatlas.planning.page_lists import page_lists
+from apiatlas.planning.page_lists import page_kind
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -142,17 +142,20 @@ class SnapshotCache:
         listing each, read once (``list_producers``: each producer and list field once; reading every edge
         of a 31,580-API graph took 1.2 s)."""
         if self.feeding_lists is None:
-            self.feeding_lists = {}
+            self.feeding_lists, self.pages = {}, {}
+            kinds = self.vocabulary.kind_set
             for producer, field in self.snapshot.list_producers():
                 if kind := listed_item(field):
                     self.feeding_lists.setdefault(kind, set()).add(producer)
+                if held := page_kind(producer, field, kinds):  # a page of a kind (``page_lists``)
+                    self.pages.setdefault(held, set()).add(producer)
         return self.feeding_lists
 
     def page_lists(self) -> dict[str, set[str]]:
         """The kinds a page list holds (``page_lists.page_lists``: ``data[]`` of ``GET /boxes``), once."""
         if self.pages is None:
-            self.pages = page_lists(self.snapshot.list_producers(), self.vocabulary.kind_set)
-        return self.pages
+            self.listed_items()  # read with the lists named for a kind, in one pass
+        return self.pages or {}
 
     def creates(self) -> dict[str, list[str]]:
         """The kinds a ``POST`` to their collection creates, and those keys (``kind_verbs.created_kinds``)."""

@@ -64,7 +64,7 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
     voc = ctx.cache.vocabulary
-    named = _named_producers(ctx, api) | newest_fed(ctx, api)
+    named = _named_producers(ctx, api) | newest_fed(ctx, api) | ctx.new_kinds()  # "with a new box"
     filtered = reads(api) and _states(ctx, api)  # a read the request's values filter: the rest are options
     out = [
         s
@@ -89,7 +89,8 @@ def from_earlier(
     earlier = {a.key: i for i, a in enumerate(apis[:index]) if i not in but}
     kind = item_kind(apis[index], slot.name) if slot.table is None else ""
     strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
-    pages = ctx.cache.page_lists().get(input_kind(apis[index], slot.name), ()) if slot.table is None else ()
+    newest = ctx.newest and slot.table is None  # the newest asked: a page list gives its items' own id
+    pages = ctx.cache.page_lists().get(input_kind(apis[index], slot.name), ()) if newest else ()
     for producer, at in earlier.items():
         edge = strongest.get(producer)
         if producer in pages:  # a page list of the thing: its items' own id (``page_lists.own_id``)
