@@ -27,6 +27,8 @@ from apiatlas.language.words import (
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
+from apiatlas.planning.twin_routes import own_routes
+from apiatlas.planning.write_fields import fields_written, with_fields
 from apiatlas.text import stem, stems
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
@@ -272,7 +274,9 @@ def write_targets(
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
     if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
         named = [k for k in kinded if said & _own_stems(api(k))] or kinded
+    named = with_fields(named, fields_written(writes, api, verb, words, stated), kinded)  # "the email of X"
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
+    named = own_routes(named)  # not the same write under a parent (``twin_routes``)
     return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
 
 

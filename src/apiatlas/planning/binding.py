@@ -12,7 +12,7 @@ from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import input_role, said_role
-from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
@@ -112,9 +112,11 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         if slot.table is not None or dtype in ("array", "object", "boolean", "number") or "date" in dtype:
             return False
         if hint:  # by the input's name, or by its type: ``GET /v1/events/{id}``'s id is of type "event"
-            nouns = (hint, hint.removesuffix("s"))
+            nouns = (hint, hint.removesuffix("s"), _norm(value.qualifier + hint))  # "payment box": paymentbox
             return name in (*nouns, *(n + "id" for n in nouns)) or _norm(dtype) in nouns
         return name.endswith("id")
+    if kind == v.AMOUNT:  # "20 USD": its code is a currency
+        return slot.table is None and name == "currency" and slot.json_type in ("", "string")
     if kind == v.NUMBER:  # "the second season" → season_number; an ordinal is never an id ("the first movie")
         return (
             bool(value.hint)
@@ -125,16 +127,22 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
     return False
 
 
+def _as_input(value: v.ExtractedValue) -> Any:
+    """What a stated value passes to the input it fills: an amount's currency code ("20 USD": usd), as
+    ``accepts`` lets an amount fill only a currency."""
+    return str(value.value).rsplit(" ", 1)[-1].lower() if value.kind == v.AMOUNT else value.value
+
+
 def fills(value: v.ExtractedValue, slot: Slot) -> bool:
     """Whether a stated value may fill this input (``accepts``; a name of a thing, or a value said to be
     found elsewhere, only a required one)."""
-    return _fills(value.kind, value.hint, slot)
+    return _fills(value.kind, value.hint, slot, value.qualifier)
 
 
 @lru_cache(maxsize=65536)
-def _fills(kind: str, hint: str, slot: Slot) -> bool:
-    """``fills`` by what it reads of a value: its kind and hint."""
-    return accepts(v.ExtractedValue(kind, "", "", hint=hint), slot) and (
+def _fills(kind: str, hint: str, slot: Slot, qualifier: str = "") -> bool:
+    """``fills`` by what it reads of a value: its kind, hint and qualifier."""
+    return accepts(v.ExtractedValue(kind, "", "", hint=hint, qualifier=qualifier), slot) and (
         slot.required or (kind != v.ENTITY and hint != v.ELSEWHERE)
     )
 
@@ -198,6 +206,8 @@ def _a_name(word: str, noun: str, kinds: frozenset[str]) -> bool:
         and word not in PLAIN_WORDS
         and word not in SENTENCE_WORDS
         and word not in ACTION_WORDS
+        and word not in NEWEST_WORDS  # "the latest invoice": which one, said by a list's first item
+        and word not in ORDINALS
         and word not in kinds
         and singular(word) not in kinds  # "the channel messages": a kind, plural
         and not word.isdigit()
@@ -255,7 +265,7 @@ def bind(
                 if len(fits) == 1
                 else max(fits, key=lambda i: (hint_fit(found[i].hint, api, kinds), -i))
             )
-            out[key] = Bound("request", found[index].value, index)
+            out[key] = Bound("request", _as_input(found[index]), index)
             used.add(index)
         if key not in out and slot.enum and slot.required:
             choice = enum_choice(slot, words or [])

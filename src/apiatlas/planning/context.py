@@ -11,6 +11,7 @@ from apiatlas.language.catalog import singular
 from apiatlas.planning import lookups
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Bound, Slot, bind
+from apiatlas.planning.kind_verbs import new_kinds
 from apiatlas.planning.relevance import Relevance
 from apiatlas.planning.roles import places
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -46,6 +47,18 @@ class PlanContext:
     members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
     route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
+    new: frozenset[str] | None = None  # the kinds of the things the request states as new (``said_new``)
+
+    def new_kinds(self) -> frozenset[str]:
+        """The kinds of the things the request states as new ("a box B": ``kind_verbs.new_kinds``), once."""
+        if self.new is None:
+            self.new = frozenset(new_kinds(self.request, self.found, self.cache.vocabulary.kind_set))
+        return self.new
+
+    def creating(self, key: str) -> bool:
+        """Whether ``key`` creates a thing the request states as new ("Create a box B with a lid L": the
+        box's create may feed the lid's)."""
+        return any(key in self.cache.creates().get(k, ()) for k in self.new_kinds())
 
     def api(self, key: str) -> Api | None:
         return self.cache.api(key)
@@ -110,7 +123,8 @@ class PlanContext:
         return all(found[i].kind != v.NAME and self._fit(api, [i]) > 0.5 for i in values)
 
     def _fit(self, api: Api, values: Iterable[int]) -> float:
-        return sum(1.0 + self.cache.hint_fit(self.found[i].hint, api) for i in values)
+        found = self.found
+        return sum(1.0 + self.cache.hint_fit(found[i].hint, api, found[i].qualifier) for i in values)
 
     def bindings(self, api: Api) -> dict[tuple[str | None, str], Bound]:
         if api.key not in self.bound:

@@ -20,7 +20,7 @@ def states(ctx: PlanContext, key: str) -> float:
             0.0
             if api is None
             else sum(
-                1.0 + ctx.cache.hint_fit(ctx.found[b.index].hint, api)
+                1.0 + ctx.cache.hint_fit(ctx.found[b.index].hint, api, ctx.found[b.index].qualifier)
                 for b in ctx.bindings(api).values()
                 if b.index >= 0
             )

@@ -264,15 +264,22 @@ def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) ->
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
     one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
-    id (``looked_up``). A name said without its kind (``bare_names``) fills none."""
+    id (``looked_up``); or it is the ``name`` of the create of that kind ("a server web-2": ``POST
+    /servers``' name). A name said without its kind (``bare_names``) fills none."""
     if not hint:
         return False
-    if item_kind(api, name) == hint:
+    if item_kind(api, name) == hint or (name == "name" and _creates(api) == hint):
         return True
     if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+
+
+def _creates(api: Api) -> str:
+    """The kind a ``POST`` to a collection creates (``POST /servers``: server); '' for any other API."""
+    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    return singular_kind(last) if api.key.startswith("POST ") and last.isidentifier() else ""
 
 
 def pick_field(producer: Api, table: str | None, field: str) -> str | None:
@@ -302,12 +309,26 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     thing of the catalog (``channel``, ``user``, ``users``), or, of an operation that declares no input
     required, one another operation requires (``ts`` of ``conversations.replies``; ``chat.update``
     requires it). A chain may feed it; a plan without it asks nothing."""
-    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS:
+    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or _item_change(api, name):
         return False
     if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
+
+
+def _item_change(api: Api, name: str) -> bool:
+    """Whether ``name`` is a body field of a write to one item its path names by a required input
+    (``POST /boxes/{box}``) or of the create of a kind (``POST /boxes``): such a write carries what the
+    request says of the item, no other thing."""
+    if api.side_effect is SideEffect.READ:
+        return False
+    if not any(p.name == name and p.location == "body" for p in api.params):
+        return False
+    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    if api.key.startswith("POST ") and last.isidentifier() and singular_kind(last) != last.lower():
+        return True  # the create of a collection
+    return last.startswith("{") and any(p.required and p.location == "path" for p in api.params)
 
 
 def picked_name(

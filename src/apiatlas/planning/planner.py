@@ -42,6 +42,8 @@ from apiatlas.planning.intent import (
     kinds_a_key_may_name,
     named_kinds,
 )
+from apiatlas.planning.kind_verbs import kind_verbs, new_kinds
+from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.relevance import (
@@ -60,6 +62,7 @@ from apiatlas.planning.steps import (
     required_inputs,
     taking_ids,
 )
+from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
@@ -152,7 +155,7 @@ class Planner:
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
         found = v.extract_values(request, self.cache.vocabulary) if request else []
-        actions = split_actions(request, found, self.cache.write_verbs) if request else []
+        actions = split_actions(request, found, self._verbs(request)) if request else []
         if target is not None or len(actions) < 2:
             meaning = self.search.meaning_soon(request) if self.weights.meaning else dict
             result = self._plan_action(request, target, known, actions[0] if actions else None, meaning)
@@ -224,13 +227,16 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        found += said_names(request, vocabulary, found, self.known, self._kinds_across(request))
+        kinds = foreign_kinds(self.search, vocabulary, request, found)  # «покупателя»: buyer
+        found = hinted_across(request, found, kinds)
+        across = named_across(self.search, vocabulary, _LETTERS.findall(request), kinds)  # «канала general»
+        found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
         across = self.search.read_across([w.word for w in words]) if words else {}
-        words = read_across(words, across)
+        words = read_across(read_across(words, across), as_catalog_stems({}, kinds))
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
@@ -255,6 +261,7 @@ class Planner:
         kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
         if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
             kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
+        kinds = kinds or new_kinds(ctx.request, ctx.found, self.cache.vocabulary.kind_set)  # "a box B"
         if not kinds or self.allow is reads_only:
             return []
         for kind in kinds - self._writes_by_kind.keys():
@@ -294,18 +301,16 @@ class Planner:
                     self._keys_by_kind.setdefault(kind, []).append(key)
         return self._keys_by_kind
 
-    def _kinds_across(self, request: str) -> dict[str, str]:
-        """The request's words in a script the catalog does not write, read as catalog stems (only when
-        the catalog names inputs for kinds: a name may follow such a word, «канала general»)."""
-        if not self.cache.vocabulary.named_inputs:
-            return {}
-        foreign = [w for w in _LETTERS.findall(request) if not w.isascii()]
-        return self.search.read_across(foreign) if foreign else {}
+    def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
+        """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
+        said = kind_verbs(request, self.cache.creates().keys())
+        return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
-        asked = newest_things(request)
-        return asked & self.cache.listed_items().keys() if asked else frozenset()
+        asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
+        held = (self.cache.listed_items().keys() | self.cache.page_lists().keys()) if asked else set()
+        return asked & held
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:
         """The APIs a chain may end at, best first (the named ``target`` alone), or why there are none."""
@@ -326,17 +331,19 @@ class Planner:
         direct = set(self._taking_ids(ctx))
         listed = self.cache.listed_items() if ctx.newest or self.cache.vocabulary.named_inputs else {}
         kinds = ctx.newest | ctx.said_kinds(listed)
-        listing = sorted({k for kind in kinds for k in listed[kind]})  # lists of the things said
+        pages = self.cache.page_lists() if ctx.newest else {}
+        listing = sorted({k for kind in kinds for k in listed.get(kind, pages.get(kind, ()))})  # their lists
         asked = self._asked_fed(ctx)
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        kinded = self._kind_writes(ctx) if ctx.verb else []
+        kinded = self.cache.creates().get(ctx.verb, []) or self._kind_writes(ctx) if ctx.verb else []
         members = self._member_writes(ctx) if ctx.verb else []
         ctx.members = frozenset(members)
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
+        hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(

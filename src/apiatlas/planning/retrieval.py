@@ -5,7 +5,7 @@ words, its index says how rare a word is among the cards. The planner keeps no i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 
 from apiatlas.language.catalog import title_stems
@@ -85,6 +85,20 @@ class PlanSearch:
         if not terms or not self.engine.across.scripts().foreign(terms):
             return {}
         return dict(self.engine.across.read(said, terms, {}, allowed=True).bridged)
+
+    def kinds_across(self, said: list[str], kinds: Collection[str]) -> dict[str, str]:
+        """The stems of the request words ``said`` in a script the catalog does not write, each -> the kind
+        of ``kinds`` it translates (``WordBridge.nearest_among``), where one kind alone has that stem;
+        empty without an embedding model or such words."""
+        foreign = [w for w in said if not w.isascii()]
+        bridge = self.engine.across.bridge() if foreign else None
+        if bridge is None:
+            return {}
+        by_stem: dict[str, list[str]] = {}
+        for kind in kinds:
+            by_stem.setdefault(stem(kind), []).append(kind)
+        single = {s: k[0] for s, k in by_stem.items() if len(k) == 1}
+        return {said: single[near] for said, near in bridge.nearest_among(foreign, single).items()}
 
     def rarity(self, term: str) -> float:
         """How rare a stem is among the cards (the search index's idf; 1.0 for a snapshot without one),

@@ -122,7 +122,11 @@ class ChainScoring:
             near = ctx.near_values()
             picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
             producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
-            producers = [p for p in producers[: fan_in * 4] if self.readable(ctx, p) and reads(ctx.api(p))]
+            producers = [
+                p
+                for p in producers[: fan_in * 4]
+                if self.readable(ctx, p) and (reads(ctx.api(p)) or ctx.creating(p))  # or a new thing's create
+            ]
             producers.sort(
                 key=lambda p: (
                     p not in picking,
@@ -237,8 +241,11 @@ class ChainScoring:
             if value.known_as:
                 tally.used_known.add(value.known_as.rsplit(".", 1)[-1])
             if value.index >= 0 and ctx.found[value.index].hint != v.ELSEWHERE:  # another action's
+                if reads(api) and ctx.found[value.index].hint in ctx.new_kinds():
+                    continue  # a thing said new ("a box B") is no thing to look up: it earns nothing
                 tally.used.add(value.index)  # date spares a missing input, it earns nothing
-                tally.kind_fit += ctx.cache.hint_fit(ctx.found[value.index].hint, api)
+                found = ctx.found[value.index]
+                tally.kind_fit += ctx.cache.hint_fit(found.hint, api, found.qualifier)
         tally.used.update(created_names(ctx.found, api, tally.used))
         fed = False
         for slot in open_inputs(ctx, api):

@@ -7,10 +7,13 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.compound_kinds import compound_fit
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
+from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
+from apiatlas.planning.page_lists import page_kind
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -37,6 +40,8 @@ class SnapshotCache:
         self.output_lists: dict[str, set[str]] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
         self.verbs: frozenset[str] | None = None
+        self.pages: dict[str, set[str]] | None = None
+        self.created: dict[str, list[str]] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -64,15 +69,16 @@ class SnapshotCache:
             self.kinds[api.key] = own_kind(api, self.vocabulary)
         return self.kinds[api.key]
 
-    def hint_fit(self, hint: str, api: Api) -> float:
-        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept."""
+    def hint_fit(self, hint: str, api: Api, qualifier: str = "") -> float:
+        """``draft.hint_fit`` of a value's hint and an API, with the catalog's kinds, kept; with the word
+        before the kind noun, its ``compound_kinds.compound_fit`` besides."""
         if not hint:
             return 0.0
         key = (hint, api.key)
         if key not in self.fits:
             self._room(self.fits)
             self.fits[key] = hint_fit(hint, api, self.vocabulary.kind_set)
-        return self.fits[key]
+        return self.fits[key] + compound_fit(qualifier, hint, api.key) if qualifier else self.fits[key]
 
     def entries_stating(self, found: list[Any], known: bool) -> dict[str, set[int]] | None:
         """The entry points a stated value may fill an input of (``EntryInputs.stating``; None: any)."""
@@ -136,11 +142,26 @@ class SnapshotCache:
         listing each, read once (``list_producers``: each producer and list field once; reading every edge
         of a 31,580-API graph took 1.2 s)."""
         if self.feeding_lists is None:
-            self.feeding_lists = {}
+            self.feeding_lists, self.pages = {}, {}
+            kinds = self.vocabulary.kind_set
             for producer, field in self.snapshot.list_producers():
                 if kind := listed_item(field):
                     self.feeding_lists.setdefault(kind, set()).add(producer)
+                if held := page_kind(producer, field, kinds):  # a page of a kind (``page_lists``)
+                    self.pages.setdefault(held, set()).add(producer)
         return self.feeding_lists
+
+    def page_lists(self) -> dict[str, set[str]]:
+        """The kinds a page list holds (``page_lists.page_lists``: ``data[]`` of ``GET /boxes``), once."""
+        if self.pages is None:
+            self.listed_items()  # read with the lists named for a kind, in one pass
+        return self.pages or {}
+
+    def creates(self) -> dict[str, list[str]]:
+        """The kinds a ``POST`` to their collection creates, and those keys (``kind_verbs.created_kinds``)."""
+        if self.created is None:
+            self.created = created_kinds(self.snapshot.all_api_keys(), self.vocabulary.kind_set)
+        return self.created
 
     def write_verbs(self) -> frozenset[str]:
         """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""

@@ -15,13 +15,13 @@ from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, o
 from apiatlas.planning.lookups import (
     input_kind,
     item_kind,
-    listed_item,
     pick_field,
     picked_name,
     singular_kind,
     wanted,
 )
 from apiatlas.planning.model import LEVEL_CONFIDENCE
+from apiatlas.planning.page_lists import held_kind, own_id
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot.graph_links import Link
 
@@ -58,17 +58,19 @@ class ChainTally:
 def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
     """Required inputs no stated value fills (an input table needs one filled column), and the optional
     ones named as a kind of thing of the catalog (``lookups.wanted``: a chain may feed them, ``required``
-    False)."""
+    False) — not of a read a value the request states already filters ("the latest box of owner o_1":
+    the boxes of that owner; the list's other filters are options, no lookup's to fill)."""
     if api.key in ctx.open_inputs:
         return ctx.open_inputs[api.key]
     bound = ctx.bindings(api)
-    vocabulary = ctx.cache.vocabulary
-    named = _named_producers(ctx, api) | newest_fed(ctx, api)
+    voc = ctx.cache.vocabulary
+    named = _named_producers(ctx, api) | newest_fed(ctx, api) | ctx.new_kinds()  # "with a new box"
+    filtered = reads(api) and _states(ctx, api)  # a read the request's values filter: the rest are options
     out = [
         s
         for s in slots(api)
         if s.table is None
-        and (s.required or wanted(api, s.name, s.required, vocabulary) or s.name.lower() in named)
+        and (s.required or (not filtered and wanted(api, s.name, False, voc)) or s.name.lower() in named)
         and (None, s.name) not in bound
     ]
     for table in api.input_tables:
@@ -87,8 +89,14 @@ def from_earlier(
     earlier = {a.key: i for i, a in enumerate(apis[:index]) if i not in but}
     kind = item_kind(apis[index], slot.name) if slot.table is None else ""
     strongest = ctx.strongest_by_producer(apis[index].key, slot.table, slot.name, kind)
+    newest = ctx.newest and slot.table is None  # the newest asked: a page list gives its items' own id
+    pages = ctx.cache.page_lists().get(input_kind(apis[index], slot.name), ()) if newest else ()
     for producer, at in earlier.items():
         edge = strongest.get(producer)
+        if producer in pages:  # a page list of the thing: its items' own id (``page_lists.own_id``)
+            edges = ctx.cache.feeding(apis[index].key, None, slot.name)
+            kinds = ctx.cache.vocabulary.kind_set
+            edge = own_id(edges, producer, input_kind(apis[index], slot.name), kinds) or edge
         if edge is None:
             continue
         rank = (edge.rank, index - at)
@@ -227,7 +235,7 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     if picked is not None:
         used.add(picked[0])
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
-    if newest_pick(ctx, source.from_field or ""):  # "the latest message": the first of the messages
+    if newest_pick(ctx, source.from_field or "", producer.key):  # "the latest message": the first of them
         return replace(source, pick_first=True)
     if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
         # every item of a list taking nothing: no lookup of the one the call is about; a step looking up
@@ -265,10 +273,13 @@ def _only_named(ctx: PlanContext, api: Api, name: str) -> bool:
     return not wanted(api, name, False, vocabulary) and name.lower() in _named_producers(ctx, api)
 
 
-def newest_pick(ctx: PlanContext, field: str) -> bool:
+def newest_pick(ctx: PlanContext, field: str, producer: str = "") -> bool:
     """Whether ``field`` is a thing's own field in a list of the things the request asks the newest of
-    (``messages[].ts`` for "the latest message"; not ``messages[].user``, another kind's id)."""
-    if not ctx.newest or field.count("[]") != 1 or listed_item(field) not in ctx.newest:
+    (``messages[].ts`` for "the latest message"; not ``messages[].user``, another kind's id), the list
+    named for them or a page the ``producer`` lists them in (``page_lists.held_kind``)."""
+    if not ctx.newest or field.count("[]") != 1:
+        return False
+    if held_kind(producer, field, ctx.cache.vocabulary.kind_set, ctx.newest) not in ctx.newest:
         return False
     leaf = field.rpartition(".")[2].lower()
     return re.sub(r"_?id$", "", leaf) not in ctx.cache.vocabulary.kind_set
@@ -285,7 +296,8 @@ def picked_newest(ctx: PlanContext, apis: list[Api], steps: list[StepInputs]) ->
                 continue
             given = {i.name for i in steps[source.from_step]}
             if all(s.name in given for s in open_inputs(ctx, apis[source.from_step])):
-                out.add(listed_item(source.from_field or ""))
+                kinds, producer = ctx.cache.vocabulary.kind_set, apis[source.from_step].key
+                out.add(held_kind(producer, source.from_field or "", kinds, ctx.newest))
     return out
 
 
@@ -297,7 +309,7 @@ def newest_fed(ctx: PlanContext, api: Api) -> set[str]:
     return {
         e.consumer_field.lower()
         for e in ctx.edges_into(api.key)
-        if e.consumer_table is None and newest_pick(ctx, e.producer_field)
+        if e.consumer_table is None and newest_pick(ctx, e.producer_field, e.producer)
     }
 
 

@@ -13,6 +13,7 @@ from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.language.routes import route_parts
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, SENTENCE_WORDS
+from apiatlas.planning.compound_kinds import qualifier
 from apiatlas.planning.english_dates import english_dates
 from apiatlas.planning.entity_hints import entity_hint
 
@@ -40,6 +41,7 @@ class ExtractedValue:
     text: str  # as written in the request
     hint: str = ""  # a neighbouring word naming what the value is (e.g. "page" for "second page")
     alternatives: tuple[str, ...] = field(default_factory=tuple)  # other readings (e.g. another case)
+    qualifier: str = ""  # an id's word before its kind noun ("payment box pb_1": ``compound_kinds``)
 
 
 _QUOTED = re.compile(r"[\"«“„']([^\"»”“']{2,80})[\"»”“']")
@@ -144,10 +146,12 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
 
 
 def _identifiers(pattern: re.Pattern[str], text: str) -> list[ExtractedValue]:
-    return [
-        ExtractedValue(IDENTIFIER, m.group(1), m.group(1), hint=_id_noun(text, m.start()))
-        for m in pattern.finditer(text)
-    ]
+    out = []
+    for m in pattern.finditer(text):
+        hint = _id_noun(text, m.start())
+        said = qualifier(text, m.start(), hint)
+        out.append(ExtractedValue(IDENTIFIER, m.group(1), m.group(1), hint, qualifier=said))
+    return out
 
 
 def _id_noun(text: str, start: int) -> str:

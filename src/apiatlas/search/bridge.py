@@ -40,6 +40,7 @@ BRIDGE_COSINE = 0.91  # the least cosine of a word to its counterpart (multiling
 # queries: 0.91-0.95 for a translation or a borrowing, «канал» channel 0.957, «подов» pod 0.95,
 # «логи» log 0.923; up to 0.90 for the nearest stem of a word the catalog has no counterpart of)
 BRIDGE_Z = 3.0  # ... which must also stand this many standard deviations above the word's mean cosine
+AMONG_MARGIN = 0.03  # how much nearer a word's counterpart among some stems is than the next of them
 MIN_LENGTH = 3  # shorter stems ("id", "to") are not words to translate into
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,25 @@ class WordBridge:
                 out[stem(word)] = self.stems[best]
             elif (borrowed := borrowed_stem(word, self._frequency)) is not None:
                 out[stem(word)] = borrowed
+        return out
+
+    def nearest_among(self, words: Iterable[str], among: Iterable[str]) -> dict[str, str]:
+        """``stem of a request word -> the stem of ``among`` it reads as``: the nearest of those catalog
+        stems (a catalog's kinds of things) when it is as close as ``translate`` asks of a counterpart and
+        nearer than the others of ``among`` by ``AMONG_MARGIN``, though another catalog stem may be nearer
+        (a Russian word for a buyer: "buyer", a kind, at 0.925 and the next kind at 0.88, where "client", a
+        word naming no kind, is nearer at 0.958)."""
+        unique, wanted = list(dict.fromkeys(w for w in words if len(w) >= MIN_LENGTH)), set(among)
+        rows = [i for i, s in enumerate(self.stems) if s in wanted]
+        if not unique or not rows:
+            return {}
+        scores = self.provider.embed_queries(unique).astype(np.float32) @ self._catalog().T
+        out: dict[str, str] = {}
+        for word, row in zip(unique, scores, strict=True):
+            near = sorted(rows, key=lambda i: -float(row[i]))
+            top, other = float(row[near[0]]), float(row[near[1]]) if len(near) > 1 else 0.0
+            if top >= BRIDGE_COSINE and top - other >= AMONG_MARGIN:
+                out[stem(word)] = self.stems[near[0]]
         return out
 
 
