@@ -60,6 +60,7 @@ from apiatlas.planning.steps import (
     required_inputs,
     taking_ids,
 )
+from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
@@ -337,6 +338,7 @@ class Planner:
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
+        hits = plain_twins(hits, self.cache.namespaces(), ctx.words)  # ``ns.a.b`` beside ``a.b``: the plain
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(

@@ -11,6 +11,7 @@ from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
+from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -37,6 +38,7 @@ class SnapshotCache:
         self.output_lists: dict[str, set[str]] = {}
         self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
         self.verbs: frozenset[str] | None = None
+        self.spaces: frozenset[str] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -147,6 +149,12 @@ class SnapshotCache:
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
         return self.verbs
+
+    def namespaces(self) -> frozenset[str]:
+        """The leading parts the catalog puts before several of its operations (``twins.twin_spaces``)."""
+        if self.spaces is None:
+            self.spaces = twin_spaces(self.snapshot.all_api_keys())
+        return self.spaces
 
     def entries(self) -> set[str]:
         if self.entry_points is None:
