@@ -52,9 +52,8 @@ def said_names(
     out: list[v.ExtractedValue] = []
     for at, word in enumerate(words[:-1]):
         kind = word.lower()
-        joined = (kind + words[at + 1].lower()) if at + 2 < len(words) else ""
-        if joined in kinds:  # "the user group oncall": the kind ``usergroup`` in two words
-            kind, at = joined, at + 1
+        if said := _kind_in_words(words, at, kinds, vocabulary.naming):  # "the user group oncall"
+            kind, at = said
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
         elif kind not in kinds:
@@ -79,6 +78,20 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _kind_in_words(
+    words: list[str], at: int, kinds: frozenset[str], naming: Mapping[str, str]
+) -> tuple[str, int] | None:
+    """The kind of ``kinds`` named by three or two words from ``at`` run together (``usergroup`` in "user
+    group", a compound kind by its last words in "unit lease": ``CatalogVocabulary.naming``), a name
+    after them, with the place of its last word; None when no such run names one."""
+    for n in (3, 2):
+        if at + n < len(words):
+            said = naming.get("".join(w.lower() for w in words[at : at + n]), "")
+            if said in kinds:
+                return said, at + n - 1
+    return None
 
 
 def _ends_after(text: str, word: str) -> bool:

@@ -10,6 +10,7 @@ from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
+from apiatlas.planning.kind_tails import with_tails
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
@@ -36,7 +37,8 @@ class SnapshotCache:
         self.fits: dict[tuple[str, str], float] = {}
         self.kinds: dict[str, str] = {}
         self.output_lists: dict[str, set[str]] = {}
-        self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
+        # the catalog's kinds of things and synonyms; a compound kind also named by its last words
+        self.vocabulary = with_tails(snapshot.vocabulary(), (t for _, t in snapshot.kept_api_names()))
         self.verbs: frozenset[str] | None = None
         self.spaces: frozenset[str] | None = None
 
