@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
+from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
@@ -109,6 +110,10 @@ def join_chains(
                 ),
                 None,
             )
+            if found is not None and _read_again(found[1], steps, cache):  # "… use? Show that class"
+                chosen.append(found[0])
+                why.append(f"action {number}: {found[1].api}, read by the action before it")
+                continue
             if found is not None:
                 chosen.append(found[0])
                 steps.append(found[1])
@@ -243,6 +248,14 @@ def _target_alone(
     if not taken:
         return None
     return target.model_copy(update={"inputs": inputs})
+
+
+def _read_again(step: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCache) -> bool:
+    """Whether ``step``, pointing back, reads what the last step before it read: the same read API ("Which
+    class does the claim X use? Show that class": the class read once, by the question)."""
+    api = cache.api(step.api)
+    same = bool(earlier) and earlier[-1].api == step.api
+    return same and api is not None and api.side_effect is SideEffect.READ
 
 
 def _beneath(target: str, earlier: list[PlannedStep]) -> bool:
