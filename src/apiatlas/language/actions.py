@@ -66,6 +66,9 @@ PHRASAL_ACTIONS: dict[str, dict[str, str]] = {
 }  # fmt: skip
 ARTICLES = frozenset(("the", "a", "an"))
 
+# the prefixes that reverse a verb, which a catalog may write with a hyphen ("Un-stars an item")
+REVERSING_PREFIXES = ("un", "de", "dis", "non")
+
 # the words a request names what it looks a thing up by with, before the key and its value ("по номеру
 # договора Д-1", "по БИК 044525225", "by contract number D-1")
 LOOKUP_WORDS = frozenset(("по", "by"))

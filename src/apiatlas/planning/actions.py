@@ -342,12 +342,18 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
 
 
 def _title_stems(api: Api | None) -> set[str]:
-    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels)."""
-    return set(stems(api.title)) if api is not None else set()
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels), a hyphenated word's
+    also as one ("Un-stars": unstar)."""
+    if api is None:
+        return set()
+    return set(stems(api.title)) | set(stems(_HYPHEN.sub("", api.title)))
+
+
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 
 
 def _own_stems(api: Api | None) -> set[str]:
     """The stems of an API's path (its method left out: every write's key says POST) and title."""
     if api is None:
         return set()
-    return set(stems(api.key.split(" ", 1)[-1])) | set(stems(api.title))
+    return set(stems(api.key.split(" ", 1)[-1])) | _title_stems(api)

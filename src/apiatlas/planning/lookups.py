@@ -148,11 +148,11 @@ def bare_names(
     text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
 ) -> list[v.ExtractedValue]:
     """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
-    a lower-case word right after "in", "to", "into" or "from" that ends the request or one of its parts
-    ("Pin the latest message in announcements") or right after a write verb opening the request
-    ("Mark general as read"), no word the planner knows, no kind and part of no value
-    found already. Its kind unknown (``hint`` ''), it fills no input; a list of named items whose id an
-    input named for a kind takes may pick by it (``picked_name``)."""
+    a lower-case word right after "in", "to", "into" or "from" (or "of" after the newest thing asked,
+    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general") or right
+    after a write verb opening the request ("Mark general as read"), no word the planner knows, no kind
+    and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list of named
+    items whose id an input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
         return []
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
@@ -160,7 +160,7 @@ def bare_names(
     for match in _WORD.finditer(text):
         before = text[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        placed = bool(before) and before[-1].lower() in _PLACES and bool(_ENDS.match(text, match.end()))
+        placed = _placed(before) and bool(_ENDS.match(text, match.end()))
         if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
             continue  # nor the object of the verb opening the request ("Mark general as read")
         if (
@@ -176,6 +176,15 @@ def bare_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=""))
     return out
+
+
+def _placed(before: list[str]) -> bool:
+    """Whether the words ``before`` a word say where it is: a place's preposition ("in announcements"), or
+    "of" after the newest thing asked ("the most recent message of announcements": whose it is)."""
+    last = [w.lower() for w in before[-3:]]
+    if not last:
+        return False
+    return last[-1] in _PLACES or (last[-1] == "of" and len(last) == 3 and last[0] in NEWEST_WORDS)
 
 
 def newest_things(text: str) -> frozenset[str]:

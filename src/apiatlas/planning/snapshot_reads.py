@@ -12,6 +12,7 @@ from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.kind_tails import with_tails
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
+from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
 from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
@@ -38,7 +39,9 @@ class SnapshotCache:
         self.kinds: dict[str, str] = {}
         self.output_lists: dict[str, set[str]] = {}
         # the catalog's kinds of things and synonyms; a compound kind also named by its last words
-        self.vocabulary = with_tails(snapshot.vocabulary(), (t for _, t in snapshot.kept_api_names()))
+        # and a hyphenated prefixed word of its titles by its parts ("unstar": "un star", ``prefixed``)
+        titles = [t for _, t in snapshot.kept_api_names()]
+        self.vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
         self.verbs: frozenset[str] | None = None
         self.spaces: frozenset[str] | None = None
 
@@ -147,9 +150,11 @@ class SnapshotCache:
         return self.feeding_lists
 
     def write_verbs(self) -> frozenset[str]:
-        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""
+        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once, and those
+        their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``)."""
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
+            self.verbs |= prefixed_verbs(self.snapshot.kept_api_names())  # "Un-stars an item": unstar
         return self.verbs
 
     def namespaces(self) -> frozenset[str]:
