@@ -9,6 +9,7 @@ from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
+from apiatlas.planning.flags import flag_verbs, item_updates
 from apiatlas.planning.intent import own_kind
 from apiatlas.planning.kind_tails import with_tails
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
@@ -151,10 +152,13 @@ class SnapshotCache:
 
     def write_verbs(self) -> frozenset[str]:
         """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once, and those
-        their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``)."""
+        their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``) and the boolean
+        fields updates of an item write (``flags.flag_verbs``)."""
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
             self.verbs |= prefixed_verbs(self.snapshot.kept_api_names())  # "Un-stars an item": unstar
+            updates = (self.api(k) for k in item_updates(self.snapshot.all_api_keys()))
+            self.verbs |= flag_verbs(updates, self.vocabulary.kinds)  # ``spec.halt``: "Halt the …"
         return self.verbs
 
     def namespaces(self) -> frozenset[str]:
