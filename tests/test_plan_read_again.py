@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.planning.combined import said_again
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK
@@ -43,3 +44,11 @@ def test_a_read_pointing_back_at_the_same_read_is_done_once(harbour: Snapshot) -
 def test_a_write_pointing_back_is_still_done(harbour: Snapshot) -> None:
     result = Planner(harbour, allow=None).plan("Which berth does the dock d-1 use? Delete that berth")
     assert result.chains and result.chains[0].api_keys[-1] == "DELETE /berths/{name}"
+
+
+def test_a_bare_definite_noun_points_back_at_the_thing_named_before(harbour: Snapshot) -> None:
+    assert said_again("Show the berth", ["Which berth does the dock d-1 use?"])
+    assert not said_again("Show the berths", ["Which berth does the dock d-1 use?"])  # all of them
+    assert not said_again("Show the dock", ["Which berth does the pier p-1 use?"])  # nothing said before
+    result = Planner(harbour).plan("Which berth does the dock d-1 use? Show the berth")
+    assert result.chains and result.chains[0].api_keys == ["GET /docks/{name}", "GET /berths/{name}"]

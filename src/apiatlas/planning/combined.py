@@ -4,10 +4,12 @@ steps two actions share done once, and an input a later action lacks fed by an e
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import product
 
 from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
+from apiatlas.language.catalog import singular
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import (
@@ -47,9 +49,13 @@ def combined_plan(
         out.status, out.reason = "error", ReasonCode.NO_MATCH
         out.message = "no chain answers any action of the request: " + "; ".join(lost)
         return out
-    back = [refers_back(a.text) for a, _ in answered]
+    earlier = [[b.text for b, _ in answered[:n]] for n in range(len(answered))]
+    back = [refers_back(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
+    repeated = [said_again(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
     names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
-    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names, missing_cost)
+    chain, chosen = join_chains(
+        [c for _, c in answered], cache, back, step_cost, names, missing_cost, repeated
+    )
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -65,15 +71,27 @@ def combined_plan(
     return out
 
 
-def refers_back(text: str) -> bool:
+def refers_back(text: str, earlier: Sequence[str] = ()) -> bool:
     """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
     участников»): a word of ``language.words.REFERRING_WORDS`` not before a noun of time ("for those
-    dates" points back at a time, not at a thing the actions before found)."""
+    dates" points back at a time, not at a thing the actions before found), or a verb and "the" before
+    the one noun an ``earlier`` action said ("Which role does binding B grant? Show the role")."""
     words = re.findall(r"[^\W\d_]+", text.lower())
+    if said_again(text, earlier):
+        return True
     return any(
         w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
         for n, w in enumerate(words)
     )
+
+
+def said_again(text: str, earlier: Sequence[str]) -> bool:
+    """An action of a verb, "the" and one noun (singular) an ``earlier`` action said ("… grant? Show the
+    role"): it names the thing the actions before found, nothing new."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    if len(words) != 3 or words[1] != "the" or singular(words[2]) != words[2]:
+        return False
+    return any(words[2] in re.findall(r"[^\W\d_]+", e.lower()) for e in earlier)
 
 
 def join_chains(
@@ -83,6 +101,7 @@ def join_chains(
     step_cost: float,
     names: set[str] | None = None,
     missing_cost: float = 0.0,
+    repeated: list[bool] | None = None,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -93,7 +112,8 @@ def join_chains(
     before feed, its last step alone: what it acts on is what the actions before found or made, not a
     new lookup of one of its own values ('post "bye" in it' looks up no "bye"). A name (``names``) a
     later action states again is taken from the earlier step it was given to, as that step's result
-    names it (``_named_again``)."""
+    names it (``_named_again``). ``repeated``: the later actions naming again the thing the ones before found
+    (``said_again``), whose targets the API of the step before is tried first of."""
     steps: list[PlannedStep] = []
     given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
     why: list[str] = []
@@ -101,11 +121,12 @@ def join_chains(
     candidates = _coherent(candidates, back, step_cost, cache, missing_cost)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
+        named_before = bool(repeated and repeated[number - 1])  # "… grant? Show the role": read before
         if number > 1 and back and back[number - 1]:
             found = next(
                 (
                     (c, alone)
-                    for c in sorted(chains, key=lambda c: not _beneath(c.target, steps))
+                    for c in sorted(chains, key=lambda c: _first_back(c.target, steps, named_before))
                     if (alone := _target_alone(c.steps[-1], steps, cache)) is not None
                 ),
                 None,
@@ -256,6 +277,12 @@ def _read_again(step: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCa
     api = cache.api(step.api)
     same = bool(earlier) and earlier[-1].api == step.api
     return same and api is not None and api.side_effect is SideEffect.READ
+
+
+def _first_back(target: str, earlier: list[PlannedStep], again: bool) -> tuple[bool, bool]:
+    """The order an action pointing back tries its targets in: one naming the thing the actions before
+    found again (``said_again``) first the last one's own API; then a part of what they acted on."""
+    return (again and not (earlier and earlier[-1].api == target)), not _beneath(target, earlier)
 
 
 def _beneath(target: str, earlier: list[PlannedStep]) -> bool:

@@ -167,7 +167,10 @@ class Planner:
                 result = apart or result
         else:
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
-            one = lambda a: self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text))  # noqa: E731
+            before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
+            one = lambda a: self._plan_action(  # noqa: E731
+                a.text, None, known, a, dated=dates, back=refers_back(a.text, before.get(id(a), []))
+            )  # fmt: skip
             parts = [p for a in actions for p in action_apart(a, one)]
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(computed(result, self.cache), self.confidence)
