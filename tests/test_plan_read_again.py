@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.planning.combined import said_again
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.pointing import said_again
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK
 from test_plan_review_cases import _by_path

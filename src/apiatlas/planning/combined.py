@@ -4,13 +4,9 @@ steps two actions share done once, and an input a later action lacks fed by an e
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from itertools import product
 
-from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.catalog import singular
-from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import (
     LEVEL_CONFIDENCE,
@@ -20,6 +16,7 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
+from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -71,29 +68,6 @@ def combined_plan(
     return out
 
 
-def refers_back(text: str, earlier: Sequence[str] = ()) -> bool:
-    """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
-    участников»): a word of ``language.words.REFERRING_WORDS`` not before a noun of time ("for those
-    dates" points back at a time, not at a thing the actions before found), or a verb and "the" before
-    the one noun an ``earlier`` action said ("Which role does binding B grant? Show the role")."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    if said_again(text, earlier):
-        return True
-    return any(
-        w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
-        for n, w in enumerate(words)
-    )
-
-
-def said_again(text: str, earlier: Sequence[str]) -> bool:
-    """An action of a verb, "the" and one noun (singular) an ``earlier`` action said ("… grant? Show the
-    role"): it names the thing the actions before found, nothing new."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    if len(words) != 3 or words[1] != "the" or singular(words[2]) != words[2]:
-        return False
-    return any(words[2] in re.findall(r"[^\W\d_]+", e.lower()) for e in earlier)
-
-
 def join_chains(
     candidates: list[list[CandidateChain]],
     cache: SnapshotCache,
@@ -126,12 +100,12 @@ def join_chains(
             found = next(
                 (
                     (c, alone)
-                    for c in sorted(chains, key=lambda c: _first_back(c.target, steps, named_before))
+                    for c in sorted(chains, key=lambda c: first_back(c.target, steps, named_before))
                     if (alone := _target_alone(c.steps[-1], steps, cache)) is not None
                 ),
                 None,
             )
-            if found is not None and _read_again(found[1], steps, cache):  # "… use? Show that class"
+            if found is not None and read_again(found[1], steps, cache):  # "… use? Show that class"
                 chosen.append(found[0])
                 why.append(f"action {number}: {found[1].api}, read by the action before it")
                 continue
@@ -269,28 +243,6 @@ def _target_alone(
     if not taken:
         return None
     return target.model_copy(update={"inputs": inputs})
-
-
-def _read_again(step: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCache) -> bool:
-    """Whether ``step``, pointing back, reads what the last step before it read: the same read API ("Which
-    class does the claim X use? Show that class": the class read once, by the question)."""
-    api = cache.api(step.api)
-    same = bool(earlier) and earlier[-1].api == step.api
-    return same and api is not None and api.side_effect is SideEffect.READ
-
-
-def _first_back(target: str, earlier: list[PlannedStep], again: bool) -> tuple[bool, bool]:
-    """The order an action pointing back tries its targets in: one naming the thing the actions before
-    found again (``said_again``) first the last one's own API; then a part of what they acted on."""
-    return (again and not (earlier and earlier[-1].api == target)), not _beneath(target, earlier)
-
-
-def _beneath(target: str, earlier: list[PlannedStep]) -> bool:
-    """Whether ``target``'s path extends an earlier step's (``…/deployments/{name}/status`` after
-    ``PATCH …/deployments/{name}``): a part of the thing the actions before acted on, which "its status"
-    names first."""
-    path = target.partition(" ")[2].rstrip("/")
-    return any(path.startswith(s.api.partition(" ")[2].rstrip("/") + "/") for s in earlier)
 
 
 def _moved(source: InputSource, at: list[int]) -> InputSource:

@@ -26,7 +26,7 @@ from apiatlas.planning.actions import (
     write_targets,
 )
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
-from apiatlas.planning.combined import combined_plan, refers_back
+from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import action_apart, coordinated_things, things_apart
@@ -44,6 +44,7 @@ from apiatlas.planning.intent import (
 )
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
+from apiatlas.planning.pointing import refers_back
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
