@@ -7,6 +7,7 @@ from typing import Any
 from apiatlas.catalog.model import Api
 from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.detail_words import with_detail_words
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.flags import flag_verbs, item_updates
@@ -41,8 +42,11 @@ class SnapshotCache:
         self.output_lists: dict[str, set[str]] = {}
         # the catalog's kinds of things and synonyms; a compound kind also named by its last words
         # and a hyphenated prefixed word of its titles by its parts ("unstar": "un star", ``prefixed``)
-        titles = [t for _, t in snapshot.kept_api_names()]
-        self.vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
+        # and a word asking for a thing's details it never says as those it does (``detail_words``)
+        names = list(snapshot.kept_api_names())
+        titles = [t for _, t in names]
+        vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
+        self.vocabulary = with_detail_words(vocabulary, names)
         self.verbs: frozenset[str] | None = None
         self.spaces: frozenset[str] | None = None
 
