@@ -49,6 +49,10 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
 
+# what an action is done as where no operation says it: a cancel deletes the thing (a booking, a scheduled
+# message) when no write of the catalog says cancelling
+DONE_AS = {"cancel": "delete"}
+
 # an action said by a verb and its object noun ("сними блокировку": unlock, as «снятие блокировки»;
 # "lift the freeze"), where the verb alone says another or none («сними деньги»: a withdrawal): verb ->
 # {noun (as written, an article between allowed): action}
