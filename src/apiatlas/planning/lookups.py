@@ -284,17 +284,31 @@ def input_kind(api: Api, name: str) -> str:
 
 def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
-    one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
+    one item of that kind by its path (``/nodes/{name}``) or names a new one a create of the kind makes
+    (``creates``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
     id (``looked_up``). A name said without its kind (``bare_names``) fills none."""
     if not hint:
         return False
-    if item_kind(api, name) == hint:
-        return True
+    if item_kind(api, name) == hint or (name.lower() == "name" and creates(api) == hint):
+        return True  # "/nodes/{name}"; the name of a new one ("Create a board b-1": ``boards.create``)
     if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+
+
+def creates(api: Api) -> str:
+    """The kind a create makes one of (singular): ``POST /boards``, ``POST /boards.create``; '' for
+    another API."""
+    method, _, path = api.key.partition(" ")
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if method != "POST" or not last or last.startswith("{"):
+        return ""
+    head, dot, verb = last.partition(".")
+    if dot and verb != "create":
+        return ""
+    return singular_kind(head) if head.isalpha() else ""
 
 
 def pick_field(producer: Api, table: str | None, field: str) -> str | None:
