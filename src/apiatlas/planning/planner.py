@@ -44,7 +44,7 @@ from apiatlas.planning.intent import (
 )
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
-from apiatlas.planning.pointing import refers_back
+from apiatlas.planning.pointing import placed, refers_back
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -168,6 +168,7 @@ class Planner:
                 result = apart or result
         else:
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
+            actions = placed(actions, lambda t: named_kinds(t, [f.text for f in found], self.cache.vocabulary))  # noqa: E501
             before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
             one = lambda a: self._plan_action(  # noqa: E731
                 a.text, None, known, a, dated=dates, back=refers_back(a.text, before.get(id(a), []))
@@ -257,7 +258,8 @@ class Planner:
         in another script than the words above read, the kind of the first thing it names), by each write's
         own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
         once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
-        kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
+        stated, words = [f.text for f in ctx.found], self.cache.vocabulary  # not where a thing goes to
+        kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
         if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
             kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
         if not kinds or self.allow is reads_only:

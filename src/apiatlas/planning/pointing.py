@@ -5,11 +5,13 @@ targets it tries first, and a read it repeats (the thing read once)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from apiatlas.catalog.model import SideEffect
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
+from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import PlannedStep
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -26,6 +28,29 @@ def refers_back(text: str, earlier: Sequence[str] = ()) -> bool:
         w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
         for n, w in enumerate(words)
     )
+
+
+_PLACED_IT = re.compile(r"\b(?:in|into|to)\s+(?:it|them)\b", re.IGNORECASE)
+_NEW = re.compile(r"\b(?:a|an|new|another)\s", re.IGNORECASE)
+
+
+def named_destination(text: str, earlier: Sequence[str], kinds_of: Callable[[str], set[str]]) -> str:
+    """``text`` with "in it", "into it", "to it" said as "to the" and the one kind the action before it
+    names (``kinds_of``): where the thing goes is what the action before made or named ("Create a board B
+    and put X in it": X goes to the board); not where a new thing is made ("… and a note N in it")."""
+    match = _PLACED_IT.search(text)
+    kinds = kinds_of(earlier[-1]) if match and earlier else set()
+    if match is None or len(kinds) != 1 or _NEW.search(text[: match.start()]):
+        return text  # "… and a service account tester in it": a new thing made in it, not put there
+    return f"{text[: match.start()]}to the {next(iter(kinds))}{text[match.end() :]}"
+
+
+def placed(actions: list[RequestAction], kinds_of: Callable[[str], set[str]]) -> list[RequestAction]:
+    """The request's ``actions`` with each one's "in it" said as where it goes (``named_destination``)."""
+    return [
+        replace(a, text=named_destination(a.text, [b.text for b in actions[:n]], kinds_of))
+        for n, a in enumerate(actions)
+    ]
 
 
 def said_again(text: str, earlier: Sequence[str]) -> bool:
