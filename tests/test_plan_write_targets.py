@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.planning.actions import write_targets
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.values import ENTITY, extract_values
@@ -93,3 +94,19 @@ def test_an_unknown_verb_before_a_kind_and_an_id_like_name_is_no_name(fleet: Sna
     assert [f.text for f in extract_values("Reboot server web-1", vocabulary) if f.kind == ENTITY] == []
     named = [f.text for f in extract_values("Avatar server list", vocabulary) if f.kind == ENTITY]
     assert named and named[0].startswith("Avatar")  # no id-like name after the kind: still a name
+
+
+def test_a_cancel_no_write_says_is_done_as_the_delete() -> None:
+    # no write says "cancel": the booking's delete (a POST here, as procedure-like catalogs write it)
+    writes = {
+        "POST /bookings.create": "Creates a booking", "POST /bookings.delete": "Deletes a pending booking",
+        "POST /bookings.update": "Updates a booking",
+    }  # fmt: skip
+    apis = {k: _post(k, t) for k, t in writes.items()}
+    assert write_targets(list(apis), apis.get, "cancel") == ["POST /bookings.delete"]
+    said = {**apis, "POST /bookings.cancel": _post("POST /bookings.cancel", "Cancels a booking")}
+    assert write_targets(list(said), said.get, "cancel") == ["POST /bookings.cancel"]  # said: that one
+
+
+def _post(key: str, title: str) -> Api:
+    return Api(key=key, object_key="", title=title, side_effect=SideEffect.WRITE)

@@ -49,6 +49,10 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
 
+# what an action is done as where no operation says it: a cancel deletes the thing (a booking, a scheduled
+# message) when no write of the catalog says cancelling
+DONE_AS = {"cancel": "delete"}
+
 # an action said by a verb and its object noun ("сними блокировку": unlock, as «снятие блокировки»;
 # "lift the freeze"), where the verb alone says another or none («сними деньги»: a withdrawal): verb ->
 # {noun (as written, an article between allowed): action}
@@ -65,6 +69,9 @@ PHRASAL_ACTIONS: dict[str, dict[str, str]] = {
     "lift": _LIFTED_EN, "remove": _LIFTED_EN,
 }  # fmt: skip
 ARTICLES = frozenset(("the", "a", "an"))
+
+# the prefixes that reverse a verb, which a catalog may write with a hyphen ("Un-stars an item")
+REVERSING_PREFIXES = ("un", "de", "dis", "non")
 
 # the words a request names what it looks a thing up by with, before the key and its value ("по номеру
 # договора Д-1", "по БИК 044525225", "by contract number D-1")

@@ -122,6 +122,9 @@ TIME_NOUNS = _listed(
 # of an API that names the thing it is said of too (``relevance.RequestWord.qualifies``)
 PRESENT_WORDS = _listed("current currently текущий текущая текущее текущие текущую текущего")
 PRESENT_NAME = "realtime"
+# words asking for everything about one thing ("details about the channel X", "information on …"), each
+# read as the others: an API's name or title says one of them ("info", "Retrieve information about …")
+DETAIL_WORDS = _listed("details detail information info подробности")
 # the two ends of a route: the words an input's name says its role with ("originSkyId",
 # "destination_id") and the prepositions a request says a place's role with ("from Boston to Paris")
 ROUTE_START = _listed("origin source from departure src")

@@ -59,13 +59,17 @@ def _item_key(o: _Out) -> str | None:
 
 def _named_kind(o: _Out) -> str:
     """The kind of thing a field names an item of: ``nodeName`` → node, ``claimName`` → claim,
-    ``configMap.name`` → configmap; '' for any other field."""
+    ``configMap.name`` → configmap, ``shelfRef.name`` → shelf (a reference to one); '' for any other field."""
     leaf = o.leaf
     if leaf.endswith("Name") and len(leaf) > 4:
         return leaf[:-4].casefold()
     if leaf == "name" and o.container:
-        return o.container.rsplit(".", 1)[-1].replace("[]", "").casefold()
+        owner = o.container.rsplit(".", 1)[-1].replace("[]", "")
+        return _REFERENCE.sub("", owner).casefold() or owner.casefold()
     return ""
+
+
+_REFERENCE = re.compile(r"(?<=[a-z])(?:Ref|Reference)$")  # "shelfRef": the object refers to a shelf
 
 
 def _one_per_producer(found: list[tuple[_Out, str]]) -> list[tuple[_Out, str]]:

@@ -14,6 +14,7 @@ from apiatlas.language.actions import (
     ASKING_VERBS,
     BEFORE_A_VERB,
     COPY_VERBS,
+    DONE_AS,
     REQUEST_WORDS,
     orders_write,
 )
@@ -262,7 +263,8 @@ def write_targets(
     says are new (``said_new``): a verb that creates nothing ("restart the server web") does not end at
     the create of a kind it names one of (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of
     another script than the catalog's («удали») also says its action's words in the catalog's (delete,
-    remove)."""
+    remove). A verb no write says is done as the action ``DONE_AS`` names when one says that (cancel:
+    the write saying delete)."""
     writes = [k for k in hits if not reads(api(k))]
     said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
@@ -271,6 +273,8 @@ def write_targets(
     if verb not in REQUEST_WORDS["create"]:  # a change of a thing named: no new one created
         writes = [k for k in writes if not _creates_named(k, writes, stated)] or writes
     named = [k for k in writes if said & _own_stems(api(k))]
+    if not named and (done := _done_as(verb)):  # "Cancel the message scheduled …": its delete
+        named = [k for k in writes if done & _own_stems(api(k))]
     kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
     if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
         named = [k for k in kinded if said & _own_stems(api(k))] or kinded
@@ -278,6 +282,14 @@ def write_targets(
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     named = own_routes(named)  # not the same write under a parent (``twin_routes``)
     return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
+
+
+def _done_as(verb: str) -> set[str]:
+    """The stems of the action ``verb``'s action is done as where no write says it (``DONE_AS``: cancel ->
+    delete, remove, …); none for another verb."""
+    action = next((a for a, forms in REQUEST_WORDS.items() if verb in forms), "")
+    other = DONE_AS.get(action, "")
+    return {stem(w) for w in REQUEST_WORDS.get(other, ()) if w.isascii()}
 
 
 def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -> bool:
@@ -346,12 +358,18 @@ def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
 
 
 def _title_stems(api: Api | None) -> set[str]:
-    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels)."""
-    return set(stems(api.title)) if api is not None else set()
+    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels), a hyphenated word's
+    also as one ("Un-stars": unstar)."""
+    if api is None:
+        return set()
+    return set(stems(api.title)) | set(stems(_HYPHEN.sub("", api.title)))
+
+
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 
 
 def _own_stems(api: Api | None) -> set[str]:
     """The stems of an API's path (its method left out: every write's key says POST) and title."""
     if api is None:
         return set()
-    return set(stems(api.key.split(" ", 1)[-1])) | set(stems(api.title))
+    return set(stems(api.key.split(" ", 1)[-1])) | _title_stems(api)

@@ -8,7 +8,6 @@ from itertools import product
 
 from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
 from apiatlas.planning.model import (
     LEVEL_CONFIDENCE,
@@ -18,7 +17,8 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
-from apiatlas.planning.restated import said_once
+from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again
+from apiatlas.planning.restated import said_once, with_added
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -48,9 +48,13 @@ def combined_plan(
         out.status, out.reason = "error", ReasonCode.NO_MATCH
         out.message = "no chain answers any action of the request: " + "; ".join(lost)
         return out
-    back = [refers_back(a.text) for a, _ in answered]
+    earlier = [[b.text for b, _ in answered[:n]] for n in range(len(answered))]
+    back = [refers_back(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
+    repeated = [said_again(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
     names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
-    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names, missing_cost)
+    chain, chosen = join_chains(
+        [c for _, c in answered], cache, back, step_cost, names, missing_cost, repeated
+    )
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -66,17 +70,6 @@ def combined_plan(
     return out
 
 
-def refers_back(text: str) -> bool:
-    """An action pointing back at what an earlier one named ("pin it", "show its members", «покажи его
-    участников»): a word of ``language.words.REFERRING_WORDS`` not before a noun of time ("for those
-    dates" points back at a time, not at a thing the actions before found)."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    return any(
-        w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
-        for n, w in enumerate(words)
-    )
-
-
 def join_chains(
     candidates: list[list[CandidateChain]],
     cache: SnapshotCache,
@@ -84,6 +77,7 @@ def join_chains(
     step_cost: float,
     names: set[str] | None = None,
     missing_cost: float = 0.0,
+    repeated: list[bool] | None = None,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -94,7 +88,8 @@ def join_chains(
     before feed, its last step alone: what it acts on is what the actions before found or made, not a
     new lookup of one of its own values ('post "bye" in it' looks up no "bye"). A name (``names``) a
     later action states again is taken from the earlier step it was given to, as that step's result
-    names it (``_named_again``)."""
+    names it (``_named_again``). ``repeated``: the later actions naming again the thing the ones before found
+    (``said_again``), whose targets the API of the step before is tried first of."""
     steps: list[PlannedStep] = []
     given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
     why: list[str] = []
@@ -103,15 +98,21 @@ def join_chains(
     candidates = _coherent(candidates, back, step_cost, cache, missing_cost)
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
+        named_before = bool(repeated and repeated[number - 1])  # "… grant? Show the role": read before
         if number > 1 and back and back[number - 1]:
             found = next(
                 (
                     (c, alone)
-                    for c in sorted(chains, key=lambda c: not _beneath(c.target, steps))
+                    for c in sorted(chains, key=lambda c: first_back(c.target, steps, named_before))
                     if (alone := _target_alone(c.steps[-1], steps, cache)) is not None
                 ),
                 None,
             )
+            if found is not None and read_again(found[1], steps, cache):  # "… use? Show that class"
+                chosen.append(found[0])
+                steps[-1] = with_added(steps[-1], found[1], len(steps) - 1)  # "… and returns May 9"
+                why.append(f"action {number}: {found[1].api}, read by the action before it")
+                continue
             if found is not None:
                 chosen.append(found[0])
                 steps.append(found[1])
@@ -254,14 +255,6 @@ def _target_alone(
     if not taken:
         return None
     return target.model_copy(update={"inputs": inputs})
-
-
-def _beneath(target: str, earlier: list[PlannedStep]) -> bool:
-    """Whether ``target``'s path extends an earlier step's (``…/deployments/{name}/status`` after
-    ``PATCH …/deployments/{name}``): a part of the thing the actions before acted on, which "its status"
-    names first."""
-    path = target.partition(" ")[2].rstrip("/")
-    return any(path.startswith(s.api.partition(" ")[2].rstrip("/") + "/") for s in earlier)
 
 
 def _moved(source: InputSource, at: list[int]) -> InputSource:

@@ -52,9 +52,8 @@ def said_names(
     out: list[v.ExtractedValue] = []
     for at, word in enumerate(words[:-1]):
         kind = word.lower()
-        joined = (kind + words[at + 1].lower()) if at + 2 < len(words) else ""
-        if joined in kinds:  # "the user group oncall": the kind ``usergroup`` in two words
-            kind, at = joined, at + 1
+        if said := _kind_in_words(words, at, kinds, vocabulary.naming):  # "the user group oncall"
+            kind, at = said
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
         elif kind not in kinds:
@@ -79,6 +78,20 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _kind_in_words(
+    words: list[str], at: int, kinds: frozenset[str], naming: Mapping[str, str]
+) -> tuple[str, int] | None:
+    """The kind of ``kinds`` named by three or two words from ``at`` run together (``usergroup`` in "user
+    group", a compound kind by its last words in "unit lease": ``CatalogVocabulary.naming``), a name
+    after them, with the place of its last word; None when no such run names one."""
+    for n in (3, 2):
+        if at + n < len(words):
+            said = naming.get("".join(w.lower() for w in words[at : at + n]), "")
+            if said in kinds:
+                return said, at + n - 1
+    return None
 
 
 def _ends_after(text: str, word: str) -> bool:
@@ -135,11 +148,11 @@ def bare_names(
     text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
 ) -> list[v.ExtractedValue]:
     """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
-    a lower-case word right after "in", "to", "into" or "from" that ends the request or one of its parts
-    ("Pin the latest message in announcements") or right after a write verb opening the request
-    ("Mark general as read"), no word the planner knows, no kind and part of no value
-    found already. Its kind unknown (``hint`` ''), it fills no input; a list of named items whose id an
-    input named for a kind takes may pick by it (``picked_name``)."""
+    a lower-case word right after "in", "to", "into" or "from" (or "of" after the newest thing asked,
+    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general") or right
+    after a write verb opening the request ("Mark general as read"), no word the planner knows, no kind
+    and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list of named
+    items whose id an input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
         return []
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
@@ -147,7 +160,7 @@ def bare_names(
     for match in _WORD.finditer(text):
         before = text[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        placed = bool(before) and before[-1].lower() in _PLACES and bool(_ENDS.match(text, match.end()))
+        placed = _placed(before) and bool(_ENDS.match(text, match.end()))
         if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
             continue  # nor the object of the verb opening the request ("Mark general as read")
         if (
@@ -163,6 +176,15 @@ def bare_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=""))
     return out
+
+
+def _placed(before: list[str]) -> bool:
+    """Whether the words ``before`` a word say where it is: a place's preposition ("in announcements"), or
+    "of" after the newest thing asked ("the most recent message of announcements": whose it is)."""
+    last = [w.lower() for w in before[-3:]]
+    if not last:
+        return False
+    return last[-1] in _PLACES or (last[-1] == "of" and len(last) == 3 and last[0] in NEWEST_WORDS)
 
 
 def newest_things(text: str) -> frozenset[str]:
@@ -262,24 +284,32 @@ def input_kind(api: Api, name: str) -> str:
 
 def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
-    one item of that kind by its path (``/nodes/{name}``), or is named as the kind and takes its name: its
+    one item of that kind by its path (``/nodes/{name}``) or names a new one a create of the kind makes
+    (``creates``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
     id (``looked_up``); or it is the ``name`` of the create of that kind ("a server web-2": ``POST
     /servers``' name). A name said without its kind (``bare_names``) fills none."""
     if not hint:
         return False
-    if item_kind(api, name) == hint or (name == "name" and _creates(api) == hint):
-        return True
+    if item_kind(api, name) == hint or (name.lower() == "name" and creates(api) == hint):
+        return True  # "/nodes/{name}"; the name of a new one ("Create a board b-1": ``boards.create``)
     if singular_kind(name) != hint:
         return False
     param = next((p for p in api.params if p.name == name), None)
     return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
 
 
-def _creates(api: Api) -> str:
-    """The kind a ``POST`` to a collection creates (``POST /servers``: server); '' for any other API."""
-    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
-    return singular_kind(last) if api.key.startswith("POST ") and last.isidentifier() else ""
+def creates(api: Api) -> str:
+    """The kind a create makes one of (singular): ``POST /boards``, ``POST /boards.create``; '' for
+    another API."""
+    method, _, path = api.key.partition(" ")
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if method != "POST" or not last or last.startswith("{"):
+        return ""
+    head, dot, verb = last.partition(".")
+    if dot and verb != "create":
+        return ""
+    return singular_kind(head) if head.isalpha() else ""
 
 
 def pick_field(producer: Api, table: str | None, field: str) -> str | None:

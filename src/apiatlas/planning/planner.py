@@ -26,7 +26,7 @@ from apiatlas.planning.actions import (
     write_targets,
 )
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
-from apiatlas.planning.combined import combined_plan, refers_back
+from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import action_apart, coordinated_things, things_apart
@@ -46,6 +46,7 @@ from apiatlas.planning.kind_verbs import kind_verbs, new_kinds
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
+from apiatlas.planning.pointing import placed, refers_back
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -63,6 +64,7 @@ from apiatlas.planning.steps import (
     taking_ids,
 )
 from apiatlas.planning.twin_routes import own_reads
+from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
@@ -169,7 +171,11 @@ class Planner:
                 result = apart or result
         else:
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
-            one = lambda a: self._plan_action(a.text, None, known, a, dated=dates, back=refers_back(a.text))  # noqa: E731
+            actions = placed(actions, lambda t: named_kinds(t, [f.text for f in found], self.cache.vocabulary))  # noqa: E501
+            before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
+            one = lambda a: self._plan_action(  # noqa: E731
+                a.text, None, known, a, dated=dates, back=refers_back(a.text, before.get(id(a), []))
+            )  # fmt: skip
             parts = [p for a in actions for p in action_apart(a, one)]
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(computed(result, self.cache), self.confidence)
@@ -258,7 +264,8 @@ class Planner:
         in another script than the words above read, the kind of the first thing it names), by each write's
         own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
         once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
-        kinds = named_kinds(ctx.request, [f.text for f in ctx.found], self.cache.vocabulary)
+        stated, words = [f.text for f in ctx.found], self.cache.vocabulary  # not where a thing goes to
+        kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
         if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
             kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
         kinds = kinds or new_kinds(ctx.request, ctx.found, self.cache.vocabulary.kind_set)  # "a box B"
@@ -344,6 +351,7 @@ class Planner:
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
+        hits = plain_twins(hits, self.cache.namespaces(), ctx.words)  # ``ns.a.b`` beside ``a.b``: the plain
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(

@@ -36,6 +36,12 @@ def said_once(steps: list[PlannedStep], ends: list[int], is_read: IsRead) -> lis
     return out
 
 
+def with_added(first: PlannedStep, again: PlannedStep, at: int) -> PlannedStep:
+    """``first`` (at index ``at``) taking what ``again``, the same read said by a later action, adds (a
+    return date); ``first`` unchanged when ``again`` says it otherwise (``_merged``)."""
+    return _merged(first, again, at) or first
+
+
 def _merged(first: PlannedStep, again: PlannedStep, at: int) -> PlannedStep | None:
     """``first`` (at index ``at``) with the inputs ``again`` adds, or None when ``again`` is another call:
     it states another value for an input, reads an input from a step at or after ``first``, or from

@@ -247,12 +247,13 @@ class ChainScoring:
                 found = ctx.found[value.index]
                 tally.kind_fit += ctx.cache.hint_fit(found.hint, api, found.qualifier)
         tally.used.update(created_names(ctx.found, api, tally.used))
-        fed = False
+        fed, unfed, optional_fed = False, 0, False
         for slot in open_inputs(ctx, api):
             source = fed_input(ctx, apis, index, slot, tally.used)
             if source is None and not slot.required:
-                tally.unfed += 1  # an optional input a chain may feed (``steps.open_inputs``)
+                unfed += 1  # an optional input a chain may feed (``steps.open_inputs``)
                 continue
+            optional_fed = optional_fed or (source is not None and not slot.required)
             if source is None:
                 tally.missing.append(f"{api.key}.{slot.name}")
                 tally.choice_only += 1 if slot.enum else 0
@@ -271,6 +272,8 @@ class ChainScoring:
             tally.edge_penalty += self.weights.edge * (1.0 - source.confidence)
             if source.table is not None:
                 inputs.extend(more_columns(ctx, apis, index, source))
+        # optional inputs of things, one fed: the others name the thing another way (a file or a message)
+        tally.unfed += 0 if optional_fed else unfed
         return inputs, fed
 
     def _terms(

@@ -8,12 +8,17 @@ from apiatlas.catalog.model import Api
 from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.compound_kinds import compound_fit
+from apiatlas.planning.detail_words import with_detail_words
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
+from apiatlas.planning.flags import flag_verbs, item_updates
 from apiatlas.planning.intent import own_kind
+from apiatlas.planning.kind_tails import with_tails
 from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_kind
+from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
+from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -38,10 +43,17 @@ class SnapshotCache:
         self.fits: dict[tuple[str, str], float] = {}
         self.kinds: dict[str, str] = {}
         self.output_lists: dict[str, set[str]] = {}
-        self.vocabulary = snapshot.vocabulary()  # the catalog's kinds of things and synonyms
+        # the catalog's kinds of things and synonyms; a compound kind also named by its last words
+        # and a hyphenated prefixed word of its titles by its parts ("unstar": "un star", ``prefixed``)
+        # and a word asking for a thing's details it never says as those it does (``detail_words``)
+        names = list(snapshot.kept_api_names())
+        titles = [t for _, t in names]
+        vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
+        self.vocabulary = with_detail_words(vocabulary, names)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
         self.created: dict[str, list[str]] | None = None
+        self.spaces: frozenset[str] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -164,10 +176,21 @@ class SnapshotCache:
         return self.created
 
     def write_verbs(self) -> frozenset[str]:
-        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once."""
+        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once, and those
+        their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``) and the boolean
+        fields updates of an item write (``flags.flag_verbs``)."""
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
+            self.verbs |= prefixed_verbs(self.snapshot.kept_api_names())  # "Un-stars an item": unstar
+            updates = (self.api(k) for k in item_updates(self.snapshot.all_api_keys()))
+            self.verbs |= flag_verbs(updates, self.vocabulary.kinds)  # ``spec.halt``: "Halt the …"
         return self.verbs
+
+    def namespaces(self) -> frozenset[str]:
+        """The leading parts the catalog puts before several of its operations (``twins.twin_spaces``)."""
+        if self.spaces is None:
+            self.spaces = twin_spaces(self.snapshot.all_api_keys())
+        return self.spaces
 
     def entries(self) -> set[str]:
         if self.entry_points is None:

@@ -1,0 +1,60 @@
+"""A kind named by the last words of its compound name: a catalog whose kinds are closed compounds
+(``storageunitlease``, written ``StorageUnitLease`` in its titles) is asked about "the unit lease X" as
+often as about "the storage unit lease X". The words of each kind are read from how the catalog's titles
+write it in camel case; a tail of two words or more names the kind when no other kind ends in it and it
+names nothing else already."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
+
+from apiatlas.language.catalog import CatalogVocabulary
+
+_CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
+_PART = re.compile(r"[A-Z][a-z0-9]+")
+MIN_WORDS = 2  # a tail of one word ("lease") is said of too many things
+
+
+def kind_words(kinds: Collection[str], titles: Iterable[str]) -> dict[str, list[str]]:
+    """The words of each closed-compound kind, as the catalog's titles write it (``StorageUnitLease``:
+    storage, unit, lease); a kind no title writes in camel case is left out."""
+    wanted = set(kinds)
+    out: dict[str, list[str]] = {}
+    for title in titles:
+        for written in _CAMEL.findall(title):
+            kind = written.lower()
+            if kind in wanted and kind not in out:
+                out[kind] = [p.lower() for p in _PART.findall(written)]
+    return out
+
+
+def tail_names(words: Mapping[str, list[str]], taken: Collection[str]) -> dict[str, str]:
+    """Request words (the tail's words run together, singular and plural) naming a kind by its last
+    ``MIN_WORDS`` or more words, when only that kind ends in them and they are no word in ``taken``
+    (the kinds and the words naming them already: "rolebinding" stays its own kind)."""
+    tails = {
+        kind: ["".join(parts[n:]) for n in range(1, len(parts) - MIN_WORDS + 1)]
+        for kind, parts in words.items()
+    }
+    counts = Counter(t for kind in tails for t in set(tails[kind]))
+    out: dict[str, str] = {}
+    for kind, said in tails.items():
+        for tail in said:
+            many = tail + ("es" if tail.endswith(("s", "x", "ch", "sh")) else "s")
+            if counts[tail] == 1 and tail not in taken and many not in taken:
+                out[tail] = out[many] = kind
+    return out
+
+
+def with_tails(vocabulary: CatalogVocabulary, titles: Iterable[str]) -> CatalogVocabulary:
+    """``vocabulary`` whose kind words also name each closed-compound kind by its tail (``tail_names``)."""
+    compound = [k for k in vocabulary.kinds if len(k) >= 2 * 4]  # the shortest run of two words told apart
+    if not compound:
+        return vocabulary
+    tails = tail_names(kind_words(compound, titles), vocabulary.naming.keys())
+    if not tails:
+        return vocabulary
+    fields = vocabulary.model_dump()  # a new model: the given one's cached word tables stay its own
+    return CatalogVocabulary.model_validate({**fields, "kind_words": {**tails, **vocabulary.kind_words}})
