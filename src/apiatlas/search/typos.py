@@ -14,6 +14,7 @@ from apiatlas.text import split_identifier, words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
+UNDOING = "un"  # "unpin", "unstar": the prefix that undoes a verb (or negates a word: "unpaid")
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
 
@@ -75,10 +76,23 @@ class TypoFallback:
         for word in dict.fromkeys(words(query)):
             if not self._correctable(word):
                 continue
+            if (undone := self.undone(word)) is not None:
+                out[word] = [undone]
+                continue
             close = [c for s, c in self._candidates(word)[:per_word] if s >= MIN_SIMILARITY]
             if close:
                 out[word] = close
         return out
+
+    def undone(self, word: str) -> str | None:
+        """The catalog word an unknown ``word`` undoes or negates by its English prefix ("unpin": pin, as
+        the catalog writes it, "pin" or "pins"), None when the rest is no catalog word of three letters
+        or more. The API that does the undoing is among those of that word ("pins.remove")."""
+        if not word.startswith(UNDOING):
+            return None
+        rest = word[len(UNDOING) :]
+        found = [w for w in (rest, rest + "s") if w in self.vocabulary]
+        return found[0] if len(rest) >= MIN_WORD - 1 and found else None
 
     def spelled_out(self, query: str) -> dict[str, list[str]]:
         """Query word -> the words of the one catalog name it abbreviates by initials ("srr": scheduled,
