@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
-from apiatlas.text import split_identifier, words
+from apiatlas.language.stemming import same_stem
+from apiatlas.text import split_identifier, stem, words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
 UNDOING = "un"  # "unpin", "unstar": the prefix that undoes a verb (or negates a word: "unpaid")
+FORM_ENDING = 2  # a catalog word's form differs from a query word's stem by at most this many end letters
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
 
@@ -133,3 +135,22 @@ class TypoFallback:
             ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
             reverse=True,
         )
+
+
+def known_forms(corrections: dict[str, list[str]], indexed: Container[str]) -> dict[str, list[str]]:
+    """``corrections`` without the other words offered for a query word the catalog writes (its stem is
+    ``indexed``, in a description or a field if not in a name): such a word is no typo, and only other
+    forms of it are read ("остатка": «остаток», a stem one letter longer), not longer words that hold it
+    ("replicas": not ``replicaset``) nor words that merely look alike ("supports": not "sports")."""
+    out: dict[str, list[str]] = {}
+    for word, close in corrections.items():
+        own = stem(word)
+        if own in indexed:
+            close = [c for c in close if _a_form_of(own, stem(c))]
+        if close:
+            out[word] = close
+    return out
+
+
+def _a_form_of(own: str, other: str) -> bool:
+    return same_stem(own, other) and abs(len(own) - len(other)) <= FORM_ENDING
