@@ -191,7 +191,7 @@ class HybridSearch:
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
             # an abbreviation by its initials counts as the name it spells ("hpa": horizontal pod autoscaler)
-            # a word the catalog writes is no typo: only other forms of it ("replicas" is no replicaset)
+            # a word the catalog writes is no typo: only other forms of it ("items" is no itemset)
             index = self.lexical_index()
             close = known_forms(self.typo_fallback().corrections(query), index.vocab if index else ())
             fixes = {**close, **self.typo_fallback().spelled_out(query)}

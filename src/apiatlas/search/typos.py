@@ -15,7 +15,7 @@ from apiatlas.text import split_identifier, stem, words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
-UNDOING = "un"  # "unpin", "unstar": the prefix that undoes a verb (or negates a word: "unpaid")
+UNDOING = "un"  # "unstar", "unfollow": the prefix that undoes a verb (or negates a word: "unpaid")
 FORM_ENDING = 2  # a catalog word's form differs from a query word's stem by at most this many end letters
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
@@ -87,9 +87,9 @@ class TypoFallback:
         return out
 
     def undone(self, word: str) -> str | None:
-        """The catalog word an unknown ``word`` undoes or negates by its English prefix ("unpin": pin, as
-        the catalog writes it, "pin" or "pins"), None when the rest is no catalog word of three letters
-        or more. The API that does the undoing is among those of that word ("pins.remove")."""
+        """The catalog word an unknown ``word`` undoes or negates by its English prefix ("unstar": star, as
+        the catalog writes it, "star" or "stars"), None when the rest is no catalog word of three letters
+        or more. The API that does the undoing is among those of that word ("stars.remove")."""
         if not word.startswith(UNDOING):
             return None
         rest = word[len(UNDOING) :]
@@ -140,8 +140,8 @@ class TypoFallback:
 def known_forms(corrections: dict[str, list[str]], indexed: Container[str]) -> dict[str, list[str]]:
     """``corrections`` without the other words offered for a query word the catalog writes (its stem is
     ``indexed``, in a description or a field if not in a name): such a word is no typo, and only other
-    forms of it are read ("остатка": «остаток», a stem one letter longer), not longer words that hold it
-    ("replicas": not ``replicaset``) nor words that merely look alike ("supports": not "sports")."""
+    forms of it are read («сделок» for «сделки», stems a letter apart), not longer words that hold it
+    ("items": not ``itemset``) nor words that merely look alike ("supports": not "sports")."""
     out: dict[str, list[str]] = {}
     for word, close in corrections.items():
         own = stem(word)

@@ -7,9 +7,9 @@ from apiatlas.language.stemming import same_stem, stems_by_head
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.text import stem
 
-# how many adjacent query words may make one catalog word: three read a path segment's joined resource
-# ("persistentvolumeclaims"; hybrid R@5 Kubernetes 0.728 -> 0.745, dev 0.737 -> 0.754, test 0.721 ->
-# 0.737; Slack, Stripe, StableToolBench, the bank and RestBench unchanged)
+# how many adjacent query words may make one catalog word: three read a path segment that joins a
+# resource's words ("pricelistitems"; docs/search.md, Session 21: one HTTP set up on both halves, the
+# other sets unchanged)
 COMPOUND_WORDS = (2, 3)
 
 
@@ -22,13 +22,13 @@ class WordForms:
 
     def compounds(self, said: list[str]) -> dict[str, tuple[str, list[str]]]:
         """Stems of two or three adjacent query words (``said``, as ``text.words`` gives them) that the
-        catalog has as one word ("pay out": payout, "log in": login, "web hook": webhook, "persistent
-        volume claims": a path's ``persistentvolumeclaims``), each with that word and the stems of the
+        catalog has as one word ("pay out": payout, "log in": login, "web hook": webhook, "price
+        list items": a path's ``pricelistitems``), each with that word and the stems of the
         words it joins."""
         if self.index is None:
             return {}
         found: dict[str, tuple[str, list[str]]] = {}
-        taken: set[int] = set()  # words of a longer compound: "persistent volume" is not read in it
+        taken: set[int] = set()  # words of a longer compound: "price list" is not read in it
         for n in sorted(COMPOUND_WORDS, reverse=True):
             for i in range(len(said) - n + 1):
                 joined = said[i : i + n]
