@@ -28,6 +28,8 @@ OPERATIONS = [
     ("GET /secrets", "secrets", "List Secret", "Lists the secrets of a namespace."),
     ("GET /events", "events", "List Event", "Lists the events of a namespace."),
     ("POST /namespaces", "namespaces", "Create Namespace", "Creates a namespace."),
+    ("GET /persistentvolumes", "persistentvolumes", "List persistentvolumes", "Lists the persistentvolumes."),
+    ("GET /persistentvolumeclaims", "persistentvolumeclaims", "List persistentvolumeclaims", "Lists them."),
 ]
 
 
@@ -71,6 +73,18 @@ def test_two_read_words_the_catalog_writes_as_one(search: HybridSearch) -> None:
     found = search.search("покажи конфиг мапы")
     assert found.hits[0].api_key == "GET /configmaps", [h.api_key for h in found.hits[:3]]
     assert found.hits[0].matched == ["config", "map"]  # the compound stands for the words it joins
+
+
+def test_three_words_the_catalog_writes_as_one(search: HybridSearch) -> None:
+    """A path segment joining three words ("persistentvolumeclaims") is found by the three words."""
+    said = words("persistent volume claims")
+    whole = stem("persistentvolumeclaims")
+    assert search.word_forms().compounds(said) == {whole: ("persistentvolumeclaims", [stem(w) for w in said])}
+    # the two words inside the three are not read apart ("persistentvolumes"), only without the third
+    assert set(search.word_forms().compounds(words("persistent volumes"))) == {stem("persistentvolumes")}
+    found = search.search("persistent volume claims")
+    assert found.hits[0].api_key == "GET /persistentvolumeclaims", [h.api_key for h in found.hits[:3]]
+    assert found.hits[0].matched == [stem(w) for w in said]
 
 
 def test_the_bridge_embeds_the_catalogs_words_as_queries(search: HybridSearch) -> None:

@@ -48,3 +48,33 @@ def test_a_name_of_three_words_or_more_is_spelled_out_from_its_initials() -> Non
         "wrt": ["widget", "repair", "ticket"]  # fcs: two names; gp: none
     }
     assert TypoFallback(INITIALS).spelled_out("show wrt w-1") == {}  # the catalog says "wrt" itself
+
+
+UNDONE = ["POST /v1/stars.add Adds a star", "POST /v1/stars.remove Removes a star", "GET /v1/locks Locks"]
+
+
+def test_a_word_that_undoes_a_catalog_word_reads_as_that_word() -> None:
+    """A word such as "unstar" is no typo: it undoes "star", and the APIs of stars hold the undoing."""
+    typos = TypoFallback(UNDONE, whole_words)
+    assert typos.corrections("unstar the message") == {"unstar": ["star"]}
+    assert typos.undone("unlocks") == "locks"  # as the catalog writes it
+    assert typos.undone("unlock") == "locks"
+    assert typos.undone("until") is None  # "til" is no catalog word
+    assert typos.corrections("under the stars") == {}  # a word of the language, left alone
+
+
+def test_a_word_the_catalog_writes_keeps_only_its_own_forms() -> None:
+    """The word "replicas" is written in the catalog's descriptions: no typo of the name
+    ``replicaset``; a Russian form whose stem Snowball leaves a letter apart («остатка», «остаток») is
+    still read."""
+    from apiatlas.search.typos import known_forms
+    from apiatlas.text import stem
+
+    offered = {"replicas": ["replica", "replicaset"], "остатка": ["остаток"], "replcas": ["replicaset"]}
+    indexed = {stem("replicas"), stem("остатка")}
+    assert known_forms(offered, indexed) == {
+        "replicas": ["replica"],  # the same word
+        "остатка": ["остаток"],
+        "replcas": ["replicaset"],  # a word the catalog does not write is corrected as before
+    }
+    assert known_forms({"supports": ["sports"]}, {stem("supports")}) == {}

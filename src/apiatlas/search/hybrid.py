@@ -26,7 +26,7 @@ from apiatlas.search.providers import (
 )
 from apiatlas.search.reach import CatalogReach, reach_signals
 from apiatlas.search.tuning import FusionSettings
-from apiatlas.search.typos import TypoFallback
+from apiatlas.search.typos import TypoFallback, known_forms
 from apiatlas.search.vectors import CardVectors
 from apiatlas.search.word_forms import WordForms
 from apiatlas.snapshot.catalog_reader import CatalogReader
@@ -191,7 +191,10 @@ class HybridSearch:
         terms = [across.bridged.get(t, t) for t in [*terms, *across.extra]]
         if mode is not SearchMode.DENSE:
             # an abbreviation by its initials counts as the name it spells ("hpa": horizontal pod autoscaler)
-            fixes = {**self.typo_fallback().corrections(query), **self.typo_fallback().spelled_out(query)}
+            # a word the catalog writes is no typo: only other forms of it ("items" is no itemset)
+            index = self.lexical_index()
+            close = known_forms(self.typo_fallback().corrections(query), index.vocab if index else ())
+            fixes = {**close, **self.typo_fallback().spelled_out(query)}
             # a corrected word stands for the query word it corrects, and a word the catalog writes as
             # one ("pay out": payout) for both query words it joins
             stands_for = {stem(c): [stem(w)] for w, close in fixes.items() for c in close}

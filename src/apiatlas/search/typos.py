@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
-from apiatlas.text import split_identifier, words
+from apiatlas.language.stemming import same_stem
+from apiatlas.text import split_identifier, stem, words
 
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
+UNDOING = "un"  # "unstar", "unfollow": the prefix that undoes a verb (or negates a word: "unpaid")
+FORM_ENDING = 2  # a catalog word's form differs from a query word's stem by at most this many end letters
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
 
@@ -75,10 +78,23 @@ class TypoFallback:
         for word in dict.fromkeys(words(query)):
             if not self._correctable(word):
                 continue
+            if (undone := self.undone(word)) is not None:
+                out[word] = [undone]
+                continue
             close = [c for s, c in self._candidates(word)[:per_word] if s >= MIN_SIMILARITY]
             if close:
                 out[word] = close
         return out
+
+    def undone(self, word: str) -> str | None:
+        """The catalog word an unknown ``word`` undoes or negates by its English prefix ("unstar": star, as
+        the catalog writes it, "star" or "stars"), None when the rest is no catalog word of three letters
+        or more. The API that does the undoing is among those of that word ("stars.remove")."""
+        if not word.startswith(UNDOING):
+            return None
+        rest = word[len(UNDOING) :]
+        found = [w for w in (rest, rest + "s") if w in self.vocabulary]
+        return found[0] if len(rest) >= MIN_WORD - 1 and found else None
 
     def spelled_out(self, query: str) -> dict[str, list[str]]:
         """Query word -> the words of the one catalog name it abbreviates by initials ("srr": scheduled,
@@ -119,3 +135,22 @@ class TypoFallback:
             ((n / (len(grams) + len(_trigrams(c)) - n), c) for c, n in shared.items() if n >= 2),
             reverse=True,
         )
+
+
+def known_forms(corrections: dict[str, list[str]], indexed: Container[str]) -> dict[str, list[str]]:
+    """``corrections`` without the other words offered for a query word the catalog writes (its stem is
+    ``indexed``, in a description or a field if not in a name): such a word is no typo, and only other
+    forms of it are read («сделок» for «сделки», stems a letter apart), not longer words that hold it
+    ("items": not ``itemset``) nor words that merely look alike ("supports": not "sports")."""
+    out: dict[str, list[str]] = {}
+    for word, close in corrections.items():
+        own = stem(word)
+        if own in indexed:
+            close = [c for c in close if _a_form_of(own, stem(c))]
+        if close:
+            out[word] = close
+    return out
+
+
+def _a_form_of(own: str, other: str) -> bool:
+    return same_stem(own, other) and abs(len(own) - len(other)) <= FORM_ENDING
