@@ -93,6 +93,6 @@ def test_the_write_to_the_team_s_users_is_a_target_fed_by_the_user_looked_up(sna
 def test_no_write_to_the_things_in_it_when_another_kind_is_what_is_written(snap: Snapshot) -> None:
     planner = Planner(snap)
     ctx = planner._read("Copy the user dana to the team core", None, dict)
-    assert planner._member_writes(ctx) == []
+    assert planner._kind_writes.of_members(ctx, True) == []
     ctx = planner._read("Add dana@example.com to the team core", None, dict)
-    assert planner._member_writes(ctx) == [SET]
+    assert planner._kind_writes.of_members(ctx, True) == [SET]

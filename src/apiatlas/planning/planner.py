@@ -37,12 +37,10 @@ from apiatlas.planning.intent import (
     asked_kind,
     asks_who,
     counted,
-    destination_kinds,
-    holds,
-    kinds_a_key_may_name,
     named_kinds,
 )
-from apiatlas.planning.kind_verbs import kind_verbs, new_kinds
+from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
@@ -103,8 +101,7 @@ class Planner:
         self.weights = weights or Weights()
         self.cache = SnapshotCache(snapshot)
         self._api_terms: dict[str, Terms] = {}
-        self._keys_by_kind: dict[str, list[str]] | None = None  # kept keys by the kinds they may name
-        self._writes_by_kind: dict[str, list[str]] = {}  # kept writes by their own kind, as kinds are named
+        self._kind_writes = KindWrites(snapshot, self.cache, self.limits.targets)  # writes by named kinds
         self.search = PlanSearch(snapshot, search)
         self.scoring = ChainScoring(self.weights, self.limits, allow)
         self.confidence = confidence
@@ -259,55 +256,6 @@ class Planner:
             every=says_every(_LETTERS.findall(request)),
         )  # fmt: skip
 
-    def _kind_writes(self, ctx: PlanContext) -> list[str]:
-        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else, for a verb
-        in another script than the words above read, the kind of the first thing it names), by each write's
-        own kind (``intent.own_kind``); none for a planner that may not write. The kept keys are indexed
-        once per planner by the kinds their words may name, and only the APIs under a named kind are read."""
-        stated, words = [f.text for f in ctx.found], self.cache.vocabulary  # not where a thing goes to
-        kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
-        if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
-            kinds = {h for f in ctx.found[:1] if (h := f.hint) in self.cache.vocabulary.kind_set}
-        kinds = kinds or new_kinds(ctx.request, ctx.found, self.cache.vocabulary.kind_set)  # "a box B"
-        if not kinds or self.allow is reads_only:
-            return []
-        for kind in kinds - self._writes_by_kind.keys():
-            self._writes_by_kind[kind] = [
-                key
-                for key in self._kinds_index().get(kind, ())
-                if (api := self.cache.api(key)) is not None
-                and not reads(api)
-                and self.cache.own_kind(api) == kind
-            ]
-        return sorted(k for kind in kinds for k in self._writes_by_kind[kind])
-
-    def _member_writes(self, ctx: PlanContext) -> list[str]:
-        """The kept writes to the things inside a kind the request names as where a thing goes ("Add
-        x@example.com to the team core": ``teams.users.set``, the users of a team; ``intent.holds``), when
-        it names no other kind as what it writes."""
-        stated, vocabulary = [f.text for f in ctx.found], self.cache.vocabulary
-        kinds = destination_kinds(ctx.request, stated, vocabulary)
-        if not kinds or self.allow is reads_only or named_kinds(ctx.request, stated, vocabulary) - kinds:
-            return []  # a thing of a kind named as what is written ("copy the sheet … to folder F")
-        out = sorted(
-            key
-            for kind in kinds
-            for key in self._kinds_index().get(kind, ())
-            if (api := self.cache.api(key)) is not None
-            and not reads(api)
-            and holds(api, kind, self.cache.vocabulary)
-        )
-        return out if len(out) <= self.limits.targets else []  # a thing holding many kinds: none said
-
-    def _kinds_index(self) -> dict[str, list[str]]:
-        """The kept keys by the kinds their words may name (``intent.kinds_a_key_may_name``), once."""
-        if self._keys_by_kind is None:
-            self._keys_by_kind = {}
-            for key in self.snapshot.all_api_keys():
-                for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
-                    self._keys_by_kind.setdefault(kind, []).append(key)
-        return self._keys_by_kind
-
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
         """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
         said = kind_verbs(request, self.cache.creates().keys())
@@ -344,8 +292,10 @@ class Planner:
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
-        kinded = self.cache.creates().get(ctx.verb, []) or self._kind_writes(ctx) if ctx.verb else []
-        members = self._member_writes(ctx) if ctx.verb else []
+        writes = self.allow is not reads_only  # a planner that may not write reads no kind's writes
+        created = self.cache.creates().get(ctx.verb, []) if ctx.verb else []  # "Refund the latest …"
+        kinded = created or self._kind_writes.of_kinds(ctx, writes) if ctx.verb else []
+        members = self._kind_writes.of_members(ctx, writes) if ctx.verb else []
         ctx.members = frozenset(members)
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}

@@ -1,0 +1,71 @@
+"""The writes an action may end at by the kinds of thing it names: the kept writes to a named kind (by each
+write's own kind), and the writes to the things inside a kind named as where a thing goes. The kept keys
+are indexed once per planner by the kinds their words may name; only the APIs under a named kind are read."""
+
+from __future__ import annotations
+
+from apiatlas.planning.actions import reads
+from apiatlas.planning.context import PlanContext
+from apiatlas.planning.intent import destination_kinds, holds, kinds_a_key_may_name, named_kinds
+from apiatlas.planning.kind_verbs import new_kinds
+from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.snapshot import CatalogReader
+
+
+class KindWrites:
+    """The writes by the kinds an action names, for one planner (``most``: a thing holding more member
+    writes than that names none)."""
+
+    def __init__(self, snapshot: CatalogReader, cache: SnapshotCache, most: int) -> None:
+        self.snapshot = snapshot
+        self.cache = cache
+        self.most = most
+        self._keys_by_kind: dict[str, list[str]] | None = None  # kept keys by the kinds they may name
+        self._writes_by_kind: dict[str, list[str]] = {}  # kept writes by their own kind, as kinds are named
+
+    def of_kinds(self, ctx: PlanContext, may_write: bool) -> list[str]:
+        """The kept writes to the kinds of thing an action names ("… with a usage quota"; else, for a verb
+        in another script than the words above read, the kind of the first thing it names; else the kind
+        of a new thing it says, "a box B"), by each write's own kind (``intent.own_kind``); none for a
+        planner that may not write. A kind named as where a thing goes is not one it writes."""
+        stated, words = [f.text for f in ctx.found], self.cache.vocabulary
+        kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
+        if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
+            kinds = {h for f in ctx.found[:1] if (h := f.hint) in words.kind_set}
+        kinds = kinds or new_kinds(ctx.request, ctx.found, words.kind_set)
+        if not kinds or not may_write:
+            return []
+        for kind in kinds - self._writes_by_kind.keys():
+            self._writes_by_kind[kind] = [
+                key
+                for key in self._index().get(kind, ())
+                if (api := self.cache.api(key)) is not None
+                and not reads(api)
+                and self.cache.own_kind(api) == kind
+            ]
+        return sorted(k for kind in kinds for k in self._writes_by_kind[kind])
+
+    def of_members(self, ctx: PlanContext, may_write: bool) -> list[str]:
+        """The kept writes to the things inside a kind the request names as where a thing goes ("Add
+        x@example.com to the team core": ``teams.users.set``, the users of a team; ``intent.holds``), when
+        it names no other kind as what it writes."""
+        stated, vocabulary = [f.text for f in ctx.found], self.cache.vocabulary
+        kinds = destination_kinds(ctx.request, stated, vocabulary)
+        if not kinds or not may_write or named_kinds(ctx.request, stated, vocabulary) - kinds:
+            return []  # a thing of a kind named as what is written ("copy the sheet … to folder F")
+        out = sorted(
+            key
+            for kind in kinds
+            for key in self._index().get(kind, ())
+            if (api := self.cache.api(key)) is not None and not reads(api) and holds(api, kind, vocabulary)
+        )
+        return out if len(out) <= self.most else []  # a thing holding many kinds: none said
+
+    def _index(self) -> dict[str, list[str]]:
+        """The kept keys by the kinds their words may name (``intent.kinds_a_key_may_name``), once."""
+        if self._keys_by_kind is None:
+            self._keys_by_kind = {}
+            for key in self.snapshot.all_api_keys():
+                for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
+                    self._keys_by_kind.setdefault(kind, []).append(key)
+        return self._keys_by_kind
