@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
+from apiatlas.catalog.actions import resource_of
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
@@ -248,11 +249,24 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
     """``content_held`` over the request's words past its first one — its ``content`` words and its plain
     names (``plain_names``): a request's first word is most often its verb, and hits that match it alone
     match what is to be done, not what it is done to ("convert 100 USD to EUR": the conversions of another
-    thing). 1 when no such word is left."""
+    thing). A first word that names what one of the first hits is about (``_hits_things``: "Secrets
+    expiring soon", the secrets' read) is the request's object and stays. 1 when no such word is left."""
     said = query.split()
-    first = set(stems(said[0])) if said else set()
+    first = set(stems(said[0])) - _hits_things(view) if said else set()
     rest = [t for t in dict.fromkeys([*content, *sorted(plain_names(query))]) if t not in first]
     return content_held(view, query, rest) if rest else 1.0
+
+
+def _hits_things(view: SearchView) -> set[str]:
+    """The stems of what the first ``HELD_HITS`` hits are about: their business objects' keys, and the
+    resource a read (``GET``) operation's path reads (``catalog.actions.resource_of``: "secrets"; a write's
+    last segment is often what it does, ``…/{invoice}/pay``)."""
+    out: set[str] = set()
+    for key in view.order[:HELD_HITS]:
+        out.update(stems(view.objects.get(key, "")))
+        if key.startswith("GET "):
+            out.update(stems(resource_of(key)))
+    return out
 
 
 def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
