@@ -364,6 +364,8 @@ def test_words_that_back_the_answer_overrule_the_models_doubt_and_nothing_else()
     assert words_back_the_answer(BACKED) and not _abstains(BACKED)
     assert _abstains(BACKED | {"support": MIN_BACKED_SUPPORT - 0.01})  # the card no farther from random words
     assert _abstains(BACKED | {"held": 0.9})  # a content word no first hit holds
+    # no content word at all ("delete it", "cancel that": held is 1 by default): no word backs anything
+    assert _abstains(BACKED | {"known": 0.0})
     assert _abstains(BACKED | {"alien": 1.0})  # words of another script are no evidence
     assert _abstains({k: v for k, v in BACKED.items() if k != "held"})  # a snapshot without the signals
     assert _abstains(FAR | {"support": 0.1, "held": 1.0})  # out of reach stays out of reach

@@ -396,10 +396,11 @@ def many_words_held(signals: Mapping[str, float]) -> bool:
 
 def words_back_the_answer(signals: Mapping[str, float]) -> bool:
     """Whether the request's words back its answer past the shared model's doubt: a request in the
-    catalog's main script whose content words are all held by one of the first hits (``held`` 1) and
-    whose words' first card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five
-    times the first rule's margin). The shared model reads cosines on one scale for every catalog (module
-    docstring); this reads them against the catalog's own null. False without the reach signals."""
+    catalog's main script that says content words the catalog has (``known``: ``held`` is 1 for a request
+    without any, "cancel that"), all held by one of the first hits (``held`` 1), and whose words' first
+    card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five times the first rule's
+    margin). The shared model reads cosines on one scale for every catalog (module docstring); this reads
+    them against the catalog's own null. False without the reach signals."""
     if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
         return False
-    return signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
+    return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
