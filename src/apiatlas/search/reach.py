@@ -365,11 +365,7 @@ def unread_and_far(signals: Mapping[str, float]) -> bool:
     """A request with a word in another script than the catalog's main one whose foreign words are read
     as no catalog word (one at least), whose other content words are not the catalog's either, and whose
     best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
-    return (
-        signals["unread"] >= 1
-        and not signals["known"]
-        and signals["reach_margin"] < MAX_FAR_MARGIN
-    )
+    return signals["unread"] >= 1 and not signals["known"] and signals["reach_margin"] < MAX_FAR_MARGIN
 
 
 def unsupported_words(signals: Mapping[str, float]) -> bool:
