@@ -78,3 +78,14 @@ def test_a_word_the_catalog_writes_keeps_only_its_own_forms() -> None:
         "replcas": ["replicaset"],  # a word the catalog does not write is corrected as before
     }
     assert known_forms({"supports": ["sports"]}, {stem("supports")}) == {}
+
+
+def test_a_word_of_the_language_with_an_ending_undoes_nothing() -> None:
+    """A word such as "units" is the plural of "unit", not "un" + the catalog's "its"; "unions" is no
+    "un" + "ions"."""
+    catalog = [*UNDONE, "GET /v1/items Lists an item and its parts", "GET /v1/ions Lists ions"]
+    typos = TypoFallback(catalog, whole_words)
+    assert typos.undone("units") is None
+    assert typos.undone("unions") is None
+    assert typos.corrections("units of the item") == {}
+    assert typos.undone("unlocks") == "locks"  # no word of the language less its ending ("unlock" is none)

@@ -16,6 +16,7 @@ from apiatlas.text import split_identifier, stem, words
 MIN_WORD = 4  # shorter words are too ambiguous to correct
 MIN_SIMILARITY = 0.45  # trigram Jaccard
 UNDOING = "un"  # "unstar", "unfollow": the prefix that undoes a verb (or negates a word: "unpaid")
+ENDING = 3  # "-s", "-ed", "-ing": a word of the language with an ending added is no undoing ("units")
 FORM_ENDING = 2  # a catalog word's form differs from a query word's stem by at most this many end letters
 MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many words or more ("pv" is not)
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
@@ -89,12 +90,18 @@ class TypoFallback:
     def undone(self, word: str) -> str | None:
         """The catalog word an unknown ``word`` undoes or negates by its English prefix ("unstar": star, as
         the catalog writes it, "star" or "stars"), None when the rest is no catalog word of three letters
-        or more. The API that does the undoing is among those of that word ("stars.remove")."""
-        if not word.startswith(UNDOING):
+        or more, or when ``word`` is a word of the language with an ending ("units": unit, not "its";
+        "unions"). The API that does the undoing is among those of that word ("stars.remove")."""
+        if not word.startswith(UNDOING) or self._inflects_a_known_word(word):
             return None
         rest = word[len(UNDOING) :]
         found = [w for w in (rest, rest + "s") if w in self.vocabulary]
         return found[0] if len(rest) >= MIN_WORD - 1 and found else None
+
+    def _inflects_a_known_word(self, word: str) -> bool:
+        """Whether ``word`` less one to ``ENDING`` end letters is a word of the language ("units": unit)."""
+        known = self._lexicon() if self._lexicon is not None else frozenset[str]()
+        return any(word[:-n] in known for n in range(1, ENDING + 1) if len(word) - n >= MIN_WORD)
 
     def spelled_out(self, query: str) -> dict[str, list[str]]:
         """Query word -> the words of the one catalog name it abbreviates by initials ("srr": scheduled,
