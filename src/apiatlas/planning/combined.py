@@ -18,7 +18,7 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
-from apiatlas.planning.restated import said_once
+from apiatlas.planning.restated import STATED_KINDS, said_once
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -50,7 +50,10 @@ def combined_plan(
         return out
     back = [refers_back(a.text) for a, _ in answered]
     names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
-    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names, missing_cost)
+    stated = [
+        {str(x.value).lower() for x in r.values if x.kind in STATED_KINDS} for _, r in parts if r.chains
+    ]
+    chain, chosen = join_chains([c for _, c in answered], cache, back, step_cost, names, missing_cost, stated)
     out.chains = [chain]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
@@ -84,6 +87,7 @@ def join_chains(
     step_cost: float,
     names: set[str] | None = None,
     missing_cost: float = 0.0,
+    stated: list[set[str]] | None = None,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -146,7 +150,7 @@ def join_chains(
             why.append(
                 f"action {number} shares {sum(1 for i in at if i < before)} step(s) with the ones before"
             )
-    steps = said_once(steps, ends, lambda key: _reads(cache, key))
+    steps = said_once(steps, ends, lambda key: _reads(cache, key), stated)  # each action's stated names
     missing = [f"{s.api}.{i.name}" for s in steps for i in s.inputs if i.origin == "user" and i.required]
     confidence = 1.0
     for chain in chosen:
