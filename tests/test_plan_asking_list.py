@@ -69,3 +69,15 @@ def test_a_complement_said_first_and_a_thing_holding_a_number_are_read_as_a_list
 def test_each_thing_of_a_list_after_its_complement_is_planned(planner: Planner) -> None:
     chain = planner.plan("For Oslo, get the time zone and the weather forecast.").chains[0]
     assert sorted(chain.api_keys) == ["Sky_Forecast", "Sky_Time_Zone"]
+
+
+def test_the_two_ends_of_between_and_a_bare_number_are_no_list_of_things() -> None:
+    """ "between London and Paris" names the two ends of one thing (1abe4ac split "Find flights between
+    London and Paris for …" into "flights between London" and "Paris", and d754940 did so after "I need"
+    and "What are" too); "the 2023 and 2024 reports" is one noun counted twice, not a thing "the 2023"."""
+    assert coordinated_things("I need flights between London and Paris for May 1") == []
+    assert coordinated_things("What are the trains between Oslo and Bergen on Friday?") == []
+    assert coordinated_things("Find flights between London and Paris for next week") == []
+    assert coordinated_things("I need the 2023 and 2024 reports for Acme") == []
+    own = [a.text for a in coordinated_things("Find hotels in Rome and flights between London and Paris")]
+    assert own == ["Find hotels in Rome", "Find flights between London and Paris"]

@@ -6,6 +6,7 @@ steps built by hand for the write rule."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,8 @@ from apiatlas.planning.model import InputSource, PlannedStep
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.planning.restated import said_once
 from apiatlas.snapshot import Snapshot
+from test_plan_lookups import SPEC as LOOKUPS
+from test_rest_loose_ids import compiled_spec
 
 SPEC = [
     {
@@ -94,3 +97,58 @@ def test_a_write_between_or_a_write_said_twice_keeps_both_calls() -> None:
     listed = PlannedStep(api="GetNote", inputs=[fed])
     kept = said_once([_step("ListNotes"), read, listed], [1, 2], reads)  # read from a step: another note
     assert [s.api for s in kept] == ["ListNotes", "GetNote", "GetNote"]
+
+
+def test_the_same_read_of_another_item_picked_from_one_list_is_another_call(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    said = "Show the members of the channel releases. Then show the members of the channel backend."
+    with compiled_spec(tmp_path_factory, "picked", LOOKUPS) as snap:
+        chain = Planner(snap).plan(said).chains[0]
+    members = "GET /conversations.members"
+    assert chain.api_keys == ["GET /conversations.list", members, members]
+    assert [i.pick_value for s in chain.steps[1:] for i in s.inputs] == ["releases", "backend"]
+
+
+ROOM = [
+    {
+        "name": "Chat_Room_Info", "description": "Gets information about a room.",
+        "method": "GET", "endpoint": "/rooms/info", "host": "chat.example.com",
+        "query_parameters": {"room": {"type": "string", "description": "Room id", "required": True}},
+        "output_parameters": {"room": {"type": "object", "properties": {"topic": {"type": "string"}}}},
+    },
+]  # fmt: skip
+
+
+def test_the_same_read_for_another_name_no_call_was_given_is_another_call(tmp_path: Path) -> None:
+    spec, out = tmp_path / "room.json", tmp_path / "room.atlas"
+    spec.write_text(json.dumps(ROOM), encoding="utf-8")
+    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False, embeddings="none")
+    with Snapshot.open(out) as snap:
+        planner = Planner(snap, allow=reads_only)
+        chain = planner.plan("Get info about the room Lobby. Also get info about the room Garden.").chains[0]
+    assert chain.api_keys == ["Chat_Room_Info", "Chat_Room_Info"]  # each asked of the user: two rooms
+    assert chain.missing == ["Chat_Room_Info.room", "Chat_Room_Info.room"]
+
+
+def test_reads_picking_other_items_or_written_into_other_texts_are_other_calls() -> None:
+    reads = {"ListRooms", "RoomInfo", "Convert"}.__contains__
+
+    def fed(api: str, **how: object) -> PlannedStep:
+        source = InputSource(name="room", origin="step", from_step=0, from_field="rooms[].id", **how)
+        return PlannedStep(api=api, inputs=[source])
+
+    lobby = fed("RoomInfo", pick_field="rooms[].name", pick_value="lobby")
+    garden = fed("RoomInfo", pick_field="rooms[].name", pick_value="garden")
+    picked = said_once([_step("ListRooms"), lobby, garden], [1, 2], reads)
+    assert [[i.pick_value for i in s.inputs] for s in picked] == [[], ["lobby"], ["garden"]]
+    newest = said_once([_step("ListRooms"), lobby, fed("RoomInfo", pick_first=True)], [1, 2], reads)
+    assert [s.api for s in newest] == ["ListRooms", "RoomInfo", "RoomInfo"]
+    five, ten = fed("Convert", template="5 * {}"), fed("Convert", template="10 * {}")
+    assert [s.api for s in said_once([_step("ListRooms"), five, ten], [1, 2], reads)] == [
+        "ListRooms", "Convert", "Convert",
+    ]  # fmt: skip
+    again = said_once([_step("ListRooms"), lobby, lobby.model_copy()], [1, 2], reads)
+    assert [s.api for s in again] == ["ListRooms", "RoomInfo"]  # the same item again: one call
+    named = said_once([_step("ListRooms"), lobby, lobby.model_copy()], [1, 2], reads, [set(), {"garden"}])
+    assert [s.api for s in named] == ["ListRooms", "RoomInfo", "RoomInfo"]  # a name no call was given

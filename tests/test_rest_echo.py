@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from apiatlas.build import compile_docs
+from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.rest_echo import search_text
 from apiatlas.snapshot import Snapshot
 
@@ -66,3 +67,38 @@ def test_search_texts_take_the_name_of_the_thing_another_api_found(tmp_path: Pat
 def test_search_text_inputs_are_read_from_their_names() -> None:
     assert all(search_text(n) for n in ("q", "query", "search_query", "searchTerm", "keyword"))
     assert not any(search_text(n) for n in ("name", "queryId", "location"))
+
+
+def test_a_search_text_is_fed_by_no_more_names_than_the_type_only_cap(tmp_path: Path) -> None:
+    """Many searches of one kind (a catalog of weather services): each search text takes at most
+    ``max_type_only_edges_per_field`` names, as any type-only input does, those of its own kind first,
+    not every other search's — the graph grows with the catalog, not with its square."""
+    many = [
+        {
+            "name": f"Sky_{n}", "description": f"Sky conditions by service {n}.",
+            "method": "GET", "endpoint": f"/sky{n}", "host": f"sky{n}.example.com",
+            "query_parameters": {"q": {"type": "string", "description": "Query text for a spot or a camp",
+                                       "required": True}},
+            "output_parameters": {"spot": {"type": "object", "properties": {"name": {"type": "string"}}}},
+        }
+        for n in range(14)
+    ] + [
+        {
+            "name": "Camp_Now", "description": "Camp site conditions.",
+            "method": "GET", "endpoint": "/camp", "host": "camp.example.com",
+            "query_parameters": {},
+            "output_parameters": {"camp": {"type": "object", "properties": {"name": {"type": "string"}}}},
+        }
+    ]  # fmt: skip
+    spec, out = tmp_path / "many.json", tmp_path / "many.atlas"
+    spec.write_text(json.dumps(many), encoding="utf-8")
+    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False, embeddings="none")
+    cap = BuildConfig().max_type_only_edges_per_field
+    with Snapshot.open(out) as snap:
+        fed = {
+            key: {e.producer for e in snap.edges_into(key) if e.consumer_field == "q"}
+            for key in snap.all_api_keys()
+            if key.startswith("Sky_")
+        }
+    assert all(len(producers) == cap for producers in fed.values()), {k: len(p) for k, p in fed.items()}
+    assert not any("Camp_Now" in producers for producers in fed.values())  # a spot of its own kind first

@@ -43,13 +43,22 @@ def _edge(api: Api, param: Param, producer: str, table: str, field: str, kind: f
     )  # fmt: skip
 
 
-def names_into_searches(catalog: Catalog) -> list[Edge]:
+def names_into_searches(catalog: Catalog, limit: int = 10) -> list[Edge]:
     """Edges from other APIs' ``<object>.name`` fields into the required search texts of the APIs whose own
-    output or input description names that object's kind (``type_only``)."""
+    output or input description names that object's kind (``type_only``), at most ``limit`` into one input
+    (``BuildConfig.max_type_only_edges_per_field``, as for any type-only edge: in a catalog of many searches
+    of one kind each would feed every other): producers of the kind the consumer's own output names first,
+    then those needing fewer inputs."""
     kept = [api for api in catalog.apis.values() if api.funnel.kept]
     named = {api.key: _named_objects(api) for api in kept}
-    if not any(named.values()):
+    by_kind: dict[frozenset[str], list[tuple[str, str, str]]] = {}
+    for producer, fields in named.items():
+        for table, field, kind in fields:
+            if kind:
+                by_kind.setdefault(kind, []).append((producer, table, field))
+    if not by_kind or limit <= 0:
         return []
+    reach = {api.key: sum(1 for p in api.params if p.required) for api in kept}
     out: list[Edge] = []
     for api in kept:
         own = frozenset(w for _, _, kind in named[api.key] for w in kind)
@@ -57,11 +66,13 @@ def names_into_searches(catalog: Catalog) -> list[Edge]:
             if not param.required or not search_text(param.name):
                 continue
             kinds = own | frozenset(words(param.description or ""))
-            out.extend(
-                _edge(api, param, producer, table, field, kind)
-                for producer, fields in named.items()
+            offered = [
+                (not kind <= own, reach[producer], producer, field, table, kind)
+                for kind, fields in by_kind.items()
+                if kind <= kinds
+                for producer, table, field in fields
                 if producer != api.key
-                for table, field, kind in fields
-                if kind and kind <= kinds
-            )
+            ]
+            taken = sorted(offered, key=lambda o: o[:5])[:limit]
+            out.extend(_edge(api, param, p, t, f, k) for _, _, p, f, t, k in taken)
     return out

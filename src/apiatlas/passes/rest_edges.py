@@ -353,7 +353,8 @@ def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
     catalog.edges = merge_edges(catalog.edges, _RestGraph(catalog, config).build())
     declare_said_producers(catalog)  # the producer an input's description names (``rest_said``)
     catalog.edges = merge_edges(catalog.edges, codes_from_short_names(catalog))
-    catalog.edges = merge_edges(catalog.edges, names_into_searches(catalog))  # ``rest_echo``
+    searched = names_into_searches(catalog, config.max_type_only_edges_per_field)  # ``rest_echo``
+    catalog.edges = merge_edges(catalog.edges, searched)
     catalog.stats["graph"] = graph_stats(catalog, config, catalog.stats.get("graph", {}))
     return len(catalog.edges) - before
 

@@ -18,7 +18,7 @@ from apiatlas.planning.model import (
     PlanValue,
 )
 from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again
-from apiatlas.planning.restated import said_once, with_added
+from apiatlas.planning.restated import STATED_KINDS, said_once, with_added
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -52,8 +52,11 @@ def combined_plan(
     back = [refers_back(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
     repeated = [said_again(a.text, e) for (a, _), e in zip(answered, earlier, strict=True)]
     names = {str(x.value).lower() for x in values if x.kind in NAMED_KINDS}
+    stated = [
+        {str(x.value).lower() for x in r.values if x.kind in STATED_KINDS} for _, r in parts if r.chains
+    ]
     chain, chosen = join_chains(
-        [c for _, c in answered], cache, back, step_cost, names, missing_cost, repeated
+        [c for _, c in answered], cache, back, step_cost, names, missing_cost, repeated, stated
     )
     out.chains = [chain]
     said = "; ".join(
@@ -78,6 +81,7 @@ def join_chains(
     names: set[str] | None = None,
     missing_cost: float = 0.0,
     repeated: list[bool] | None = None,
+    stated: list[set[str]] | None = None,
 ) -> tuple[CandidateChain, list[CandidateChain]]:
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
@@ -147,7 +151,7 @@ def join_chains(
             why.append(
                 f"action {number} shares {sum(1 for i in at if i < before)} step(s) with the ones before"
             )
-    steps = said_once(steps, ends, lambda key: _reads(cache, key))
+    steps = said_once(steps, ends, lambda key: _reads(cache, key), stated)  # each action's stated names
     missing = [f"{s.api}.{i.name}" for s in steps for i in s.inputs if i.origin == "user" and i.required]
     confidence = 1.0
     for chain in chosen:

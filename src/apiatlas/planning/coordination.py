@@ -71,7 +71,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
         return []
     head, first = opened
     things = [t.strip() for t in first.split(",") if t.strip()] + [match["last"].strip()]
-    if len(things) < 2 or any(_long(t) or not _WORD.search(t) for t in things):
+    if len(things) < 2 or _BETWEEN.search(first) or any(_long(t) or not _noun(t) for t in things):
         return []
     if any(w.lower() in ACTION_WORDS for t in things for w in _WORD.findall(t)[:1]):
         return []
@@ -83,6 +83,16 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
         rest = rest[: cut.start()]
     texts = [f"{head} {t} {rest}" for t in things]
     return _actions(texts)
+
+
+# "flights between London and Paris": the "and" joins the two ends of one thing, not two things
+_BETWEEN = re.compile(r"\bbetween\s", re.IGNORECASE)
+
+
+def _noun(thing: str) -> bool:
+    """Whether a joined thing holds a word besides articles ("the 2023" of "the 2023 and 2024 reports"
+    holds none: a number of the last thing's noun, not a thing of its own)."""
+    return any(w.lower() not in _ARTICLES for w in _WORD.findall(thing))
 
 
 def _long(thing: str) -> bool:
@@ -122,7 +132,7 @@ def _said_last(text: str) -> list[RequestAction]:
         return []
     head, first = opened
     last = match["last"].split()
-    if not first or "," in first or len(first.split()) > MAX_THING_WORDS:
+    if not first or "," in first or len(first.split()) > MAX_THING_WORDS or _BETWEEN.search(match["rest"]):
         return []
     if last[0] in ACTION_WORDS or last[0] in FUNCTION_WORDS or last[0] in REFERRING_WORDS:
         return []
@@ -159,6 +169,8 @@ def _own_complements(text: str) -> list[RequestAction]:
     phrase = _NEXT_PHRASE_OWN.search(first)
     last = match["last"].split()
     if phrase is None or "," in first or len(first[: phrase.start()].split()) > MAX_THING_WORDS:
+        return []
+    if _BETWEEN.search(first):
         return []
     if last[0].lower() in ACTION_WORDS | FUNCTION_WORDS | REFERRING_WORDS or len(last) > MAX_THING_WORDS:
         return []

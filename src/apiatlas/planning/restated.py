@@ -6,7 +6,9 @@ trip the hotels were already found for asks for those hotels. When a later actio
 same API as an earlier step, states nothing that differs from what that call was given, and reads nothing
 found after it, it is that call again: the earlier call takes what the later one adds (the return date),
 and the later one is dropped. A write between the two, or either being a write, keeps both (what a read
-returns may have changed; a write said twice is done twice)."""
+returns may have changed; a write said twice is done twice); so does a name the later action states that
+no call up to the earlier one was given ("Get user Alice. Then get user Bob", neither name bound: two
+users, each asked of the user)."""
 
 from __future__ import annotations
 
@@ -16,19 +18,29 @@ from apiatlas.language.routes import END, START, input_role
 from apiatlas.planning.model import InputSource, PlannedStep
 
 IsRead = Callable[[str], bool]
+# the kinds of ``values`` naming one thing (entity, name, identifier, e-mail, document number)
+STATED_KINDS = frozenset(("entity", "name", "identifier", "email", "doc_number"))
 
 
-def said_once(steps: list[PlannedStep], ends: list[int], is_read: IsRead) -> list[PlannedStep]:
+def said_once(
+    steps: list[PlannedStep], ends: list[int], is_read: IsRead, names: list[set[str]] | None = None
+) -> list[PlannedStep]:
     """``steps`` with each action's last step (``ends``, indexes into ``steps``) that restates an earlier
-    read merged into it (``_merged``) and dropped, later steps' inputs renumbered."""
+    read merged into it (``_merged``) and dropped, later steps' inputs renumbered. ``names``: the names
+    each action states (lower case, one set per end), each of which the steps up to the earlier call
+    must have been given for the later one to be that call."""
+    said: dict[int, set[str]] = {}
+    for n, end in enumerate(ends):
+        said.setdefault(end, set()).update(names[n] if names and n < len(names) else ())
     out = list(steps)
-    for end in sorted(set(ends), reverse=True):  # from the last: an index dropped moves no end before it
+    for end in sorted(said, reverse=True):  # from the last: an index dropped moves no end before it
         if end >= len(out) or not is_read(out[end].api):
             continue
         for earlier in range(end - 1, -1, -1):
             if not is_read(out[earlier].api):
                 break  # a write between: what a read returns may have changed
-            merged = _merged(out[earlier], out[end], earlier) if out[earlier].api == out[end].api else None
+            same = out[earlier].api == out[end].api and _given(said[end], out[: earlier + 1])
+            merged = _merged(out[earlier], out[end], earlier) if same else None
             if merged is not None:
                 out[earlier] = merged
                 out = _dropped(out, end, earlier)
@@ -57,10 +69,23 @@ def _merged(first: PlannedStep, again: PlannedStep, at: int) -> PlannedStep | No
         mine = given.get((source.name, source.table))
         if mine is None or mine.origin == "user":
             added[(source.name, source.table)] = source
-        elif _value(mine) != _value(source) and (source.origin != "step" or not blind):
-            return None  # said otherwise, or read from another step
+        elif _value(mine) != _value(source) and (source.origin != "step" or not blind or _picked(source)):
+            return None  # said otherwise, read from another step, or another item of the same list
     inputs = [added.pop((s.name, s.table), s) for s in first.inputs]
     return first.model_copy(update={"inputs": inputs + list(added.values())})
+
+
+def _given(names: set[str], steps: list[PlannedStep]) -> bool:
+    """Whether each of ``names`` is a value ``steps`` were given, or picked an item by ("New York" for
+    "New York City" too)."""
+    values = [
+        f" {str(v).lower()} "
+        for step in steps
+        for s in step.inputs
+        for v in (s.value if s.origin in ("request", "known") else None, s.pick_value)
+        if isinstance(v, str)
+    ]
+    return all(any(f" {n} " in v or v in f" {n} " for v in values) for n in names)
 
 
 def _ends_from_one_step(step: PlannedStep) -> bool:
@@ -71,7 +96,15 @@ def _ends_from_one_step(step: PlannedStep) -> bool:
 
 
 def _value(source: InputSource) -> object:
-    return (source.origin, repr(source.value), source.from_step, source.from_field)
+    """Where an input comes from, down to the item of a list it picks and the text it is written into
+    ("channel general" and "channel random" both read ``channels[].id`` of one list step)."""
+    picked = (source.pick_field, repr(source.pick_value), source.pick_first, source.template)
+    return (source.origin, repr(source.value), source.from_step, source.from_table, source.from_field, picked)
+
+
+def _picked(source: InputSource) -> bool:
+    """An item of a list picked by a stated name or as the newest, or the value written into a text."""
+    return source.pick_value is not None or source.pick_first or source.template is not None
 
 
 def _dropped(steps: list[PlannedStep], gone: int, kept: int) -> list[PlannedStep]:

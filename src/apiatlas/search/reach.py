@@ -259,8 +259,8 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
 
 def _hits_things(view: SearchView) -> set[str]:
     """The stems of what the first ``HELD_HITS`` hits are about: their business objects' keys, and the
-    resource a read (``GET``) operation's path reads (``catalog.actions.resource_of``: "secrets"; a write's
-    last segment is often what it does, ``…/{invoice}/pay``)."""
+    resource a read (``GET``) operation's path reads (``catalog.actions.resource_of``: "boxes"; a write's
+    last segment is often what it does, ``…/{box}/seal``)."""
     out: set[str] = set()
     for key in view.order[:HELD_HITS]:
         out.update(stems(view.objects.get(key, "")))
