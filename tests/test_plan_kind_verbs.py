@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.catalog.model import Api, Param
 from apiatlas.planning.kind_verbs import created_kinds, kind_verbs
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.twin_routes import under_parent
@@ -55,10 +56,62 @@ def test_which_kinds_are_created_and_said_as_verbs() -> None:
     assert created_kinds(keys, {"rebate", "order", "note"}) == {
         "rebate": ["POST /rebates"], "note": ["POST /orders/{order}/notes"]
     }  # fmt: skip
-    assert kind_verbs("Rebate the latest order", {"rebate"}) == {"rebate"}
-    assert kind_verbs("Show the order and rebate it", {"rebate"}) == frozenset()  # no determiner after it
-    assert kind_verbs("Rebate status of order o_1", {"rebate"}) == frozenset()
-    assert kind_verbs("Find the order, then rebate the order", {"rebate"}) == {"rebate"}
+    create = Api(
+        key="POST /rebates", object_key="x", title="Create", params=[Param(name="order"), Param(name="memo")]
+    )
+    said = {"rebate": ["POST /rebates"]}
+    apis = {create.key: create}.get
+    kinds = {"rebate", "order", "note"}
+    assert kind_verbs("Rebate the latest order", said, apis, kinds) == {"rebate"}
+    assert kind_verbs("Show the order and rebate it", said, apis, kinds) == frozenset()  # no determiner
+    assert kind_verbs("Rebate status of order o_1", said, apis, kinds) == frozenset()
+    assert kind_verbs("Find the order, then rebate the order", said, apis, kinds) == {"rebate"}
+    assert kind_verbs("Rebate the orders by date", said, apis, kinds) == frozenset()  # no one thing
+    assert kind_verbs("Rebate the memo", said, apis, kinds) == frozenset()  # a field, no kind
+    assert kind_verbs("Rebate the note", said, apis, kinds) == frozenset()  # a kind the create takes not
+
+
+BUYER = "{type: object, properties: {id: {type: string}, email: {type: string}}}"
+
+
+def _page(item: str) -> str:
+    return _of("data", "{type: array, items: " + item + "}")
+
+
+REPORT = "{type: object, properties: {id: {type: string}, kind: {type: string}}}"
+ORDERING = "openapi: 3.0.0\ninfo: {title: Shop, version: '1'}\npaths:\n" + "".join(
+    [
+        _op("/orders", "get", "Returns a list of orders", [("buyer", False)], _ORDERS),
+        _op("/orders", "post", "Create an order", [("buyer", False)], ORDER).replace("  /orders:\n", "", 1),
+        _by_path("/orders/{order}", "get", "Retrieve an order", "order", ORDER),
+        _op("/buyers", "get", "Returns a list of buyers", [("email", False)], _page(BUYER)),
+        _by_path("/buyers/{buyer}", "get", "Retrieve a buyer", "buyer", BUYER),
+        _op("/reports", "get", "Returns a list of reports", [], _page(REPORT)),
+        _op("/reports", "post", "Create a report", [("kind", False)], REPORT).replace("  /reports:\n", "", 1),
+        _by_path("/reports/{report}", "get", "Retrieve a report", "report", REPORT),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def ordering(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "kind_verbs_ordering", ORDERING)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Order the buyers by email", "Order the list of buyers", "Report the latest order", "Order the reports"],
+)
+def test_a_verb_only_sharing_a_created_kind_s_word_orders_no_create(
+    ordering: Snapshot, request_text: str
+) -> None:
+    result = Planner(ordering, allow=None).plan(request_text)
+    assert all(k.startswith("GET ") for c in result.chains for k in c.api_keys)
+
+
+def test_a_created_kind_said_as_a_verb_on_a_thing_it_takes(ordering: Snapshot) -> None:
+    result = Planner(ordering, allow=None).plan("Order the buyer byr_8f3Ka92Lq")
+    assert result.chains and result.chains[0].api_keys[-1] == "POST /orders"
 
 
 NESTED = SHOP + "".join(

@@ -101,3 +101,9 @@ def test_a_thing_said_new_is_created_to_feed_the_target(store: Snapshot) -> None
     assert result.chains and result.chains[0].api_keys == ["POST /items", "POST /tags"]
     given = {i.name: (i.origin, i.value, i.from_step) for i in result.chains[0].steps[1].inputs}
     assert given["currency"] == ("request", "usd", None) and given["item"][0::2] == ("step", 0)
+
+
+@pytest.mark.parametrize("request_text", ["Show an item named Gold", "Find an item named Gold plan"])
+def test_a_thing_said_with_a_in_a_read_is_looked_up_not_created(store: Snapshot, request_text: str) -> None:
+    result = Planner(store, allow=None).plan(request_text)
+    assert result.chains and all(k.startswith("GET ") for c in result.chains for k in c.api_keys)

@@ -59,3 +59,34 @@ def test_a_read_under_a_parent_goes_only_where_its_own_route_takes_the_parent() 
     assert own_reads(list(apis), apis.get) == ["GET /rebates"]
     scoped = {a.key: a for a in (_get("GET /pods", "label"), _get("GET /spaces/{space}/pods", "space"))}
     assert own_reads(list(scoped), scoped.get) == list(scoped)  # the own route lists every space's
+
+
+POST = "{type: object, properties: {id: {type: string}, title: {type: string}}}"
+_POSTS = _of("data", "{type: array, items: " + POST + "}")
+USER = "{type: object, properties: {id: {type: string}}}"
+BLOG = "openapi: 3.0.0\ninfo: {title: Blog, version: '1'}\npaths:\n" + "".join(
+    [
+        _op("/posts", "get", "Returns a list of posts", [("id", False)], _POSTS),
+        _by_path("/users/{id}/posts", "get", "Returns the posts of a user", "id", _POSTS),
+        _by_path("/users/{id}", "get", "Retrieve a user", "id", USER),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def blog(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "twin_reads_blog", BLOG)
+
+
+def test_a_read_under_a_parent_stays_where_the_own_route_only_shares_the_key_name(blog: Snapshot) -> None:
+    # ``GET /posts?id=`` filters posts by their own ids: the posts of a user are read under the user
+    result = Planner(blog, allow=None).plan("Show the posts of user usr_8f3Ka92Lq")
+    assert result.chains and result.chains[0].api_keys[-1] == "GET /users/{id}/posts"
+    posts = {a.key: a for a in (_get("GET /posts", "id"), _get("GET /users/{id}/posts", "id"))}
+    assert own_reads(list(posts), posts.get) == list(posts)
+    by_user = {a.key: a for a in (_get("GET /posts", "user_id"), _get("GET /users/{id}/posts", "id"))}
+    assert own_reads(list(by_user), by_user.get) == ["GET /posts"]  # filtered by the parent's kind
+    sort = Param(name="order", domain_type="string", json_schema={"enum": ["asc", "desc"]})
+    items = {"GET /items": Api(key="GET /items", object_key="x", title="items", params=[sort])}
+    items["GET /orders/{order}/items"] = _get("GET /orders/{order}/items", "order")
+    assert own_reads(list(items), items.get) == list(items)  # a sort order is no order's key

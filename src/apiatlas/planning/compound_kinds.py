@@ -26,13 +26,15 @@ def qualifier(text: str, start: int, hint: str) -> str:
 
 def compound_fit(qualifier: str, hint: str, key: str) -> float:
     """+1 when the API's path names ``qualifier`` and ``hint`` as one segment (``/payment_boxes/{id}``),
-    -1 when it names the kind noun after another word (``/storage_boxes/{id}``), else 0."""
+    -1 when it names the kind noun only after another word (``/storage_boxes/{id}``), else 0: a path naming
+    the kind noun alone takes such an id too, whatever its other parts (``/accounts/{account}/bank_accounts``
+    for "the bank accounts of connected account acct_1")."""
     if not qualifier or not hint:
         return 0.0
     segments = _segments(key.partition(" ")[2])
     if f"{qualifier}_{hint}" in segments:
         return 1.0
-    return -1.0 if any(s.endswith(f"_{hint}") for s in segments) else 0.0
+    return -1.0 if hint not in segments and any(s.endswith(f"_{hint}") for s in segments) else 0.0
 
 
 @lru_cache(maxsize=65536)

@@ -50,9 +50,11 @@ class PlanContext:
     new: frozenset[str] | None = None  # the kinds of the things the request states as new (``said_new``)
 
     def new_kinds(self) -> frozenset[str]:
-        """The kinds of the things the request states as new ("a box B": ``kind_verbs.new_kinds``), once."""
+        """The kinds of the things the request states as new ("a box B": ``kind_verbs.new_kinds``), once; none
+        in a read ("show a product named Gold": a product looked up, not one to create)."""
         if self.new is None:
-            self.new = frozenset(new_kinds(self.request, self.found, self.cache.vocabulary.kind_set))
+            kinds = self.cache.vocabulary.kind_set
+            self.new = frozenset(new_kinds(self.request, self.found, kinds) if self.verb else ())
         return self.new
 
     def creating(self, key: str) -> bool:

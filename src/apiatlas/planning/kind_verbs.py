@@ -6,17 +6,20 @@ where no write of the catalog says the verb "refund" but ``POST /refunds`` creat
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
+from apiatlas.catalog.model import Api
 from apiatlas.language.actions import BEFORE_A_VERB
+from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import said_new
-from apiatlas.planning.lookups import singular_kind
+from apiatlas.planning.lookups import input_kind, singular_kind
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
 _DETERMINERS = frozenset(
     ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "its", "their")
 )
+_BEFORE_A_NOUN = _DETERMINERS | NEWEST_WORDS | frozenset(ORDINALS)
 _OPENING = BEFORE_A_VERB | frozenset((",", "please", "also"))
 
 
@@ -35,14 +38,43 @@ def created_kinds(keys: Iterable[str], kinds: Collection[str]) -> dict[str, list
     return out
 
 
-def kind_verbs(text: str, created: Collection[str]) -> frozenset[str]:
-    """The kinds of ``created`` the request says as verbs: the word, singular as the kind is, opening the
-    request or an action (after "and", "then", a comma, "please"), a determiner after it."""
+def kind_verbs(
+    text: str, created: Mapping[str, Sequence[str]], api: Callable[[str], Api | None], kinds: Collection[str]
+) -> frozenset[str]:
+    """The kinds of ``created`` (kind -> the keys creating it) the request says as verbs: the word, singular
+    as the kind is, opening the request or an action (after "and", "then", a comma, "please"), a determiner
+    after it, and then one thing of ``kinds`` a create of the kind takes ("Refund the latest charge": ``POST
+    /refunds`` takes a ``charge``). A verb the kind only shares the word with acts on something else ("Order
+    the customers by name", "Record a note", "Report the latest order" where a report takes no order)."""
     words = [w.lower() for w in _WORD.findall(text)]
     return frozenset(
         word
         for at, word in enumerate(words[:-1])
-        if word in created and words[at + 1] in _DETERMINERS and (at == 0 or words[at - 1] in _OPENING)
+        if word in created
+        and words[at + 1] in _DETERMINERS
+        and (at == 0 or words[at - 1] in _OPENING)
+        and (thing := _object(words, at + 1)) in kinds
+        and _takes(map(api, created[word]), thing)
+    )
+
+
+def _object(words: Sequence[str], at: int) -> str:
+    """The noun an object phrase starting at ``at`` names (past its determiners, "latest", ordinals)."""
+    while at < len(words) and words[at] in _BEFORE_A_NOUN:
+        at += 1
+    return words[at] if at < len(words) else ""
+
+
+def _takes(apis: Iterable[Api | None], thing: str) -> bool:
+    """Whether one of ``apis`` takes one ``thing`` (said singular) as an input named for it (``charge``,
+    ``charge_id``, ``payment_intent`` for a payment)."""
+    if not thing or singular_kind(thing) != thing:
+        return False
+    return any(
+        input_kind(a, p.name) == thing or re.split(r"_|(?=[A-Z])", p.name)[0].lower() == thing
+        for a in apis
+        if a is not None
+        for p in a.params
     )
 
 

@@ -258,7 +258,7 @@ class Planner:
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
         """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
-        said = kind_verbs(request, self.cache.creates().keys())
+        said = kind_verbs(request, self.cache.creates(), self.cache.api, self.cache.vocabulary.kind_set)
         return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.catalog import singular
 
 
 def under_parent(key: str, other: str) -> bool:
@@ -20,16 +21,21 @@ def under_parent(key: str, other: str) -> bool:
 def parent_key(key: str, other: str) -> str:
     """The parent's key ``key`` takes that ``other`` does not, when ``under_parent`` (``order`` of
     ``/orders/{order}/rebates`` beside ``/rebates``); '' otherwise."""
+    return _parent(key, other)[1]
+
+
+def _parent(key: str, other: str) -> tuple[str, str]:
+    """The parent's collection and key of ``key`` beside ``other`` (``orders``, ``order``): ``parent_key``."""
     method, _, path = key.partition(" ")
     other_method, _, other_path = other.partition(" ")
     parts, own = path.strip("/").split("/"), other_path.strip("/").split("/")
     if method != other_method or len(parts) != len(own) + 2:
-        return ""
+        return "", ""
     for i in range(len(parts) - 2):
         pair = not parts[i].startswith("{") and parts[i + 1].startswith("{")
         if pair and parts[:i] + parts[i + 2 :] == own:
-            return parts[i + 1].strip("{}")
-    return ""
+            return parts[i], parts[i + 1].strip("{}")
+    return "", ""
 
 
 def own_routes(writes: Sequence[str]) -> list[str]:
@@ -46,6 +52,16 @@ def own_reads(keys: Sequence[str], api: Callable[[str], Api | None]) -> list[str
 
 
 def _takes_parent(key: str, other: str, api: Callable[[str], Api | None]) -> bool:
-    parent = parent_key(key, other) if key != other else ""
+    """Whether ``other`` takes, as a filter named for the parent's kind, the parent's key of ``key``: not an
+    input that only shares the key's name (``GET /posts?id=``, the posts' own ids, beside ``GET
+    /users/{id}/posts``; ``GET /items?order=asc``, a sort order, beside ``GET /orders/{order}/items``)."""
+    collection, parent = _parent(key, other) if key != other else ("", "")
     found = api(other) if parent else None
-    return found is not None and any(p.name == parent for p in found.params)
+    if found is None:
+        return False
+    kind = _norm(singular(collection))
+    return any(_norm(p.name) in (kind, kind + "id") and not p.json_schema.get("enum") for p in found.params)
+
+
+def _norm(name: str) -> str:
+    return name.replace("_", "").replace("-", "").lower()
