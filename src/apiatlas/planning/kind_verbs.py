@@ -24,7 +24,7 @@ _OPENING = BEFORE_A_VERB | frozenset((",", "please", "also"))
 
 
 def created_kinds(keys: Iterable[str], kinds: Collection[str]) -> dict[str, list[str]]:
-    """The kinds a ``POST`` to their collection creates (``POST /v1/refunds``: refund), each with those
+    """The kinds a ``POST`` to their collection creates (``POST /refunds``: refund), each with those
     keys; a path ending in a parameter or a dotted name creates no kind."""
     out: dict[str, list[str]] = {}
     for key in keys:
@@ -43,8 +43,8 @@ def kind_verbs(
 ) -> frozenset[str]:
     """The kinds of ``created`` (kind -> the keys creating it) the request says as verbs: the word, singular
     as the kind is, opening the request or an action (after "and", "then", a comma, "please"), a determiner
-    after it, and then one thing of ``kinds`` a create of the kind takes ("Refund the latest charge": ``POST
-    /refunds`` takes a ``charge``). A verb the kind only shares the word with acts on something else ("Order
+    after it, and then one thing of ``kinds`` a create of the kind takes ("Refund the latest parcel": ``POST
+    /refunds`` takes a ``parcel``). A verb the kind only shares the word with acts on something else ("Order
     the customers by name", "Record a note", "Report the latest order" where a report takes no order)."""
     words = [w.lower() for w in _WORD.findall(text)]
     return frozenset(
@@ -66,8 +66,8 @@ def _object(words: Sequence[str], at: int) -> str:
 
 
 def _takes(apis: Iterable[Api | None], thing: str) -> bool:
-    """Whether one of ``apis`` takes one ``thing`` (said singular) as an input named for it (``charge``,
-    ``charge_id``, ``payment_intent`` for a payment)."""
+    """Whether one of ``apis`` takes one ``thing`` (said singular) as an input named for it (``parcel``,
+    ``parcel_id``, ``parcel_label``)."""
     if not thing or singular_kind(thing) != thing:
         return False
     return any(
