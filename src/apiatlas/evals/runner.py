@@ -27,6 +27,7 @@ from apiatlas.evals.dataset import EvalQuery, EvalSet, OutOfCatalog
 from apiatlas.evals.full_catalog import full_catalog_figures
 from apiatlas.evals.metrics import mean, ndcg_at, percentile, recall_at, reciprocal_rank
 from apiatlas.evals.runs import ModeRuns, QueryRun, Runs, abstained, probability
+from apiatlas.language.casing import as_read
 from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.hybrid import HybridSearch
@@ -112,14 +113,15 @@ def run_queries(
 def embed_queries(
     provider: EmbeddingProvider | None, queries: list[EvalQuery]
 ) -> tuple[dict[str, npt.NDArray[np.float32]], dict[str, float]]:
-    """One vector per query, embedded one at a time (as at run time) and timed."""
+    """One vector per query, embedded one at a time (as at run time: as the search reads it,
+    ``language.casing.as_read``) and timed."""
     vectors: dict[str, npt.NDArray[np.float32]] = {}
     seconds: dict[str, float] = {}
     if provider is None:
         return vectors, seconds
     for q in queries:
         start = time.perf_counter()
-        vectors[q.qid] = provider.embed_queries([q.text])[0]
+        vectors[q.qid] = provider.embed_queries([as_read(q.text)])[0]
         seconds[q.qid] = time.perf_counter() - start
     return vectors, seconds
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.casing import casing_says_nothing
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.language.routes import route_parts
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, SENTENCE_WORDS
@@ -134,15 +135,24 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
     found.extend(_identifiers(_IDENTIFIER, rest))
     rest = _IDENTIFIER.sub(" ", rest)
-    found.extend(_russian_names(rest))
-    named = [  # a route said as one name ("from Los Angeles to Paris") is its two places
+    found.extend(_names(text, rest, vocabulary))
+    found.extend(_numbers(rest, vocabulary))
+    return found
+
+
+def _names(text: str, rest: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:
+    """The names ``rest`` (the request ``text`` past its other values) marks by capitals: Russian full
+    names, English entities (a route said as one name, "from Los Angeles to Paris", is its two places);
+    none when the request's casing says nothing (``language.casing``: read as if in lower case, its
+    capitals mark no name)."""
+    if casing_says_nothing(text):
+        return []
+    named = [
         replace(e, value=p, text=p) if p != e.text else e
         for e in _english_entities(rest, vocabulary)
         for p in route_parts(text, e.text)
     ]
-    found.extend(_with_kind_noun(text, e, vocabulary) for e in named)
-    found.extend(_numbers(rest, vocabulary))
-    return found
+    return [*_russian_names(rest), *(_with_kind_noun(text, e, vocabulary) for e in named)]
 
 
 def _identifiers(pattern: re.Pattern[str], text: str) -> list[ExtractedValue]:

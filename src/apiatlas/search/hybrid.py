@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from apiatlas.errors import Location, ReasonCode, SearchError
+from apiatlas.language.casing import as_read
 from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.bridge import CrossScript
 from apiatlas.search.confidence import SearchView, abstains, foreign_share, signals_of
@@ -169,7 +170,12 @@ class HybridSearch:
 
         ``wait_ms`` bounds the wait for the query's vector in the default (hybrid) mode: a new query
         that would queue longer than that for the embedding model is ranked by words alone, with its
-        own abstention model, and the outcome says so (``words_only``)."""
+        own abstention model, and the outcome says so (``words_only``).
+
+        A request whose casing says nothing (all in capitals, every word capitalised) is searched as if
+        written in lower case (``language.casing``): its capitals name nothing and mean nothing; the
+        outcome keeps the request as written."""
+        written, query = query, as_read(query)
         default = mode is None
         mode = mode or (SearchMode.HYBRID if self.has_vectors else SearchMode.LEXICAL)
         if mode is not SearchMode.LEXICAL and not self.has_vectors:
@@ -244,9 +250,10 @@ class HybridSearch:
                 vector = self.embed_query(query, wait_ms if default else None)
             if vector is None and default:  # the embedding model is busy: words alone, said so
                 outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key)
-                return outcome.model_copy(update={"words_only": True})
+                return outcome.model_copy(update={"words_only": True, "query": written})
             self._vectors.fill(vector, object_key, view, self.settings.candidates)
-        return self._fuse(query, mode, view, limit, object_key)
+        outcome = self._fuse(query, mode, view, limit, object_key)
+        return outcome if query == written else outcome.model_copy(update={"query": written})
 
     def _fuse(
         self, query: str, mode: SearchMode, view: SearchView, limit: int, object_key: str | None

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict
 
 from apiatlas.catalog.actions import resource_of
 from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.casing import as_read
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.text import stems
@@ -173,7 +174,9 @@ def plain_names(query: str) -> frozenset[str]:
 
 
 def _words(query: str) -> list[tuple[int, str]]:
-    return [(n, token.strip(".,!?;:()\"'«»“”")) for n, token in enumerate(query.split())]
+    """The request's words with their places, read in lower case when its casing says nothing
+    (``language.casing``: "LIST ORDERS OF SHOP NORTH" capitalises no name)."""
+    return [(n, token.strip(".,!?;:()\"'«»“”")) for n, token in enumerate(as_read(query).split())]
 
 
 def _capitalised(n: int, word: str) -> bool:

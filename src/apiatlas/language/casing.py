@@ -1,0 +1,52 @@
+"""Whether a request's capitals say anything.
+
+A capital inside a sentence marks a name ("Show the room General", "Find reader Petrov") or an acronym
+("list VMs in zone prod"). A request written all in capitals ("LIST ORDERS OF SHOP NORTH", «НАЙДИ
+ЧИТАТЕЛЯ ПЕТРОВА») or with every word capitalised ("Delete Order Old-Box") marks no word by its capitals:
+the search reads it as if written in lower case (its names and values, ``search.reach``, and its meaning:
+the query is embedded in lower case), and the planner reads no name by its capitals (``planning.values``;
+its ids, numbers, codes and the values it names are read as written).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+MIN_CAPITALS_WORDS = 2  # a request all in capitals: at least this many words with letters
+# every word capitalised: at least this many words ("Find Petrov", "Ada Lovelace" are a verb or a first name
+# and a name, written as a sentence writes them)
+MIN_TITLE_WORDS = 3
+
+
+def _cased(token: str) -> str:
+    """The letters of ``token`` that have a case (no digit, mark or letter of a caseless script)."""
+    return "".join(c for c in token if c.isupper() or c.islower())
+
+
+def _inner_capital(token: str) -> bool:
+    """Whether a capital follows a lower-case letter in ``token`` ("SetDefaultSize", "iPhone")."""
+    return any(a.islower() and b.isupper() for a, b in pairwise(token))
+
+
+def casing_says_nothing(text: str) -> bool:
+    """Whether ``text`` is written all in capitals (``MIN_CAPITALS_WORDS`` words with letters or more) or
+    with every word's first letter a capital (``MIN_TITLE_WORDS`` words or more, fewer of them all in
+    capitals than not): its capitals mark no name. One lower-case word ("Show the room General", "list
+    VMs") or a capital after a lower-case letter (a code name, "Window SetDefaultSize Gtk") and its
+    capitals say something."""
+    words = [cased for token in text.split() if (cased := _cased(token))]
+    if len(words) < MIN_CAPITALS_WORDS or any(_inner_capital(token) for token in text.split()):
+        return False
+    capitals = sum(1 for w in words if w.isupper())
+    if capitals == len(words):
+        return True
+    # every word capitalised, most of them as a name is ("Old-Api"): a word all in capitals among them is
+    # an acronym ("List VMs In Zone Prod"); one capitalised among words in capitals is a name
+    # ("НАЙДИ ЧИТАТЕЛЯ Петрова")
+    titled = len(words) - capitals
+    return len(words) >= MIN_TITLE_WORDS and all(w[0].isupper() for w in words) and titled > capitals
+
+
+def as_read(text: str) -> str:
+    """``text`` in lower case when its casing says nothing (``casing_says_nothing``), else as written."""
+    return text.lower() if casing_says_nothing(text) else text
