@@ -36,6 +36,7 @@ from apiatlas.search.reach import (
     null_requests,
     out_of_reach,
     plain_names,
+    read_across_and_held,
     unread_and_far,
     unsupported_words,
     words_back_the_answer,
@@ -366,10 +367,27 @@ def test_words_that_back_the_answer_overrule_the_models_doubt_and_nothing_else()
     assert _abstains(BACKED | {"held": 0.9})  # a content word no first hit holds
     # no content word at all ("delete it", "cancel that": held is 1 by default): no word backs anything
     assert _abstains(BACKED | {"known": 0.0})
-    assert _abstains(BACKED | {"alien": 1.0})  # words of another script are no evidence
+    # in another script the words' first card is no evidence: the meaning must stand above the null
+    assert _abstains(BACKED | {"alien": 1.0, "reach_margin": MAX_MARGIN - 0.01})
     assert _abstains({k: v for k, v in BACKED.items() if k != "held"})  # a snapshot without the signals
     assert _abstains(FAR | {"support": 0.1, "held": 1.0})  # out of reach stays out of reach
     assert abstains(DOUBTING, BACKED, hits=True, exact=False, dropped_cover=0.0, undone=True)
+
+
+# a request in another script («заархивируй канал old-news»): one word read as the catalog's, held by a
+# first hit, its meaning above the null, its words' first card below it (the lexical side weighed down)
+ACROSS = BACKED | {"alien": 1.0, "unread": 1.0, "support": -0.03, "reach_margin": MAX_MARGIN}
+
+
+def test_words_read_across_scripts_back_the_answer_when_the_meaning_is_above_the_null() -> None:
+    assert DOUBTING.probability(ACROSS) < DOUBTING.threshold
+    assert read_across_and_held(ACROSS) and words_back_the_answer(ACROSS) and not _abstains(ACROSS)
+    assert _abstains(ACROSS | {"reach_margin": MAX_MARGIN - 0.01})  # the meaning no farther than the null
+    assert _abstains(ACROSS | {"known": 0.0})  # no word read as the catalog's: the model decides
+    assert _abstains(ACROSS | {"held": 0.9})  # a content word no first hit holds
+    assert not words_back_the_answer(ACROSS | {"alien": 0.0})  # in the main script the support decides
+    far = ACROSS | {"known": 0.0, "reach_margin": -0.01, "held": 0.0}  # «закажи пиццу»: out of reach
+    assert unread_and_far(far) and _abstains(far)
 
 
 def test_plain_names_are_capitalised_words_without_marks_or_quotes() -> None:

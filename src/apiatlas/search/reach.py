@@ -27,7 +27,8 @@ otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
 
 The same null reads the other way: a request whose content words one of the first hits all holds, and
 whose words' first card stands well above the null, is served whatever the shared model's doubt
-(``words_back_the_answer``); and the second way spares a request that says
+(``words_back_the_answer``; in another script, its meaning above the null instead:
+``read_across_and_held``); and the second way spares a request that says
 many of the catalog's words, most of them held by a first hit (``many_words_held``).
 """
 
@@ -399,7 +400,20 @@ def words_back_the_answer(signals: Mapping[str, float]) -> bool:
     without any, "cancel that"), all held by one of the first hits (``held`` 1), and whose words' first
     card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five times the first rule's
     margin). The shared model reads cosines on one scale for every catalog (module docstring); this reads
-    them against the catalog's own null. False without the reach signals."""
-    if any(name not in signals for name in REACH_SIGNALS) or signals["alien"]:
+    them against the catalog's own null. A request with a word in another script is read across
+    (``read_across_and_held``). False without the reach signals."""
+    if any(name not in signals for name in REACH_SIGNALS):
         return False
+    if signals["alien"]:
+        return read_across_and_held(signals)
     return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
+
+
+def read_across_and_held(signals: Mapping[str, float]) -> bool:
+    """A request with a word in another script than the catalog's main one whose words are the catalog's
+    — one at least (``known``: a foreign word read as a catalog word counts), all held by one of the
+    first hits (``held`` 1) — and whose meaning lies above the catalog's null by ``MAX_MARGIN``: the
+    words back the answer across scripts («заархивируй канал old-news» over an English spec). Its words'
+    first card (``support``) says little here: the fused ranking weighs its lexical side down by the
+    unread words, and one word read across matches many cards alike. Callers check ``REACH_SIGNALS``."""
+    return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["reach_margin"] >= MAX_MARGIN
