@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from apiatlas.search.reach import out_of_reach, words_back_the_answer
+from apiatlas.search.reach_rules import out_of_reach, words_back_the_answer
 
 # every signal a search computes, with what it measures (all are about the fused top hit unless said)
 SIGNALS: dict[str, str] = {
@@ -260,8 +260,8 @@ def abstains(
     undone: bool = False,
 ) -> bool:
     """The decision of a search: no hits, or (no exact name and) the model is not sure — unless the
-    request's words back the answer (``reach.words_back_the_answer``) —, or the request is
-    out of the catalog's reach (``reach.out_of_reach``), or a documented API the funnel dropped fits the
+    request's words back the answer (``reach_rules.words_back_the_answer``) —, or the request is
+    out of the catalog's reach (``reach_rules.out_of_reach``), or a documented API the funnel dropped fits the
     request clearly better than the best kept hit, or (``undone``) the request asks for an action that
     only a dropped API that fits it does."""
     if not hits:

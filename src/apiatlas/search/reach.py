@@ -29,7 +29,8 @@ The same null reads the other way: a request whose content words one of the firs
 whose words' first card stands well above the null, is served whatever the shared model's doubt
 (``words_back_the_answer``; in another script, its meaning above the null instead:
 ``read_across_and_held``); and the second way spares a request that says
-many of the catalog's words, most of them held by a first hit (``many_words_held``).
+many of the catalog's words, most of them held by a first hit (``many_words_held``). This module reads
+the signals (``reach_signals``); the rules and their bounds are ``search.reach_rules``.
 """
 
 from __future__ import annotations
@@ -58,26 +59,6 @@ NULL_REQUESTS = 64  # requests of random words whose best cosine to the cards is
 NULL_WORDS = 3  # words per null request
 NULL_VOCABULARY = 6000  # drawn from the model vocabulary's first (most frequent) Latin whole words
 NULL_SEED = 0
-
-# the rule (fitted on the development halves of the bank, RestBench, StableToolBench, Stripe, Slack and
-# Kubernetes, full catalogs, hybrid: no related request with its gold in the top 5 lost on any of them)
-MAX_MARGIN = 0.01  # best cosine at most this far above the catalog's null cosine
-MAX_STANDOUT = 0.03  # ... and at most this far above the median of the dense candidates (cos_gap_median)
-MAX_LEXICAL = 1.2  # ... the best lexical hit weak (lex_per_term below this)
-MIN_ABSENT = 0.25  # ... and at least this share of the request's content words absent from the catalog
-
-# the second way (read off the same development halves; docs/search.md, "Word matches without meaning")
-MAX_SUPPORT = -0.01  # the lexical first hit's cosine at least this far below the catalog's null cosine
-MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (the null's are 3 words)
-
-# the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
-MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
-
-# words the catalog serves (docs/search.md, "Words past the verb, and words that back the answer")
-MIN_KNOWN_HELD = 5  # the second way spares a request with this many content words the catalog has ...
-MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
-MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
-# word (``held`` 1): the shared model's doubt does not make the search abstain
 
 HELD_HITS = 5  # the first hits whose words ``held`` reads
 
@@ -320,100 +301,3 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "held": round(content_held(view, query, content), 6),
         "held_after": round(held_after_first(view, query, content), 6),
     }
-
-
-def out_of_reach(signals: Mapping[str, float]) -> bool:
-    """Whether the request is out of the catalog's reach (module docstring); False without the signals."""
-    if any(name not in signals for name in REACH_SIGNALS):
-        return False
-    if signals["alien"]:
-        return unread_and_far(signals)
-    return (
-        (
-            signals["reach_margin"] < MAX_MARGIN
-            and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
-            and signals.get("lex_per_term", 0.0) < MAX_LEXICAL
-            and signals["absent"] >= MIN_ABSENT
-        )
-        or unsupported_words(signals)
-        or no_catalog_word(signals)
-        or held_by_no_hit(signals)
-    )
-
-
-def no_catalog_word(signals: Mapping[str, float]) -> bool:
-    """A request in the catalog's script that gives no value and whose content words are all absent from
-    the catalog: it names only things the catalog never mentions, with action and function words the
-    catalog has ("schedule a dentist appointment", "find a dentist near me") — unless the meaning backs
-    the word match: the card the words rank first is the one the meaning ranks first (``agree``). A small
-    catalog's vocabulary lacks many words its users say for its things ("add a patron" to a library that
-    registers readers). Callers check ``REACH_SIGNALS`` and ``alien``."""
-    return (
-        signals["absent"] >= 1.0
-        and not signals["known"]
-        and not signals["values"]
-        and not signals.get("agree", 0.0)
-    )
-
-
-def held_by_no_hit(signals: Mapping[str, float]) -> bool:
-    """A request none of whose content words any of the first hits holds — they match its action or
-    function words only ("create an S3 bucket for backups": the creates) —, or none of whose words past
-    the first (``held_after``: they match its verb only, "reset my laptop password"), and the card its
-    words rank first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``.
-    Callers check ``REACH_SIGNALS`` and ``alien``."""
-    return (not signals["held"] or not signals["held_after"]) and signals["support"] < MAX_MARGIN
-
-
-def unread_and_far(signals: Mapping[str, float]) -> bool:
-    """A request with a word in another script than the catalog's main one whose foreign words are read
-    as no catalog word (one at least), whose other content words are not the catalog's either, and whose
-    best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
-    return signals["unread"] >= 1 and not signals["known"] and signals["reach_margin"] < MAX_FAR_MARGIN
-
-
-def unsupported_words(signals: Mapping[str, float]) -> bool:
-    """A short request whose best word match has no meaning behind it: the lexical first hit is no closer
-    to the request than random words are to the catalog, the meaning ranks another card first (``agree``
-    0), and no card stands out of the dense candidates. Callers check ``REACH_SIGNALS`` and ``alien``."""
-    return (
-        signals["support"] < MAX_SUPPORT
-        and not signals.get("agree", 0.0)
-        and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
-        and signals["length"] <= MAX_SUPPORT_LENGTH
-        and not many_words_held(signals)
-    )
-
-
-def many_words_held(signals: Mapping[str, float]) -> bool:
-    """A request that says ``MIN_KNOWN_HELD`` or more content words the catalog has, most of them (by
-    rarity) held by one of the first hits: the catalog's own vocabulary, whatever the cosine of the card
-    the words rank first says (a long question in the catalog's words whose first word match stands
-    under the null while the right card is among the first hits). Unrelated requests that match
-    the catalog by chance share one to four of its words. Callers check ``REACH_SIGNALS``."""
-    return signals["known"] >= MIN_KNOWN_HELD and signals["held"] >= MIN_HELD_SHARE
-
-
-def words_back_the_answer(signals: Mapping[str, float]) -> bool:
-    """Whether the request's words back its answer past the shared model's doubt: a request in the
-    catalog's main script that says content words the catalog has (``known``: ``held`` is 1 for a request
-    without any, "cancel that"), all held by one of the first hits (``held`` 1), and whose words' first
-    card stands ``MIN_BACKED_SUPPORT`` or more above the catalog's null cosine (five times the first rule's
-    margin). The shared model reads cosines on one scale for every catalog (module docstring); this reads
-    them against the catalog's own null. A request with a word in another script is read across
-    (``read_across_and_held``). False without the reach signals."""
-    if any(name not in signals for name in REACH_SIGNALS):
-        return False
-    if signals["alien"]:
-        return read_across_and_held(signals)
-    return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["support"] >= MIN_BACKED_SUPPORT
-
-
-def read_across_and_held(signals: Mapping[str, float]) -> bool:
-    """A request with a word in another script than the catalog's main one whose words are the catalog's
-    — one at least (``known``: a foreign word read as a catalog word counts), all held by one of the
-    first hits (``held`` 1) — and whose meaning lies above the catalog's null by ``MAX_MARGIN``: the
-    words back the answer across scripts («заархивируй канал old-news» over an English spec). Its words'
-    first card (``support``) says little here: the fused ranking weighs its lexical side down by the
-    unread words, and one word read across matches many cards alike. Callers check ``REACH_SIGNALS``."""
-    return signals["known"] >= 1 and signals["held"] >= 1.0 and signals["reach_margin"] >= MAX_MARGIN
