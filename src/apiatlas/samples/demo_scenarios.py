@@ -64,7 +64,8 @@ def scenarios() -> list[Scenario]:
                 Step(
                     "execute_chain",
                     planned_steps,
-                    "run the planned person → accounts → deal ids → deals in one round trip and transaction",
+                    "the user confirms plan #1 when the plan is unsure (its next action): run person →"
+                    " accounts → deal ids → deals in one round trip and transaction",
                 ),
             ],
         ),
