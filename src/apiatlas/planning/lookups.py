@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
+from apiatlas.language.casing import as_read_in_place
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
@@ -112,10 +113,10 @@ def _names_before(
     q3-planning channel"): after a preposition and "the", the kind noun ending the phrase (the end, a
     comma, "and", "then" after it); no word the planner knows, no ordinal, newest or describing word,
     nothing ending like an adjective's degree ("-est", "-er")."""
-    out = []
-    for match in _BEFORE_KIND.finditer(text):
+    out, read = [], as_read_in_place(text)  # "OUT OF THE SALES CHANNEL" as "out of the sales channel"
+    for match in _BEFORE_KIND.finditer(read):
         place, name, kind = (g.lower() for g in match.groups())
-        if place not in _BEFORE_THE or kind not in kinds or not _ENDS.match(text, match.end()):
+        if place not in _BEFORE_THE or kind not in kinds or not _ENDS.match(read, match.end()):
             continue
         if (
             name in known | taken | kinds | PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS | NEWEST_WORDS
@@ -125,7 +126,7 @@ def _names_before(
             or (name.isalpha() and name.endswith(("est", "er", "ed", "ing")))
         ):
             continue
-        raw = match.group(2)
+        raw = text[match.start(2) : match.end(2)]  # as written
         out.append(v.ExtractedValue(v.NAME, raw, raw, hint=kind))
     return out
 
@@ -156,11 +157,12 @@ def bare_names(
     if not vocabulary.named_inputs:
         return []
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
     out: list[v.ExtractedValue] = []
-    for match in _WORD.finditer(text):
-        before = text[: match.start()].split()
+    for match in _WORD.finditer(read):
+        before = read[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        placed = _placed(before) and bool(_ENDS.match(text, match.end()))
+        placed = _placed(before) and bool(_ENDS.match(read, match.end()))
         if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
             continue  # nor the object of the verb opening the request ("Mark general as read")
         if (
@@ -174,7 +176,8 @@ def bare_names(
             or name in ACTION_WORDS
         ):
             continue
-        out.append(v.ExtractedValue(v.NAME, name, name, hint=""))
+        written = text[match.start() : match.start() + len(name)]  # the value as written
+        out.append(v.ExtractedValue(v.NAME, written, written, hint=""))
     return out
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.language.actions import orders_write
+from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
 from apiatlas.language.words import NAME_LINKS
@@ -230,9 +231,10 @@ class Planner:
             for f in map(self._term_dropped, v.extract_values(request, vocabulary))
             if not self._catalog_term(f, request)
         ]
-        kinds = foreign_kinds(self.search, vocabulary, request, found)  # «покупателя»: buyer
+        read = as_read(request)  # «КАНАЛА» is read across as «канала» is (``language.casing``)
+        kinds = foreign_kinds(self.search, vocabulary, read, found)  # «покупателя»: buyer
         found = hinted_across(request, found, kinds)
-        across = named_across(self.search, vocabulary, _LETTERS.findall(request), kinds)  # «канала general»
+        across = named_across(self.search, vocabulary, _LETTERS.findall(read), kinds)  # «канала general»
         found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
