@@ -42,12 +42,14 @@ def teams(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
 
 
 def test_capitals_say_nothing_in_a_request_all_in_capitals_or_with_every_word_capitalised() -> None:
-    for said in ("LIST OVERDUE LOANS OF READER NORTH", "Delete Team Old-Core", "НАЙДИ ЧИТАТЕЛЯ ПЕТРОВА",
-                 "Найди Читателя Петрова", "List VMs Of Team Core", "PAY 5 EUR FEE"):  # fmt: skip
+    for said in ("LIST OVERDUE LOANS OF READER NORTH", "Delete The Team Old-Core", "НАЙДИ ЧИТАТЕЛЯ ПЕТРОВА",
+                 "Найди Все Книги Читателя Петрова", "List VMs Of Team Core", "PAY 5 EUR FEE"):  # fmt: skip
         assert casing_says_nothing(said), said
         assert as_read(said) == said.lower()
     for said in ("Show the team Marketing", "Find reader Petrov", "list VMs of team core",
                  "Find Petrov",  # two words: a verb and a name, as a sentence writes them
+                 "Find Ivan Petrov", "Найди Иванова Петра",  # no function word: a sentence of names
+                 "Delete Team Old-Core",  # read as written, as a sentence of names is
                  "НАЙДИ ЧИТАТЕЛЯ Петрова",  # the one word not in capitals is a name
                  "Window SetDefaultSize Gtk",  # a code name
                  "SMS", "pay 5 EUR fee"):  # fmt: skip
@@ -100,7 +102,8 @@ def test_a_russian_request_in_capitals_names_no_one_by_its_capitals() -> None:
     def surnames(text: str) -> list[str | int]:
         return [f.value for f in v.extract_values(text) if f.kind == v.SURNAME]
 
-    assert surnames("Найди Читателя Петрова") == []  # not the surname «Читателя»
+    assert surnames("Найди Все Книги Читателя Петрова") == []  # not the surname «Читателя»
+    assert surnames("Найди Иванова Петра") == ["Иванов"]  # a verb and a person's names, as written
     assert surnames("НАЙДИ ЧИТАТЕЛЯ ПЕТРОВА") == []
     assert surnames("Найди читателя Петрова") == ["Петров"]
     assert surnames("НАЙДИ ЧИТАТЕЛЯ Петрова") == ["Петров"]
