@@ -4,7 +4,7 @@ A capital inside a sentence marks a name ("Show the room General", "Find reader 
 ("list VMs in zone prod"). A request written all in capitals ("LIST ORDERS OF SHOP NORTH", «НАЙДИ
 ЧИТАТЕЛЯ ПЕТРОВА») or with every word capitalised, function words too ("Delete The Order Old-Box") marks
 no word by its capitals; every content word capitalised alone is how a sentence of names is written
-("Find Ivan Petrov", «Найди Иванова Петра»: a verb and a person's names), and says what it says:
+("Find Ivan Petrov", «Найди Сидорова Петра»: a verb and a person's names), and says what it says:
 the search reads it as if written in lower case (its names and values, ``search.reach``, and its meaning:
 the query is embedded in lower case), and the planner reads no name by its capitals (``planning.values``;
 its ids, numbers, codes and the values it names are read as written). A quoted value or an id in lower
