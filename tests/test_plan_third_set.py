@@ -9,6 +9,7 @@ import pytest
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.planning.actions import write_targets
+from apiatlas.planning.kind_writes import _object_kind
 from apiatlas.planning.lookups import bare_names
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.pointing import said_again
@@ -118,3 +119,14 @@ def test_that_and_the_noun_an_earlier_action_said_name_the_thing_it_found() -> N
     assert said_again("Show me that node", earlier)
     assert said_again("Show the node", earlier)
     assert not said_again("Show me that pod", ["Which node is it on?"])
+
+
+def test_a_russian_verb_acts_on_the_kind_its_object_word_names(snap: Snapshot) -> None:
+    """«Удали всех пользователей доски ideas»: the users are deleted, not the board named after them
+    (before: the kind of the first thing named, the board)."""
+    planner = Planner(snap, allow=None)
+    ctx = planner._read("Удали всех пользователей доски ideas", None, dict)
+    ctx.verb = "удали"
+    assert _object_kind(ctx) == {"user"}
+    ctx.verb = "закрепи"  # a verb the request does not say: no object read
+    assert _object_kind(ctx) == set()

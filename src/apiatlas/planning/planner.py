@@ -256,7 +256,7 @@ class Planner:
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=kind, plural=plural, who=asks_who(text), counted=counted(text, stated),
             request=request, newest=self._newest(request), bridged=frozenset(across.values()),
-            every=says_every(_LETTERS.findall(request)),
+            every=says_every(_LETTERS.findall(request)), foreign=kinds,
         )  # fmt: skip
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
