@@ -105,6 +105,14 @@ CHANGE_VERBS = frozenset(
      "ответь", "прикрепи", "выдай")
 ) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
+# the Russian change verbs of ``CHANGE_VERBS`` as an English catalog's writes say them («закрепи»: pin)
+CHANGE_VERBS_EN = {
+    "напиши": "post", "написать": "post", "отправь": "send", "отправить": "send", "пошли": "send",
+    "опубликуй": "publish", "пригласи": "invite", "архивируй": "archive", "заархивируй": "archive",
+    "закрепи": "pin", "открепи": "unpin", "переименуй": "rename", "масштабируй": "scale", "пометь": "mark",
+    "отметь": "mark", "перенеси": "move", "перемести": "move", "перезапусти": "restart", "запусти": "start",
+    "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
+}  # fmt: skip
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms
 )

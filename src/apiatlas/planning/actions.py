@@ -13,6 +13,7 @@ from apiatlas.language.actions import (
     ACTION_WORDS,
     ASKING_VERBS,
     BEFORE_A_VERB,
+    CHANGE_VERBS_EN,
     COPY_VERBS,
     DONE_AS,
     REQUEST_WORDS,
@@ -312,6 +313,7 @@ def _verb_stems(verb: str) -> set[str]:
     Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
     out = {stem(verb)}
     if verb and not verb.isascii():
+        out |= {stem(CHANGE_VERBS_EN[verb])} if verb in CHANGE_VERBS_EN else set()  # «закрепи»: pin
         for forms in REQUEST_WORDS.values():
             if verb in forms:
                 out |= {stem(f) for f in forms if f.isascii()}

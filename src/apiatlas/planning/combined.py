@@ -17,7 +17,7 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
-from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again
+from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again, taking_back
 from apiatlas.planning.restated import STATED_KINDS, said_once, with_added
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -124,6 +124,9 @@ def join_chains(
                 why.append(f"action {number}: {found[1].api}, on what the actions before it name")
                 ends.append(len(steps) - 1)
                 continue
+            feed = lambda s, api: _fed(s, api, steps, cache)  # noqa: E731
+            if (took := taking_back(chains[:JOINT_CANDIDATES], cache, feed)) is not None:
+                chains = [took, *chains]  # "… and remove her from C": the write taking her
         chain = chains[0]
         chosen.append(chain)
         at: list[int] = []  # the chain's step index -> the joined chain's

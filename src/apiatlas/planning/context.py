@@ -46,6 +46,7 @@ class PlanContext:
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
     members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
+    foreign: dict[str, str] = field(default_factory=dict)  # stems of its foreign words -> the kinds they name
     route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
     new: frozenset[str] | None = None  # the kinds of the things the request states as new (``said_new``)
 

@@ -4,12 +4,18 @@ are indexed once per planner by the kinds their words may name; only the APIs un
 
 from __future__ import annotations
 
+import re
+
+from apiatlas.language.words import EVERY_WORDS
 from apiatlas.planning.actions import reads
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.intent import destination_kinds, holds, kinds_a_key_may_name, named_kinds
 from apiatlas.planning.kind_verbs import new_kinds
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import CatalogReader
+from apiatlas.text import stem
+
+_LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 class KindWrites:
@@ -30,8 +36,9 @@ class KindWrites:
         planner that may not write. A kind named as where a thing goes is not one it writes."""
         stated, words = [f.text for f in ctx.found], self.cache.vocabulary
         kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
-        if not kinds and not ctx.verb.isascii():  # «удали под web-1»: the kind of the first thing named
-            kinds = {h for f in ctx.found[:1] if (h := f.hint) in words.kind_set}
+        if not kinds and not ctx.verb.isascii():  # «удали все заметки …»: the kind of the verb's object word,
+            kinds = _object_kind(ctx) or {h for f in ctx.found[:1] if (h := f.hint) in words.kind_set}  # else
+            # of the first thing named («удали под web-1»)
         kinds = kinds or new_kinds(ctx.request, ctx.found, words.kind_set)
         if not kinds or not may_write:
             return []
@@ -69,3 +76,13 @@ class KindWrites:
                 for kind in kinds_a_key_may_name(key, self.cache.vocabulary):
                     self._keys_by_kind.setdefault(kind, []).append(key)
         return self._keys_by_kind
+
+
+def _object_kind(ctx: PlanContext) -> set[str]:
+    """The kind the word right after an action's verb names (past "all", «все»), read across scripts
+    (``PlanContext.foreign``): «удали все заметки доски X» deletes notes, not the board."""
+    said = [w.lower() for w in _LETTERS.findall(ctx.request)]
+    after = said[said.index(ctx.verb) + 1 :] if ctx.verb in said else []
+    after = [w for w in after if w not in EVERY_WORDS]
+    kind = ctx.foreign.get(stem(after[0]), "") if after else ""
+    return {kind} if kind else set()

@@ -10,7 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.actions import orders_write
+from apiatlas.language.actions import CHANGE_VERBS_EN, orders_write
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
@@ -67,11 +67,13 @@ from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
+from apiatlas.text import stem
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
 _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)  # the words of a request, letters only
+_VERBS_ACROSS = {stem(r): stem(e) for r, e in CHANGE_VERBS_EN.items()}  # «закрепи»: pin
 
 
 def reads_only(api: Api) -> bool:
@@ -242,6 +244,7 @@ class Planner:
         words = request_words(text, stated, vocabulary) if request else []
         across = self.search.read_across([w.word for w in words]) if words else {}
         words = read_across(read_across(words, across), as_catalog_stems({}, kinds))
+        words = read_across(words, _VERBS_ACROSS)  # «закрепи» covers what "pin" does
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []
@@ -255,7 +258,7 @@ class Planner:
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
             kind=kind, plural=plural, who=asks_who(text), counted=counted(text, stated),
             request=request, newest=self._newest(request), bridged=frozenset(across.values()),
-            every=says_every(_LETTERS.findall(request)),
+            every=says_every(_LETTERS.findall(request)), foreign=kinds,
         )  # fmt: skip
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
@@ -267,6 +270,8 @@ class Planner:
         """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
         asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
         held = (self.cache.listed_items().keys() | self.cache.page_lists().keys()) if asked else set()
+        if any(not a.isascii() for a in asked - held):  # «последнее сообщение»: the list the word names
+            asked = asked | set(self.search.kinds_across(sorted(asked - held), held).values())
         return asked & held
 
     def _targets(self, ctx: PlanContext, target: str | None) -> list[str] | tuple[ReasonCode, str]:

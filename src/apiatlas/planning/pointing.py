@@ -8,11 +8,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from apiatlas.catalog.model import SideEffect
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, SideEffect
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
 from apiatlas.planning.actions import RequestAction
-from apiatlas.planning.model import PlannedStep
+from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
 
@@ -53,11 +53,16 @@ def placed(actions: list[RequestAction], kinds_of: Callable[[str], set[str]]) ->
     ]
 
 
+_TO_WHOM = frozenset(("me", "us"))
+_THE_SAME = frozenset(("the", "that", "this"))
+
+
 def said_again(text: str, earlier: Sequence[str]) -> bool:
-    """An action of a verb, "the" and one noun (singular) an ``earlier`` action said ("… grant? Show the
-    role"): it names the thing the actions before found, nothing new."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    if len(words) != 3 or words[1] != "the" or singular(words[2]) != words[2]:
+    """An action of a verb, "the" (or "that", "this") and one noun (singular) an ``earlier`` action said
+    ("… grant? Show the role", "… running on? Show me that node"): it names the thing the actions before
+    found, nothing new."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text.lower()) if w not in _TO_WHOM]  # "show me that node"
+    if len(words) != 3 or words[1] not in _THE_SAME or singular(words[2]) != words[2]:
         return False
     return any(words[2] in re.findall(r"[^\W\d_]+", e.lower()) for e in earlier)
 
@@ -82,3 +87,25 @@ def beneath(target: str, earlier: list[PlannedStep]) -> bool:
     names first."""
     path = target.partition(" ")[2].rstrip("/")
     return any(path.startswith(s.api.partition(" ")[2].rstrip("/") + "/") for s in earlier)
+
+
+def taking_back(
+    chains: Sequence[CandidateChain], cache: SnapshotCache, feed: Callable[[InputSource, str], InputSource]
+) -> CandidateChain | None:
+    """Of the ``chains`` (best first) of an action pointing back that names a thing of its own, the first
+    whose last step takes what the steps before it found through an input its chain leaves open
+    ("… and remove her from the channel C": the write with an input for the person found; ``feed``: that
+    input as the earlier steps feed it, ``origin`` "step" when an edge leads from one), the input added
+    as one to feed; None when none does."""
+    for chain in chains:
+        step = chain.steps[-1]
+        api = cache.api(step.api)
+        own = {s.name for s in step.inputs}
+        for param in api.params if api is not None else ():
+            if param.name in own or param.location == "header" or param.name in CREDENTIAL_PARAMS:
+                continue
+            asked = InputSource(name=param.name, origin="user", required=False)
+            if feed(asked, step.api).origin == "step":
+                last = step.model_copy(update={"inputs": [*step.inputs, asked]})
+                return chain.model_copy(update={"steps": [*chain.steps[:-1], last]})
+    return None

@@ -12,7 +12,7 @@ from itertools import pairwise
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem
-from apiatlas.language.words import PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
+from apiatlas.language.words import EVERY_WORDS, PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
 from apiatlas.text import query_terms, stems
 
 _STOP = PLAIN_WORDS
@@ -141,8 +141,8 @@ def search_text(words: list[RequestWord]) -> str:
 
 def known_words(vocabulary: CatalogVocabulary) -> list[str]:
     """The words the planner itself knows (plain words, the catalog's vocabulary): not misspellings of
-    catalog words."""
-    return sorted({*_STOP, *vocabulary.known_words()})
+    catalog words; "every", "all": no name either)."""
+    return sorted({*_STOP, *EVERY_WORDS, *vocabulary.known_words()})
 
 
 class Terms:
