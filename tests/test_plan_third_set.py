@@ -13,7 +13,9 @@ from apiatlas.planning.kind_writes import _object_kind
 from apiatlas.planning.lookups import bare_names
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.pointing import said_again
+from apiatlas.planning.relevance import RequestWord, verbs_across
 from apiatlas.snapshot import Snapshot
+from apiatlas.text import stem
 from test_plan_newest import SPEC as BOARDS
 from test_rest_loose_ids import compiled_spec
 
@@ -130,3 +132,40 @@ def test_a_russian_verb_acts_on_the_kind_its_object_word_names(snap: Snapshot) -
     assert _object_kind(ctx) == {"user"}
     ctx.verb = "закрепи"  # a verb the request does not say: no object read
     assert _object_kind(ctx) == set()
+
+
+REQUIRED_USER = SPEC.replace(
+    "- {name: user, in: query, description: User ID, schema: {type: string}}",
+    "- {name: user, in: query, required: true, description: User ID, schema: {type: string}}",
+) + """\
+  /boards.unlabel:
+    post:
+      summary: Removes a label from a board
+      parameters:
+        - {name: board, in: query, description: Board ID, schema: {type: string}}
+        - {name: label, in: query, required: true, description: The label, schema: {type: string}}
+        - {name: user, in: query, description: User ID, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"""
+
+
+def test_a_write_asking_for_what_was_found_is_not_passed_over(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The kick asks for the user (required: an input of its own, fed by the user found); a lower write
+    with an optional user input (removing a label, one never said) is no better a taker (before: the kick
+    was passed over, its user input being its own, for the label's removal)."""
+    snap = compiled_spec(tmp_path_factory, "third_required", REQUIRED_USER)
+    request = "Find the user with the email dana@example.com and remove her from the board ideas"
+    best = Planner(snap, allow=None).plan(request).chains[0]
+    assert [s.api for s in best.steps] == ["GET /users.byEmail", "GET /boards.list", "POST /boards.kick"]
+    user = next(i for i in best.steps[-1].inputs if i.name == "user")
+    assert (user.origin, user.from_step) == ("step", 0)
+
+
+def test_a_change_verb_s_english_verb_is_not_given_to_a_noun_of_its_stem() -> None:
+    """«ответь» (reply) says "reply"; the noun «ответ» (an answer, a response: «ответ сервера») shares its
+    stem but is no verb (before: it read as "reply" too, and «покажи ответ сервера для пода …» went to the
+    replication controllers)."""
+    said = [RequestWord(w, frozenset({stem(w)}), 0.0) for w in ("ответь", "ответ", "ответы")]
+    assert [stem("reply") in w.stems for w in verbs_across(said)] == [True, False, False]

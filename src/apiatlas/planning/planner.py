@@ -10,7 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.actions import CHANGE_VERBS_EN, orders_write
+from apiatlas.language.actions import orders_write
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
@@ -54,6 +54,7 @@ from apiatlas.planning.relevance import (
     read_across,
     request_words,
     search_text,
+    verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
 from apiatlas.planning.scoring import ChainScoring
@@ -67,13 +68,11 @@ from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
-from apiatlas.text import stem
 
 __all__ = ["PlanLimits", "Planner", "Weights", "reads_only"]  # the bounds and weights live in weights.py
 
 _ACRONYM = re.compile(r"([A-Z]{2,6})(?:-\d{1,4})?")  # "SMS", "COVID-19"
 _LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)  # the words of a request, letters only
-_VERBS_ACROSS = {stem(r): stem(e) for r, e in CHANGE_VERBS_EN.items()}  # «закрепи»: pin
 
 
 def reads_only(api: Api) -> bool:
@@ -244,7 +243,7 @@ class Planner:
         words = request_words(text, stated, vocabulary) if request else []
         across = self.search.read_across([w.word for w in words]) if words else {}
         words = read_across(read_across(words, across), as_catalog_stems({}, kinds))
-        words = read_across(words, _VERBS_ACROSS)  # «закрепи» covers what "pin" does
+        words = verbs_across(words)  # «закрепи» covers what "pin" does
         if len(self._api_terms) > SnapshotCache.MAX_ITEMS:
             self._api_terms.clear()
         ranked_apis = self.search.ranked(search_text(words)) if words else []

@@ -96,9 +96,12 @@ def taking_back(
     whose last step takes what the steps before it found through an input its chain leaves open
     ("… and remove her from the channel C": the write with an input for the person found; ``feed``: that
     input as the earlier steps feed it, ``origin`` "step" when an edge leads from one), the input added
-    as one to feed; None when none does."""
+    as one to feed; None when none does. A chain whose last step already asks the user for an input the
+    earlier steps feed takes what they found as it is ("remove her": a required user input)."""
     for chain in chains:
         step = chain.steps[-1]
+        if any(s.origin == "user" and feed(s, step.api).origin == "step" for s in step.inputs):
+            return chain
         api = cache.api(step.api)
         own = {s.name for s in step.inputs}
         for param in api.params if api is not None else ():

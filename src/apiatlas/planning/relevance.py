@@ -10,10 +10,11 @@ from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.actions import CHANGE_VERBS_EN
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import EVERY_WORDS, PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
-from apiatlas.text import query_terms, stems
+from apiatlas.text import query_terms, stem, stems
 
 _STOP = PLAIN_WORDS
 
@@ -110,6 +111,19 @@ def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[Reque
     return [
         RequestWord(w.word, stems, w.position, w.qualifies, w.heads)
         for w, stems in zip(words, read, strict=True)
+    ]
+
+
+
+def verbs_across(words: list[RequestWord]) -> list[RequestWord]:
+    """``words`` with the stem of its English verb beside each Russian change verb said
+    (``language.actions.CHANGE_VERBS_EN``: «закрепи» covers what "pin" does); the word itself, not its
+    stem: the noun «ответ» (an answer) is no "reply" as «ответь» is."""
+    return [
+        RequestWord(w.word, w.stems | {stem(CHANGE_VERBS_EN[w.word])}, w.position, w.qualifies, w.heads)
+        if w.word in CHANGE_VERBS_EN
+        else w
+        for w in words
     ]
 
 
