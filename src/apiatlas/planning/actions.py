@@ -308,6 +308,15 @@ def said_new(text: str, kind: str) -> bool:
     return bool(re.search(rf"\b(?:an?|new|another)\s+(?:new\s+)?{re.escape(kind)}\b", text, re.IGNORECASE))
 
 
+def says_verb(api: Api | None, verb: str) -> bool:
+    """Whether an API's path or title says ``verb`` (or the action it is done as, ``_done_as``); an HTTP
+    ``DELETE`` says every verb of deleting ("remove it": ``DELETE /boxes/{name}`` titled "Delete a box")."""
+    own = _own_stems(api)
+    if api is not None and api.key.startswith("DELETE ") and verb in REQUEST_WORDS["delete"]:
+        return True
+    return bool(_verb_stems(verb) & own or _done_as(verb) & own)
+
+
 def _verb_stems(verb: str) -> set[str]:
     """The stems a write's path or title says the verb with: its own, and for a verb not written in
     Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""

@@ -45,6 +45,7 @@ class PlanContext:
     every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
     members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
+    pointed: str = ""  # an action pointing back: the API the action before it ends at
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)
     foreign: dict[str, str] = field(default_factory=dict)  # stems of its foreign words -> the kinds they name
     route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)

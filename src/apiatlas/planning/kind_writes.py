@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from apiatlas.language.words import EVERY_WORDS
-from apiatlas.planning.actions import reads
+from apiatlas.planning.actions import reads, says_verb
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.intent import destination_kinds, holds, kinds_a_key_may_name, named_kinds
 from apiatlas.planning.kind_verbs import new_kinds
@@ -32,17 +32,26 @@ class KindWrites:
     def of_kinds(self, ctx: PlanContext, may_write: bool) -> list[str]:
         """The kept writes to the kinds of thing an action names ("… with a usage quota"; else, for a verb
         in another script than the words above read, the kind of the first thing it names; else the kind
-        of a new thing it says, "a box B"), by each write's own kind (``intent.own_kind``); none for a
-        planner that may not write. A kind named as where a thing goes is not one it writes."""
+        of a new thing it says, "a box B"; else, for one pointing back naming no kind, ``_pointed``), by
+        each write's own kind (``intent.own_kind``); none for a planner that may not write. A kind named as
+        where a thing goes is not one it writes."""
         stated, words = [f.text for f in ctx.found], self.cache.vocabulary
-        kinds = named_kinds(ctx.request, stated, words) - destination_kinds(ctx.request, stated, words)
+        named = named_kinds(ctx.request, stated, words)
+        kinds = named - destination_kinds(ctx.request, stated, words)
         if not kinds and not ctx.verb.isascii():  # «удали все заметки …»: the kind of the verb's object word,
             kinds = _object_kind(ctx) or {h for f in ctx.found[:1] if (h := f.hint) in words.kind_set}  # else
             # of the first thing named («удали под web-1»)
         kinds = kinds or new_kinds(ctx.request, ctx.found, words.kind_set)
+        hinted = {f.hint for f in ctx.found} & words.kind_set  # "remove her from C": a channel C named
+        if not named and not kinds and not hinted and ctx.pointed and may_write:
+            return self._pointed(ctx.pointed, ctx.verb)
         if not kinds or not may_write:
             return []
-        for kind in kinds - self._writes_by_kind.keys():
+        return sorted(k for kind in kinds for k in self._kind_writes(kind))
+
+    def _kind_writes(self, kind: str) -> list[str]:
+        """The kept writes whose own kind is ``kind``, once."""
+        if kind not in self._writes_by_kind:
             self._writes_by_kind[kind] = [
                 key
                 for key in self._index().get(kind, ())
@@ -50,7 +59,19 @@ class KindWrites:
                 and not reads(api)
                 and self.cache.own_kind(api) == kind
             ]
-        return sorted(k for kind in kinds for k in self._writes_by_kind[kind])
+        return self._writes_by_kind[kind]
+
+    def _pointed(self, key: str, verb: str) -> list[str]:
+        """The writes saying ``verb`` of an action pointing back with no kind of its own: to the kind of the
+        API ``key`` the action before it ends at (``intent.own_kind``), those at its path first ("Find the
+        box B and delete it": ``DELETE /boxes/{name}``, not a part of the box's)."""
+        api = self.cache.api(key)
+        kind = self.cache.own_kind(api) if api is not None else ""
+        if not kind:
+            return []
+        writes = [k for k in self._kind_writes(kind) if says_verb(self.cache.api(k), verb)]
+        path = key.partition(" ")[2]
+        return [k for k in writes if k.partition(" ")[2] == path] or writes
 
     def of_members(self, ctx: PlanContext, may_write: bool) -> list[str]:
         """The kept writes to the things inside a kind the request names as where a thing goes ("Add

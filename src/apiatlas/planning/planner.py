@@ -172,28 +172,37 @@ class Planner:
             dates = [replace(f, hint=v.ELSEWHERE) for f in found if f.kind in v.DATE_KINDS]
             actions = placed(actions, lambda t: named_kinds(t, [f.text for f in found], self.cache.vocabulary))  # noqa: E501
             before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
-            one = lambda a: self._plan_action(  # noqa: E731
-                a.text, None, known, a, dated=dates, back=refers_back(a.text, before.get(id(a), []))
-            )  # fmt: skip
-            parts = [p for a in actions for p in action_apart(a, one)]
+            parts: list[tuple[RequestAction, PlanResult]] = []
+            for action in actions:  # in order: one pointing back writes to what the one before acts on
+                back = refers_back(action.text, before.get(id(action), []))
+                ends = [r.chains[0].target for _, r in parts if r.chains]
+                pointed = ends[-1] if back and ends else ""
+
+                def one(a: RequestAction, b: bool = back, p: str = pointed) -> PlanResult:
+                    return self._plan_action(a.text, None, known, a, dated=dates, back=b, pointed=p)
+
+                parts += action_apart(action, one)
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
         return judge(computed(result, self.cache), self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,
         meaning: Callable[[], dict[str, float]] = dict, dated: list[v.ExtractedValue] | None = None,
-        back: bool = False,
+        back: bool = False, pointed: str = "",
     ) -> PlanResult:  # fmt: skip
         """One action's plan: the request read (``_read``), its targets (``_targets``: a write when the
         action orders one and ``allow`` permits it), the paths to each scored (``_ranked``). ``dated``:
         the dates the whole request states, which an action of it stating none takes as its own ("find
         flights … on July 20th. Also, find hotels for those dates"). ``back``: an action of several pointing
-        back ("… and check its status"): the best chain to each target is kept (``ChainScoring.ranked``)."""
+        back ("… and check its status"): the best chain to each target is kept (``ChainScoring.ranked``);
+        ``pointed``: the API the action before it ends at, to whose kind's writes one with no kind of its
+        own may end ("… and delete it": ``KindWrites.of_kinds``)."""
         started = time.perf_counter()
         ctx = self._read(request, known, meaning)
         if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
             ctx.found.extend(dated)
         ctx.verb = action.verb if action is not None and action.writes else ""
+        ctx.pointed = pointed
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
         if isinstance(targets, tuple):
