@@ -46,10 +46,10 @@ class SnapshotCache:
         # the catalog's kinds of things and synonyms; a compound kind also named by its last words
         # and a hyphenated prefixed word of its titles by its parts ("unstar": "un star", ``prefixed``)
         # and a word asking for a thing's details it never says as those it does (``detail_words``)
-        names = list(snapshot.kept_api_names())
-        titles = [t for _, t in names]
+        self.names = list(snapshot.kept_api_names())  # (key, title) of every kept API, read once
+        titles = [t for _, t in self.names]
         vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
-        self.vocabulary = with_detail_words(vocabulary, names)
+        self.vocabulary = with_detail_words(vocabulary, self.names)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
         self.created: dict[str, list[str]] | None = None
@@ -181,7 +181,7 @@ class SnapshotCache:
         fields updates of an item write (``flags.flag_verbs``)."""
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
-            self.verbs |= prefixed_verbs(self.snapshot.kept_api_names())  # "Un-stars an item": unstar
+            self.verbs |= prefixed_verbs(self.names)  # "Un-stars an item": unstar
             updates = (self.api(k) for k in item_updates(self.snapshot.all_api_keys()))
             self.verbs |= flag_verbs(updates, self.vocabulary.kinds)  # ``spec.halt``: "Halt the …"
         return self.verbs
