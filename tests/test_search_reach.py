@@ -39,6 +39,7 @@ from apiatlas.search.reach_rules import (
     no_catalog_word,
     out_of_reach,
     read_across_and_held,
+    read_across_and_held_by_no_hit,
     unread_and_far,
     unsupported_words,
     words_back_the_answer,
@@ -306,7 +307,19 @@ def test_content_words_no_hit_holds_need_a_word_match_without_meaning() -> None:
     assert held_by_no_hit(HELD_BY_NONE) and out_of_reach(HELD_BY_NONE)
     assert not out_of_reach(HELD_BY_NONE | {"held": 0.2})  # a first hit holds one of its words
     assert not out_of_reach(HELD_BY_NONE | {"support": 0.02})  # the matched card is near in meaning
-    assert not out_of_reach(HELD_BY_NONE | {"alien": 1.0})
+    # in another script: out of reach too when a word is read as the catalog's (``known``), else left to
+    # ``unread_and_far``
+    assert read_across_and_held_by_no_hit(HELD_BY_NONE | {"alien": 1.0})
+    assert out_of_reach(HELD_BY_NONE | {"alien": 1.0})
+
+
+def test_a_request_read_across_scripts_whose_words_no_hit_holds_is_out_of_reach() -> None:
+    across = HELD_BY_NONE | {"alien": 1.0, "unread": 3.0, "known": 1.0, "lex_per_term": 0.0, "values": 0.0}
+    assert not unread_and_far(across) and out_of_reach(across)  # above the null: only this rule
+    assert not out_of_reach(across | {"known": 0.0})  # no word read across: its words say nothing
+    assert not out_of_reach(across | {"held": 0.3, "held_after": 0.3})  # a first hit holds the word
+    assert not out_of_reach(across | {"support": 0.02})  # the matched card is near in meaning
+    assert out_of_reach(across | {"held": 0.3, "held_after": 0.0})  # held past its first word by none
 
 
 def test_held_reads_the_content_words_the_first_hits_match(

@@ -34,7 +34,7 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
     if any(name not in signals for name in REACH_SIGNALS):
         return False
     if signals["alien"]:
-        return unread_and_far(signals)
+        return unread_and_far(signals) or read_across_and_held_by_no_hit(signals)
     return (
         (
             signals["reach_margin"] < MAX_MARGIN
@@ -77,6 +77,17 @@ def unread_and_far(signals: Mapping[str, float]) -> bool:
     as no catalog word (one at least), whose other content words are not the catalog's either, and whose
     best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
     return signals["unread"] >= 1 and not signals["known"] and signals["reach_margin"] < MAX_FAR_MARGIN
+
+
+def read_across_and_held_by_no_hit(signals: Mapping[str, float]) -> bool:
+    """A request with a word in another script than the catalog's main one that says words the catalog
+    has (``known`` >= 1: a foreign word read across counts), none of them — or none past its first word —
+    held by any of the first hits, and the card its words rank first no nearer than random words
+    (``held_by_no_hit``): the word read across matches nothing the hits are about («перезапусти сервер
+    базы данных» over a chat API: "server" read, no first hit says it). Its best cosine is no evidence
+    either way (the related and unrelated requests in another script overlap); a request without a word
+    read across is left to ``unread_and_far``. Callers check ``REACH_SIGNALS``."""
+    return signals["known"] >= 1 and held_by_no_hit(signals)
 
 
 def unsupported_words(signals: Mapping[str, float]) -> bool:
