@@ -148,6 +148,8 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
                 f"{p.request!r}: chain 2 ({' → '.join(p.chains[1].api_keys)}) scores "
                 f"{p.chains[0].score - p.chains[1].score:.2f} below chain 1"
             )
+        if _longer(p) > 0:
+            out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than chain 2")
     unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
     if unused:
         out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))
