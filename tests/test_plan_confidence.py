@@ -17,6 +17,7 @@ from apiatlas.demo.walkthrough import _summarise
 from apiatlas.errors import ReasonCode
 from apiatlas.evals.plan_confidence import (
     MAX_WRONG_CONFIDENT,
+    MODEL_SIGNALS,
     PlanSample,
     confidence_figures,
     confidence_report,
@@ -25,7 +26,7 @@ from apiatlas.evals.plan_confidence import (
     threshold_for,
 )
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
-from apiatlas.planning.confidence import PLAN_SIGNALS, PlanConfidenceModel, plan_signals
+from apiatlas.planning.confidence import MARGIN_CAP, PLAN_SIGNALS, PlanConfidenceModel, plan_signals, unclear
 from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep, PlanResult, PlanValue
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
@@ -140,12 +141,17 @@ def test_a_value_a_step_picks_an_item_by_is_used() -> None:
     assert plan_signals(result.model_copy(update={"chains": [unpicked]}))["unused"] == 1.0
 
 
+SURER = next(
+    n for n, direction in MODEL_SIGNALS.items() if direction > 0
+)  # a signal read as "surer when higher"
+
+
 def _samples(
     dataset: str, rights: list[bool], scores: list[float], catalog: str = "", fitted: bool = True
 ) -> list[PlanSample]:
     base = dict.fromkeys(PLAN_SIGNALS, 0.0)
     return [
-        PlanSample(dataset, f"{dataset}:{n}", False, {**base, "score": score}, right, catalog, fitted)
+        PlanSample(dataset, f"{dataset}:{n}", False, {**base, SURER: score}, right, catalog, fitted)
         for n, (right, score) in enumerate(zip(rights, scores, strict=True))
     ]
 
@@ -155,7 +161,7 @@ def test_the_fitted_threshold_keeps_wrong_confident_plans_within_the_bound() -> 
     first = _samples("a", [True] * 6 + [False] * 4, [3, 3, 2.5, 2, 1.5, 1, 1.4, 1.2, 0.5, 0])
     second = _samples("b", [True] * 3 + [False] * 7, [2, 1.5, 1, 1.3, 0.8, 0.6, 0.4, 0.2, 0.1, 0])
     model = fit_plan_confidence(first + second, "test")
-    assert model.weights[model.signals.index("score")] > 0
+    assert model.weights[model.signals.index(SURER)] > 0
     for part in (first, second):
         figures = confidence_figures(part, model)
         assert figures["wrong_confident"] <= MAX_WRONG_CONFIDENT
@@ -201,3 +207,79 @@ def test_the_left_out_bound_holds_on_the_datasets_average_and_the_fitted_bound_o
     cases = scored("a", [0.5, 0.6, 0.7]) + scored("b", [0.1, 0.2]) + scored("c", [0.1, 0.2])
     assert threshold_for(cases, on_average=True) == 0.5
     assert threshold_for(cases) == 0.7
+
+
+def _chain(target: str, steps: int, score: float) -> CandidateChain:
+    planned = [PlannedStep(api=f"GET /lookup{n}") for n in range(steps - 1)] + [PlannedStep(api=target)]
+    return CandidateChain(
+        steps=planned, score=score, entry_point=planned[0].api, target=target, confidence=1.0
+    )
+
+
+def test_the_lead_over_another_api_and_a_longer_top_chain_are_read_from_how_the_chains_stand() -> None:
+    # the two best chains end at the same API by another lookup: the answer's API leads by 5.0 - 4.2
+    same_end = [_chain("GET /a", 2, 5.0), _chain("GET /a", 3, 4.9), _chain("GET /b", 1, 4.2)]
+    signals = plan_signals(PlanResult(request="r", chains=same_end))
+    assert signals["margin"] == pytest.approx(0.1) and signals["lead_other"] == pytest.approx(0.8)
+    assert signals["longer"] == -1.0  # one step fewer than the runner-up
+    # the runner-up ends elsewhere, in fewer steps: the top chain is longer and leads another API by little
+    other_end = [_chain("GET /a", 3, 5.0), _chain("GET /b", 2, 4.9)]
+    signals = plan_signals(PlanResult(request="r", chains=other_end))
+    assert signals["lead_other"] == pytest.approx(0.1) and signals["longer"] == 1.0
+    # every candidate ends at the top chain's API: no other API to lead; one chain: no runner-up
+    alone = plan_signals(PlanResult(request="r", chains=[_chain("GET /a", 1, 2.0), _chain("GET /a", 2, 1.9)]))
+    assert alone["lead_other"] == MARGIN_CAP
+    single = plan_signals(PlanResult(request="r", chains=[_chain("GET /a", 2, 2.0)]))
+    assert single["lead_other"] == MARGIN_CAP and single["longer"] == 0.0
+
+
+def test_of_several_actions_the_least_sure_one_speaks() -> None:
+    sure = PlanResult(request="x", chains=[_chain("GET /a", 1, 5.0), _chain("GET /b", 1, 3.0)])
+    unsure = PlanResult(request="y", chains=[_chain("GET /c", 2, 5.0), _chain("GET /d", 1, 4.9)])
+    joined = PlanResult(request="x and y", chains=[_chain("GET /c", 3, 9.0)], parts=[sure, unsure])
+    signals = plan_signals(joined)
+    assert signals["lead_other"] == pytest.approx(0.1) and signals["longer"] == 1.0
+
+
+def test_a_fit_never_weighs_a_signal_against_its_direction() -> None:
+    # on these cases a longer top chain happens to be right more often: the fit must not learn "longer is
+    # surer" (the weight is held at 0), while the lead it is given keeps its positive weight
+    assert MODEL_SIGNALS["longer"] < 0 and MODEL_SIGNALS["margin"] > 0
+    base = dict.fromkeys(PLAN_SIGNALS, 0.0)
+    cases = []
+    for n, (right, margin, longer) in enumerate(
+        [(True, 1.5, 1.0), (True, 1.2, 1.0), (True, 0.9, 1.0), (True, 0.4, 0.0), (True, 1.0, 1.0),
+         (False, 0.1, 0.0), (False, 0.3, -1.0), (False, 0.6, 0.0), (False, 0.0, -1.0), (True, 0.2, 1.0)]
+    ):  # fmt: skip
+        signals = {**base, "margin": margin, "longer": longer}
+        cases.append(PlanSample("a", f"a:{n}", False, signals, right))
+    model = fit_plan_confidence(cases, "test")
+    weights = dict(zip(model.signals, model.weights, strict=True))
+    assert weights["longer"] == 0.0 and weights["margin"] > 0
+    assert all(weights[name] * direction >= 0 for name, direction in MODEL_SIGNALS.items())
+
+
+def test_the_shipped_model_weighs_the_model_signals_each_in_its_direction() -> None:
+    shipped = SHIPPED_PLAN_CONFIDENCE
+    assert shipped.signals == list(MODEL_SIGNALS)
+    assert all(w * MODEL_SIGNALS[name] >= 0 for name, w in zip(shipped.signals, shipped.weights, strict=True))
+    assert any(w != 0 for w in shipped.weights)
+    # surer with a longer lead over another API, less sure when the top chain is longer than the runner-up
+    lead = [_chain("GET /a", 2, 5.0), _chain("GET /a", 3, 4.9), _chain("GET /b", 1, 3.0)]
+    near = [_chain("GET /a", 2, 5.0), _chain("GET /b", 3, 4.9)]
+    p_lead = shipped.probability(plan_signals(PlanResult(request="r", chains=lead, targets=["GET /a"])))
+    p_near = shipped.probability(plan_signals(PlanResult(request="r", chains=near, targets=["GET /a"])))
+    assert p_lead >= p_near
+    longer = [_chain("GET /a", 3, 5.0), _chain("GET /b", 2, 4.9)]
+    shorter = [_chain("GET /a", 2, 5.0), _chain("GET /b", 3, 4.9)]
+    p_longer = shipped.probability(plan_signals(PlanResult(request="r", chains=longer, targets=["GET /a"])))
+    p_shorter = shipped.probability(plan_signals(PlanResult(request="r", chains=shorter, targets=["GET /a"])))
+    assert p_longer <= p_shorter
+
+
+def test_what_is_unclear_says_when_the_top_chain_is_longer_than_the_runner_up() -> None:
+    plan = PlanResult(request="list the payouts", chains=[_chain("GET /a", 3, 5.0), _chain("GET /b", 2, 4.9)])
+    said = unclear(plan, plan_signals(plan))
+    assert "'list the payouts': chain 1 takes 1 step(s) more than chain 2" in said
+    shorter = PlanResult(request="r", chains=[_chain("GET /a", 2, 5.0), _chain("GET /b", 3, 2.0)])
+    assert not any("more than chain 2" in line for line in unclear(shorter, plan_signals(shorter)))

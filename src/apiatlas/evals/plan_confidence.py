@@ -4,7 +4,10 @@ sequence), the plan's signals say how it looked. Held-out halves are measured wi
 never fitted on; a development set marked ``fitted=False`` is measured only (a never-fitted check).
 
 The model is a weighted logistic regression (``evals.calibrate.logistic_regression``, each dataset
-weighing the same) over ``MODEL_SIGNALS``. Its threshold is chosen on plans the model never saw: each
+weighing the same) over ``MODEL_SIGNALS``, each weight held to the direction the signal is read in (a
+longer lead says surer, a longer chain than the runner-up less sure): a signal the fit would weigh the
+other way is left out of that fit (weight 0) and the rest refitted, so a refit never turns a signal's
+meaning round on a few cases. Its threshold is chosen on plans the model never saw: each
 catalog's development cases are scored by the model fitted on the other catalogs (leave one catalog
 out), and the threshold is the lowest at which the datasets' shares of cases wrong and still
 confident under those scores average at most ``MAX_WRONG_CONFIDENT`` (each dataset weighing the same),
@@ -23,14 +26,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from apiatlas.evals.calibrate import logistic_regression
 from apiatlas.planning.confidence import PlanConfidenceModel, plan_signals
 from apiatlas.planning.planner import Planner
 
 MAX_WRONG_CONFIDENT = 0.10  # a wrong top chain returned as confident: at most this share of a set's cases
-# the signals the model weighs (of ``PLAN_SIGNALS``): each measured to help on catalogs left out of the fit
-MODEL_SIGNALS = ("score", "margin", "covered", "edges", "unused", "typed", "rank", "alien")
+# the signals the model weighs (of ``PLAN_SIGNALS``), each with the direction its weight is held to (+1: a
+# higher value says surer): read from how the plan's chains stand to each other, not from a catalog's score
+# scale; chosen on catalogs left out of the fit (docs/planning.md)
+MODEL_SIGNALS: dict[str, int] = {"margin": 1, "lead_other": 1, "longer": -1, "rank": -1}
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def _fit(dev: Sequence[PlanSample], fitted_on: str) -> PlanConfidenceModel:
     weight *= len(dev) / weight.sum()
     center, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
-    coef, bias = logistic_regression((x - center) / scale, y, weight)
+    coef, bias = directed_regression((x - center) / scale, y, weight, [MODEL_SIGNALS[n] for n in names])
     return PlanConfidenceModel(
         signals=names,
         weights=[round(float(c), 6) for c in coef],
@@ -97,6 +103,25 @@ def _fit(dev: Sequence[PlanSample], fitted_on: str) -> PlanConfidenceModel:
         bias=round(bias, 6),
         fitted_on=fitted_on,
     )
+
+
+def directed_regression(
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.float64],
+    signs: Sequence[int],
+) -> tuple[npt.NDArray[np.float64], float]:
+    """``logistic_regression`` with each coefficient of sign ``signs[i]`` or 0: while some weight has the
+    other sign, the column whose weight is furthest the wrong way is left out and the rest refitted."""
+    active = list(range(x.shape[1]))
+    while True:
+        coef = np.zeros(x.shape[1])
+        fitted, bias = logistic_regression(x[:, active], y, weight)
+        coef[active] = fitted
+        wrong = [i for i in active if signs[i] * coef[i] < 0]
+        if not wrong:
+            return coef, bias
+        active.remove(min(wrong, key=lambda i: signs[i] * coef[i]))
 
 
 def out_of_fold(dev: Sequence[PlanSample]) -> list[tuple[float, PlanSample]]:

@@ -1,12 +1,13 @@
 """Plan confidence: the calibrated probability that a plan's top chain is the right one, and the answer
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
-The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, the edges the top
-chain uses, what it asks the user, the stated values it leaves unused, its target's rank, the request's
-words in a script the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic regression over some
-of them, fitted on the development cases of the chain sets by ``apiatlas eval plan-confidence``, its
-threshold chosen with each catalog left out; shipped in ``planning/calibrated.py``) turns them into the
-probability.
+The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, how far the top
+chain leads the best one ending at another API, whether it takes more steps than the runner-up, the
+edges it uses, what it asks the user, the stated values it leaves unused, its target's rank, the
+request's words in a script the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic
+regression over some of them, fitted on the development cases of the chain sets by ``apiatlas eval
+plan-confidence``, its threshold chosen with each catalog left out; shipped in ``planning/calibrated.py``)
+turns them into the probability.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is
 PLAN_SIGNALS: dict[str, str] = {
     "score": "the top chain's score (of each action's top chain, the lowest)",
     "margin": "top chain's score - the second's, capped at MARGIN_CAP (of each action, the lowest)",
+    "lead_other": "top chain's score - the best one's ending at another API, capped at MARGIN_CAP "
+    "(MARGIN_CAP when all end at its API; of each action, the lowest): how far its API leads, not its route",
+    "longer": "top chain's steps - the second chain's (0 with one chain; of each action, the highest)",
     "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
     "edges": "product of the confidences of the field mappings the top chain uses",
     "steps": "number of steps of the top chain",
@@ -62,6 +66,16 @@ def _margin(result: PlanResult) -> float:
     if len(result.chains) < 2:
         return MARGIN_CAP
     return max(0.0, min(MARGIN_CAP, result.chains[0].score - result.chains[1].score))
+
+
+def _lead_other(result: PlanResult) -> float:
+    top = result.chains[0]
+    others = [c.score for c in result.chains[1:] if c.target != top.target]
+    return max(0.0, min(MARGIN_CAP, top.score - max(others))) if others else MARGIN_CAP
+
+
+def _longer(result: PlanResult) -> float:
+    return float(len(result.chains[0].steps) - len(result.chains[1].steps)) if len(result.chains) > 1 else 0.0
 
 
 def _used(chain: CandidateChain) -> set[str]:
@@ -107,6 +121,8 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
     return {
         "score": min(p.chains[0].score for p in actions),
         "margin": min(_margin(p) for p in actions),
+        "lead_other": min(_lead_other(p) for p in actions),
+        "longer": max(_longer(p) for p in actions),
         "covered": min(p.chains[0].covered for p in actions),
         "edges": best.confidence,
         "steps": float(len(best.steps)),
@@ -132,6 +148,8 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
                 f"{p.request!r}: chain 2 ({' → '.join(p.chains[1].api_keys)}) scores "
                 f"{p.chains[0].score - p.chains[1].score:.2f} below chain 1"
             )
+        if _longer(p) > 0:
+            out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than chain 2")
     unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
     if unused:
         out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))
