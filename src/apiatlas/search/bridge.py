@@ -19,14 +19,14 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from apiatlas.language.actions import ASKING_VERBS, CHANGE_VERBS_EN
+from apiatlas.language.actions import CHANGE_VERBS_EN
 from apiatlas.language.transliteration import borrowed_stem
 from apiatlas.language.words import FUNCTION_FORMS, FUNCTION_WORDS, GOVERNING_WORDS
 from apiatlas.search.cards import matrix_from_blobs
@@ -41,18 +41,6 @@ BRIDGE_COSINE = 0.91  # the least cosine of a word to its counterpart (multiling
 # queries: 0.91-0.95 for a translation or a borrowing, «канал» channel 0.957, «подов» pod 0.95,
 # «логи» log 0.923; up to 0.90 for the nearest stem of a word the catalog has no counterpart of)
 BRIDGE_Z = 3.0  # ... which must also stand this many standard deviations above the word's mean cosine
-# A word the model reads as none (under ``BRIDGE_COSINE``) is read in context: as one of its
-# ``CONTEXT_NEAREST`` nearest stems of cosine ``CONTEXT_COSINE`` or more that names the first card the model
-# ranks for the whole request, when that card's cosine is ``CONTEXT_MARGIN`` or more above the catalog's
-# null (``search.reach``: the model reads the request as about the catalog) and the stem names at most
-# ``CONTEXT_SHARE`` of the catalog's APIs (a stem most names say, "admin", names the first card by chance).
-# multilingual-e5-small reads «переименуй» "rename" 0.869, second to "remove" 0.876; «заархивируй»
-# "archive" 0.865: a translation among a word's nearest few stems, which the whole request picks out.
-CONTEXT_COSINE = 0.86
-CONTEXT_NEAREST = 3
-CONTEXT_HITS = 1
-CONTEXT_MARGIN = 0.0
-CONTEXT_SHARE = 0.05
 AMONG_MARGIN = 0.03  # how much nearer a word's counterpart among some stems is than the next of them
 MIN_LENGTH = 3  # shorter stems ("id", "to") are not words to translate into
 
@@ -70,15 +58,7 @@ class WordBridge:
         cache: Path | None = None,
     ) -> None:
         stop = function_stems()
-        names = list(names)
         spelt = _spellings(names)
-        named: dict[str, int] = {}
-        for text in names:
-            for s in {stem(w) for w in pieces(text)}:
-                named[s] = named.get(s, 0) + 1
-        # the stems that name few of the catalog's APIs (a word read in context must be one: a stem most
-        # names say, "admin", "post", is among the first hits' names by chance)
-        self.rare = frozenset(s for s, n in named.items() if n <= CONTEXT_SHARE * len(names))
         self.stems = sorted(
             s for s in spelt if s in known and s.isalpha() and len(s) >= MIN_LENGTH and s not in stop
         )
@@ -104,12 +84,10 @@ class WordBridge:
                 self._matrix = matrix_from_blobs(blobs, len(blobs[0]) if blobs else 0)
         return self._matrix
 
-    def translate(self, words: Iterable[str], near: dict[str, list[str]] | None = None) -> dict[str, str]:
+    def translate(self, words: Iterable[str]) -> dict[str, str]:
         """``stem of a request word -> the catalog stem it reads as``, for the words that have one: by the
         embedding model, else as the catalog word it is borrowed from («логов»: log, ``borrowed_stem``;
-        the model's reading first: «сети» is a network, not "set"). ``near`` gets, for each word read as
-        none, its nearest ``CONTEXT_NEAREST`` stems of cosine ``CONTEXT_COSINE`` or more that name few
-        APIs (``CrossScript.read``)."""
+        the model's reading first: «сети» is a network, not "set")."""
         unique = list(dict.fromkeys(w for w in words if len(w) >= MIN_LENGTH))
         if not unique or not self.stems:
             return {}
@@ -124,11 +102,6 @@ class WordBridge:
                 out[stem(word)] = self.stems[best]
             elif (borrowed := borrowed_stem(word, self._frequency)) is not None:
                 out[stem(word)] = borrowed
-            elif near is not None:
-                order = np.argsort(-row, kind="stable")[:CONTEXT_NEAREST]
-                near[stem(word)] = [
-                    self.stems[i] for i in order if row[i] >= CONTEXT_COSINE and self.stems[i] in self.rare
-                ]
         return out
 
     def nearest_among(self, words: Iterable[str], among: Iterable[str]) -> dict[str, str]:
@@ -250,22 +223,14 @@ class CrossScript:
             self._bridge = WordBridge(self.provider, names, index.vocab, cache=default_cache_path())
         return self._bridge
 
-    def read(
-        self,
-        said: list[str],
-        terms: list[str],
-        asked: Mapping[str, str],
-        allowed: bool,
-        context: Callable[[], Collection[str]] | None = None,
-    ) -> Across:
+    def read(self, said: list[str], terms: list[str], asked: Mapping[str, str], allowed: bool) -> Across:
         """How the request's content stems ``terms`` in a foreign script are read: each one the bridge
-        reads as a catalog stem, an ordered action's verb as that action («создай»: create); the rest
+        reads as a catalog stem, an ordered action's verb as that action («создай»: create), a change
+        verb of the language's lexicon as its English verb when the catalog's names say it
+        (``language.actions.CHANGE_VERBS_EN``: «переименуй» rename, which the model reads nearer
+        "remove", «заархивируй» archive, «масштабируй» scale); the rest
         are left out of the word signals when some were read, and count as unknown when none was (the
-        catalog has no word of the request in any script). ``allowed``: the mode reads words at all.
-        ``context``: the stems naming the request's first hits by meaning (the model's reading of the
-        whole request), asked for only when a word is left unread: such a word reads as the nearest of
-        its few nearest stems that one of those hits is named by («напомни мне …»: reminders, under
-        ``BRIDGE_COSINE`` alone, where the whole request's first card is ``reminders.add``)."""
+        catalog has no word of the request in any script). ``allowed``: the mode reads words at all."""
         foreign = self.scripts().foreign(terms)
         declined = self.scripts().foreign(declined_function_stems(said))
         bridge = self.bridge() if (foreign or declined) and allowed else None
@@ -273,19 +238,12 @@ class CrossScript:
             return Across({}, frozenset(foreign), frozenset(foreign), {})
         alien = {*foreign, *declined}
         bridged = {stem(w): stem(action) for action, w in asked.items() if stem(w) in alien}
-        for w in said:  # a change verb as the catalog's writes say it («масштабируй»: scale)
+        for w in said:  # a change verb as the English verb the catalog's writes say («масштабируй»: scale)
             verb = CHANGE_VERBS_EN.get(w.lower())
             if verb is not None and stem(w) in alien and stem(verb) in bridge.spelling:
                 bridged.setdefault(stem(w), stem(verb))
         unknown = [w for w in said if stem(w) in alien and stem(w) not in bridged]
-        near: dict[str, list[str]] = {}
-        asking = {stem(w) for w in ASKING_VERBS}  # «проверь», «покажи»: how the request asks, not what for
-        bridged.update(bridge.translate(unknown, near if context is not None else None))
-        named = frozenset(context()) if context is not None and any(near.values()) else frozenset()
-        for word, stems in near.items():
-            found = next((s for s in stems if s in named), None)
-            if found is not None and word not in bridged and word not in asking:
-                bridged[word] = found
+        bridged.update(bridge.translate(unknown))
         unread = frozenset(t for t in foreign if t not in bridged)
         surface = {bridged[stem(w)]: w for w in reversed(said) if stem(w) in bridged}
         extra = [t for t in declined if t in bridged and t not in terms]

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.language.casing import as_read
 from apiatlas.search.api_actions import ApiActions
-from apiatlas.search.bridge import CONTEXT_HITS, CONTEXT_MARGIN, CrossScript
+from apiatlas.search.bridge import CrossScript
 from apiatlas.search.confidence import SearchView, abstains, foreign_share, signals_of
 from apiatlas.search.dropped_orders import DroppedOrders, dropped_orders
 from apiatlas.search.e5_file import whole_words
@@ -31,7 +31,7 @@ from apiatlas.search.typos import TypoFallback, known_forms
 from apiatlas.search.vectors import CardVectors
 from apiatlas.search.word_forms import WordForms
 from apiatlas.snapshot.catalog_reader import CatalogReader
-from apiatlas.text import content_terms, pieces, query_terms, stem, stems, words
+from apiatlas.text import content_terms, query_terms, stem, stems, words
 
 __all__ = ["HybridSearch", "Verdict"]
 
@@ -152,19 +152,6 @@ class HybridSearch:
         vector: npt.NDArray[np.float32] = self.provider.embed_queries([query])[0]
         return vector
 
-    def _named_by_meaning(self, vector: npt.NDArray[np.float32] | None, object_key: str | None) -> list[str]:
-        """The stems of the keys and titles of the first ``CONTEXT_HITS`` cards by meaning alone (the model's
-        reading of the whole request), for the request words read in context (``CrossScript.read``); none
-        when the first card's cosine is not ``CONTEXT_MARGIN`` above the catalog's null cosine (the model
-        reads the request as about nothing of the catalog: «напиши письмо начальнику …»)."""
-        if vector is None or not self.has_vectors or self.reach is None:
-            return []
-        near = self._vectors.nearest(vector, CONTEXT_HITS, object_key)
-        if not near or near[0][1] < self.reach.null_cosine + CONTEXT_MARGIN:
-            return []
-        names = self.snapshot.api_titles([k for k, _ in near])
-        return [stem(w) for k, _ in near for w in pieces(f"{k} {names.get(k, ('', ''))[1]}")]
-
     def search(
         self,
         query: str,
@@ -202,19 +189,7 @@ class HybridSearch:
         asked = self.actions().requested(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
-        early: list[npt.NDArray[np.float32] | None] = []  # the query's vector, asked for by a word in context
-
-        def context() -> list[str]:
-            found = query_vector
-            if found is None:
-                found = self.embed_query(query, wait_ms if default else None)
-            early.append(found)
-            return self._named_by_meaning(found, object_key)
-
-        hybrid = mode is SearchMode.HYBRID
-        across = self.across.read(
-            said, terms, asked, allowed=mode is not SearchMode.DENSE, context=context if hybrid else None
-        )
+        across = self.across.read(said, terms, asked, allowed=mode is not SearchMode.DENSE)
         # judged by the model alone (``search.reach``), a foreign word read only across («под 5») too
         alien = self.across.scripts().beside_main([*terms, *across.extra])
         # «канал» is searched and judged as "channel"; «подов» (stemmed as «под», a preposition) as the
@@ -270,8 +245,8 @@ class HybridSearch:
             alien=alien,
         )
         if mode is not SearchMode.LEXICAL:
-            vector = early[0] if early else query_vector
-            if vector is None and not early:
+            vector = query_vector
+            if vector is None:
                 vector = self.embed_query(query, wait_ms if default else None)
             if vector is None and default:  # the embedding model is busy: words alone, said so
                 outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key)

@@ -76,40 +76,6 @@ class CardVectors:
         scores: Floats = np.einsum("ij,j->i", matrix, vector)
         return scores
 
-    def nearest(
-        self, vector: npt.NDArray[np.float32], count: int, object_key: str | None = None
-    ) -> list[tuple[str, float]]:
-        """The keys and cosines of the ``count`` cards nearest ``vector`` (of ``object_key``'s object when
-        given), in the order ``fill`` gives them."""
-        self._load()
-        if not len(self._keys):
-            return []
-        scores, _, top, _ = self._best(vector.astype(np.float32), object_key, count)
-        return [(self._keys[i], float(scores[i])) for i in top]
-
-    def _best(
-        self, vector: Floats, object_key: str | None, count: int
-    ) -> tuple[Floats, float, npt.NDArray[np.intp], tuple[float, float]]:
-        """Every card's score (the 8-bit product's, exact for the near ones), the product's bound, the
-        rows of the ``count`` best and the scores' mean and spread over the catalog."""
-        assert self._objects is not None
-        if self._product is not None:
-            scores, bound = self._product.scores(vector)
-        else:
-            assert self._matrix is not None
-            scores, bound = self._matrix @ vector, 0.0
-        spread = (float(scores.mean()), float(scores.std()))
-        if object_key is not None:
-            scores = np.where(self._objects == object_key, scores, np.float32(FILTERED))
-        k = min(count, len(scores))
-        kth = float(np.partition(scores, len(scores) - k)[len(scores) - k])
-        # every card that could be among the k best (none of another object)
-        near = np.flatnonzero((scores >= kth - 2 * bound) & (scores > FILTERED))
-        if bound:
-            scores = scores.copy()
-            scores[near] = self._exact(near, vector)
-        return scores, bound, near[np.argsort(-scores[near], kind="stable")][:k], spread
-
     def fill(
         self,
         vector: npt.NDArray[np.float32] | None,
@@ -124,7 +90,22 @@ class CardVectors:
         if vector is None or not len(self._keys):
             return
         vector = vector.astype(np.float32)
-        scores, bound, top, (view.dense_mean, view.dense_std) = self._best(vector, object_key, candidates)
+        if self._product is not None:
+            scores, bound = self._product.scores(vector)
+        else:
+            assert self._matrix is not None
+            scores, bound = self._matrix @ vector, 0.0
+        view.dense_mean, view.dense_std = float(scores.mean()), float(scores.std())
+        if object_key is not None:
+            scores = np.where(self._objects == object_key, scores, np.float32(FILTERED))
+        k = min(candidates, len(scores))
+        kth = float(np.partition(scores, len(scores) - k)[len(scores) - k])
+        # every card that could be among the k best (none of another object)
+        near = np.flatnonzero((scores >= kth - 2 * bound) & (scores > FILTERED))
+        if bound:
+            scores = scores.copy()
+            scores[near] = self._exact(near, vector)
+        top = near[np.argsort(-scores[near], kind="stable")][:k]
         view.dense_order = [self._keys[i] for i in top]
         cosines = {self._keys[i]: float(scores[i]) for i in top}
         lexical = [r for key in view.lexical if (r := self._row.get(key)) is not None and key not in cosines]
