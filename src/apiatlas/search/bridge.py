@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from apiatlas.language.actions import CHANGE_VERBS_EN
 from apiatlas.language.transliteration import borrowed_stem
 from apiatlas.language.words import FUNCTION_FORMS, FUNCTION_WORDS, GOVERNING_WORDS
 from apiatlas.search.cards import matrix_from_blobs
@@ -224,7 +225,10 @@ class CrossScript:
 
     def read(self, said: list[str], terms: list[str], asked: Mapping[str, str], allowed: bool) -> Across:
         """How the request's content stems ``terms`` in a foreign script are read: each one the bridge
-        reads as a catalog stem, an ordered action's verb as that action («создай»: create); the rest
+        reads as a catalog stem, an ordered action's verb as that action («создай»: create), a change
+        verb of the language's lexicon as its English verb when the catalog's names say it
+        (``language.actions.CHANGE_VERBS_EN``: «переименуй» rename, which the model reads nearer
+        "remove", «заархивируй» archive, «масштабируй» scale); the rest
         are left out of the word signals when some were read, and count as unknown when none was (the
         catalog has no word of the request in any script). ``allowed``: the mode reads words at all."""
         foreign = self.scripts().foreign(terms)
@@ -234,6 +238,10 @@ class CrossScript:
             return Across({}, frozenset(foreign), frozenset(foreign), {})
         alien = {*foreign, *declined}
         bridged = {stem(w): stem(action) for action, w in asked.items() if stem(w) in alien}
+        for w in said:  # a change verb as the English verb the catalog's writes say («масштабируй»: scale)
+            verb = CHANGE_VERBS_EN.get(w.lower())
+            if verb is not None and stem(w) in alien and stem(verb) in bridge.spelling:
+                bridged.setdefault(stem(w), stem(verb))
         unknown = [w for w in said if stem(w) in alien and stem(w) not in bridged]
         bridged.update(bridge.translate(unknown))
         unread = frozenset(t for t in foreign if t not in bridged)
