@@ -280,6 +280,6 @@ def test_the_shipped_model_weighs_the_model_signals_each_in_its_direction() -> N
 def test_what_is_unclear_says_when_the_top_chain_is_longer_than_the_runner_up() -> None:
     plan = PlanResult(request="list the payouts", chains=[_chain("GET /a", 3, 5.0), _chain("GET /b", 2, 4.9)])
     said = unclear(plan, plan_signals(plan))
-    assert "'list the payouts': chain 1 takes 1 step(s) more than chain 2" in said
+    assert "'list the payouts': chain 1 takes 1 step(s) more than chain 2 (GET /lookup0 → GET /b)" in said
     shorter = PlanResult(request="r", chains=[_chain("GET /a", 2, 5.0), _chain("GET /b", 3, 2.0)])
     assert not any("more than chain 2" in line for line in unclear(shorter, plan_signals(shorter)))

@@ -31,7 +31,8 @@ def combined_plan(
 ) -> PlanResult:
     """The plan of a request of several actions (``actions.split_actions``): its best chain is every
     action's best chain in the order the request says them (``join_chains``); ``parts`` keeps each
-    action's own plan. An action with no chain makes the plan partial (or an error when none has one).
+    action's own plan, the chain the joined plan takes for it first. An action with no chain makes the
+    plan partial (or an error when none has one).
     ``step_cost``: what the planner's score takes for one more step (``Weights.step``); ``missing_cost``:
     for an input asked of the user (``Weights.missing``), which an earlier action's steps may spare."""
     answered = [(action, result.chains) for action, result in parts if result.chains]
@@ -59,6 +60,8 @@ def combined_plan(
         [c for _, c in answered], cache, back, step_cost, names, missing_cost, repeated, stated
     )
     out.chains = [chain]
+    taken = iter(chosen)  # each answered action's own plan, the chain the joined one takes for it first
+    out.parts = [_taken_first(r, next(taken)) if r.chains else r for r in out.parts]
     said = "; ".join(
         f"{n}. {action.text!r} → {c.target}"
         for n, ((action, _), c) in enumerate(zip(answered, chosen, strict=True), 1)
@@ -71,6 +74,12 @@ def combined_plan(
         out.status, out.reason = "partial", ReasonCode.MISSING_REQUIRED_INPUT
         out.message += "; ask the user for: " + ", ".join(chain.missing)
     return out
+
+
+def _taken_first(result: PlanResult, taken: CandidateChain) -> PlanResult:
+    """``result`` with ``taken`` (the chain the joined plan takes for the action) as its first chain: the
+    plan's confidence reads each action's signals from its first chain (``confidence.plan_signals``)."""
+    return result.model_copy(update={"chains": [taken, *(c for c in result.chains if c is not taken)]})
 
 
 def join_chains(

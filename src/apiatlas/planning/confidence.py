@@ -143,13 +143,14 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
     out = []
     best = result.chains[0]
     for p in [p for p in result.parts if p.chains] or [result]:
-        if len(p.chains) > 1 and p.chains[0].score - p.chains[1].score < MARGIN_CAP / 4:
+        second = f"chain 2 ({' → '.join(p.chains[1].api_keys)})" if len(p.chains) > 1 else ""
+        lead = p.chains[0].score - p.chains[1].score if second else MARGIN_CAP
+        if lead < MARGIN_CAP / 4:  # of several actions, chain 1 is the one the plan takes: it may score less
             out.append(
-                f"{p.request!r}: chain 2 ({' → '.join(p.chains[1].api_keys)}) scores "
-                f"{p.chains[0].score - p.chains[1].score:.2f} below chain 1"
+                f"{p.request!r}: {second} scores {abs(lead):.2f} {'above' if lead < 0 else 'below'} chain 1"
             )
         if _longer(p) > 0:
-            out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than chain 2")
+            out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than {second}")
     unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
     if unused:
         out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))

@@ -102,7 +102,8 @@ class PlanResult(BaseModel):
     elapsed_ms: float = 0.0
     parts: list[PlanResult] = Field(
         default_factory=list,
-        description="a request of several actions: each action's own plan, in the request's order",
+        description="a request of several actions: each action's own plan, in the request's order "
+        "(its first chain: the one the joined plan takes for it)",
     )
     confidence: float | None = Field(
         default=None, description="calibrated probability that the top chain is right (planning.confidence)"
