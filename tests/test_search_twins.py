@@ -14,7 +14,7 @@ from apiatlas.passes.index import SearchIndexing, index_and_write
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
-from apiatlas.search.twins import Twins, insertions, scopes
+from apiatlas.search.twins import Twins, insertions, scopes, version_twin
 from apiatlas.snapshot.reader import Snapshot
 
 
@@ -28,6 +28,30 @@ def op(key: str, title: str, body: str = "") -> Api:
         params=[Param(name="name", description="name of the object")],
         executor=ExecutorBinding(kind="http", target=key),
     )
+
+
+@pytest.mark.parametrize(
+    ("key", "twin"),
+    [
+        ("GET /apis/garden/v1/teams/{team}/boards", "GET teams/{team}/boards"),
+        ("GET /v2beta1/boards/{name}", "GET boards/{name}"),
+        ("GET /apis/garden/v1/", ""),  # nothing but the version: every group's root, no twins
+        ("GET /boards", ""),  # no version segment
+        ("boards.list", ""),  # no HTTP operation
+    ],
+)
+def test_a_version_twin_is_the_path_after_its_last_version(key: str, twin: str) -> None:
+    assert version_twin(key) == twin
+
+
+def test_version_twins_of_a_named_resource_follow_the_best_scored_one() -> None:
+    keys = ["GET /a/v1/boards", "GET /b/v2/boards", "GET /a/v1/cards", "GET /b/v2/cards", "POST /b/v2/boards"]
+    twins = Twins(keys)
+    fused = {"GET /b/v2/boards": 1.0, "GET /a/v1/cards": 0.9, "GET /a/v1/boards": 0.5}
+    twins.lift(fused, ["list", "boards"], 0.9, on_named={"GET /b/v2/boards", "GET /a/v1/boards"})
+    order = sorted(fused, key=lambda k: -fused[k])
+    assert order == ["GET /b/v2/boards", "GET /a/v1/boards", "GET /a/v1/cards"]  # cards: not named
+    assert "POST /b/v2/boards" not in fused  # another method: no twin
 
 
 def test_a_scope_is_a_literal_and_its_parameter_with_more_path_after_them() -> None:

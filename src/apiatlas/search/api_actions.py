@@ -72,7 +72,7 @@ class ApiActions:
 
     def demote_unasked(
         self, fused: dict[str, float], said: list[str], asked: Mapping[str, str], factor: float
-    ) -> None:
+    ) -> set[str]:
         """Scale down by ``factor`` the APIs a request does not ask for, by what they do:
         - another kind of action than the request orders ("create a checkout session" wants the
           ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
@@ -87,7 +87,7 @@ class ApiActions:
           ``DELETE /stores/{store}/orders/{id}``), by ``OTHER_RESOURCE`` instead of ``factor``; an
           operation on a part of one item (``part_of``: ``GET /stores/{id}/status``) is on the resource
           the request names in the singular ("store 12"), not on one it names in the plural ("stores").
-        Each applies once per API."""
+        Each applies once per API. Returns the candidates on a resource the request names."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
             set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
@@ -107,6 +107,7 @@ class ApiActions:
             collection = shapes[key][1]
             if collection and collection in named:
                 fused[key] *= factor
+        return {k for k, (resource, _, _) in shapes.items() if resource and resource in named_resources}
 
     def _shape(self, key: str) -> tuple[str, str, str]:
         """``(resource_of(key), item_of_collection(key), part_of(key))``, read once per key (searches

@@ -47,6 +47,6 @@ def fused_scores(
             fused[key] = lexical_weight * lex + s.dense_weight * dense
     if mode is not SearchMode.DENSE:
         said = view.said if said is None else said
-        actions.demote_unasked(fused, said, view.asked, mismatch)
-        actions.twins().lift(fused, said, mismatch)  # one operation under several paths
+        on_named = actions.demote_unasked(fused, said, view.asked, mismatch)
+        actions.twins().lift(fused, said, mismatch, on_named)  # one operation under several paths
     return fused, exact
