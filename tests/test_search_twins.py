@@ -139,3 +139,19 @@ def test_a_part_of_an_item_is_on_the_resource_named_in_the_singular(tmp_path: Pa
         )
     order = [h.api_key for h in found.ranked]
     assert order.index("GET /v1/boards/{name}/status") < order.index("GET /v1/board_cards/{name}"), order
+
+
+def test_the_version_twin_of_a_part_of_a_named_item_follows_it(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "versions.atlas"
+    terse = op("GET /v2/boards/{name}/status", "Status", "")  # says next to nothing: found as a twin
+    index_and_write(
+        catalog_of([*PARTS, terse]), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(
+            "what does board main say now", mode=SearchMode.LEXICAL
+        )
+    order = [h.api_key for h in found.ranked]
+    assert order[:3] == ["GET /v1/boards/{name}", "GET /v1/boards/{name}/status", terse.key], order

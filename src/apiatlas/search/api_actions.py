@@ -87,7 +87,8 @@ class ApiActions:
           ``DELETE /stores/{store}/orders/{id}``), by ``OTHER_RESOURCE`` instead of ``factor``; an
           operation on a part of one item (``part_of``: ``GET /stores/{id}/status``) is on the resource
           the request names in the singular ("store 12"), not on one it names in the plural ("stores").
-        Each applies once per API. Returns the candidates on a resource the request names."""
+        Each applies once per API. Returns the candidates on a resource the request names (a part of
+        one item of it too)."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
             set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
@@ -107,7 +108,11 @@ class ApiActions:
             collection = shapes[key][1]
             if collection and collection in named:
                 fused[key] *= factor
-        return {k for k, (resource, _, _) in shapes.items() if resource and resource in named_resources}
+        return {
+            k
+            for k, (resource, _, part) in shapes.items()
+            if (resource and resource in named_resources) or (part and part in singular)
+        }
 
     def _shape(self, key: str) -> tuple[str, str, str]:
         """``(resource_of(key), item_of_collection(key), part_of(key))``, read once per key (searches
