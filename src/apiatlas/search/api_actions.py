@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from apiatlas.catalog.actions import (
+    _plural,
     item_of_collection,
     key_action,
     lookup_key,
@@ -17,6 +18,7 @@ from apiatlas.catalog.actions import (
 from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
+from apiatlas.search.twins import Twins
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
 from apiatlas.text import content_terms, stem, stems
@@ -41,10 +43,17 @@ class ApiActions:
         self._dropped = dropped
         self._key_action: dict[str, str] | None = None
         self._done: frozenset[str] | None = None  # every action some API does
-        self._shapes: dict[str, tuple[str, str]] = {}  # key -> (resource_of, item_of_collection), read once
+        self._shapes: dict[str, tuple[str, str, str]] = {}  # key -> (resource, collection, part), read once
         self._code: bool | None = None
         self._takes: dict[str, frozenset[str]] = {}  # API key -> the stems of its parameters
         self._kept_takes: dict[str, frozenset[str]] = {}  # object -> its kept APIs' ones
+        self._twins: Twins | None = None
+
+    def twins(self) -> Twins:
+        """The kept operations' scope twins and variants (``search.twins``), read once."""
+        if self._twins is None:
+            self._twins = Twins(self._lexical.keys if self._lexical is not None else ())
+        return self._twins
 
     def key_actions(self) -> dict[str, str]:
         """What each kept and each dropped API does, when its key says it (``catalog.actions``: an HTTP
@@ -63,7 +72,7 @@ class ApiActions:
 
     def demote_unasked(
         self, fused: dict[str, float], said: list[str], asked: Mapping[str, str], factor: float
-    ) -> None:
+    ) -> set[str]:
         """Scale down by ``factor`` the APIs a request does not ask for, by what they do:
         - another kind of action than the request orders ("create a checkout session" wants the
           ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
@@ -75,17 +84,22 @@ class ApiActions:
           three ("orders", "price lists": ``GET /orders/{id}`` beside ``GET /orders``);
         - an operation on another resource (``resource_of``) than those the request names, when it
           names one (``resources_named``: "delete store 12" wants ``DELETE /stores/{id}``, not
-          ``DELETE /stores/{store}/orders/{id}``), by ``OTHER_RESOURCE`` instead of ``factor``.
-        Each applies once per API."""
+          ``DELETE /stores/{store}/orders/{id}``), by ``OTHER_RESOURCE`` instead of ``factor``; an
+          operation on a part of one item (``part_of``: ``GET /stores/{id}/status``) is on the resource
+          the request names in the singular ("store 12"), not on one it names in the plural ("stores").
+        Each applies once per API. Returns the candidates on a resource the request names (a part of
+        one item of it too)."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
             set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         shapes = {key: self._shape(key) for key in fused}
-        named_resources = resources_named(said, {r for r, _ in shapes.values()} - {""})
-        for key, (resource, _) in shapes.items():  # "persistent volume claims": not the volumes' operations
-            if named_resources and resource and resource not in named_resources:
+        named_resources = resources_named(said, {r for r, _, _ in shapes.values()} - {""})
+        # "deployment web": the parts of one (``…/{name}/status``) are on it; "deployments": they are not
+        singular = named_resources - named
+        for key, (resource, _, part_of) in shapes.items():  # "persistent volume claims": not the volumes'
+            if named_resources and resource and resource not in named_resources and part_of not in singular:
                 fused[key] *= OTHER_RESOURCE
         for key in fused:
             done = actions.get(key)
@@ -94,13 +108,18 @@ class ApiActions:
             collection = shapes[key][1]
             if collection and collection in named:
                 fused[key] *= factor
+        return {
+            k
+            for k, (resource, _, part) in shapes.items()
+            if (resource and resource in named_resources) or (part and part in singular)
+        }
 
-    def _shape(self, key: str) -> tuple[str, str]:
-        """``(resource_of(key), item_of_collection(key))``, read once per key (searches meet the same
-        APIs again and again)."""
+    def _shape(self, key: str) -> tuple[str, str, str]:
+        """``(resource_of(key), item_of_collection(key), part_of(key))``, read once per key (searches
+        meet the same APIs again and again)."""
         shape = self._shapes.get(key)
         if shape is None:
-            shape = self._shapes[key] = (resource_of(key), item_of_collection(key))
+            shape = self._shapes[key] = (resource_of(key), item_of_collection(key), part_of(key))
         return shape
 
     def code_members(self) -> bool:
@@ -200,6 +219,20 @@ def resources_named(said: list[str], resources: set[str]) -> set[str]:
         for r, (a, b) in spans.items()
         if not any(c <= a and b <= d and d - c > b - a for q, (c, d) in spans.items() if q != r)
     }
+
+
+def part_of(key: str) -> str:
+    """The collection whose item an HTTP operation acts on a part of, its path ending in that
+    collection, an item's parameter and a literal that is no plural (``GET /v1/stores/{id}/status``:
+    "stores"; ``…/stores/{id}/orders`` is a collection of its own); "" otherwise."""
+    _, _, path = key.partition(" ")
+    segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
+    if len(segments) < 3 or segments[-1].startswith("{") or not segments[-2].startswith("{"):
+        return ""
+    owner = segments[-3]
+    if owner.startswith("{") or _plural(segments[-1].lower()):
+        return ""
+    return owner.lower().replace("-", "").replace("_", "")
 
 
 def _number_forms(word: str) -> set[str]:

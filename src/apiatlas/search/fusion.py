@@ -46,5 +46,7 @@ def fused_scores(
         else:
             fused[key] = lexical_weight * lex + s.dense_weight * dense
     if mode is not SearchMode.DENSE:
-        actions.demote_unasked(fused, view.said if said is None else said, view.asked, mismatch)
+        said = view.said if said is None else said
+        on_named = actions.demote_unasked(fused, said, view.asked, mismatch)
+        actions.twins().lift(fused, said, mismatch, on_named)  # one operation under several paths
     return fused, exact
