@@ -98,11 +98,11 @@ CHANGE_VERBS = frozenset(
     ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
      "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
      "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
-     "replace", "attach", "detach", "grant", "apply", "put", "react",
+     "replace", "attach", "detach", "grant", "apply", "put", "react", "say", "remind",
      "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
      "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
-     "ответь", "прикрепи", "выдай")
+     "ответь", "прикрепи", "выдай", "напомни")
 ) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
 # the Russian change verbs of ``CHANGE_VERBS`` as an English catalog's writes say them («закрепи»: pin)
@@ -112,10 +112,35 @@ CHANGE_VERBS_EN = {
     "закрепи": "pin", "открепи": "unpin", "переименуй": "rename", "масштабируй": "scale", "пометь": "mark",
     "отметь": "mark", "перенеси": "move", "перемести": "move", "перезапусти": "restart", "запусти": "start",
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
+    "напомни": "remind",
 }  # fmt: skip
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms
 )
+# verbs that order a change with one object and ask with another, each -> the objects it asks with, as
+# written after it (past a pronoun «мне», "me"): «выдай доступ» grants, «выдай список книг» shows a list
+_SHOWN = frozenset(
+    ("список", "перечень", "информацию", "сведения", "данные", "отчёт", "отчет", "все", "всех")
+)
+ASKING_WITH: dict[str, frozenset[str]] = {"выдай": _SHOWN, "выдайте": _SHOWN, "выдать": _SHOWN}
+_RECIPIENTS = frozenset(("мне", "нам", "me", "us"))
+
+
+def asks_with_object(words: list[str]) -> bool:
+    """Whether lower-case ``words`` open with a verb of ``ASKING_WITH`` before an object it asks with
+    («выдай список книг», «выдай мне все книги»)."""
+    if not words or words[0] not in ASKING_WITH:
+        return False
+    rest = [w for w in words[1:3] if w not in _RECIPIENTS]
+    return bool(rest) and rest[0] in ASKING_WITH[words[0]]
+
+
+def orders_write_in(words: list[str]) -> bool:
+    """Whether any of lower-case ``words`` orders a change (``orders_write``), a verb asking with its
+    object (``asks_with_object``) none."""
+    return any(orders_write(w) and not asks_with_object(words[n:]) for n, w in enumerate(words))
+
+
 # every word a request says an action with: where a request's second action starts ("... and pin it")
 ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WORDS.values() for w in forms)
 

@@ -12,11 +12,13 @@ from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import (
     ACTION_WORDS,
     ASKING_VERBS,
+    ASKING_WITH,
     BEFORE_A_VERB,
     CHANGE_VERBS_EN,
     COPY_VERBS,
     DONE_AS,
     REQUEST_WORDS,
+    asks_with_object,
     orders_write,
 )
 from apiatlas.language.catalog import singular
@@ -26,6 +28,7 @@ from apiatlas.language.words import (
     GOVERNING_WORDS,
     PLAIN_WORDS,
     PREPOSITIONS,
+    fixed_pair_spans,
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
@@ -146,7 +149,7 @@ def split_actions(
     an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
     nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
     none. ``verbs``: the catalog's own write verbs (``said_verbs``), an action's opening too."""
-    protected = _value_spans(request, found)
+    protected = _value_spans(request, found) + fixed_pair_spans(request)  # "read and write access"
     parts: list[str] = []
     start, carried = 0, ""
     for match in _JOINS.finditer(request):
@@ -174,8 +177,15 @@ def split_actions(
             out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
+            writes = writes and not _asks_with_object(part, verb)  # «выдай список книг»: a read
             out.append(RequestAction(text=part, verb=verb, writes=writes))
     return out
+
+
+def _asks_with_object(part: str, verb: str) -> bool:
+    """Whether ``part``'s verb asks with the object after it (``language.actions.asks_with_object``)."""
+    words = [w.lower() for w in _WORD.findall(part)]
+    return verb in ASKING_WITH and verb in words and asks_with_object(words[words.index(verb) :])
 
 
 _OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))

@@ -10,7 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.actions import orders_write
+from apiatlas.language.actions import orders_write_in
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
@@ -322,7 +322,7 @@ class Planner:
             hits = write_targets(
                 hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )
-        elif asks(ctx.request) or not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+        elif asks(ctx.request) or not orders_write_in(re.findall(r"\w+", ctx.request.lower())):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
             self.cache.read_listed_kinds(hits)
