@@ -1,13 +1,16 @@
 """Language-level readings of a request (no catalog): a verb that asks with its object, a number before
 three capitals in a request written in capitals, fixed pairs joined by "and", verbs of saying and
-reminding that order a change."""
+reminding that order a change, a participle of a change verb that says what a thing is."""
 
 from __future__ import annotations
 
-from apiatlas.language.actions import orders_write_in
+from apiatlas.language.actions import orders_write_in, participle_verb
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
 from apiatlas.planning.coordination import coordinated_things
+from apiatlas.planning.relevance import request_words, verbs_across
+from apiatlas.text import stem
 
 
 def _actions(text: str) -> list[tuple[str, bool]]:
@@ -53,3 +56,14 @@ def test_saying_and_reminding_order_a_change() -> None:
     ]
     assert _actions("Remind me tomorrow at 9am to review the budget")[0][1] is True
     assert _actions("Напомни мне завтра проверить бюджет")[0][1] is True
+
+
+def test_a_passive_participle_of_a_change_verb_covers_that_verb_and_orders_nothing() -> None:
+    assert participle_verb("закреплённые") == "закрепи"
+    assert participle_verb("запущенные") == "запусти"
+    assert participle_verb("архивированные") == "архивируй"
+    assert participle_verb("открытые") == ""  # opened, not unpinned
+    assert participle_verb("сообщения") == ""
+    words = verbs_across(request_words("покажи закреплённые сообщения", [], CatalogVocabulary()))
+    assert stem("pin") in next(w for w in words if w.word == "закреплённые").stems
+    assert _actions("покажи закреплённые сообщения в комнате lobby")[0][1] is False

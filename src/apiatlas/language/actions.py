@@ -3,6 +3,8 @@ and Russian: the request's words for each action and a procedure name's verbs.""
 
 from __future__ import annotations
 
+import re
+
 # a procedure name's verb and the action it does (the request's word for it): the writes and the
 # other named actions of a procedure catalog; reads (``READ_VERBS``) say none
 PROCEDURE_VERBS: dict[str, str] = {
@@ -114,6 +116,26 @@ CHANGE_VERBS_EN = {
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
     "напомни": "remind",
 }  # fmt: skip
+# a passive participle's endings (its «-нн-» / «-т-» and an adjective's ending): «закреплённые», «открытый»
+_PARTICIPLE = re.compile(r"(?:[её]нн|анн|янн|нн|т)(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом|ому)$")
+
+
+def participle_verb(word: str) -> str:
+    """The change verb of ``CHANGE_VERBS_EN`` whose passive participle the (lower-case) ``word`` is
+    («закреплённые сообщения»: «закрепи», the pinned ones; «отправленные»: «отправь»), '' for none: the
+    word ends as such a participle and opens with the verb's stem (its imperative ending dropped, «-уй»
+    read as «-ова»), the stem's last letter free to alternate as the participle changes it («пометь» →
+    «помеченный»; the last two after «ст»: «запусти» → «запущенный»). Says what a thing is, orders nothing."""
+    if len(word) < 7 or not _PARTICIPLE.search(word):
+        return ""
+    for verb in CHANGE_VERBS_EN:
+        base = verb[:-2] + "ова" if verb.endswith("уй") else verb.rstrip("иьй")
+        kept = len(base) - (2 if base.endswith("ст") else 1)  # «запусти» → «запущенный», «пометь» → «помеч…»
+        if word.startswith(base[: max(4, kept)]) and len(word) > len(base):
+            return verb
+    return ""
+
+
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms
 )
