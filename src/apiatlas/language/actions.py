@@ -4,6 +4,7 @@ and Russian: the request's words for each action and a procedure name's verbs.""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 # a procedure name's verb and the action it does (the request's word for it): the writes and the
 # other named actions of a procedure catalog; reads (``READ_VERBS``) say none
@@ -116,6 +117,18 @@ CHANGE_VERBS_EN = {
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
     "напомни": "remind",
 }  # fmt: skip
+# a Russian verb and its object said as one English verb, where the verb alone says another or none
+# («верни деньги»: refund; «верни книгу»: return it), verb -> {object as written: the English verb}
+_REFUNDED = {w: "refund" for w in ("деньги", "средства", "оплату", "платёж", "платеж", "платежи")}
+PHRASAL_EN: dict[str, dict[str, str]] = {v: _REFUNDED for v in ("верни", "вернуть", "верните", "возврати")}
+
+
+def phrasal_verb(words: Sequence[str]) -> str:
+    """The English verb lower-case ``words`` open with as a verb and its object (``PHRASAL_EN``: «верни
+    деньги …» -> refund), '' for none."""
+    return PHRASAL_EN.get(words[0], {}).get(words[1], "") if len(words) > 1 else ""
+
+
 # a passive participle's endings (its «-нн-» / «-т-» and an adjective's ending): «закреплённые», «открытый»
 _PARTICIPLE = re.compile(r"(?:[её]нн|анн|янн|нн|т)(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом|ому)$")
 

@@ -40,7 +40,7 @@ from apiatlas.planning.intent import (
     counted,
     named_kinds,
 )
-from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.lookups import bare_names, newest_things, said_names
@@ -322,6 +322,7 @@ class Planner:
             hits = write_targets(
                 hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )
+            hits = noun_creates(hits, ctx.verb)  # "Remind me …": the create of a reminder
         elif asks(ctx.request) or not orders_write_in(re.findall(r"\w+", ctx.request.lower())):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
