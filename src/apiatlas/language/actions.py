@@ -117,6 +117,10 @@ CHANGE_VERBS_EN = {
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
     "напомни": "remind",
 }  # fmt: skip
+# verbs a catalog's writes say otherwise, each -> the verbs they say it with: saying something to
+# others is posting, sending or writing it ("… and say hi there")
+SAID_AS: dict[str, tuple[str, ...]] = {"say": ("post", "send", "write")}
+
 # a Russian verb and its object said as one English verb, where the verb alone says another or none
 # («верни деньги»: refund; «верни книгу»: return it), verb -> {object as written: the English verb}
 _REFUNDED = {w: "refund" for w in ("деньги", "средства", "оплату", "платёж", "платеж", "платежи")}

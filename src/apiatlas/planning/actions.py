@@ -18,6 +18,7 @@ from apiatlas.language.actions import (
     COPY_VERBS,
     DONE_AS,
     REQUEST_WORDS,
+    SAID_AS,
     asks_with_object,
     orders_write,
     phrasal_verb,
@@ -305,7 +306,7 @@ def says_verb(api: Api | None, verb: str) -> bool:
 def _verb_stems(verb: str) -> set[str]:
     """The stems a write's path or title says the verb with: its own, and for a verb not written in
     Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
-    out = {stem(verb)}
+    out = {stem(verb)} | {stem(w) for w in SAID_AS.get(verb, ())}  # "say": post, send, write
     if verb and not verb.isascii():
         out |= {stem(CHANGE_VERBS_EN[verb])} if verb in CHANGE_VERBS_EN else set()  # «закрепи»: pin
         for forms in REQUEST_WORDS.values():

@@ -43,7 +43,6 @@ from apiatlas.planning.intent import (
 from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
-from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.pointing import placed, refers_back
 from apiatlas.planning.relevance import (
@@ -57,6 +56,7 @@ from apiatlas.planning.relevance import (
     verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.planning.said_names import bare_names, newest_things, said_names
 from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
@@ -275,7 +275,7 @@ class Planner:
         return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
-        """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
+        """The kinds of thing the request asks the newest of (``said_names.newest_things``) a list holds."""
         asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
         held = (self.cache.listed_items().keys() | self.cache.page_lists().keys()) if asked else set()
         if any(not a.isascii() for a in asked - held):  # «последнее сообщение»: the list the word names
