@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.planning.actions import action_verb, said_verbs, split_actions
+from apiatlas.planning.actions import action_verb, split_actions
+from apiatlas.planning.catalog_verbs import said_verbs
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK

@@ -27,8 +27,8 @@ from apiatlas.planning.intent import (
     sub_resource,
     takes_one_of,
 )
-from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import PlanLimits, Planner
+from apiatlas.planning.said_names import bare_names, said_names
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get, media_vocabulary, with_vocabulary
 

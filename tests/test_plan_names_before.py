@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.planning import values as v
-from apiatlas.planning.lookups import said_names
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.said_names import said_names
 from apiatlas.snapshot import Snapshot
 from test_plan_members import SPEC
 from test_rest_loose_ids import compiled_spec

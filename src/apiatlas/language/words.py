@@ -6,6 +6,8 @@ carry content, which capitalised words never start a name) and value extraction.
 
 from __future__ import annotations
 
+import re
+
 
 def _listed(text: str) -> frozenset[str]:
     """The space-separated words of ``text``."""
@@ -139,3 +141,21 @@ REFERRING_WORDS = _listed(
     "it its them their they there that this those these him his her "
     "его её ее их него неё нее них ему ей им этот эта это этого этой этих этим туда там"
 )
+# fixed pairs joined by "and" / «и» that name one thing, never two ("the terms and conditions of X",
+# "grant read and write access"): no action or thing is split at their "and"
+FIXED_PAIRS = frozenset(
+    ("terms and conditions", "pros and cons", "profit and loss", "research and development",
+     "questions and answers", "mergers and acquisitions", "supply and demand", "health and safety",
+     "rules and regulations", "goods and services", "terms and policies", "black and white",
+     "read and write", "drag and drop", "copy and paste", "cut and paste", "search and replace",
+     "find and replace", "plug and play", "bed and breakfast", "trial and error", "wear and tear",
+     "odds and ends", "checks and balances", "rock and roll", "arts and crafts", "oil and gas",
+     "food and beverage", "food and drink", "sales and marketing", "hardware and software",
+     "вопросы и ответы", "правила и условия", "доходы и расходы", "приход и расход")
+)  # fmt: skip
+_FIXED = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(FIXED_PAIRS)) + r")\b", re.IGNORECASE)
+
+
+def fixed_pair_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says a fixed pair of ``FIXED_PAIRS`` (any case)."""
+    return [m.span() for m in _FIXED.finditer(text)]

@@ -5,19 +5,23 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import (
     ACTION_WORDS,
     ASKING_VERBS,
+    ASKING_WITH,
     BEFORE_A_VERB,
     CHANGE_VERBS_EN,
     COPY_VERBS,
     DONE_AS,
     REQUEST_WORDS,
+    SAID_AS,
+    asks_with_object,
     orders_write,
+    phrasal_verb,
 )
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import (
@@ -26,6 +30,7 @@ from apiatlas.language.words import (
     GOVERNING_WORDS,
     PLAIN_WORDS,
     PREPOSITIONS,
+    fixed_pair_spans,
 )
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot
@@ -71,14 +76,20 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
     catalog's writes say (``verbs``: ``said_verbs``, read only for a word the language does not know,
     opening an imperative: "Disable the group …", not "Status of …"; said as the write says it, not as
     a participle or adjective of its stem: "Archived channels …", "Final report of …" ask, ``says``)."""
-    words: list[str] = [w.lower() for w in _WORD.findall(text)]
-    while words and words[0] in _LEADING | BEFORE_A_VERB:
-        words = words[1:]
+    words = _opening(text)
     if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
         return ""
     if words and words[0] in ACTION_WORDS:
         return words[0]
     return words[0] if _imperative(words) and says(words[0], verbs()) else ""
+
+
+def _opening(text: str) -> list[str]:
+    """The lower-case words of ``text`` past those before a verb ("please", «пожалуйста»)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    return words
 
 
 def says(word: str, forms: Collection[str]) -> bool:
@@ -105,38 +116,6 @@ _LINKING = frozenset(("is", "are", "was", "were", "has", "have", "had", "does", 
 _NOT_AFTER_A_VERB = GOVERNING_WORDS | PREPOSITIONS | _LINKING
 
 
-def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
-    """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
-    the last path segment of an action done to an item (``POST /orders/{order}/void``,
-    ``…/nodes/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
-    ``/chat.deleteScheduled`` says delete). A last segment a ``GET`` path also ends in names a thing, not
-    an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
-    /orders/{o}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
-    plain word; a procedure catalog's keys (no method) say none."""
-    out: set[str] = set()
-    kind_stems = {stem(k) for k in kinds}
-    pairs = [(m, p.rstrip("/")) for m, _, p in (k.partition(" ") for k in keys) if p.startswith("/")]
-    read = {p.rsplit("/", 1)[-1] for m, p in pairs if m in _READ_METHODS}
-    for method, path in pairs:
-        if method in _READ_METHODS or method == "DELETE" or path.rsplit("/", 1)[-1] in read:
-            continue
-        parts = path.split("/")
-        last, before = parts[-1], parts[-2] if len(parts) > 1 else ""
-        if "." in last:
-            last = last.rsplit(".", 1)[-1]
-        elif not before.startswith("{"):
-            continue
-        word = _ONE_NAME.fullmatch(last)  # one word, or camel case: not a noun phrase ``bank_accounts``
-        said = word.group(1) if word else ""
-        if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
-            out.add(said)
-    return frozenset(out)
-
-
-_ONE_NAME = re.compile(r"([a-z]+)(?:[A-Z][a-z]+)*")
-_READ_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
-
-
 def split_actions(
     request: str, found: list[v.ExtractedValue], verbs: Callable[[], frozenset[str]] = frozenset
 ) -> list[RequestAction]:
@@ -146,7 +125,7 @@ def split_actions(
     an action of its own: a comma after a phrase with no verb ("In the channel X, send …") joins
     nothing, and a join inside a value the request states ("Tom and Jerry", 'release and notes') is
     none. ``verbs``: the catalog's own write verbs (``said_verbs``), an action's opening too."""
-    protected = _value_spans(request, found)
+    protected = _value_spans(request, found) + fixed_pair_spans(request)  # "read and write access"
     parts: list[str] = []
     start, carried = 0, ""
     for match in _JOINS.finditer(request):
@@ -167,15 +146,22 @@ def split_actions(
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
-        verb = action_verb(part, verbs)
+        verb = action_verb(part, verbs) or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
             out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
+            writes = writes and not _asks_with_object(part, verb)  # «выдай список книг»: a read
             out.append(RequestAction(text=part, verb=verb, writes=writes))
     return out
+
+
+def _asks_with_object(part: str, verb: str) -> bool:
+    """Whether ``part``'s verb asks with the object after it (``language.actions.asks_with_object``)."""
+    words = [w.lower() for w in _WORD.findall(part)]
+    return verb in ASKING_WITH and verb in words and asks_with_object(words[words.index(verb) :])
 
 
 _OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
@@ -320,7 +306,7 @@ def says_verb(api: Api | None, verb: str) -> bool:
 def _verb_stems(verb: str) -> set[str]:
     """The stems a write's path or title says the verb with: its own, and for a verb not written in
     Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
-    out = {stem(verb)}
+    out = {stem(verb)} | {stem(w) for w in SAID_AS.get(verb, ())}  # "say": post, send, write
     if verb and not verb.isascii():
         out |= {stem(CHANGE_VERBS_EN[verb])} if verb in CHANGE_VERBS_EN else set()  # «закрепи»: pin
         for forms in REQUEST_WORDS.values():

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 
 from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
-from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS
+from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS, fixed_pair_spans
 from apiatlas.planning.actions import RequestAction, action_verb
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.model import PlanResult
@@ -60,7 +60,9 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
     five reviews, and offers for Sony PlayStation 5." → three actions); [] when it has no such list.
     ``first_phrase``: the shared complement is its first phrase only ("for Paris" of "for Paris for
     the next 3 days": the rest may be one thing's own); [] when it has one phrase only."""
-    text = _complement_last(request.strip().rstrip(".?!"))
+    text, pairs = _bound_pairs(_complement_last(request.strip().rstrip(".?!")))
+    if pairs:  # "the terms and conditions of X": one thing; the rest of the text may still list two
+        return [_unbound(a, pairs) for a in coordinated_things(text, first_phrase)]
     match = _LIST.match(text)
     if match is None:
         return _said_last(text) or ([] if first_phrase else _own_complements(text))
@@ -83,6 +85,26 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
         rest = rest[: cut.start()]
     texts = [f"{head} {t} {rest}" for t in things]
     return _actions(texts)
+
+
+def _bound_pairs(text: str) -> tuple[str, dict[str, str]]:
+    """``text`` with each fixed pair it says (``language.words.FIXED_PAIRS``) written as one word
+    ("terms-and-conditions"), and each such word -> the pair as written."""
+    pairs = {}
+    for start, end in reversed(fixed_pair_spans(text)):
+        said = text[start:end]
+        bound = re.sub(r"\s+", "-", said)
+        pairs[bound] = said
+        text = text[:start] + bound + text[end:]
+    return text, pairs
+
+
+def _unbound(action: RequestAction, pairs: dict[str, str]) -> RequestAction:
+    """``action`` with each fixed pair written back as the request said it."""
+    text = action.text
+    for bound, said in pairs.items():
+        text = text.replace(bound, said)
+    return RequestAction(text=text, verb=action.verb, writes=action.writes)
 
 
 # "flights between London and Paris": the "and" joins the two ends of one thing, not two things

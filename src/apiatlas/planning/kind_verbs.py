@@ -9,11 +9,12 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.actions import BEFORE_A_VERB
+from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import said_new
 from apiatlas.planning.lookups import input_kind, singular_kind
+from apiatlas.text import stem
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
 _DETERMINERS = frozenset(
@@ -83,3 +84,24 @@ def new_kinds(text: str, found: Sequence[v.ExtractedValue], kinds: Collection[st
     stated name said after "a", ``actions.said_new``): what a write creates, though the kind noun lies
     inside the stated value."""
     return {h for f in found if (h := f.hint) in kinds and said_new(text, h)}
+
+
+def noun_creates(hits: list[str], verb: str) -> list[str]:
+    """Of write targets ``hits``, those creating the thing an English ``verb`` is the noun of ("Remind me
+    …": ``POST /reminders.add``, not ``/reminders.delete``; "Bookmark …": ``POST /bookmarks``): a verb made
+    from a noun does what makes one; ``hits`` as they were when none does."""
+    said = stem(verb) if verb.isascii() else ""
+    return [k for k in hits if said and _creates_noun(k, said)] or hits
+
+
+def _creates_noun(key: str, said: str) -> bool:
+    """Whether ``key`` is a ``POST`` creating things whose noun's stem is ``said``: a procedure named
+    ``things.add`` (its action a create of ``PROCEDURE_VERBS``) or the collection ``POST /things``."""
+    method, _, path = key.partition(" ")
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if method != "POST" or not last or last.startswith("{"):
+        return False
+    if "." not in last:
+        return stem(last) == said
+    noun, _, action = last.rpartition(".")
+    return stem(noun.rsplit(".", 1)[-1]) == said and PROCEDURE_VERBS.get(action.lower()) == "create"

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 
+from apiatlas.catalog.model import Api
 from apiatlas.language.words import EVERY_WORDS
 from apiatlas.planning.actions import reads, says_verb
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.intent import destination_kinds, holds, kinds_a_key_may_name, named_kinds
 from apiatlas.planning.kind_verbs import new_kinds
+from apiatlas.planning.lookups import input_kind
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import CatalogReader
 from apiatlas.text import stem
@@ -64,14 +66,34 @@ class KindWrites:
     def _pointed(self, key: str, verb: str) -> list[str]:
         """The writes saying ``verb`` of an action pointing back with no kind of its own: to the kind of the
         API ``key`` the action before it ends at (``intent.own_kind``), those at its path first ("Find the
-        box B and delete it": ``DELETE /boxes/{name}``, not a part of the box's)."""
+        box B and delete it": ``DELETE /boxes/{name}``, not a part of the box's); else those taking that
+        kind, or the one kind that API takes when its key names none (``_taking``)."""
         api = self.cache.api(key)
         kind = self.cache.own_kind(api) if api is not None else ""
-        if not kind:
-            return []
-        writes = [k for k in self._kind_writes(kind) if says_verb(self.cache.api(k), verb)]
+        writes = [k for k in self._kind_writes(kind) if says_verb(self.cache.api(k), verb)] if kind else []
         path = key.partition(" ")[2]
-        return [k for k in writes if k.partition(" ")[2] == path] or writes
+        return [k for k in writes if k.partition(" ")[2] == path] or writes or self._taking(api, kind, verb)
+
+    def _taking(self, api: Api | None, kind: str, verb: str) -> list[str]:
+        """The writes saying ``verb`` that take a thing of ``kind``, or else of the one kind the API ``api``
+        before takes ("Join the room R and say hi there": the post taking the ``room`` the join takes); none
+        when it takes no such input or more than one."""
+        if api is None:
+            return []
+        kinds = self.cache.vocabulary.kind_set
+        taken = {kind} if kind else {k for p in api.params if (k := input_kind(api, p.name)) in kinds}
+        if len(taken) != 1:
+            return []
+        kind = taken.pop()
+        return [
+            key
+            for key, _ in self.cache.names
+            if (write := self.cache.api(key)) is not None
+            and not reads(write)
+            and key != api.key
+            and any(input_kind(write, p.name) == kind for p in write.params)
+            and says_verb(write, verb)
+        ]
 
     def of_members(self, ctx: PlanContext, may_write: bool) -> list[str]:
         """The kept writes to the things inside a kind the request names as where a thing goes ("Add

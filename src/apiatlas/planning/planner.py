@@ -10,7 +10,7 @@ from typing import Any
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.errors import ReasonCode
-from apiatlas.language.actions import orders_write
+from apiatlas.language.actions import orders_write_in
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import said_role
@@ -40,10 +40,9 @@ from apiatlas.planning.intent import (
     counted,
     named_kinds,
 )
-from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
-from apiatlas.planning.lookups import bare_names, newest_things, said_names
 from apiatlas.planning.model import PlanResult, PlanValue
 from apiatlas.planning.pointing import placed, refers_back
 from apiatlas.planning.relevance import (
@@ -57,6 +56,7 @@ from apiatlas.planning.relevance import (
     verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.planning.said_names import bare_names, newest_things, said_names
 from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.planning.steps import (
@@ -275,7 +275,7 @@ class Planner:
         return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
-        """The kinds of thing the request asks the newest of (``lookups.newest_things``) that a list holds."""
+        """The kinds of thing the request asks the newest of (``said_names.newest_things``) a list holds."""
         asked = newest_things(request)  # a list named for them, or a page of one (``page_lists``)
         held = (self.cache.listed_items().keys() | self.cache.page_lists().keys()) if asked else set()
         if any(not a.isascii() for a in asked - held):  # «последнее сообщение»: the list the word names
@@ -322,7 +322,8 @@ class Planner:
             hits = write_targets(
                 hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
             )
-        elif asks(ctx.request) or not any(orders_write(w.lower()) for w in re.findall(r"\w+", ctx.request)):
+            hits = noun_creates(hits, ctx.verb)  # "Remind me …": the create of a reminder
+        elif asks(ctx.request) or not orders_write_in(re.findall(r"\w+", ctx.request.lower())):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
         if ctx.who and not ctx.kind:  # ``kind_fit`` reads the kinds each one lists: read them together
             self.cache.read_listed_kinds(hits)

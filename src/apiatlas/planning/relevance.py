@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.actions import CHANGE_VERBS_EN
+from apiatlas.language.actions import CHANGE_VERBS_EN, participle_verb
 from apiatlas.language.catalog import CatalogVocabulary, title_stems
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import EVERY_WORDS, PLAIN_WORDS, PRESENT_NAME, PRESENT_WORDS
@@ -118,13 +118,14 @@ def read_across(words: list[RequestWord], bridged: dict[str, str]) -> list[Reque
 def verbs_across(words: list[RequestWord]) -> list[RequestWord]:
     """``words`` with the stem of its English verb beside each Russian change verb said
     (``language.actions.CHANGE_VERBS_EN``: «закрепи» covers what "pin" does); the word itself, not its
-    stem: the noun «ответ» (an answer) is no "reply" as «ответь» is."""
-    return [
-        RequestWord(w.word, w.stems | {stem(CHANGE_VERBS_EN[w.word])}, w.position, w.qualifies, w.heads)
-        if w.word in CHANGE_VERBS_EN
-        else w
-        for w in words
-    ]
+    stem: the noun «ответ» (an answer) is no "reply" as «ответь» is. A passive participle of one
+    (``participle_verb``: «закреплённые сообщения», the pinned messages) covers it too."""
+    out = []
+    for w in words:
+        verb = w.word if w.word in CHANGE_VERBS_EN else "" if w.word.isascii() else participle_verb(w.word)
+        said = {stem(CHANGE_VERBS_EN[verb])} if verb else set()
+        out.append(RequestWord(w.word, w.stems | said, w.position, w.qualifies, w.heads) if said else w)
+    return out
 
 
 def compound_head(heads: frozenset[str], stems: list[str]) -> bool:

@@ -127,9 +127,12 @@ class ChainScoring:
                 for p in producers[: fan_in * 4]
                 if self.readable(ctx, p) and (reads(ctx.api(p)) or ctx.creating(p))  # or a new thing's create
             ]
+            listing = ctx.cache.kinds_listed_by
+            newest = {p for p in producers if ctx.newest and (a := ctx.api(p)) and ctx.newest & listing(a)}
             producers.sort(
                 key=lambda p: (
                     p not in picking,
+                    p not in newest,  # a list of the things asked the newest of ("the latest message")
                     near.get(p, 9),
                     -states(ctx, p),
                     0.15 * best[p] - self.rel(ctx, p),
@@ -293,6 +296,9 @@ class ChainScoring:
         # message" is no list of messages)
         listed = set() if newest_fed(ctx, target) else ctx.cache.kinds_listed_by(target) & ctx.newest
         newest = tally.newest | listed
+        # the newest one of a kind a step before lists is picked there: the target listing that kind again is
+        # no list asked for ("a link to the last message": not the message's replies)
+        picked = {k for a in apis[:-1] for k in ctx.cache.kinds_listed_by(a)} & ctx.newest
         return {
             "target": w.target
             * (
@@ -320,7 +326,7 @@ class ChainScoring:
             "replace": -w.replace * self.replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(ctx.said_kinds(ctx.cache.kinds_listed_by(target))),
+            "lists": w.lists * bool(ctx.said_kinds(ctx.cache.kinds_listed_by(target)) - picked),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),

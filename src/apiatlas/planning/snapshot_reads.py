@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import Api
-from apiatlas.planning.actions import said_verbs
 from apiatlas.planning.binding import Slot, slots
+from apiatlas.planning.catalog_verbs import said_verbs
 from apiatlas.planning.compound_kinds import compound_fit
 from apiatlas.planning.detail_words import with_detail_words
 from apiatlas.planning.draft import hint_fit, is_identifier
@@ -176,9 +176,9 @@ class SnapshotCache:
         return self.created
 
     def write_verbs(self) -> frozenset[str]:
-        """The verbs the catalog's writes say (``actions.said_verbs``), read from the keys once, and those
-        their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``) and the boolean
-        fields updates of an item write (``flags.flag_verbs``)."""
+        """The verbs the catalog's writes say (``catalog_verbs.said_verbs``), read from the keys once, and
+        those their titles open with as a hyphenated prefixed word (``prefixed.prefixed_verbs``) and the
+        boolean fields updates of an item write (``flags.flag_verbs``)."""
         if self.verbs is None:
             self.verbs = said_verbs(self.snapshot.all_api_keys(), self.vocabulary.kinds)
             self.verbs |= prefixed_verbs(self.names)  # "Un-stars an item": unstar

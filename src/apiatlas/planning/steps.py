@@ -200,13 +200,12 @@ def picked_list(ctx: PlanContext, apis: list[Api], index: int) -> bool:
 
 def blind(ctx: PlanContext, producer: Api, source: StepInput) -> bool:
     """Whether ``source`` reads a list of a step taking nothing (every channel of
-    ``GET /conversations.list``) without picking an item by a stated name."""
-    return (
-        "[]" in (source.from_field or "")
-        and source.pick_value is None
-        and not ctx.bindings(producer)
-        and not open_inputs(ctx, producer)
-    )
+    ``GET /conversations.list``) without picking an item by a stated name: no stated value, and no open
+    input — or, the chain's first step, optional ones only, which nothing before it feeds."""
+    if "[]" not in (source.from_field or "") or source.pick_value is not None or ctx.bindings(producer):
+        return False
+    opened = open_inputs(ctx, producer)
+    return not opened or (source.from_step == 0 and not any(s.required for s in opened))
 
 
 def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:

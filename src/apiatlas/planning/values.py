@@ -121,8 +121,9 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(INN, match.group(1), match.group(1)))
     rest = _INN.sub(" ", rest)
     found.extend(_dates(rest))
-    found.extend(ExtractedValue(AMOUNT, m.group(0), m.group(0)) for m in _AMOUNT.finditer(rest))
-    rest = _AMOUNT.sub(" ", rest)
+    if not casing_says_nothing(text):  # "SHOW 10 NEW ORDERS": in capitals, three of them are no unit's code
+        found.extend(ExtractedValue(AMOUNT, m.group(0), m.group(0)) for m in _AMOUNT.finditer(rest))
+        rest = _AMOUNT.sub(" ", rest)
     for date in english_dates(rest):  # "August 15, 2024": its words and digits are no name or number
         found.append(ExtractedValue(DATE, date.value, date.text))
         rest = rest.replace(date.text, " ")

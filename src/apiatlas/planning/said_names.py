@@ -1,0 +1,195 @@
+"""Names a request says of the catalog's things (issue 18 point 3): beside a kind ("the channel releases",
+"namespace shop"; the kind in a script the catalog does not write: «канала general»), before it, or
+without it ("in announcements", "Mark general as read"), and the things it asks the newest of ("the latest
+message"). Which input such a name fills, or which list it is picked from, is ``lookups``'."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from itertools import pairwise
+
+from apiatlas.language.actions import ACTION_WORDS, SAID_AS, WRITE_WORDS
+from apiatlas.language.casing import as_read_in_place
+from apiatlas.language.catalog import CatalogVocabulary, singular
+from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
+from apiatlas.planning import values as v
+from apiatlas.planning.lookups import singular_kind
+from apiatlas.text import stem
+
+_WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
+_NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
+_PLACES = frozenset({"in", "into", "to", "from"})  # "… the latest message in announcements": where it is
+_SLUG = re.compile(r"[a-z][a-z0-9_-]*")
+_ENDS = re.compile(r"\s*(?:$|[,.;:!?]|and\b|then\b)")  # what follows a name ending a part of a request
+
+
+def said_names(
+    text: str,
+    vocabulary: CatalogVocabulary,
+    found: list[v.ExtractedValue],
+    known: frozenset[str],
+    across: Mapping[str, str] | None = None,
+) -> list[v.ExtractedValue]:
+    """Names said right after a kind of thing of the catalog ("the channel releases", "node n-1",
+    "namespace shop", "a channel called q3-planning"): the word after the kind noun when it is no word
+    the planner knows (``known``: plain, asking and action words, the catalog's vocabulary), no kind
+    and part of no value found already. The kind noun may be said in a script the catalog does not
+    write (``across``: its stem -> the catalog stem the search reads it as, «канала general» ->
+    channel), the name then one with a Latin letter."""
+    kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
+    read_as = _kinds_read_across(kinds, across or {})
+    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    words = _WORD.findall(text)
+    out: list[v.ExtractedValue] = []
+    for at, word in enumerate(words[:-1]):
+        kind = word.lower()
+        if said := _kind_in_words(words, at, kinds, vocabulary.naming):  # "the user group oncall"
+            kind, at = said
+        elif read_as and stem(kind) in read_as:
+            kind = read_as[stem(kind)]
+        elif kind not in kinds:
+            continue
+        after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
+        name = words[after].rstrip(".'’")
+        low = name.lower()
+        if (
+            low in known
+            or low in vocabulary.kind_set
+            or low in taken
+            or low in PLAIN_WORDS
+            or low in SENTENCE_WORDS
+            or low in ACTION_WORDS
+            or low in PREPOSITIONS
+            or singular(low) in vocabulary.kind_set
+            or not re.search(r"[a-z]", low)
+            or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
+        ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
+            continue
+        if any(f.kind == v.NAME and f.value == name for f in out):
+            continue
+        out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
+    return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _kind_in_words(
+    words: list[str], at: int, kinds: frozenset[str], naming: Mapping[str, str]
+) -> tuple[str, int] | None:
+    """The kind of ``kinds`` named by three or two words from ``at`` run together (``usergroup`` in "user
+    group", a compound kind by its last words in "unit lease": ``CatalogVocabulary.naming``), a name
+    after them, with the place of its last word; None when no such run names one."""
+    for n in (3, 2):
+        if at + n < len(words):
+            said = naming.get("".join(w.lower() for w in words[at : at + n]), "")
+            if said in kinds:
+                return said, at + n - 1
+    return None
+
+
+def _ends_after(text: str, word: str) -> bool:
+    """Whether ``word`` ends a phrase of ``text`` where it stands (the end, a comma, "and", "then" next)."""
+    at = re.search(rf"\b{re.escape(word)}\b", text)
+    return at is not None and bool(_ENDS.match(text, at.end()))
+
+
+_BEFORE_THE = frozenset({"in", "into", "to", "from", "of", "on"})
+# words describing a thing before its kind, not naming it ("the same channel", "the default one")
+_DESCRIBING = frozenset({"same", "other", "new", "old", "whole", "entire", "own", "next", "previous", "main"})
+
+
+def _names_before(
+    text: str, kinds: frozenset[str], taken: set[str], known: frozenset[str]
+) -> list[v.ExtractedValue]:
+    """A name said before its kind where the request says where ("… out of the sales channel", "to the
+    q3-planning channel"): after a preposition and "the", the kind noun ending the phrase (the end, a
+    comma, "and", "then" after it); no word the planner knows, no ordinal, newest or describing word,
+    nothing ending like an adjective's degree ("-est", "-er")."""
+    out, read = [], as_read_in_place(text)  # "OUT OF THE SALES CHANNEL" as "out of the sales channel"
+    for match in _BEFORE_KIND.finditer(read):
+        place, name, kind = (g.lower() for g in match.groups())
+        if place not in _BEFORE_THE or kind not in kinds or not _ENDS.match(read, match.end()):
+            continue
+        if (
+            name in known | taken | kinds | PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS | NEWEST_WORDS
+            or name in ORDINALS
+            or name in _DESCRIBING
+            or singular(name) in kinds
+            or (name.isalpha() and name.endswith(("est", "er", "ed", "ing")))
+        ):
+            continue
+        raw = text[match.start(2) : match.end(2)]  # as written
+        out.append(v.ExtractedValue(v.NAME, raw, raw, hint=kind))
+    return out
+
+
+_BEFORE_KIND = re.compile(r"\b(\w+)\s+the\s+([\w][\w.-]*)\s+(\w+)\b", re.UNICODE)
+
+
+def _kinds_read_across(kinds: frozenset[str], across: Mapping[str, str]) -> dict[str, str]:
+    """Foreign words (by their stem, ``across``) -> the kind whose stem the search reads them as, where
+    one kind alone has that stem."""
+    if not across:
+        return {}
+    by_stem: dict[str, list[str]] = {}
+    for kind in kinds:
+        by_stem.setdefault(stem(kind), []).append(kind)
+    return {said: by_stem[c][0] for said, c in across.items() if len(by_stem.get(c, ())) == 1}
+
+
+def bare_names(
+    text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
+) -> list[v.ExtractedValue]:
+    """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
+    a lower-case word right after "in", "to", "into" or "from" (or "of" after the newest thing asked,
+    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general") or right
+    after a write verb opening the request ("Mark general as read"), no word the planner knows, no kind
+    and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list of named
+    items whose id an input named for a kind takes may pick by it (``picked_name``)."""
+    if not vocabulary.named_inputs:
+        return []
+    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
+    out: list[v.ExtractedValue] = []
+    for match in _WORD.finditer(read):
+        before = read[: match.start()].split()
+        name = match.group(0).rstrip(".'’")
+        placed = _placed(before) and bool(_ENDS.match(read, match.end()))
+        opening = before[0].lower() if len(before) == 1 else ""
+        if not placed and not (opening in WRITE_WORDS and opening not in SAID_AS):
+            continue  # nor the object of the verb opening the request ("Mark general as read"; "say hi": what
+            # is said)
+        if (
+            not _SLUG.fullmatch(name)
+            or name in known
+            or name in taken
+            or name in vocabulary.kind_set
+            or singular(name) in vocabulary.kind_set
+            or name in PLAIN_WORDS
+            or name in SENTENCE_WORDS
+            or name in ACTION_WORDS
+        ):
+            continue
+        written = text[match.start() : match.start() + len(name)]  # the value as written
+        out.append(v.ExtractedValue(v.NAME, written, written, hint=""))
+    return out
+
+
+def _placed(before: list[str]) -> bool:
+    """Whether the words ``before`` a word say where it is: a place's preposition ("in announcements"), or
+    "of" after the newest thing asked ("the most recent message of announcements": whose it is)."""
+    last = [w.lower() for w in before[-3:]]
+    if not last:
+        return False
+    return last[-1] in _PLACES or (last[-1] == "of" and len(last) == 3 and last[0] in NEWEST_WORDS)
+
+
+def newest_things(text: str) -> frozenset[str]:
+    """The kinds of thing a request asks the newest one of ("the latest message", "its most recent
+    message", "the last message"): the word after a word of recency (``NEWEST_WORDS``), singular. A list
+    of those things feeds the input taking one (``listed_item``), its first item picked."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return frozenset(
+        singular_kind(after)
+        for word, after in pairwise(words)
+        if word in NEWEST_WORDS and after not in PLAIN_WORDS and after.isalpha()
+    )
