@@ -277,7 +277,7 @@ def bind(
                 for i, f in enumerate(found)
                 if f.kind == v.NAME
                 and i not in used
-                and names_fill(api, slot.name, f.hint, partial(looked_up, slot.name))
+                and names_fill(api, slot.name, f.hint, partial(looked_up, slot.name), kinds)
             ]
             if names:
                 out[key] = Bound("request", found[names[0]].value, names[0])

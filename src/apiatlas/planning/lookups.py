@@ -15,19 +15,18 @@ from functools import lru_cache
 from itertools import pairwise
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, SideEffect
-from apiatlas.language.actions import ACTION_WORDS, WRITE_WORDS
+from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.casing import as_read_in_place
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
 from apiatlas.planning import values as v
+from apiatlas.planning.bare_names import ENDS as _ENDS
+from apiatlas.planning.bare_names import WORD as _WORD
+from apiatlas.planning.bare_names import bare_names as bare_names
 from apiatlas.snapshot.graph_links import Link
 from apiatlas.text import stem
 
-_WORD = re.compile(r"[\w][\w.'’-]*", re.UNICODE)
 _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the name follows
-_PLACES = frozenset({"in", "into", "to", "from"})  # "… the latest message in announcements": where it is
-_SLUG = re.compile(r"[a-z][a-z0-9_-]*")
-_ENDS = re.compile(r"\s*(?:$|[,.;:!?]|and\b|then\b)")  # what follows a name ending a part of a request
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
@@ -145,51 +144,6 @@ def _kinds_read_across(kinds: frozenset[str], across: Mapping[str, str]) -> dict
     return {said: by_stem[c][0] for said, c in across.items() if len(by_stem.get(c, ())) == 1}
 
 
-def bare_names(
-    text: str, vocabulary: CatalogVocabulary, found: list[v.ExtractedValue], known: frozenset[str]
-) -> list[v.ExtractedValue]:
-    """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
-    a lower-case word right after "in", "to", "into" or "from" (or "of" after the newest thing asked,
-    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general") or right
-    after a write verb opening the request ("Mark general as read"), no word the planner knows, no kind
-    and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list of named
-    items whose id an input named for a kind takes may pick by it (``picked_name``)."""
-    if not vocabulary.named_inputs:
-        return []
-    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
-    read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
-    out: list[v.ExtractedValue] = []
-    for match in _WORD.finditer(read):
-        before = read[: match.start()].split()
-        name = match.group(0).rstrip(".'’")
-        placed = _placed(before) and bool(_ENDS.match(read, match.end()))
-        if not placed and not (len(before) == 1 and before[0].lower() in WRITE_WORDS):
-            continue  # nor the object of the verb opening the request ("Mark general as read")
-        if (
-            not _SLUG.fullmatch(name)
-            or name in known
-            or name in taken
-            or name in vocabulary.kind_set
-            or singular(name) in vocabulary.kind_set
-            or name in PLAIN_WORDS
-            or name in SENTENCE_WORDS
-            or name in ACTION_WORDS
-        ):
-            continue
-        written = text[match.start() : match.start() + len(name)]  # the value as written
-        out.append(v.ExtractedValue(v.NAME, written, written, hint=""))
-    return out
-
-
-def _placed(before: list[str]) -> bool:
-    """Whether the words ``before`` a word say where it is: a place's preposition ("in announcements"), or
-    "of" after the newest thing asked ("the most recent message of announcements": whose it is)."""
-    last = [w.lower() for w in before[-3:]]
-    if not last:
-        return False
-    return last[-1] in _PLACES or (last[-1] == "of" and len(last) == 3 and last[0] in NEWEST_WORDS)
-
-
 def newest_things(text: str) -> frozenset[str]:
     """The kinds of thing a request asks the newest one of ("the latest message", "its most recent
     message", "the last message"): the word after a word of recency (``NEWEST_WORDS``), singular. A list
@@ -285,21 +239,30 @@ def input_kind(api: Api, name: str) -> str:
     return item_kind(api, name) or singular_kind(name)
 
 
-def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
+def names_fill(
+    api: Api, name: str, hint: str, looked_up: Callable[[], bool], kinds: frozenset[str] = frozenset()
+) -> bool:
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
     one item of that kind by its path (``/nodes/{name}``) or names a new one a create of the kind makes
     (``creates``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
     id (``looked_up``); or it is the ``name`` of the create of that kind ("a server web-2": ``POST
-    /servers``' name). A name said without its kind (``bare_names``) fills none."""
+    /servers``' name). A name said without its kind (``bare_names``) fills only an input named for one of
+    the catalog's ``kinds`` whose description says it takes names ("in general" to a ``channel`` that
+    takes "an encoded ID, or a name"): the input says what the name is."""
     if not hint:
-        return False
+        return singular_kind(name) in kinds and _described_as_taking_names(api, name)
     if item_kind(api, name) == hint or (name.lower() == "name" and creates(api) == hint):
         return True  # "/nodes/{name}"; the name of a new one ("Create a board b-1": ``boards.create``)
     if singular_kind(name) != hint:
         return False
+    return _described_as_taking_names(api, name) or not looked_up()
+
+
+def _described_as_taking_names(api: Api, name: str) -> bool:
+    """Whether the description of the input ``name`` of ``api`` says it takes names."""
     param = next((p for p in api.params if p.name == name), None)
-    return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+    return bool(param and _TAKES_NAMES.search(param.description))
 
 
 def creates(api: Api) -> str:
