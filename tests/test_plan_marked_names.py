@@ -19,7 +19,11 @@ POST = """\
     post:
       summary: Posts a note to a board
       parameters:
-        - {name: board, in: query, required: true, description: "Board to post to. An ID, or a name.", schema: {type: string}}
+        - name: board
+          in: query
+          required: true
+          description: "Board to post to. An ID, or a name."
+          schema: {type: string}
         - {name: text, in: query, required: true, description: The note's text, schema: {type: string}}
       responses:
         '200':
@@ -50,7 +54,7 @@ def test_a_bare_name_fills_an_input_taking_names(boards: Snapshot) -> None:
     assert result.chains and result.chains[0].api_keys == ["POST /notes.post"]
     board = next(i for i in result.chains[0].steps[0].inputs if i.name == "board")
     assert (board.origin, board.value) == ("request", "ops")
-    pinned = planner.plan("Pin the latest note in #ops")  # the pin takes ids: the name is picked from the list
+    pinned = planner.plan("Pin the latest note in #ops")  # the pin takes ids: picked from the list
     assert pinned.chains and pinned.chains[0].api_keys == [
         "GET /boards.list", "GET /notes.history", "POST /notes.pin"
     ]  # fmt: skip

@@ -102,7 +102,8 @@ CHANGE_VERBS = frozenset(
      "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
      "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
-     "ответь", "прикрепи", "выдай")
+     "ответь", "прикрепи", "выдай", "включи", "включить", "отключи", "отключить", "выключи", "выключить",
+     "активируй", "деактивируй", "привяжи", "повесь")
 ) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
 # the Russian change verbs of ``CHANGE_VERBS`` as an English catalog's writes say them («закрепи»: pin)
@@ -112,6 +113,9 @@ CHANGE_VERBS_EN = {
     "закрепи": "pin", "открепи": "unpin", "переименуй": "rename", "масштабируй": "scale", "пометь": "mark",
     "отметь": "mark", "перенеси": "move", "перемести": "move", "перезапусти": "restart", "запусти": "start",
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
+    "включи": "enable", "включить": "enable", "отключи": "disable", "отключить": "disable",
+    "выключи": "disable", "выключить": "disable", "активируй": "activate", "деактивируй": "deactivate",
+    "привяжи": "bind",
 }  # fmt: skip
 WRITE_WORDS = CHANGE_VERBS | frozenset(
     w for action, forms in REQUEST_WORDS.items() if action not in _READ_ACTIONS for w in forms

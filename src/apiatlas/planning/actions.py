@@ -167,7 +167,7 @@ def split_actions(
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
-        verb = action_verb(part, verbs)
+        verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
@@ -179,6 +179,14 @@ def split_actions(
 
 
 _OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
+_DASH = re.compile(r"\s[—–]\s")  # a dash between words: what is said before it sets the scene
+
+
+def _past_dash(part: str) -> str:
+    """What ``part`` says after its last dash ("the customer left — expire session X": the order after
+    the scene); '' without one."""
+    pieces = _DASH.split(part)
+    return pieces[-1] if len(pieces) > 1 else ""
 
 
 def verb_of_it(text: str) -> str:

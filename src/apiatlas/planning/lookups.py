@@ -54,6 +54,8 @@ def said_names(
         kind = word.lower()
         if said := _kind_in_words(words, at, kinds, vocabulary.naming):  # "the user group oncall"
             kind, at = said
+        elif said := _kind_in_two_across(words, at, kinds, vocabulary.naming, across or {}):
+            kind, at = said  # «группу пользователей design-team»: the user group design-team
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
         elif kind not in kinds:
@@ -92,6 +94,20 @@ def _kind_in_words(
             if said in kinds:
                 return said, at + n - 1
     return None
+
+
+def _kind_in_two_across(
+    words: list[str], at: int, kinds: frozenset[str], naming: Mapping[str, str], across: Mapping[str, str]
+) -> tuple[str, int] | None:
+    """The kind of ``kinds`` two words from ``at`` in another script name, a name after them, with the
+    place of the second: a head noun and the noun after it that says what it is of (Russian puts the
+    modifier after its head in the genitive, «группа пользователей», where English puts it before: "user
+    group"), each read as a catalog stem (``across``), run together in the English order."""
+    if at + 2 >= len(words) or words[at].isascii() or words[at + 1].isascii():
+        return None
+    head, of = (across.get(stem(w.lower()), "") for w in words[at : at + 2])
+    said = naming.get(of + head, "") if head and of else ""
+    return (said, at + 1) if said in kinds else None
 
 
 def _ends_after(text: str, word: str) -> bool:

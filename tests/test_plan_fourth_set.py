@@ -1,0 +1,59 @@
+"""Mechanisms the fourth hand-written chain sets (written from the specs alone, before any planner run)
+showed missing: Russian verbs of switching a thing off or on say the English write's verb («отключи»:
+disable); a Russian head noun and the noun after it that says what it is of name a compound kind in the
+English order («группу тасков»: task group); what a request says before a dash sets the scene, the order
+follows it ("the user left — expire session X")."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiatlas.planning.actions import split_actions
+from apiatlas.planning.planner import Planner
+from apiatlas.snapshot import Snapshot
+from test_plan_members import OK, _of, _op
+from test_plan_review_cases import _by_path
+from test_rest_loose_ids import compiled_spec
+
+NAMED = "{type: object, properties: {id: {type: string}, name: {type: string}}}"
+_LIST = "{type: array, items: " + NAMED + "}"
+SESSION = "{type: object, properties: {id: {type: string}, status: {type: string}, owner: {type: string}}}"
+_GROUP = (
+    "{name: taskgroup, in: query, required: true, description: The encoded ID of the group, "
+    "schema: {type: string}}"
+)
+DESK = "openapi: 3.0.0\ninfo: {title: Desk, version: '1'}\npaths:\n" + "".join(
+    [
+        _op("/taskgroups.list", "get", "List all task groups", [], _of("taskgroups", _LIST)),
+        _op("/taskgroups.disable", "post", "Disable an existing task group", [], OK),
+        _op("/taskgroups.enable", "post", "Enable a task group", [], OK),
+        _by_path("/taskgroups/{taskgroup}", "get", "Retrieve a task group", "taskgroup", NAMED),
+        _op("/tasks.list", "get", "List the tasks", [], _of("tasks", _LIST)),
+        _op("/groups.list", "get", "List the groups", [], _of("groups", _LIST)),
+        _by_path("/sessions/{session}", "get", "Retrieve a session", "session", SESSION),
+        _by_path("/sessions/{session}/expire", "post", "Expire a session", "session", SESSION),
+        _by_path("/owners/{owner}", "get", "Retrieve an owner", "owner", NAMED),
+    ]
+).replace("parameters: []\n      responses: {'200': {description: ok, content: {application/json: {schema: "
+          + OK, "parameters: [" + _GROUP + "]\n      responses: {'200': {description: ok, content: "
+          "{application/json: {schema: " + OK)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def desk(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "fourth_set_desk", DESK)
+
+
+def test_a_russian_verb_of_switching_off_and_a_compound_kind_said_in_russian(desk: Snapshot) -> None:
+    result = Planner(desk, allow=None).plan("Отключи группу тасков nightly-batch")
+    assert result.chains and result.chains[0].api_keys == ["GET /taskgroups.list", "POST /taskgroups.disable"]
+    group = result.chains[0].steps[1].inputs[0]
+    assert (group.pick_field, group.pick_value) == ("taskgroups[].name", "nightly-batch")
+
+
+def test_the_order_after_a_dash(desk: Snapshot) -> None:
+    request = "the owner walked away — expire session ss_9f8Ka72LmQ"
+    (action,) = split_actions(request, [], lambda: frozenset({"expire"}))  # the catalog's verb
+    assert action.writes
+    result = Planner(desk, allow=None).plan(request)
+    assert result.chains and result.chains[0].api_keys == ["POST /sessions/{session}/expire"]
