@@ -2,7 +2,8 @@
 showed missing: Russian verbs of switching a thing off or on say the English write's verb («отключи»:
 disable); a Russian head noun and the noun after it that says what it is of name a compound kind in the
 English order («группу тасков»: task group); what a request says before a dash sets the scene, the order
-follows it ("the user left — expire session X")."""
+follows it ("the user left — expire session X"); an e-mail address said beside a filter the list takes
+looks its person up for the list's optional person input."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from apiatlas.planning.actions import split_actions
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
+from test_plan_members import SPEC as TEAMS_SPEC
 from test_plan_review_cases import _by_path
 from test_rest_loose_ids import compiled_spec
 
@@ -57,3 +59,22 @@ def test_the_order_after_a_dash(desk: Snapshot) -> None:
     assert action.writes
     result = Planner(desk, allow=None).plan(request)
     assert result.chains and result.chains[0].api_keys == ["POST /sessions/{session}/expire"]
+
+
+NOTE = "{type: object, properties: {id: {type: string}, user: {type: string}, team: {type: string}}}"
+TEAMS = TEAMS_SPEC + _op(
+    "/notes.list", "get", "List the notes", [("team", False), ("user", False)],
+    _of("notes", "{type: array, items: " + NOTE + "}"),
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def teams(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "fourth_set_teams", TEAMS)
+
+
+def test_an_email_stated_beside_a_filter_looks_its_person_up(teams: Snapshot) -> None:
+    result = Planner(teams, allow=None).plan("list the notes ann.b@example.com wrote in team T02ABCD123")
+    assert result.chains and result.chains[0].api_keys == ["GET /users.lookupByEmail", "GET /notes.list"]
+    fed = {i.name: (i.origin, i.value, i.from_step) for i in result.chains[0].steps[1].inputs}
+    assert fed["team"] == ("request", "T02ABCD123", None) and fed["user"][::2] == ("step", 0)
