@@ -3,13 +3,17 @@ showed missing: Russian verbs of switching a thing off or on say the English wri
 disable); a Russian head noun and the noun after it that says what it is of name a compound kind in the
 English order («группу тасков»: task group); what a request says before a dash sets the scene, the order
 follows it ("the user left — expire session X"); an e-mail address said beside a filter the list takes
-looks its person up for the list's optional person input."""
+looks its person up for the list's optional person input; "email it" is sending it; "per month" names no
+price; "$20" says its currency."""
 
 from __future__ import annotations
 
 import pytest
 
+from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
+from apiatlas.planning.binding import Slot, fills, named_beside
+from apiatlas.planning.binding import _as_input as bind_currency
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
@@ -78,3 +82,24 @@ def test_an_email_stated_beside_a_filter_looks_its_person_up(teams: Snapshot) ->
     assert result.chains and result.chains[0].api_keys == ["GET /users.lookupByEmail", "GET /notes.list"]
     fed = {i.name: (i.origin, i.value, i.from_step) for i in result.chains[0].steps[1].inputs}
     assert fed["team"] == ("request", "T02ABCD123", None) and fed["user"][::2] == ("step", 0)
+
+
+def test_a_verb_naming_how_a_thing_is_sent_is_sending_it() -> None:
+    first, second = split_actions(
+        "Finalize the draft dr_1 and email it to the owner", [], lambda: frozenset({"finalize"})
+    )
+    assert (second.text, second.verb, second.writes) == ("send it to the owner", "send", True)
+    assert first.verb == "finalize"
+
+
+def test_a_rate_unit_names_nothing_and_a_currency_sign_says_the_code() -> None:
+    price = Slot("price", None, "string", True, "string", ())
+    assert named_beside(price, "create a $20 per month price for it") is None
+    assert named_beside(price, "show the gold price") == "gold"
+    assert [(f.kind, f.value, f.text) for f in v.extract_values("a $20 per month price")] == [
+        (v.AMOUNT, "20 USD", "$20")
+    ]
+    assert [f.value for f in v.extract_values("a fee of 15 € per seat")] == ["15 EUR"]
+    currency = Slot("currency", None, "string", True, "string", ())
+    (said,) = v.extract_values("a £7.50 plan")
+    assert fills(said, currency) and bind_currency(said) == "gbp"

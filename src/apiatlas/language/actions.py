@@ -3,6 +3,8 @@ and Russian: the request's words for each action and a procedure name's verbs.""
 
 from __future__ import annotations
 
+import re
+
 # a procedure name's verb and the action it does (the request's word for it): the writes and the
 # other named actions of a procedure catalog; reads (``READ_VERBS``) say none
 PROCEDURE_VERBS: dict[str, str] = {
@@ -49,6 +51,8 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
 
+# verbs that name how a thing is sent, said as sending it ("email it to the customer": send it)
+SENT_AS = {"email": "send", "mail": "send"}
 # what an action is done as where no operation says it: a cancel deletes the thing (a booking, a scheduled
 # message) when no write of the catalog says cancelling
 DONE_AS = {"cancel": "delete"}
@@ -127,3 +131,11 @@ ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WOR
 def orders_write(word: str) -> bool:
     """A (lower-case) verb that orders a change: post, archive, invite, delete, создай, удали …"""
     return word in WRITE_WORDS
+
+
+def as_sent(text: str, verb: str) -> tuple[str, str]:
+    """``text`` and its ``verb`` with a verb naming how a thing is sent said as sending it (``SENT_AS``:
+    "email it to the owner" -> "send it to the owner", send); as they were for another verb."""
+    if verb not in SENT_AS:
+        return text, verb
+    return re.sub(rf"\b{verb}\b", SENT_AS[verb], text, count=1, flags=re.IGNORECASE), SENT_AS[verb]

@@ -17,6 +17,7 @@ from apiatlas.language.actions import (
     COPY_VERBS,
     DONE_AS,
     REQUEST_WORDS,
+    as_sent,
     orders_write,
 )
 from apiatlas.language.catalog import singular
@@ -171,6 +172,7 @@ def split_actions(
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
+            part, done = as_sent(part, done)  # "email it to …": send it
             out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
