@@ -4,16 +4,19 @@ disable); a Russian head noun and the noun after it that says what it is of name
 English order («группу тасков»: task group); what a request says before a dash sets the scene, the order
 follows it ("the user left — expire session X"); an e-mail address said beside a filter the list takes
 looks its person up for the list's optional person input; "email it" is sending it; "per month" names no
-price; "$20" says its currency."""
+price; "$20" says its currency; the kind a Russian request asks about is read among the catalog's kinds.
+"""
 
 from __future__ import annotations
 
 import pytest
 
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
 from apiatlas.planning.binding import Slot, fills, named_beside
 from apiatlas.planning.binding import _as_input as bind_currency
+from apiatlas.planning.intent import asked_kind, kinds_read_across
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
@@ -103,3 +106,12 @@ def test_a_rate_unit_names_nothing_and_a_currency_sign_says_the_code() -> None:
     currency = Slot("currency", None, "string", True, "string", ())
     (said,) = v.extract_values("a £7.50 plan")
     assert fills(said, currency) and bind_currency(said) == "gbp"
+
+
+def test_the_kind_asked_about_said_in_another_script() -> None:
+    vocabulary = CatalogVocabulary(kinds=["crate", "task"], named_inputs=["crate", "task"])
+    said = "покажи логи крейта, который создал task t-7"
+    assert asked_kind(said, ["t-7"], vocabulary) == "task"  # the Latin kind word alone: the wrong thing
+    read = kinds_read_across(said, {"крейт": "crate", "лог": "log"}, vocabulary.kind_set)
+    assert read == "покажи логи crate, который создал task t-7"
+    assert asked_kind(read, ["t-7"], vocabulary) == "crate"
