@@ -37,9 +37,9 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
 
 def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[str]) -> str:
     """``text`` with each word in another script than the catalog's that reads as the stem of one of its
-    ``kinds`` (``across``: the word's stem -> a catalog stem) written as that kind («покажи логи пода
-    job X» -> «покажи логи pod job X»): the thing asked about read in the catalog's words, as the
-    English request names it."""
+    ``kinds`` (``across``: the word's stem -> a catalog stem) written as that kind («покажи логи крейта,
+    созданного task X» -> «покажи логи crate, созданного task X»): the thing asked about read in the
+    catalog's words, as the English request names it."""
     by_stem = {stem(k): k for k in kinds}
 
     def kind_of(match: re.Match[str]) -> str:
