@@ -4,13 +4,15 @@ disable); a Russian head noun and the noun after it that says what it is of name
 English order («группу тасков»: task group); what a request says before a dash sets the scene, the order
 follows it ("the user left — expire session X"); an e-mail address said beside a filter the list takes
 looks its person up for the list's optional person input; "email it" is sending it; "per month" names no
-price; "$20" says its currency; the kind a Russian request asks about is read among the catalog's kinds.
+price; "$20" says its currency; the kind a Russian request asks about is read among the catalog's kinds;
+a call on an item of the collection a create posts to feeds no input of that create (not there yet).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
@@ -18,6 +20,7 @@ from apiatlas.planning.binding import Slot, fills, named_beside
 from apiatlas.planning.binding import _as_input as bind_currency
 from apiatlas.planning.intent import asked_kind, kinds_read_across
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.steps import _item_of
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
 from test_plan_members import SPEC as TEAMS_SPEC
@@ -115,3 +118,14 @@ def test_the_kind_asked_about_said_in_another_script() -> None:
     read = kinds_read_across(said, {"крейт": "crate", "лог": "log"}, vocabulary.kind_set)
     assert read == "покажи логи crate, который создал task t-7"
     assert asked_kind(read, ["t-7"], vocabulary) == "crate"
+
+
+def test_an_item_of_the_collection_a_create_posts_to_feeds_nothing_before_it() -> None:
+    def api(key: str) -> Api:
+        return Api(key=key, object_key="", title="", side_effect=SideEffect.WRITE)
+
+    create = api("POST /ns/{ns}/crates")
+    assert all(_item_of(api(f"{m} /ns/{{ns}}/crates/{{name}}"), create) for m in ("GET", "PATCH", "DELETE"))
+    assert not _item_of(api("GET /ns/{ns}/crates/{name}/status"), create)  # a part of it: another thing
+    assert not _item_of(api("GET /ns/{ns}/boxes/{name}"), create)
+    assert not _item_of(api("GET /ns/{ns}/crates/{name}"), api("PUT /ns/{ns}/crates"))

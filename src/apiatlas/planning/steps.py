@@ -325,11 +325,19 @@ def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
     out: set[str] = set()
     for edge in ctx.edges_into(api.key):
         producer = ctx.api(edge.producer) if edge.consumer_table is None else None
-        if producer is None or edge.consumer_field.lower() in out:
+        if producer is None or edge.consumer_field.lower() in out or _item_of(producer, api):
             continue
         if _names(ctx, producer) or (mailed and _mailed(ctx, producer, own)):
             out.add(edge.consumer_field.lower())
     return out
+
+
+def _item_of(call: Api, create: Api) -> bool:
+    """Whether ``call`` acts on one item of the collection ``create`` posts to (``GET /boxes/{name}`` of
+    ``POST /boxes``): the item a create makes is not there to call before it."""
+    method, _, path = create.key.partition(" ")
+    head, _, last = call.key.partition(" ")[2].rstrip("/").rpartition("/")
+    return method == "POST" and head == path.rstrip("/") and last.startswith("{")
 
 
 def _mailed(ctx: PlanContext, api: Api, but: set[int]) -> bool:
