@@ -52,6 +52,8 @@ REQUEST_WORDS: dict[str, tuple[str, ...]] = {
     "confirm": ("confirm", "approve", "подтверди", "подтвердить"),
 }  # fmt: skip
 
+# verbs that name how a thing is sent, said as sending it ("email it to the customer": send it)
+SENT_AS = {"email": "send", "mail": "send"}
 # what an action is done as where no operation says it: a cancel deletes the thing (a booking, a scheduled
 # message) when no write of the catalog says cancelling
 DONE_AS = {"cancel": "delete"}
@@ -105,7 +107,8 @@ CHANGE_VERBS = frozenset(
      "напиши", "написать", "отправь", "отправить", "пошли", "опубликуй", "пригласи", "архивируй",
      "заархивируй", "закрепи", "открепи", "переименуй", "масштабируй", "пометь", "отметь", "скопируй",
      "перенеси", "перемести", "перезапусти", "запусти", "останови", "назначь", "поставь", "установи",
-     "ответь", "прикрепи", "выдай", "напомни")
+     "ответь", "прикрепи", "выдай", "напомни", "включи", "включить", "отключи", "отключить", "выключи",
+     "выключить", "активируй", "деактивируй", "привяжи", "повесь")
 ) | frozenset(COPY_VERBS)  # fmt: skip
 _READ_ACTIONS = ("list", "retrieve")
 # the Russian change verbs of ``CHANGE_VERBS`` as an English catalog's writes say them («закрепи»: pin)
@@ -116,6 +119,9 @@ CHANGE_VERBS_EN = {
     "отметь": "mark", "перенеси": "move", "перемести": "move", "перезапусти": "restart", "запусти": "start",
     "останови": "stop", "назначь": "assign", "ответь": "reply", "прикрепи": "attach", "выдай": "grant",
     "напомни": "remind",
+    "включи": "enable", "включить": "enable", "отключи": "disable", "отключить": "disable",
+    "выключи": "disable", "выключить": "disable", "активируй": "activate", "деактивируй": "deactivate",
+    "привяжи": "bind",
 }  # fmt: skip
 # verbs a catalog's writes say otherwise, each -> the verbs they say it with: saying something to
 # others is posting, sending or writing it ("… and say hi there")
@@ -187,3 +193,11 @@ ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WOR
 def orders_write(word: str) -> bool:
     """A (lower-case) verb that orders a change: post, archive, invite, delete, создай, удали …"""
     return word in WRITE_WORDS
+
+
+def as_sent(text: str, verb: str) -> tuple[str, str]:
+    """``text`` and its ``verb`` with a verb naming how a thing is sent said as sending it (``SENT_AS``:
+    "email it to the owner" -> "send it to the owner", send); as they were for another verb."""
+    if verb not in SENT_AS:
+        return text, verb
+    return re.sub(rf"\b{verb}\b", SENT_AS[verb], text, count=1, flags=re.IGNORECASE), SENT_AS[verb]

@@ -19,6 +19,7 @@ from apiatlas.language.actions import (
     DONE_AS,
     REQUEST_WORDS,
     SAID_AS,
+    as_sent,
     asks_with_object,
     orders_write,
     phrasal_verb,
@@ -146,10 +147,12 @@ def split_actions(
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
     for part in (p for p in parts if p):
-        verb = action_verb(part, verbs) or phrasal_verb(_opening(part))  # «верни деньги …»: refund
+        verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
+        verb = verb or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
+            part, done = as_sent(part, done)  # "email it to …": send it
             out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
@@ -165,6 +168,14 @@ def _asks_with_object(part: str, verb: str) -> bool:
 
 
 _OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
+_DASH = re.compile(r"\s[—–]\s")  # a dash between words: what is said before it sets the scene
+
+
+def _past_dash(part: str) -> str:
+    """What ``part`` says after its last dash ("the customer left — expire session X": the order after
+    the scene); '' without one."""
+    pieces = _DASH.split(part)
+    return pieces[-1] if len(pieces) > 1 else ""
 
 
 def verb_of_it(text: str) -> str:

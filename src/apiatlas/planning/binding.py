@@ -176,7 +176,8 @@ MIN_NOUN = 5  # shorter input names (id, q, name, type, time) are too generic to
 def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> str | None:
     """A name said beside the noun its input is named for: "the india subreddit", "the channel
     releases", "in namespace shop" -> the word after the noun, else the one before it, when that word is
-    no function, asking or action word and names no kind of thing of the catalog. Only for a required
+    no function, asking or action word, no rate's unit ("per month") and names no kind of thing of the
+    catalog. Only for a required
     string input named by one word of at least five letters that the request says."""
     noun = slot.name.lower()
     if not (slot.required and slot.table is None and slot.json_type in ("", "string")) or slot.enum:
@@ -188,6 +189,8 @@ def named_beside(slot: Slot, text: str, kinds: frozenset[str] = frozenset()) -> 
         return None
     at = lowered.index(noun)
     for index in (at + 1, at - 1):
+        if index > 0 and lowered[index - 1] == "per":  # "a $20 per month price": a rate's unit
+            continue
         if 0 <= index < len(said) and _a_name(lowered[index], noun, kinds):
             return str(said[index]).strip("'’")
     return None
@@ -277,7 +280,7 @@ def bind(
                 for i, f in enumerate(found)
                 if f.kind == v.NAME
                 and i not in used
-                and names_fill(api, slot.name, f.hint, partial(looked_up, slot.name))
+                and names_fill(api, slot.name, f.hint, partial(looked_up, slot.name), kinds)
             ]
             if names:
                 out[key] = Bound("request", found[names[0]].value, names[0])

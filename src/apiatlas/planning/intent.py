@@ -4,13 +4,14 @@ the kinds are the catalog's (``CatalogVocabulary``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import OWNER_WORDS, PERSON, PERSON_FIELDS, SEARCHING_WORDS
 from apiatlas.planning.entity_hints import WHO_OFFERS
 from apiatlas.planning.relevance import is_stop_word
-from apiatlas.text import query_terms
+from apiatlas.text import query_terms, stem
 
 _WORD = re.compile(r"[a-zа-яё']+")
 _PARAM = re.compile(r"\{[^}]*\}")
@@ -32,6 +33,23 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
     if not words or words[0] == "who":
         return ""
     return _first_kind(words, vocabulary.naming)
+
+
+def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[str]) -> str:
+    """``text`` with each word in another script than the catalog's that reads as the stem of one of its
+    ``kinds`` (``across``: the word's stem -> a catalog stem) written as that kind («покажи логи крейта,
+    созданного task X» -> «покажи логи crate, созданного task X»): the thing asked about read in the
+    catalog's words, as the English request names it."""
+    by_stem = {stem(k): k for k in kinds}
+
+    def kind_of(match: re.Match[str]) -> str:
+        said = match.group(0)
+        return by_stem.get(across.get(stem(said.lower()), ""), "") or said
+
+    return _FOREIGN.sub(kind_of, text) if across else text
+
+
+_FOREIGN = re.compile(r"[^\W\d_a-zA-Z]+")  # a word of letters outside the Latin alphabet
 
 
 def _without(text: str, stated: list[str]) -> str:

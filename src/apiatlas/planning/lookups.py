@@ -106,21 +106,30 @@ def input_kind(api: Api, name: str) -> str:
     return item_kind(api, name) or singular_kind(name)
 
 
-def names_fill(api: Api, name: str, hint: str, looked_up: Callable[[], bool]) -> bool:
+def names_fill(
+    api: Api, name: str, hint: str, looked_up: Callable[[], bool], kinds: frozenset[str] = frozenset()
+) -> bool:
     """Whether a name said of a thing of kind ``hint`` fills the input ``name`` of ``api``: the input names
     one item of that kind by its path (``/nodes/{name}``) or names a new one a create of the kind makes
     (``creates``), or is named as the kind and takes its name: its
     description says it takes names ("an encoded ID, or a name"), or no list of named items gives it an
     id (``looked_up``); or it is the ``name`` of the create of that kind ("a server web-2": ``POST
-    /servers``' name). A name said without its kind (``bare_names``) fills none."""
+    /servers``' name). A name said without its kind (``bare_names``) fills only an input named for one of
+    the catalog's ``kinds`` whose description says it takes names ("in general" to a ``channel`` that
+    takes "an encoded ID, or a name"): the input says what the name is."""
     if not hint:
-        return False
+        return singular_kind(name) in kinds and _described_as_taking_names(api, name)
     if item_kind(api, name) == hint or (name.lower() == "name" and creates(api) == hint):
         return True  # "/nodes/{name}"; the name of a new one ("Create a board b-1": ``boards.create``)
     if singular_kind(name) != hint:
         return False
+    return _described_as_taking_names(api, name) or not looked_up()
+
+
+def _described_as_taking_names(api: Api, name: str) -> bool:
+    """Whether the description of the input ``name`` of ``api`` says it takes names."""
     param = next((p for p in api.params if p.name == name), None)
-    return bool(param and _TAKES_NAMES.search(param.description)) or not looked_up()
+    return bool(param and _TAKES_NAMES.search(param.description))
 
 
 def creates(api: Api) -> str:

@@ -38,6 +38,7 @@ from apiatlas.planning.intent import (
     asked_kind,
     asks_who,
     counted,
+    kinds_read_across,
     named_kinds,
 )
 from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
@@ -260,7 +261,7 @@ class Planner:
             words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
             meaning=meaning, meaning_weight=self.weights.meaning,
         )  # fmt: skip
-        kind = asked_kind(text, stated, vocabulary)
+        kind = asked_kind(kinds_read_across(text, across, vocabulary.kind_set), stated, vocabulary)
         plural = any(w.word.lower() != kind and singular(w.word) == kind for w in words)
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],

@@ -22,6 +22,7 @@ _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the 
 _PLACES = frozenset({"in", "into", "to", "from"})  # "… the latest message in announcements": where it is
 _SLUG = re.compile(r"[a-z][a-z0-9_-]*")
 _ENDS = re.compile(r"\s*(?:$|[,.;:!?]|and\b|then\b)")  # what follows a name ending a part of a request
+_NAME_MARK = "#"  # written right before a word, it marks the word as a name ("#general", "#q3-planning")
 
 
 def said_names(
@@ -46,6 +47,8 @@ def said_names(
         kind = word.lower()
         if said := _kind_in_words(words, at, kinds, vocabulary.naming):  # "the user group oncall"
             kind, at = said
+        elif said := _kind_in_two_across(words, at, kinds, vocabulary.naming, across or {}):
+            kind, at = said  # «группу пользователей design-team»: the user group design-team
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
         elif kind not in kinds:
@@ -84,6 +87,20 @@ def _kind_in_words(
             if said in kinds:
                 return said, at + n - 1
     return None
+
+
+def _kind_in_two_across(
+    words: list[str], at: int, kinds: frozenset[str], naming: Mapping[str, str], across: Mapping[str, str]
+) -> tuple[str, int] | None:
+    """The kind of ``kinds`` two words from ``at`` in another script name, a name after them, with the
+    place of the second: a head noun and the noun after it that says what it is of (Russian puts the
+    modifier after its head in the genitive, «группа пользователей», where English puts it before: "user
+    group"), each read as a catalog stem (``across``), run together in the English order."""
+    if at + 2 >= len(words) or words[at].isascii() or words[at + 1].isascii():
+        return None
+    head, of = (across.get(stem(w.lower()), "") for w in words[at : at + 2])
+    said = naming.get(of + head, "") if head and of else ""
+    return (said, at + 1) if said in kinds else None
 
 
 def _ends_after(text: str, word: str) -> bool:
@@ -141,21 +158,23 @@ def bare_names(
 ) -> list[v.ExtractedValue]:
     """Names said without their kind, in a catalog whose inputs are named for kinds (``named_inputs``):
     a lower-case word right after "in", "to", "into" or "from" (or "of" after the newest thing asked,
-    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general") or right
-    after a write verb opening the request ("Mark general as read"), no word the planner knows, no kind
-    and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list of named
-    items whose id an input named for a kind takes may pick by it (``picked_name``)."""
+    ``_placed``) that ends the request or one of its parts ("Pin the latest message in general"), right
+    after a write verb opening the request ("Mark general as read"), or marked as a name by ``#`` written
+    right before it ("in #general and pin it", the mark not part of the name); no word the planner knows,
+    no kind and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list
+    of named items whose id an input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
         return []
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
     read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
     out: list[v.ExtractedValue] = []
     for match in _WORD.finditer(read):
+        marked = read[match.start() - 1 : match.start()] == _NAME_MARK
         before = read[: match.start()].split()
         name = match.group(0).rstrip(".'’")
         placed = _placed(before) and bool(_ENDS.match(read, match.end()))
         opening = before[0].lower() if len(before) == 1 else ""
-        if not placed and not (opening in WRITE_WORDS and opening not in SAID_AS):
+        if not (marked or placed or (opening in WRITE_WORDS and opening not in SAID_AS)):
             continue  # nor the object of the verb opening the request ("Mark general as read"; "say hi": what
             # is said)
         if (

@@ -314,14 +314,34 @@ def newest_fed(ctx: PlanContext, api: Api) -> set[str]:
 
 def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
     """The optional inputs of ``api`` a read of a thing the request names feeds ("the machines of fleet
-    blue": ``GET …/fleets/{name}`` taking blue gives the machines' ``labelSelector``)."""
-    if not any(f.kind == v.NAME for f in ctx.found):
+    blue": ``GET …/fleets/{name}`` taking blue gives the machines' ``labelSelector``), or a read taking an
+    e-mail address ``api`` does not take ("the files ann@example.com uploaded": the user looked up by
+    it gives the files list's ``user``)."""
+    own = {b.index for b in ctx.bindings(api).values()}
+    mailed = any(f.kind == v.EMAIL and i not in own for i, f in enumerate(ctx.found))
+    if not mailed and not any(f.kind == v.NAME for f in ctx.found):
         return set()
     out: set[str] = set()
     for edge in ctx.edges_into(api.key):
         producer = ctx.api(edge.producer) if edge.consumer_table is None else None
-        if producer is None or edge.consumer_field.lower() in out:
+        if producer is None or edge.consumer_field.lower() in out or _item_of(producer, api):
             continue
-        if _names(ctx, producer):
+        if _names(ctx, producer) or (mailed and _mailed(ctx, producer, own)):
             out.add(edge.consumer_field.lower())
     return out
+
+
+def _item_of(call: Api, create: Api) -> bool:
+    """Whether ``call`` acts on one item of the collection ``create`` posts to (``GET /boxes/{name}`` of
+    ``POST /boxes``): the item a create makes is not there to call before it."""
+    method, _, path = create.key.partition(" ")
+    head, _, last = call.key.partition(" ")[2].rstrip("/").rpartition("/")
+    return method == "POST" and head == path.rstrip("/") and last.startswith("{")
+
+
+def _mailed(ctx: PlanContext, api: Api, but: set[int]) -> bool:
+    """Whether ``api`` is a read taking a stated e-mail address, none of the indexes ``but``."""
+    return reads(api) and any(
+        b.index >= 0 and b.index not in but and ctx.found[b.index].kind == v.EMAIL
+        for b in ctx.bindings(api).values()
+    )

@@ -61,6 +61,11 @@ _IDENTIFIER = re.compile(
 # the number: with thousands separators ("12,345,678", "1,500.25"), else with one decimal point or comma
 AMOUNT_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?"
 _AMOUNT = re.compile(rf"(?<![\w.,])({AMOUNT_NUMBER})\s+([A-Z]{{3}})(?:\s+(?:in|to|into)\s+[A-Z]{{3}})?\b")
+# a currency's sign beside a number says its code ("$20": 20 USD), as the world writes them
+_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₽": "RUB", "₹": "INR"}
+_SIGNED = re.compile(
+    rf"(?<![\w.,])([$€£¥₽₹])\s?({AMOUNT_NUMBER})(?!\w)|(?<![\w.,])({AMOUNT_NUMBER})\s?([€£¥₽₹])"
+)
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _RU_DATE = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 _DOC_NUMBER = re.compile(
@@ -124,6 +129,10 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     if not casing_says_nothing(text):  # "SHOW 10 NEW ORDERS": in capitals, three of them are no unit's code
         found.extend(ExtractedValue(AMOUNT, m.group(0), m.group(0)) for m in _AMOUNT.finditer(rest))
         rest = _AMOUNT.sub(" ", rest)
+    for m in _SIGNED.finditer(rest):  # "$20": 20 USD
+        sign, number = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        found.append(ExtractedValue(AMOUNT, f"{number} {_SIGNS[sign]}", m.group(0)))
+    rest = _SIGNED.sub(" ", rest)
     for date in english_dates(rest):  # "August 15, 2024": its words and digits are no name or number
         found.append(ExtractedValue(DATE, date.value, date.text))
         rest = rest.replace(date.text, " ")

@@ -109,9 +109,11 @@ class WordBridge:
         stems (a catalog's kinds of things) when it is as close as ``translate`` asks of a counterpart and
         nearer than the others of ``among`` by ``AMONG_MARGIN``, though another catalog stem may be nearer
         (a Russian word for a buyer: "buyer", a kind, at 0.925 and the next kind at 0.88, where "client", a
-        word naming no kind, is nearer at 0.958)."""
+        word naming no kind, is nearer at 0.958); else the one of them it is borrowed from («диспут», a
+        transliteration the model puts at 0.88: ``borrowed_stem``)."""
         unique, wanted = list(dict.fromkeys(w for w in words if len(w) >= MIN_LENGTH)), set(among)
         rows = [i for i, s in enumerate(self.stems) if s in wanted]
+        counts = {self.stems[i]: self._frequency[self.stems[i]] for i in rows}
         if not unique or not rows:
             return {}
         scores = self.provider.embed_queries(unique).astype(np.float32) @ self._catalog().T
@@ -121,6 +123,8 @@ class WordBridge:
             top, other = float(row[near[0]]), float(row[near[1]]) if len(near) > 1 else 0.0
             if top >= BRIDGE_COSINE and top - other >= AMONG_MARGIN:
                 out[stem(word)] = self.stems[near[0]]
+            elif (borrowed := borrowed_stem(word, counts)) is not None:
+                out[stem(word)] = borrowed
         return out
 
 

@@ -1,0 +1,60 @@
+"""Names said without their kind: ``#`` written right before a word marks it as a name wherever it stands
+("in #ops and pin it"), the mark not part of it; and such a name fills an input named for a kind of the
+catalog whose description says it takes names ("an ID, or a name"), with no lookup before it — an input
+taking ids only still has the name picked from a list of named items."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.planning.planner import Planner
+from apiatlas.planning.said_names import bare_names
+from apiatlas.snapshot import Snapshot
+from test_plan_newest import SPEC as BOARDS
+from test_rest_loose_ids import compiled_spec
+
+POST = """\
+  /notes.post:
+    post:
+      summary: Posts a note to a board
+      parameters:
+        - name: board
+          in: query
+          required: true
+          description: "Board to post to. An ID, or a name."
+          schema: {type: string}
+        - {name: text, in: query, required: true, description: The note's text, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {board: {type: string}, ts: {type: string}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "marked_names", BOARDS + POST)
+
+
+def test_a_word_marked_as_a_name() -> None:
+    vocabulary = CatalogVocabulary(kinds=["board"], named_inputs=["board"])
+    found = bare_names("Post 'hi' in #q3-ops and pin it", vocabulary, [], frozenset())
+    assert [(f.value, f.hint) for f in found] == [("q3-ops", "")]
+    found = bare_names("share the link with #ops too", vocabulary, [], frozenset())  # marked: no place needed
+    assert [f.value for f in found] == ["ops"]
+    assert bare_names("Post 'hi' in the room and pin it", vocabulary, [], frozenset()) == []
+
+
+def test_a_bare_name_fills_an_input_taking_names(boards: Snapshot) -> None:
+    planner = Planner(boards, allow=None)
+    result = planner.plan("Post 'deploy done' in #ops")
+    assert result.chains and result.chains[0].api_keys == ["POST /notes.post"]
+    board = next(i for i in result.chains[0].steps[0].inputs if i.name == "board")
+    assert (board.origin, board.value) == ("request", "ops")
+    pinned = planner.plan("Pin the latest note in #ops")  # the pin takes ids: picked from the list
+    assert pinned.chains and pinned.chains[0].api_keys == [
+        "GET /boards.list", "GET /notes.history", "POST /notes.pin"
+    ]  # fmt: skip
