@@ -75,3 +75,10 @@ def test_a_currency_code_after_a_number_is_an_amount_in_a_request_written_in_cap
     assert [f.value for f in v.extract_values("TRANSFER 250 EUR TO BOB") if f.kind == v.AMOUNT] == ["250 EUR"]
     assert not [f for f in v.extract_values("SHOW 10 TOP ORDERS") if f.kind == v.AMOUNT]
 
+
+def test_giving_everything_of_a_kind_to_someone_still_grants() -> None:
+    assert _actions("Выдай все права пользователю ivan")[0][1] is True
+    assert _actions("Выдай мне все разрешения на проект x1")[0][1] is True
+    assert _actions("Выдай мне все книги автора Толстого")[0][1] is False
+    assert _actions("Выдай всех пользователей группы admins")[0][1] is False
+

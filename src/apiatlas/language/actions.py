@@ -163,14 +163,21 @@ _SHOWN = frozenset(
 )
 ASKING_WITH: dict[str, frozenset[str]] = {"выдай": _SHOWN, "выдайте": _SHOWN, "выдать": _SHOWN}
 _RECIPIENTS = frozenset(("мне", "нам", "me", "us"))
+# what is given, never shown, after «все» («выдай все права пользователю …»: a grant)
+_GIVEN = frozenset(
+    ("права", "прав", "разрешения", "разрешений", "роли", "ролей", "доступы", "доступов", "привилегии",
+     "привилегий", "полномочия", "полномочий")
+)  # fmt: skip
 
 
 def asks_with_object(words: list[str]) -> bool:
     """Whether lower-case ``words`` open with a verb of ``ASKING_WITH`` before an object it asks with
-    («выдай список книг», «выдай мне все книги»)."""
+    («выдай список книг», «выдай мне все книги»; not «выдай все права …», ``_GIVEN``)."""
     if not words or words[0] not in ASKING_WITH:
         return False
-    rest = [w for w in words[1:3] if w not in _RECIPIENTS]
+    rest = [w for w in words[1:4] if w not in _RECIPIENTS]
+    if rest[:1] in (["все"], ["всех"]) and rest[1:2] and rest[1] in _GIVEN:
+        return False
     return bool(rest) and rest[0] in ASKING_WITH[words[0]]
 
 
