@@ -129,8 +129,10 @@ PHRASAL_EN: dict[str, dict[str, str]] = {v: _REFUNDED for v in ("верни", "�
 
 def phrasal_verb(words: Sequence[str]) -> str:
     """The English verb lower-case ``words`` open with as a verb and its object (``PHRASAL_EN``: «верни
-    деньги …» -> refund), '' for none."""
-    return PHRASAL_EN.get(words[0], {}).get(words[1], "") if len(words) > 1 else ""
+    деньги …» -> refund), the object among the three words after the verb («верни мне деньги …»,
+    «верни покупателю b_1 деньги»), '' for none."""
+    objects = PHRASAL_EN.get(words[0], {}) if words else {}
+    return next((objects[w] for w in words[1:4] if w in objects), "")
 
 
 # a passive participle's endings (its «-нн-» / «-т-» and an adjective's ending): «закреплённые», «открытый»
