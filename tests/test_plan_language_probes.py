@@ -67,3 +67,29 @@ def test_a_passive_participle_of_a_change_verb_covers_that_verb_and_orders_nothi
     words = verbs_across(request_words("покажи закреплённые сообщения", [], CatalogVocabulary()))
     assert stem("pin") in next(w for w in words if w.word == "закреплённые").stems
     assert _actions("покажи закреплённые сообщения в комнате lobby")[0][1] is False
+
+
+def test_a_currency_code_after_a_number_is_an_amount_in_a_request_written_in_capitals() -> None:
+    said = v.extract_values("PAY 10 USD TO ACCOUNT ACC-1")
+    assert [(f.kind, f.value) for f in said if f.kind == v.AMOUNT] == [(v.AMOUNT, "10 USD")]
+    assert [f.value for f in v.extract_values("TRANSFER 250 EUR TO BOB") if f.kind == v.AMOUNT] == ["250 EUR"]
+    assert not [f for f in v.extract_values("SHOW 10 TOP ORDERS") if f.kind == v.AMOUNT]
+
+
+def test_giving_everything_of_a_kind_to_someone_still_grants() -> None:
+    assert _actions("Выдай все права пользователю ivan")[0][1] is True
+    assert _actions("Выдай мне все разрешения на проект x1")[0][1] is True
+    assert _actions("Выдай мне все книги автора Толстого")[0][1] is False
+    assert _actions("Выдай всех пользователей группы admins")[0][1] is False
+
+
+def test_a_word_only_opening_like_a_change_verb_is_no_participle_of_it() -> None:
+    for word in ("отменённые", "отмененные", "ответственный", "ответственного", "запутанные", "поменянные"):
+        assert participle_verb(word) == "", word
+    for word, verb in (("отмеченные", "отметь"), ("помеченный", "пометь"), ("отвеченные", "ответь"),
+                       ("закреплённых", "закрепи"), ("запущенные", "запусти"), ("назначенные", "назначь"),
+                       ("остановленные", "останови"), ("отправленные", "отправь"),
+                       ("перемещённые", "перемести"),
+                       ("перенесённые", "перенеси"), ("выданные", "выдай"), ("написанные", "напиши"),
+                       ("приглашённые", "пригласи"), ("прикреплённые", "прикрепи")):  # fmt: skip
+        assert participle_verb(word) == verb, word

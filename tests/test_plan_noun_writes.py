@@ -57,3 +57,9 @@ def test_a_russian_verb_and_its_object_say_one_english_verb() -> None:
     assert [(a.verb, a.writes) for a in split_actions(said, v.extract_values(said))] == [("refund", True)]
     said = "верни книгу b_1 на полку"
     assert [a.verb for a in split_actions(said, v.extract_values(said))] == [""]
+
+
+def test_a_russian_verb_says_one_english_verb_with_its_object_past_whom_it_is_for() -> None:
+    asked = ("верни мне деньги за заказ o-1", "верните нам деньги за заказ o-1", "верни клиенту b_1 деньги")
+    for said in asked:
+        assert [(a.verb, a.writes) for a in split_actions(said, v.extract_values(said))] == [("refund", True)]

@@ -135,27 +135,39 @@ PHRASAL_EN: dict[str, dict[str, str]] = {v: _REFUNDED for v in ("верни", "�
 
 def phrasal_verb(words: Sequence[str]) -> str:
     """The English verb lower-case ``words`` open with as a verb and its object (``PHRASAL_EN``: «верни
-    деньги …» -> refund), '' for none."""
-    return PHRASAL_EN.get(words[0], {}).get(words[1], "") if len(words) > 1 else ""
+    деньги …» -> refund), the object among the three words after the verb («верни мне деньги …»,
+    «верни покупателю b_1 деньги»), '' for none."""
+    objects = PHRASAL_EN.get(words[0], {}) if words else {}
+    return next((objects[w] for w in words[1:4] if w in objects), "")
 
 
 # a passive participle's endings (its «-нн-» / «-т-» and an adjective's ending): «закреплённые», «открытый»
-_PARTICIPLE = re.compile(r"(?:[её]нн|анн|янн|нн|т)(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом|ому)$")
+_ENDING = r"(?:[её]нн|анн|янн|нн|т)(?:ый|ая|ое|ые|ого|ой|ую|ых|ым|ыми|ом|ому)"
+_PARTICIPLE, _PARTICIPLE_END = re.compile(_ENDING + "$"), re.compile(_ENDING)
+# the last letters of a verb's stem -> those its participle may say instead («пометь» → «помеченный»,
+# «закрепи» → «закреплённый», «запусти» → «запущенный», «напиши» → «написанный»); others stay
+_ALTERNATING = {
+    "т": ("т", "ч", "щ"), "ст": ("ст", "щ"), "д": ("д", "ж", "жд"), "с": ("с", "ш"), "ш": ("ш", "с"),
+    "з": ("з", "ж"), "к": ("к", "ч"), "г": ("г", "ж"), "п": ("пл", "п"), "б": ("бл", "б"), "в": ("вл", "в"),
+    "м": ("мл", "м"), "ф": ("фл", "ф"),
+}  # fmt: skip
 
 
 def participle_verb(word: str) -> str:
     """The change verb of ``CHANGE_VERBS_EN`` whose passive participle the (lower-case) ``word`` is
     («закреплённые сообщения»: «закрепи», the pinned ones; «отправленные»: «отправь»), '' for none: the
-    word ends as such a participle and opens with the verb's stem (its imperative ending dropped, «-уй»
-    read as «-ова»), the stem's last letter free to alternate as the participle changes it («пометь» →
-    «помеченный»; the last two after «ст»: «запусти» → «запущенный»). Says what a thing is, orders nothing."""
+    verb's stem (its imperative ending dropped, «-уй» read as «-ова»), its last letter — two after «ст» —
+    as it stays or alternates (``_ALTERNATING``), then a participle's ending and nothing between
+    («отменённые» is no «отметь», «ответственный» no «ответь»). Says what a thing is, orders nothing."""
     if len(word) < 7 or not _PARTICIPLE.search(word):
         return ""
     for verb in CHANGE_VERBS_EN:
         base = verb[:-2] + "ова" if verb.endswith("уй") else verb.rstrip("иьй")
-        kept = len(base) - (2 if base.endswith("ст") else 1)  # «запусти» → «запущенный», «пометь» → «помеч…»
-        if word.startswith(base[: max(4, kept)]) and len(word) > len(base):
-            return verb
+        head = base[: max(4, len(base) - (2 if base.endswith("ст") else 1))]
+        tail = base[len(head) :]
+        for said in _ALTERNATING.get(tail, (tail,)) if word.startswith(head) else ():
+            if word.startswith(head + said) and _PARTICIPLE_END.fullmatch(word, len(head) + len(said)):
+                return verb
     return ""
 
 
@@ -169,14 +181,21 @@ _SHOWN = frozenset(
 )
 ASKING_WITH: dict[str, frozenset[str]] = {"выдай": _SHOWN, "выдайте": _SHOWN, "выдать": _SHOWN}
 _RECIPIENTS = frozenset(("мне", "нам", "me", "us"))
+# what is given, never shown, after «все» («выдай все права пользователю …»: a grant)
+_GIVEN = frozenset(
+    ("права", "прав", "разрешения", "разрешений", "роли", "ролей", "доступы", "доступов", "привилегии",
+     "привилегий", "полномочия", "полномочий")
+)  # fmt: skip
 
 
 def asks_with_object(words: list[str]) -> bool:
     """Whether lower-case ``words`` open with a verb of ``ASKING_WITH`` before an object it asks with
-    («выдай список книг», «выдай мне все книги»)."""
+    («выдай список книг», «выдай мне все книги»; not «выдай все права …», ``_GIVEN``)."""
     if not words or words[0] not in ASKING_WITH:
         return False
-    rest = [w for w in words[1:3] if w not in _RECIPIENTS]
+    rest = [w for w in words[1:4] if w not in _RECIPIENTS]
+    if rest[:1] in (["все"], ["всех"]) and rest[1:2] and rest[1] in _GIVEN:
+        return False
     return bool(rest) and rest[0] in ASKING_WITH[words[0]]
 
 

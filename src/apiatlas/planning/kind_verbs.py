@@ -89,9 +89,19 @@ def new_kinds(text: str, found: Sequence[v.ExtractedValue], kinds: Collection[st
 def noun_creates(hits: list[str], verb: str) -> list[str]:
     """Of write targets ``hits``, those creating the thing an English ``verb`` is the noun of ("Remind me
     …": ``POST /reminders.add``, not ``/reminders.delete``; "Bookmark …": ``POST /bookmarks``): a verb made
-    from a noun does what makes one; ``hits`` as they were when none does."""
+    from a noun does what makes one; ``hits`` as they were when none does, or when a write puts such things
+    on an item ("Tag the post p-1": ``PUT /posts/{post_id}/tags``, not ``POST /tags``, ``_puts_on_item``)."""
     said = stem(verb) if verb.isascii() else ""
-    return [k for k in hits if said and _creates_noun(k, said)] or hits
+    if not said or any(_puts_on_item(k, said) for k in hits):
+        return hits
+    return [k for k in hits if _creates_noun(k, said)] or hits
+
+
+def _puts_on_item(key: str, said: str) -> bool:
+    """Whether ``key`` writes things whose noun's stem is ``said`` under an item (``…/{post_id}/tags``)."""
+    method, _, path = key.partition(" ")
+    parts = path.rstrip("/").split("/")
+    return method != "DELETE" and len(parts) > 2 and parts[-2].startswith("{") and stem(parts[-1]) == said
 
 
 def _creates_noun(key: str, said: str) -> bool:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.casing import casing_says_nothing
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.language.currencies import currency_code
 from apiatlas.language.routes import route_parts
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, SENTENCE_WORDS
 from apiatlas.planning.compound_kinds import qualifier
@@ -126,9 +127,7 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(INN, match.group(1), match.group(1)))
     rest = _INN.sub(" ", rest)
     found.extend(_dates(rest))
-    if not casing_says_nothing(text):  # "SHOW 10 NEW ORDERS": in capitals, three of them are no unit's code
-        found.extend(ExtractedValue(AMOUNT, m.group(0), m.group(0)) for m in _AMOUNT.finditer(rest))
-        rest = _AMOUNT.sub(" ", rest)
+    rest = _AMOUNT.sub(lambda m: _amount(m, casing_says_nothing(text), found), rest)
     for m in _SIGNED.finditer(rest):  # "$20": 20 USD
         sign, number = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         found.append(ExtractedValue(AMOUNT, f"{number} {_SIGNS[sign]}", m.group(0)))
@@ -178,6 +177,16 @@ def _id_noun(text: str, start: int) -> str:
     """The noun an id follows ("customer" in "the customer cus_123", "user" in "user with id U123")."""
     words: list[str] = re.findall(r"[A-Za-z]+", text[:start])
     return next((w.lower() for w in reversed(words[-4:]) if w.lower() not in ID_LINKS), "")
+
+
+def _amount(match: re.Match[str], capitals: bool, found: list[ExtractedValue]) -> str:
+    """An amount's match of ``_AMOUNT`` added to ``found`` and blanked out of the text read (" "), or left
+    as it is in a request written in ``capitals`` when its three capitals are no currency's code ("SHOW 10
+    NEW ORDERS": no unit; "PAY 10 USD": one, ``language.currencies``)."""
+    if capitals and not currency_code(match.group(2)):
+        return match.group(0)
+    found.append(ExtractedValue(AMOUNT, match.group(0), match.group(0)))
+    return " "
 
 
 def _dates(text: str) -> list[ExtractedValue]:
