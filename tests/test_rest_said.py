@@ -20,7 +20,7 @@ SPEC = [
     },
     {
         "name": "Trip_Find_Place", "description": "Find a place of a trip by its name.",
-        "method": "GET", "endpoint": "/trip-places", "host": "trip.example.com",
+        "method": "GET", "endpoint": "/trip-places", "host": "stay.example.com",  # one service: ids link
         "query_parameters": {"query": {"type": "string", "description": "A name", "required": True}},
         "output_parameters": {"placeId": {"type": "string"}, "title": {"type": "string"}},
     },

@@ -42,6 +42,7 @@ from apiatlas.passes.rest_names import (
     words,
 )
 from apiatlas.passes.rest_said import codes_from_short_names, declare_said_producers
+from apiatlas.passes.rest_services import ids_within_services
 from apiatlas.passes.rest_shapes import GENERIC_CONTAINERS, representations, shapes
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
@@ -355,6 +356,7 @@ def build_rest_edges(catalog: Catalog, config: BuildConfig) -> int:
     catalog.edges = merge_edges(catalog.edges, codes_from_short_names(catalog))
     searched = names_into_searches(catalog, config.max_type_only_edges_per_field)  # ``rest_echo``
     catalog.edges = merge_edges(catalog.edges, searched)
+    ids_within_services(catalog)  # ``rest_services``: no identifier crosses from one host to another
     catalog.stats["graph"] = graph_stats(catalog, config, catalog.stats.get("graph", {}))
     return len(catalog.edges) - before
 

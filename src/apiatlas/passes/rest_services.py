@@ -1,0 +1,44 @@
+"""Identifiers stay within the service that mints them. A catalog gathered from several services (each
+API naming its ``host``) links an output field to an input of another service only by what means the
+same thing everywhere — a name, a code, a date —, never by an identifier: an author id of a review site
+is no author id of a book site, a business id no product id. The type and alias rules that link fields
+by name alone cannot see that; the hosts can. A catalog of one service (no host, or one) loses nothing."""
+
+from __future__ import annotations
+
+from apiatlas.catalog.model import Api, Catalog, Edge
+
+
+def service(api: Api | None) -> str:
+    """The host an API is served from, as its source gave it ('' when it names none)."""
+    return str((api.extra or {}).get("host") or "") if api is not None else ""
+
+
+def _identifier(catalog: Catalog, edge: Edge) -> bool:
+    consumer, producer = catalog.apis.get(edge.consumer), catalog.apis.get(edge.producer)
+    taken = [p.domain_type for p in consumer.params if p.name == edge.consumer_field] if consumer else []
+    given = [
+        c.domain_type
+        for t in (producer.output_tables if producer else [])
+        for c in t.columns
+        if c.name == edge.producer_field
+    ]
+    return any(t.endswith(":id") for t in [edge.domain_type, *taken, *given])
+
+
+def ids_within_services(catalog: Catalog) -> int:
+    """Drop the edges that feed an identifier from one service to another; returns how many."""
+    kept = [
+        e
+        for e in catalog.edges
+        if not (
+            (a := service(catalog.apis.get(e.producer)))
+            and (b := service(catalog.apis.get(e.consumer)))
+            and a != b
+            and _identifier(catalog, e)
+        )
+    ]
+    dropped = len(catalog.edges) - len(kept)
+    catalog.edges = kept
+    return dropped
+
