@@ -10,6 +10,8 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.planning import values as v
+from apiatlas.planning.planner import Planner
+from apiatlas.planning.steps import open_inputs
 from apiatlas.snapshot import Snapshot
 from test_plan_review_cases import _by_path
 from test_rest_loose_ids import compiled_spec
@@ -61,6 +63,14 @@ YARD = "openapi: 3.0.0\ninfo: {title: Yard, version: '1'}\npaths:\n" + "".join(
 @pytest.fixture(scope="module")
 def yard(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     return compiled_spec(tmp_path_factory, "many_asked_yard", YARD)
+
+
+def test_an_input_saying_it_filters_is_no_lookup(yard: Snapshot) -> None:
+    planner, crates = Planner(yard, allow=None), yard.get_api("GET /crates")
+    assert crates is not None
+    ctx = planner._read("List all crates", None, dict)
+    assert "url" not in {s.name for s in open_inputs(ctx, crates)}
+    assert planner.plan("List all crates").chains[0].api_keys == ["GET /crates"]
 
 
 def test_ids_name_no_thing() -> None:
