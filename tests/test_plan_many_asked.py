@@ -38,13 +38,13 @@ def _list(path: str, summary: str, params: list[tuple[str, bool, str]], out: str
 """
 
 
-_CREATE_HOOK = f"""\
+_CREATE_HOOK = """\
   /hooks:
     post:
       summary: Create a hook
-      parameters: [{{name: url, in: query, required: true, schema: {{type: string}}}}]
-      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {HOOK}}}}}}}}}
-"""
+      parameters: [{name: url, in: query, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok, content: {application/json: {schema: %s}}}}
+""" % HOOK
 
 YARD = "openapi: 3.0.0\ninfo: {title: Yard, version: '1'}\npaths:\n" + "".join(
     [
@@ -63,6 +63,18 @@ YARD = "openapi: 3.0.0\ninfo: {title: Yard, version: '1'}\npaths:\n" + "".join(
 @pytest.fixture(scope="module")
 def yard(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
     return compiled_spec(tmp_path_factory, "many_asked_yard", YARD)
+
+
+def test_many_asked_are_answered_by_their_page_list(yard: Snapshot) -> None:
+    planner = Planner(yard, allow=None)
+    assert planner.plan("List the crates").chains[0].api_keys == ["GET /crates"]
+    asked = planner.plan("Which crates are at the hub hub_8Kd02LmQ?").chains[0].api_keys
+    assert asked in (["GET /hubs/{hub}/crates"], ["GET /crates"])  # the crates filtered by the hub, both
+
+
+def test_one_stated_item_is_still_read(yard: Snapshot) -> None:
+    chains = Planner(yard, allow=None).plan("Show the crate crt_91KdLq2m").chains
+    assert chains[0].api_keys == ["GET /crates/{crate}"]
 
 
 def test_an_input_saying_it_filters_is_no_lookup(yard: Snapshot) -> None:
