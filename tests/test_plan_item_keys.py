@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.planning.lookups import names_another_kind, path_kind, rereads_listed
-from apiatlas.planning.planner import Planner, PlanLimits, Weights
+from apiatlas.planning.planner import PlanLimits, Planner, Weights
 from apiatlas.snapshot import Snapshot
 from test_rest_loose_ids import compiled_spec, fed_into
 

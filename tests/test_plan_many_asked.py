@@ -43,18 +43,20 @@ _CREATE_HOOK = """\
     post:
       summary: Create a hook
       parameters: [{name: url, in: query, required: true, schema: {type: string}}]
-      responses: {'200': {description: ok, content: {application/json: {schema: %s}}}}
-""" % HOOK
+      responses: {'200': {description: ok, content: {application/json: {schema: HOOK}}}}
+""".replace("HOOK", HOOK)
 
 YARD = "openapi: 3.0.0\ninfo: {title: Yard, version: '1'}\npaths:\n" + "".join(
     [
         _list("/crates", "Returns a list of your crates, sorted by creation date, the most recent first",
-              [("url", False, "Only return crates with the given url."), ("hub", False, "The hub of the crates.")],
+              [("url", False, "Only return crates with the given url."),
+               ("hub", False, "The hub of the crates.")],
               _page(CRATE)),
         _by_path("/crates/{crate}", "get", "Retrieves an existing crate", "crate", CRATE),
         _list("/hubs", "Returns a list of hubs", [], _page(HOOK)),
         _by_path("/hubs/{hub}", "get", "Retrieves a hub", "hub", HOOK),
-        _by_path("/hubs/{hub}/crates", "get", "Returns a list of crates stored at a hub", "hub", _page(CRATE)),
+        _by_path("/hubs/{hub}/crates", "get", "Returns a list of crates stored at a hub", "hub",
+                 _page(CRATE)),
         _CREATE_HOOK,
     ]
 )  # fmt: skip
