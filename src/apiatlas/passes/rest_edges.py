@@ -45,6 +45,10 @@ from apiatlas.passes.rest_said import codes_from_short_names, declare_said_produ
 from apiatlas.passes.rest_shapes import GENERIC_CONTAINERS, representations, shapes
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
+# past the cap of a required input, the top-level fields of reads (a price's ``product``: the one thing it
+# refers to, read from the item the request states) still feed it: the lists ranked first fill the cap
+# otherwise (an optional filter gets none: "the payment intents of this one's customer" was never asked)
+OWN_REFERENCES = 3
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
 _SCALARS = frozenset({"string", "integer", "number"})
@@ -224,12 +228,13 @@ class _RestGraph:
                 self.reach[f[0].api.key],
             ),
         )
-        taken = 0
+        taken = beyond = 0
         for o, reason in ranked:
-            if self.limit is not None and taken >= self.limit:
-                return
+            full = self.limit is not None and taken >= self.limit
+            if full and (beyond >= OWN_REFERENCES or not param.required or not _own_reference(o)):
+                continue  # past the cap, only a read's own top-level reference to a required input
             if self.offer(o, consumer, param, level, reason):
-                taken += 1
+                taken, beyond = (taken, beyond + 1) if full else (taken + 1, beyond)
 
     def exact_names(self, consumer: Api, param: Param, resource: str | None, loose: bool = False) -> None:
         """Required or identifying scalar parameters only (optional filters and bodies would flood it);
@@ -365,3 +370,8 @@ def rest_edges(catalog: Catalog, config: BuildConfig, context: PassContext) -> N
         return
     added = build_rest_edges(catalog, config)
     context.progress(f"rest edges: {added} added, {len(catalog.edges)} in all")
+
+
+def _own_reference(o: _Out) -> bool:
+    """A top-level field of a read taking an input (``product`` of ``GET /prices/{price}``)."""
+    return "[]" not in o.field and "." not in o.field and method_of(o.api) == "GET" and o.api.params != []
