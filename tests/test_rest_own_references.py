@@ -28,9 +28,16 @@ _LISTS = [
     for name in ("orders", "quotes", "carts", "returns", "bundles", "crates", "parcels", "kits", "sets",
                  "stocks", "offers", "deals")
 ]  # fmt: skip
+# reads of other things naming their gadget too, before the widget in the static order (by key): the reads'
+# own references have a cap of their own, the cap's size (a cap of 3 had stopped before the widget)
+_READS = [
+    _by_path(f"/{name}s/{{{name}}}", "get", f"Retrieves a {name}", name, WIDGET)
+    for name in ("bin", "bag", "can", "dock", "jar")
+]
 SHOP = "openapi: 3.0.0\ninfo: {title: Shop, version: '1'}\npaths:\n" + "".join(
     [
         *_LISTS,
+        *_READS,
         _by_path("/gadgets/{id}", "get", "Retrieves a gadget", "id", GADGET),
         _list("/gadgets", "Returns a list of gadgets", [], _page(GADGET)),
         _by_path("/widgets/{widget}", "get", "Retrieves a widget", "widget", WIDGET),

@@ -47,8 +47,8 @@ from apiatlas.passes.rest_shapes import GENERIC_CONTAINERS, representations, sha
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
 # past the cap of a required input, the top-level fields of reads (a price's ``product``: the one thing it
 # refers to, read from the item the request states) still feed it: the lists ranked first fill the cap
-# otherwise (an optional filter gets none: "the payment intents of this one's customer" was never asked)
-OWN_REFERENCES = 3
+# otherwise (an optional filter gets none: "the payment intents of this one's customer" was never asked).
+# They have a cap of their own, the same (``_take``): in the static order, by key, 3 had stopped at the c's.
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
 _SCALARS = frozenset({"string", "integer", "number"})
@@ -231,7 +231,7 @@ class _RestGraph:
         taken = beyond = 0
         for o, reason in ranked:
             full = self.limit is not None and taken >= self.limit
-            if full and (beyond >= OWN_REFERENCES or not param.required or not _own_reference(o)):
+            if full and (beyond >= (self.limit or 0) or not param.required or not _own_reference(o)):
                 continue  # past the cap, only a read's own top-level reference to a required input
             if self.offer(o, consumer, param, level, reason):
                 taken, beyond = (taken, beyond + 1) if full else (taken + 1, beyond)
