@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
+from apiatlas.planning.intent import asked_kind
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.steps import open_inputs
 from apiatlas.snapshot import Snapshot
@@ -91,3 +93,11 @@ def test_ids_name_no_thing() -> None:
     found = v.extract_values("List the seal IDs of crate crt_91KdLq2m")
     assert [f.value for f in found if f.kind == v.ENTITY] == []
     assert [f.value for f in v.extract_values("Show the ID of Acme Ltd")] == ["Acme Ltd"]
+
+
+def test_the_head_of_a_noun_compound_is_the_kind_asked() -> None:
+    words = CatalogVocabulary(kinds=["shipping", "label", "deployment", "pod"], kind_words={"pods": "pod"})
+    assert asked_kind("Show the shipping label lbl_8Kd02LmQ", ["lbl_8Kd02LmQ"], words) == "label"
+    assert asked_kind("Show the shipping of order o_1", ["o_1"], words) == "shipping"
+    # a stated value between two kinds joins nothing
+    assert asked_kind("Which deployment web-1 pods run?", ["web-1"], words) == "deployment"
