@@ -228,13 +228,20 @@ class _RestGraph:
                 self.reach[f[0].api.key],
             ),
         )
-        taken = beyond = 0
-        for o, reason in ranked:
-            full = self.limit is not None and taken >= self.limit
-            if full and (beyond >= (self.limit or 0) or not param.required or not _own_reference(o)):
-                continue  # past the cap, only a read's own top-level reference to a required input
+        taken, rest = 0, len(ranked)
+        for index, (o, reason) in enumerate(ranked):
+            if self.limit is not None and taken >= self.limit:
+                rest = index
+                break
             if self.offer(o, consumer, param, level, reason):
-                taken, beyond = (taken, beyond + 1) if full else (taken + 1, beyond)
+                taken += 1
+        if rest < len(ranked) and param.required:  # past the cap: reads' own references, a cap of their own
+            references = [f for f in ranked[rest:] if _own_reference(f[0])]
+            beyond = 0
+            for o, reason in references:
+                if beyond >= (self.limit or 0):
+                    return
+                beyond += 1 if self.offer(o, consumer, param, level, reason) else 0
 
     def exact_names(self, consumer: Api, param: Param, resource: str | None, loose: bool = False) -> None:
         """Required or identifying scalar parameters only (optional filters and bodies would flood it);
