@@ -1,4 +1,4 @@
-"""A read's own reference past the cap of edges into a required input (``rest_edges.OWN_REFERENCES``): the
+"""A read's own reference past the cap of edges into a required input (``rest_edges._RestGraph._take``): the
 lists whose items name a gadget (``data[].gadget``) rank first and fill the cap of edges into the gadget's
 read; the widget's own ``gadget`` (one value, read from the widget the request states) still feeds it, so
 "Which gadget is widget wdg_… for?" reads the widget, then its gadget (``GET /gadgets/{id}``: fed by the
