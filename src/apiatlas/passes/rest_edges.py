@@ -46,6 +46,10 @@ from apiatlas.passes.rest_services import ids_within_services
 from apiatlas.passes.rest_shapes import GENERIC_CONTAINERS, representations, shapes
 
 CONSUMER_LOCATIONS = frozenset({"path", "query", "body"})
+# past the cap of a required input, the top-level fields of reads (a price's ``product``: the one thing it
+# refers to, read from the item the request states) still feed it: the lists ranked first fill the cap
+# otherwise (an optional filter gets none: "the payment intents of this one's customer" was never asked).
+# They have a cap of their own, the same (``_take``): in the static order, by key, 3 had stopped at the c's.
 POOL = 200  # candidates per field name from other business objects (the best ranked by static order)
 _JSON_TYPES = ("string", "integer", "number", "boolean", "object", "array")
 _SCALARS = frozenset({"string", "integer", "number"})
@@ -225,12 +229,20 @@ class _RestGraph:
                 self.reach[f[0].api.key],
             ),
         )
-        taken = 0
-        for o, reason in ranked:
+        taken, rest = 0, len(ranked)
+        for index, (o, reason) in enumerate(ranked):
             if self.limit is not None and taken >= self.limit:
-                return
+                rest = index
+                break
             if self.offer(o, consumer, param, level, reason):
                 taken += 1
+        if rest < len(ranked) and param.required:  # past the cap: reads' own references, a cap of their own
+            references = [f for f in ranked[rest:] if _own_reference(f[0])]
+            beyond = 0
+            for o, reason in references:
+                if beyond >= (self.limit or 0):
+                    return
+                beyond += 1 if self.offer(o, consumer, param, level, reason) else 0
 
     def exact_names(self, consumer: Api, param: Param, resource: str | None, loose: bool = False) -> None:
         """Required or identifying scalar parameters only (optional filters and bodies would flood it);
@@ -367,3 +379,8 @@ def rest_edges(catalog: Catalog, config: BuildConfig, context: PassContext) -> N
         return
     added = build_rest_edges(catalog, config)
     context.progress(f"rest edges: {added} added, {len(catalog.edges)} in all")
+
+
+def _own_reference(o: _Out) -> bool:
+    """A top-level field of a read taking an input (``product`` of ``GET /prices/{price}``)."""
+    return "[]" not in o.field and "." not in o.field and method_of(o.api) == "GET" and o.api.params != []

@@ -4,6 +4,7 @@ the part of a thing its path names, and whether a last step adds anything (``Pla
 from __future__ import annotations
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.catalog import singular
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning.context import PlanContext
@@ -43,6 +44,8 @@ def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
         return 0.0
     one, vocabulary = weights.one_counted if takes_one_of(api, ctx.counted) else 0.0, ctx.cache.vocabulary
     if ctx.kind:
+        if ctx.cache.own_kind(api) == ctx.kind and _one_of_many(ctx, api):
+            return -one  # one item where many are asked ("List the boxes": their page list answers)
         if ctx.cache.own_kind(api) == ctx.kind or (key in ctx.members and holds(api, ctx.kind, vocabulary)):
             return 1.0 - one  # a thing of that kind, or the things in it ("add X to the team core")
         # asked in the plural, a list of them answers ("Which channels is X in?": a user's ``channels[]``)
@@ -79,3 +82,14 @@ def adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
             before[index] = max(strength, before.get(index, 0.0))
     last = ctx.relevance.strength(apis[-1])
     return 0.0 if any(strength > before.get(i, 0.0) for i, strength in last.items()) else 1.0
+
+
+def _one_of_many(ctx: PlanContext, api: Api) -> bool:
+    """Whether ``api`` reads one item (``GET …/boxes/{box}``) of the kind the request asks for in the plural,
+    no value of that kind stated, where the catalog pages that kind (``page_lists.page_kind``)."""
+    if not (ctx.plural and api.key.startswith("GET ") and api.key.rstrip("/").endswith("}")):
+        return False
+    if any(f.hint == ctx.kind for f in ctx.found):
+        return False  # "the boxes b-1 and b-2": each one read
+    said = any(singular(w) == ctx.kind != w.lower() for w in ctx.words)
+    return said and bool(ctx.cache.page_lists().get(ctx.kind))

@@ -32,7 +32,7 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
         return PERSON  # whose the thing is ("кому принадлежит …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
-    return _first_kind(words, vocabulary.naming)
+    return _first_kind(_WORD.findall(_without(text, stated, "'").lower()), vocabulary.naming)
 
 
 def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[str]) -> str:
@@ -52,11 +52,12 @@ def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[st
 _FOREIGN = re.compile(r"[^\W\d_a-zA-Z]+")  # a word of letters outside the Latin alphabet
 
 
-def _without(text: str, stated: list[str]) -> str:
-    """The request without the values it states (each replaced by a space)."""
+def _without(text: str, stated: list[str], mark: str = " ") -> str:
+    """The request without the values it states (each replaced by a space, or by ``mark``: a word that
+    keeps the words around a value apart)."""
     for piece in stated:
         if piece:
-            text = text.replace(piece, " ")
+            text = text.replace(piece, f" {mark} ")
     return text
 
 
@@ -112,9 +113,12 @@ def _kind_at(words: list[str], i: int, naming: dict[str, str]) -> int:
 
 def _first_kind(words: list[str], naming: dict[str, str]) -> str:
     """The kind the first word naming one names; a kind's name written as two or three words ("replica
-    sets", "persistent volume claim") is one word of the catalog, read longest first."""
+    sets", "persistent volume claim") is one word of the catalog, read longest first; a kind right before
+    another (a noun compound, "the payment intent") is the head's, the last."""
     for i in range(len(words)):
         if said := _kind_at(words, i, naming):
+            if _kind_at(words, i + said, naming) == 1:  # "the payment intent": the last noun is the head
+                return naming[words[i + said]]
             return naming["".join(words[i : i + said])]
     return ""
 

@@ -6,7 +6,7 @@ kind everywhere (each ``items[]`` list as its path's kind), a page list took the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from apiatlas.planning.lookups import listed_item, singular_kind
 from apiatlas.snapshot.graph_links import Link
@@ -46,3 +46,11 @@ def own_id(edges: Iterable[Link], producer: str, kind: str, kinds: Collection[st
         if own and page_kind(producer, edge.producer_field, kinds) == kind:
             return edge
     return None
+
+
+def asked_page(kind: str, words: Sequence[str], key: str, pages: Mapping[str, Collection[str]]) -> bool:
+    """Whether ``key`` is the page list of the kind a request asks for in the plural ("List the boxes": the
+    page of ``GET /boxes``, ``pages``: ``page_kind``'s kinds and their lists). Many of a kind are answered by
+    their list, not by the read of one item of it."""
+    said = any(w.lower() != kind and singular_kind(w) == kind for w in words)
+    return bool(kind) and said and key in pages.get(kind, ())

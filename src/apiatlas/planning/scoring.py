@@ -24,6 +24,7 @@ from apiatlas.planning.entities import joined, more_entities, with_entities
 from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
 from apiatlas.planning.lookups import created_names, names_another_kind, rereads_listed
 from apiatlas.planning.model import CandidateChain
+from apiatlas.planning.page_lists import asked_page
 from apiatlas.planning.roles import one_lookup_per_end
 from apiatlas.planning.steps import (
     ChainTally,
@@ -227,6 +228,15 @@ class ChainScoring:
         )  # fmt: skip
 
     @staticmethod
+    def _listing(ctx: PlanContext, target: Api, picked: set[str]) -> bool:
+        """Whether the target's output is a list named for a thing the request says (none a step before
+        picks the newest of: ``picked``), or the page list of the kind the request asks for in the plural
+        (``page_lists.asked_page``)."""
+        if ctx.said_kinds(ctx.cache.kinds_listed_by(target)) - picked:
+            return True
+        return asked_page(ctx.kind, ctx.words, target.key, ctx.cache.page_lists())
+
+    @staticmethod
     def _kinds(ctx: PlanContext) -> frozenset[str]:
         return ctx.cache.vocabulary.kind_set
 
@@ -326,7 +336,7 @@ class ChainScoring:
             "replace": -w.replace * self.replaces(ctx, target),
             "unfed": -w.unfed * tally.unfed,
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
-            "lists": w.lists * bool(ctx.said_kinds(ctx.cache.kinds_listed_by(target)) - picked),
+            "lists": w.lists * self._listing(ctx, target, picked),
             "hint": w.hint * tally.kind_fit,
             "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),

@@ -12,6 +12,7 @@ from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
+from apiatlas.planning.filter_inputs import feedable
 from apiatlas.planning.lookups import (
     input_kind,
     item_kind,
@@ -70,7 +71,7 @@ def open_inputs(ctx: PlanContext, api: Api) -> list[Slot]:
         s
         for s in slots(api)
         if s.table is None
-        and (s.required or (not filtered and wanted(api, s.name, False, voc)) or s.name.lower() in named)
+        and (s.required or (not filtered and feedable(api, s.name, voc)) or s.name.lower() in named)
         and (None, s.name) not in bound
     ]
     for table in api.input_tables:

@@ -304,8 +304,11 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
     parts = vocabulary.part_words
 
     def common(word: str) -> bool:
-        """A sentence word, or a kind word written as an acronym ("UK" of "uk"): neither names a thing."""
-        return word.lower() in SENTENCE_WORDS or (word.isupper() and word.lower() in vocabulary.naming)
+        """A sentence word, or a kind word written as an acronym ("UK" of "uk"), or the acronym of an
+        identifier, plural too ("ID", "IDs": "the tax IDs of …"): none names a thing."""
+        acronym = word.isupper() or (word.endswith("s") and word[:-1].isupper())
+        low = word.lower()
+        return low in SENTENCE_WORDS or (acronym and (low in vocabulary.naming or low in ID_LINKS))
 
     def close() -> None:
         # "the book Emma and of the band …", "Dune Chapter 1": links, common words and a numbered part at

@@ -1,0 +1,103 @@
+"""Many things of a kind asked (Stripe development set's misses, general mechanisms): "List the crates" is
+answered by the page list of crates (``GET /crates`` returning ``{data: [...]}``, a page named for no kind),
+not by the read of one crate fed from some list (``page_lists.asked_page``, ``fit._one_of_many``); an
+optional input another operation requires whose description says it only filters ("Only return crates
+with the given url.") is no lookup's to feed (``filter_inputs.feedable``); "IDs" names no thing
+("the seal IDs of …")."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.planning import values as v
+from apiatlas.planning.intent import asked_kind
+from apiatlas.planning.planner import Planner
+from apiatlas.planning.steps import open_inputs
+from apiatlas.snapshot import Snapshot
+from test_plan_review_cases import _by_path
+from test_rest_loose_ids import compiled_spec
+
+CRATE = "{type: object, properties: {id: {type: string}, url: {type: string}, hub: {type: string}}}"
+HOOK = "{type: object, properties: {id: {type: string}, url: {type: string}, crate: {type: string}}}"
+
+
+def _page(item: str) -> str:
+    return "{type: object, properties: {has_more: {type: boolean}, data: {type: array, items: " + item + "}}}"
+
+
+def _list(path: str, summary: str, params: list[tuple[str, bool, str]], out: str) -> str:
+    given = ", ".join(
+        f"{{name: {n}, in: query, required: {str(r).lower()}, description: '{d}', schema: {{type: string}}}}"
+        for n, r, d in params
+    )
+    return f"""\
+  {path}:
+    get:
+      summary: {summary}
+      parameters: [{given}]
+      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {out}}}}}}}}}
+"""
+
+
+_CREATE_HOOK = """\
+  /hooks:
+    post:
+      summary: Create a hook
+      parameters: [{name: url, in: query, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok, content: {application/json: {schema: HOOK}}}}
+""".replace("HOOK", HOOK)
+
+YARD = "openapi: 3.0.0\ninfo: {title: Yard, version: '1'}\npaths:\n" + "".join(
+    [
+        _list("/crates", "Returns a list of your crates, sorted by creation date, the most recent first",
+              [("url", False, "Only return crates with the given url."),
+               ("hub", False, "The hub of the crates.")],
+              _page(CRATE)),
+        _by_path("/crates/{crate}", "get", "Retrieves an existing crate", "crate", CRATE),
+        _list("/hubs", "Returns a list of hubs", [], _page(HOOK)),
+        _by_path("/hubs/{hub}", "get", "Retrieves a hub", "hub", HOOK),
+        _by_path("/hubs/{hub}/crates", "get", "Returns a list of crates stored at a hub", "hub",
+                 _page(CRATE)),
+        _CREATE_HOOK,
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def yard(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "many_asked_yard", YARD)
+
+
+def test_many_asked_are_answered_by_their_page_list(yard: Snapshot) -> None:
+    planner = Planner(yard, allow=None)
+    assert planner.plan("List the crates").chains[0].api_keys == ["GET /crates"]
+    asked = planner.plan("Which crates are at the hub hub_8Kd02LmQ?").chains[0].api_keys
+    assert asked in (["GET /hubs/{hub}/crates"], ["GET /crates"])  # the crates filtered by the hub, both
+
+
+def test_one_stated_item_is_still_read(yard: Snapshot) -> None:
+    chains = Planner(yard, allow=None).plan("Show the crate crt_91KdLq2m").chains
+    assert chains[0].api_keys == ["GET /crates/{crate}"]
+
+
+def test_an_input_saying_it_filters_is_no_lookup(yard: Snapshot) -> None:
+    planner, crates = Planner(yard, allow=None), yard.get_api("GET /crates")
+    assert crates is not None
+    ctx = planner._read("List all crates", None, dict)
+    assert "url" not in {s.name for s in open_inputs(ctx, crates)}
+    assert planner.plan("List all crates").chains[0].api_keys == ["GET /crates"]
+
+
+def test_ids_name_no_thing() -> None:
+    found = v.extract_values("List the seal IDs of crate crt_91KdLq2m")
+    assert [f.value for f in found if f.kind == v.ENTITY] == []
+    assert [f.value for f in v.extract_values("Show the ID of Acme Ltd")] == ["Acme Ltd"]
+
+
+def test_the_head_of_a_noun_compound_is_the_kind_asked() -> None:
+    words = CatalogVocabulary(kinds=["shipping", "label", "deployment", "pod"], kind_words={"pods": "pod"})
+    assert asked_kind("Show the shipping label lbl_8Kd02LmQ", ["lbl_8Kd02LmQ"], words) == "label"
+    assert asked_kind("Show the shipping of order o_1", ["o_1"], words) == "shipping"
+    # a stated value between two kinds joins nothing
+    assert asked_kind("Which deployment web-1 pods run?", ["web-1"], words) == "deployment"
