@@ -278,6 +278,16 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     return view.cosines.get(first, top) - null_cosine
 
 
+def gathered(objects: list[str], shares: Mapping[str, float]) -> float:
+    """How far the meaning's first hits gather on one thing beyond chance: the share of ``objects`` (the
+    business objects of the first ten dense hits, in order) that are the first's, minus that object's
+    share of the catalog's APIs (``shares``): a catalog of one object gathers nothing. 0 without hits."""
+    if not objects or not objects[0]:
+        return 0.0
+    first = objects[0]
+    return sum(1 for o in objects if o == first) / len(objects) - shares.get(first, 0.0)
+
+
 def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:
     """``reach_margin`` (top cosine - the catalog's null cosine), ``absent``, ``alien`` (1 when a word
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
