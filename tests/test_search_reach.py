@@ -29,6 +29,7 @@ from apiatlas.search.reach import (
 )
 from apiatlas.search.reach_rules import (
     MAX_FAR_MARGIN,
+    MAX_GATHERED_DEPTH,
     MAX_MARGIN,
     MAX_STANDOUT,
     MAX_SUPPORT,
@@ -515,7 +516,9 @@ def test_a_request_in_another_script_whose_meaning_picks_out_one_thing_is_in_rea
     gathers = UNREAD_FAR | {"cos_gap_median": MAX_STANDOUT + 0.008, "gathered": MIN_GATHERED + 0.07}
     assert meaning_gathers(gathers) and not unread_and_far(gathers) and not out_of_reach(gathers)
     assert out_of_reach(gathers | {"gathered": MIN_GATHERED - 0.01})  # «запиши меня к парикмахеру»
-    assert out_of_reach(gathers | {"cos_gap_median": MAX_STANDOUT - 0.001})  # «какой сейчас курс доллара?»
+    assert out_of_reach(gathers | {"cos_gap_median": MAX_STANDOUT - 0.001})  # no card stands out
+    far = gathers | {"reach_margin": -MAX_GATHERED_DEPTH - 0.01}  # «какой сейчас курс доллара?»
+    assert out_of_reach(far)
     assert out_of_reach({k: v for k, v in gathers.items() if k != "gathered"})  # without the signal
 
 

@@ -34,6 +34,7 @@ MIN_KNOWN_HELD = 5  # the second way spares a request with this many content wor
 MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
 MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
 # word (``held`` 1): the shared model's doubt does not make the search abstain
+MAX_GATHERED_DEPTH = MIN_BACKED_SUPPORT  # ``meaning_gathers``: the best cosine no farther under the null
 
 
 def out_of_reach(signals: Mapping[str, float]) -> bool:
@@ -99,11 +100,14 @@ def meaning_gathers(signals: Mapping[str, float]) -> bool:
     the catalog's APIs, are of that card's business object (``gathered``, ``reach.gathered``). The null
     is made of words of the catalog's main script, and a request in another script stands lower against
     the cards whatever it asks («выключи режим «не беспокоить»»: its first cards all of one object, 0.02
-    under an English catalog's null); a request the catalog does not serve finds no object, or no card
+    under an English catalog's null) — but not farther under it than ``MAX_GATHERED_DEPTH`` (as far as
+    ``words_back_the_answer`` asks the words' card to stand above it: «какой сейчас курс доллара?» gathers
+    on one object too, 0.068 under); a request the catalog does not serve finds no object, or no card
     standing out. Callers check ``REACH_SIGNALS``."""
     return (
         signals.get("cos_gap_median", 0.0) >= MAX_STANDOUT
         and signals.get("gathered", 0.0) >= MIN_GATHERED
+        and signals["reach_margin"] >= -MAX_GATHERED_DEPTH
     )
 
 
