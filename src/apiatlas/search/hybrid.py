@@ -25,7 +25,7 @@ from apiatlas.search.providers import (
     check_query_model,
     snapshot_search_stats,
 )
-from apiatlas.search.reach import CatalogReach, reach_signals
+from apiatlas.search.reach import CatalogReach, gathered, reach_signals
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback, known_forms
 from apiatlas.search.vectors import CardVectors
@@ -67,6 +67,7 @@ class HybridSearch:
         self._object_stems: dict[str, list[str]] = {}
         self._actions: ApiActions | None = None  # what each API does, when its key says it
         self._forms: WordForms | None = None
+        self._shares: dict[str, float] | None = None
         # request words in a script the catalog does not write, read across by the embedding model
         self.across = CrossScript(snapshot, self.lexical_index, self.provider)
 
@@ -78,6 +79,15 @@ class HybridSearch:
     def dense_path(self) -> str:
         """How the dense side scores every card: ``int8`` (onnxruntime's 8-bit product) or ``float32``."""
         return self._vectors.path
+
+    @property
+    def shares(self) -> dict[str, float]:
+        """Each business object's share of the catalog's kept APIs (read once)."""
+        if self._shares is None:
+            counts = self.snapshot.object_api_counts()
+            total = sum(counts.values()) or 1
+            self._shares = {k: n / total for k, n in counts.items()}
+        return self._shares
 
     def lexical_index(self) -> LexicalIndex | None:
         """The precomputed BM25F arrays (None for a snapshot without them: FTS5 is used instead)."""
@@ -327,6 +337,10 @@ class HybridSearch:
         the catalog's reach (``search.reach``: hybrid searches judged by their own model)."""
         signals = signals_of(view)
         reach = reach_signals(view, query, self.reach) if mode is SearchMode.HYBRID else {}
+        if reach and view.alien:  # what the meaning picks out (``reach_rules.meaning_gathers``)
+            first = view.dense_order[:10]
+            names = self.snapshot.api_titles(first)
+            reach["gathered"] = gathered([names.get(k, ("", ""))[0] for k in first], self.shares)
         signals |= reach
         model = self.settings.model_for(mode.value)
         judged_as = None

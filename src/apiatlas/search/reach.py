@@ -13,7 +13,9 @@ cosine is no higher than the null's, that cosine stands out little from the dens
 lexical hit is weak and a quarter or more of its content words are absent; or when the request is short,
 its best word match has no meaning behind it — the card the words rank first is no closer to the request
 than random words are to the catalog (``support``), and it is not the card the meaning ranks first — and
-no card stands out of the dense candidates (``unsupported_words``); or when it gives no value (no
+no card stands out of the dense candidates (``unsupported_words``; not when one first hit holds every
+content word and the words' first card lies within a hair of the meaning's first: ``whole_and_near``);
+or when it gives no value (no
 name, id or number), none of its content words is the catalog's, only its action and function words
 are, and the meaning does not rank first the card the words do (``no_catalog_word``: "schedule a dentist
 appointment"); or when none of its content words is held by any of the first hits — or none past its
@@ -22,7 +24,9 @@ first word, its verb — and the card its words rank first is no nearer than ran
 the catalog's main one (Russian over an English spec, English over a Russian catalog that also
 writes Latin identifiers) is judged out of reach only when the catalog has neither its words in any
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
-nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»);
+nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»),
+and its meaning picks out no one thing of the catalog (``meaning_gathers``: the first card standing out,
+the first dense hits gathered on its business object beyond its share of the catalog, ``gathered``);
 otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
 
 The same null reads the other way: a request whose content words one of the first hits all holds, and
@@ -276,6 +280,16 @@ def lexical_support(view: SearchView, null_cosine: float, query: str = "") -> fl
     if first is None:
         return top - null_cosine
     return view.cosines.get(first, top) - null_cosine
+
+
+def gathered(objects: list[str], shares: Mapping[str, float]) -> float:
+    """How far the meaning's first hits gather on one thing beyond chance: the share of ``objects`` (the
+    business objects of the first ten dense hits, in order) that are the first's, minus that object's
+    share of the catalog's APIs (``shares``): a catalog of one object gathers nothing. 0 without hits."""
+    if not objects or not objects[0]:
+        return 0.0
+    first = objects[0]
+    return sum(1 for o in objects if o == first) / len(objects) - shares.get(first, 0.0)
 
 
 def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> dict[str, float]:

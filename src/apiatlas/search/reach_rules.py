@@ -18,6 +18,13 @@ MIN_ABSENT = 0.25  # ... and at least this share of the request's content words 
 # the second way (read off the same development halves; docs/search.md, "Word matches without meaning")
 MAX_SUPPORT = -0.01  # the lexical first hit's cosine at least this far below the catalog's null cosine
 MAX_SUPPORT_LENGTH = 7  # ... in a request of at most this many distinct stems (the null's are 3 words)
+# (the second way spares a request one first hit holds whole, its words' first card within ``MAX_MARGIN``
+# of the meaning's first: ``whole_and_near``)
+
+# a request in another script whose meaning picks out one thing of the catalog (``meaning_gathers``): its
+# best cosine stands ``MAX_STANDOUT`` out of the dense candidates and this share of the first ten dense
+# hits, over the share of the catalog's APIs, are of its business object
+MIN_GATHERED = 0.3
 
 # the third and fourth ways (docs/search.md, "Requests that name nothing of the catalog")
 MAX_FAR_MARGIN = 0.0  # a request with unread foreign words: its best cosine below the catalog's null
@@ -27,6 +34,7 @@ MIN_KNOWN_HELD = 5  # the second way spares a request with this many content wor
 MIN_HELD_SHARE = 0.6  # ... this (rarity-weighted) share of them held by one of the first hits
 MIN_BACKED_SUPPORT = 0.05  # the card the words rank first this far above the null, holding every content
 # word (``held`` 1): the shared model's doubt does not make the search abstain
+MAX_GATHERED_DEPTH = MIN_BACKED_SUPPORT  # ``meaning_gathers``: the best cosine no farther under the null
 
 
 def out_of_reach(signals: Mapping[str, float]) -> bool:
@@ -75,8 +83,32 @@ def held_by_no_hit(signals: Mapping[str, float]) -> bool:
 def unread_and_far(signals: Mapping[str, float]) -> bool:
     """A request with a word in another script than the catalog's main one whose foreign words are read
     as no catalog word (one at least), whose other content words are not the catalog's either, and whose
-    best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's."""
-    return signals["unread"] >= 1 and not signals["known"] and signals["reach_margin"] < MAX_FAR_MARGIN
+    best cosine lies below the catalog's null: neither its words nor its meaning are the catalog's —
+    unless the meaning picks out one thing of the catalog (``meaning_gathers``)."""
+    return (
+        signals["unread"] >= 1
+        and not signals["known"]
+        and signals["reach_margin"] < MAX_FAR_MARGIN
+        and not meaning_gathers(signals)
+    )
+
+
+def meaning_gathers(signals: Mapping[str, float]) -> bool:
+    """Whether the meaning picks out one thing of the catalog: its first card stands out of the dense
+    candidates (``cos_gap_median`` at least ``MAX_STANDOUT``, the bound the other ways read as "no card
+    stands out") and ``MIN_GATHERED`` or more of the first ten dense hits, beyond that object's share of
+    the catalog's APIs, are of that card's business object (``gathered``, ``reach.gathered``). The null
+    is made of words of the catalog's main script, and a request in another script stands lower against
+    the cards whatever it asks («выключи режим «не беспокоить»»: its first cards all of one object, 0.02
+    under an English catalog's null) — but not farther under it than ``MAX_GATHERED_DEPTH`` (as far as
+    ``words_back_the_answer`` asks the words' card to stand above it: «какой сейчас курс доллара?» gathers
+    on one object too, 0.068 under); a request the catalog does not serve finds no object, or no card
+    standing out. Callers check ``REACH_SIGNALS``."""
+    return (
+        signals.get("cos_gap_median", 0.0) >= MAX_STANDOUT
+        and signals.get("gathered", 0.0) >= MIN_GATHERED
+        and signals["reach_margin"] >= -MAX_GATHERED_DEPTH
+    )
 
 
 def read_across_and_held_by_no_hit(signals: Mapping[str, float]) -> bool:
@@ -100,6 +132,22 @@ def unsupported_words(signals: Mapping[str, float]) -> bool:
         and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
         and signals["length"] <= MAX_SUPPORT_LENGTH
         and not many_words_held(signals)
+        and not whole_and_near(signals)
+    )
+
+
+def whole_and_near(signals: Mapping[str, float]) -> bool:
+    """A request whose content words the catalog has (one at least), all held by one of the first hits
+    (``held`` 1), and whose words' first card stands within ``MAX_MARGIN`` of the cosine of the meaning's
+    first (``support`` against ``reach_margin``: both read against the null): the meaning ranks another
+    card first by a hair, not another thing ("set my presence to away": the words' card third by meaning,
+    0.004 under the first, every card under the null). A chance match holds part of the request, or its
+    card lies well under the meaning's first ("track the delivery of my package" over a payments API: 0.04).
+    Callers check ``REACH_SIGNALS``."""
+    return (
+        signals["known"] >= 1
+        and signals["held"] >= 1.0
+        and signals["support"] >= signals["reach_margin"] - MAX_MARGIN
     )
 
 
