@@ -101,3 +101,12 @@ def test_the_head_of_a_noun_compound_is_the_kind_asked() -> None:
     assert asked_kind("Show the shipping of order o_1", ["o_1"], words) == "shipping"
     # a stated value between two kinds joins nothing
     assert asked_kind("Which deployment web-1 pods run?", ["web-1"], words) == "deployment"
+
+
+def test_kind_words_read_across_from_another_script_keep_their_own_order() -> None:
+    """«логи подов» read across is "log pod": Russian puts the head first (the logs of the pods), so the
+    head-last reading of an English compound is not applied (the planner passes ``head_last=False`` when a
+    word was read across)."""
+    words = CatalogVocabulary(kinds=["log", "pod"], kind_words={"logs": "log", "pods": "pod"})
+    assert asked_kind("покажи log pod web-1", ["web-1"], words, head_last=False) == "log"
+    assert asked_kind("show the log pod web-1", ["web-1"], words) == "pod"  # English: the last is the head

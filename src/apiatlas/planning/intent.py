@@ -17,9 +17,12 @@ _WORD = re.compile(r"[a-zа-яё']+")
 _PARAM = re.compile(r"\{[^}]*\}")
 
 
-def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> str:
+def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary, head_last: bool = True) -> str:
     """The kind of the first thing the request names outside its stated values, when it asks something
     about that thing (its birthday, its look, its homepage) rather than who or what it is; else ''.
+    ``head_last``: two kind words side by side are an English noun compound, the last one its head ("the
+    payment intent"); a request whose kind words were read across from another script says them in that
+    language's order («логи подов»: the logs of the pods, the head first), so the caller passes False.
 
     "When is the birthday of the founder of X?" → person (when the catalog's words say a founder is
     one); "Who is the founder of X?" → '' (the name is the answer, found where the people of X are
@@ -32,7 +35,7 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
         return PERSON  # whose the thing is ("кому принадлежит …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
-    return _first_kind(_WORD.findall(_without(text, stated, "'").lower()), vocabulary.naming)
+    return _first_kind(_WORD.findall(_without(text, stated, "'").lower()), vocabulary.naming, head_last)
 
 
 def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[str]) -> str:
@@ -111,13 +114,13 @@ def _kind_at(words: list[str], i: int, naming: dict[str, str]) -> int:
     return next((n for n in (3, 2, 1) if i + n <= len(words) and "".join(words[i : i + n]) in naming), 0)
 
 
-def _first_kind(words: list[str], naming: dict[str, str]) -> str:
+def _first_kind(words: list[str], naming: dict[str, str], head_last: bool = True) -> str:
     """The kind the first word naming one names; a kind's name written as two or three words ("replica
     sets", "persistent volume claim") is one word of the catalog, read longest first; a kind right before
     another (a noun compound, "the payment intent") is the head's, the last."""
     for i in range(len(words)):
         if said := _kind_at(words, i, naming):
-            if _kind_at(words, i + said, naming) == 1:  # "the payment intent": the last noun is the head
+            if head_last and _kind_at(words, i + said, naming) == 1:  # "the payment intent": the head is last
                 return naming[words[i + said]]
             return naming["".join(words[i : i + said])]
     return ""
