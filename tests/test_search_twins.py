@@ -84,6 +84,9 @@ def test_a_variant_under_an_extra_segment_ranks_under_its_plain_twin_unless_name
         (["boards", "across", "all", "the", "teams"], "GET /v1/boards"),
         (["boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # one team: the scoped one
         (["all", "boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # "all" of the boards
+        (["all", "team", "boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # "team boards"
+        (["every", "team", "board", "list"], "GET /v1/teams/{team}/boards"),  # "team" names the boards
+        (["all", "teams", "boards"], "GET /v1/boards"),  # the teams' boards: every team
     ],
 )
 def test_every_item_of_a_scope_wants_the_unscoped_twin(said: list[str], first: str) -> None:

@@ -19,7 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from apiatlas.catalog.actions import HTTP_METHODS
+from apiatlas.catalog.actions import HTTP_METHODS, _plural, resource_of
 from apiatlas.language.words import EVERY_WORDS
 
 VERSION = re.compile(r"^v\d+(?:(?:alpha|beta)\d*)?$", re.IGNORECASE)
@@ -86,6 +86,11 @@ def _word(segment: str) -> str:
     return segment.lower().replace("-", "").replace("_", "")
 
 
+def _names(words: list[str], resource: str) -> bool:
+    """Whether the first one, two or three of ``words`` (joined) are ``resource``'s name."""
+    return any("".join(words[:n]) in _forms(resource) for n in range(1, len(words) + 1))
+
+
 def _forms(word: str) -> set[str]:
     """A word and its singular readings ("teams": team; "policies": policy; "classes": class)."""
     out = {word}
@@ -125,14 +130,19 @@ class Twins:
             self._plain[key] = [(w, k) for w, k in insertions(key) if k in self.keys]
         return self._plain[key]
 
-    def every_named(self, said: list[str], collections: set[str]) -> set[str]:
+    def every_named(self, said: list[str], collections: set[str], resource: str = "") -> set[str]:
         """The ``collections`` a request asks for every item of: a word of ``EVERY_WORDS`` with the
-        collection's name (singular or plural) within ``EVERY_REACH`` words after it."""
+        collection's name (singular or plural) within ``EVERY_REACH`` words after it. A name in the
+        singular right before the operation's own ``resource`` (one word or two or three joined) is a
+        word of that resource, not the scope: "all team members of team red" asks for every member."""
         out: set[str] = set()
         for i, word in enumerate(said):
-            if word in EVERY_WORDS:
-                for after in said[i + 1 : i + 1 + EVERY_REACH]:
-                    out |= {c for c in collections if after in _forms(c)}
+            if word not in EVERY_WORDS:
+                continue
+            for j in range(i + 1, min(i + 1 + EVERY_REACH, len(said))):
+                if resource and not _plural(said[j]) and _names(said[j + 1 : j + 4], resource):
+                    continue
+                out |= {c for c in collections if said[j] in _forms(c)}
         return out
 
     def lift(
@@ -153,9 +163,9 @@ class Twins:
         for group, score in best.items():
             for key in group:
                 fused[key] = max(fused.get(key, 0.0), score * TWIN_SHARE)
-        found = {k: self.scoped(k) for k in fused}
-        every = self.every_named(said, {c for scoped in found.values() for c, _ in scoped})
+        found = {k: scoped for k in fused if (scoped := self.scoped(k))}
         for key, scoped in found.items():
+            every = self.every_named(said, {c for c, _ in scoped}, resource_of(key))
             for collection, unscoped in scoped:
                 if collection in every:
                     fused[unscoped] = max(fused.get(unscoped, 0.0), fused[key])
