@@ -158,3 +158,25 @@ def test_the_version_twin_of_a_part_of_a_named_item_follows_it(tmp_path: Path) -
         )
     order = [h.api_key for h in found.ranked]
     assert order[:3] == ["GET /v1/boards/{name}", "GET /v1/boards/{name}/status", terse.key], order
+
+
+SINGULAR_PATHS = [  # a catalog writing its collections in the singular (``/board/{name}``)
+    op(k.replace("/boards/", "/board/").replace("/board_cards/", "/board_card/"), a.title, a.description)
+    for a in PARTS
+    for k in [a.key]
+]
+
+
+def test_a_part_of_an_item_is_on_a_resource_the_path_writes_in_the_singular(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "singular.atlas"
+    index_and_write(
+        catalog_of(SINGULAR_PATHS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(
+            "what does board main say now", mode=SearchMode.LEXICAL
+        )
+    order = [h.api_key for h in found.ranked]
+    assert order.index("GET /v1/board/{name}/status") < order.index("GET /v1/board_card/{name}"), order
