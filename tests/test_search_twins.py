@@ -180,3 +180,16 @@ def test_a_part_of_an_item_is_on_a_resource_the_path_writes_in_the_singular(tmp_
         )
     order = [h.api_key for h in found.ranked]
     assert order.index("GET /v1/board/{name}/status") < order.index("GET /v1/board_card/{name}"), order
+
+
+def test_every_item_of_a_scope_read_across_scripts() -> None:
+    """«события всех неймспейсов»: the request's words as the bridge reads them name the scope."""
+    twins = Twins(["GET /v1/namespaces/{namespace}/events", "GET /v1/events"])
+    said = ["покажи", "события", "всех", "неймспейсов"]
+    fused = {"GET /v1/namespaces/{namespace}/events": 1.0, "GET /v1/events": 0.6}
+    unread = dict(fused)
+    twins.lift(unread, said, 0.9)  # the Russian words alone name no collection of the catalog's
+    assert max(unread, key=lambda k: unread[k]) == "GET /v1/namespaces/{namespace}/events"
+    read = dict(fused)
+    twins.lift(read, said, 0.9, read=["покажи", "events", "всех", "namespace"])
+    assert max(read, key=lambda k: read[k]) == "GET /v1/events"

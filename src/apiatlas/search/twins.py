@@ -146,13 +146,19 @@ class Twins:
         return out
 
     def lift(
-        self, fused: dict[str, float], said: list[str], factor: float, on_named: Iterable[str] = ()
+        self,
+        fused: dict[str, float],
+        said: list[str],
+        factor: float,
+        on_named: Iterable[str] = (),
+        read: list[str] | None = None,
     ) -> None:
         """Three readings of twins, in this order:
         - the version twins of each candidate of ``on_named`` (those on a resource the request names)
           get at least ``TWIN_SHARE`` of their group's best score, joining the candidates if need be;
         - when the request asks for every item of a scope's collection, an operation under that scope
-          keeps ``factor`` of its score and its unscoped twin gets at least the scoped one's;
+          keeps ``factor`` of its score and its unscoped twin gets at least the scoped one's (``read``:
+          the request's words as the catalog writes them when read across scripts, ``said`` otherwise);
         - a variant whose word the request does not say (as one word or two or three joined: "test
           helpers" for ``test_helpers``) keeps at most ``VARIANT_SHARE`` of its plain twin's score."""
         best: dict[tuple[str, ...], float] = {}
@@ -165,7 +171,7 @@ class Twins:
                 fused[key] = max(fused.get(key, 0.0), score * TWIN_SHARE)
         found = {k: scoped for k in fused if (scoped := self.scoped(k))}
         for key, scoped in found.items():
-            every = self.every_named(said, {c for c, _ in scoped}, resource_of(key))
+            every = self.every_named(read or said, {c for c, _ in scoped}, resource_of(key))
             for collection, unscoped in scoped:
                 if collection in every:
                     fused[unscoped] = max(fused.get(unscoped, 0.0), fused[key])
