@@ -169,11 +169,16 @@ class Twins:
         for group, score in best.items():
             for key in group:
                 fused[key] = max(fused.get(key, 0.0), score * TWIN_SHARE)
-        found = {k: scoped for k in fused if (scoped := self.scoped(k))}
+        found = {k: self.scoped(k) for k in fused}
+        words = read or said
+        every = self.every_named(words, {c for scoped in found.values() for c, _ in scoped})
         for key, scoped in found.items():
-            every = self.every_named(read or said, {c for c, _ in scoped}, resource_of(key))
+            if not any(c in every for c, _ in scoped):
+                continue
+            # "all team members": the team names the members, not every team (read per operation)
+            here = self.every_named(words, {c for c, _ in scoped}, resource_of(key))
             for collection, unscoped in scoped:
-                if collection in every:
+                if collection in here:
                     fused[unscoped] = max(fused.get(unscoped, 0.0), fused[key])
                     fused[key] *= factor
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
