@@ -84,6 +84,9 @@ def test_a_variant_under_an_extra_segment_ranks_under_its_plain_twin_unless_name
         (["boards", "across", "all", "the", "teams"], "GET /v1/boards"),
         (["boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # one team: the scoped one
         (["all", "boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # "all" of the boards
+        (["all", "team", "boards", "of", "team", "red"], "GET /v1/teams/{team}/boards"),  # "team boards"
+        (["every", "team", "board", "list"], "GET /v1/teams/{team}/boards"),  # "team" names the boards
+        (["all", "teams", "boards"], "GET /v1/boards"),  # the teams' boards: every team
     ],
 )
 def test_every_item_of_a_scope_wants_the_unscoped_twin(said: list[str], first: str) -> None:
@@ -155,3 +158,38 @@ def test_the_version_twin_of_a_part_of_a_named_item_follows_it(tmp_path: Path) -
         )
     order = [h.api_key for h in found.ranked]
     assert order[:3] == ["GET /v1/boards/{name}", "GET /v1/boards/{name}/status", terse.key], order
+
+
+SINGULAR_PATHS = [  # a catalog writing its collections in the singular (``/board/{name}``)
+    op(k.replace("/boards/", "/board/").replace("/board_cards/", "/board_card/"), a.title, a.description)
+    for a in PARTS
+    for k in [a.key]
+]
+
+
+def test_a_part_of_an_item_is_on_a_resource_the_path_writes_in_the_singular(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "singular.atlas"
+    index_and_write(
+        catalog_of(SINGULAR_PATHS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        found = HybridSearch(snapshot, None, FusionSettings()).search(
+            "what does board main say now", mode=SearchMode.LEXICAL
+        )
+    order = [h.api_key for h in found.ranked]
+    assert order.index("GET /v1/board/{name}/status") < order.index("GET /v1/board_card/{name}"), order
+
+
+def test_every_item_of_a_scope_read_across_scripts() -> None:
+    """«события всех неймспейсов»: the request's words as the bridge reads them name the scope."""
+    twins = Twins(["GET /v1/namespaces/{namespace}/events", "GET /v1/events"])
+    said = ["покажи", "события", "всех", "неймспейсов"]
+    fused = {"GET /v1/namespaces/{namespace}/events": 1.0, "GET /v1/events": 0.6}
+    unread = dict(fused)
+    twins.lift(unread, said, 0.9)  # the Russian words alone name no collection of the catalog's
+    assert max(unread, key=lambda k: unread[k]) == "GET /v1/namespaces/{namespace}/events"
+    read = dict(fused)
+    twins.lift(read, said, 0.9, read=["покажи", "events", "всех", "namespace"])
+    assert max(read, key=lambda k: read[k]) == "GET /v1/events"

@@ -157,6 +157,8 @@ class SearchView:
     surface: Mapping[str, str] = field(default_factory=dict)  # query stem -> the word as the query wrote it
     asked: Mapping[str, str] = field(default_factory=dict)  # action -> the query word that asks for it
     said: list[str] = field(default_factory=list)  # the query's words as written, lower-case
+    read: list[str] = field(default_factory=list)  # each of them as the catalog writes it, when read
+    # across scripts (``search.bridge.Across.read``: «всех неймспейсов» all, namespace); empty otherwise
     foreign: frozenset[str] = frozenset()  # query stems in a script the catalog does not write
     unread: frozenset[str] = frozenset()  # query stems in such a script read as no catalog word
     alien: frozenset[str] = frozenset()  # query stems in another script than the catalog's main one

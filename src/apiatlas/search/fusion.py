@@ -48,5 +48,7 @@ def fused_scores(
     if mode is not SearchMode.DENSE:
         said = view.said if said is None else said
         on_named = actions.demote_unasked(fused, said, view.asked, mismatch)
-        actions.twins().lift(fused, said, mismatch, on_named)  # one operation under several paths
+        # one operation under several paths; «всех неймспейсов» read as the catalog writes it
+        read = view.read if view.read != view.said else None  # ("hpa" spelled out in ``said`` only)
+        actions.twins().lift(fused, said, mismatch, on_named, read=read)
     return fused, exact

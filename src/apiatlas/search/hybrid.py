@@ -250,6 +250,7 @@ class HybridSearch:
             surface={**across.surface, **{stem(w): w for w in reversed(said)}},  # the first spelling
             asked=asked,
             said=[w.lower() for w in said],
+            read=[w.lower() for w in across.read],
             foreign=across.neutral,
             unread=across.unread,
             alien=alien,

@@ -19,7 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from apiatlas.catalog.actions import HTTP_METHODS
+from apiatlas.catalog.actions import HTTP_METHODS, _plural, resource_of
 from apiatlas.language.words import EVERY_WORDS
 
 VERSION = re.compile(r"^v\d+(?:(?:alpha|beta)\d*)?$", re.IGNORECASE)
@@ -86,6 +86,11 @@ def _word(segment: str) -> str:
     return segment.lower().replace("-", "").replace("_", "")
 
 
+def _names(words: list[str], resource: str) -> bool:
+    """Whether the first one, two or three of ``words`` (joined) are ``resource``'s name."""
+    return any("".join(words[:n]) in _forms(resource) for n in range(1, len(words) + 1))
+
+
 def _forms(word: str) -> set[str]:
     """A word and its singular readings ("teams": team; "policies": policy; "classes": class)."""
     out = {word}
@@ -125,24 +130,35 @@ class Twins:
             self._plain[key] = [(w, k) for w, k in insertions(key) if k in self.keys]
         return self._plain[key]
 
-    def every_named(self, said: list[str], collections: set[str]) -> set[str]:
+    def every_named(self, said: list[str], collections: set[str], resource: str = "") -> set[str]:
         """The ``collections`` a request asks for every item of: a word of ``EVERY_WORDS`` with the
-        collection's name (singular or plural) within ``EVERY_REACH`` words after it."""
+        collection's name (singular or plural) within ``EVERY_REACH`` words after it. A name in the
+        singular right before the operation's own ``resource`` (one word or two or three joined) is a
+        word of that resource, not the scope: "all team members of team red" asks for every member."""
         out: set[str] = set()
         for i, word in enumerate(said):
-            if word in EVERY_WORDS:
-                for after in said[i + 1 : i + 1 + EVERY_REACH]:
-                    out |= {c for c in collections if after in _forms(c)}
+            if word not in EVERY_WORDS:
+                continue
+            for j in range(i + 1, min(i + 1 + EVERY_REACH, len(said))):
+                if resource and not _plural(said[j]) and _names(said[j + 1 : j + 4], resource):
+                    continue
+                out |= {c for c in collections if said[j] in _forms(c)}
         return out
 
     def lift(
-        self, fused: dict[str, float], said: list[str], factor: float, on_named: Iterable[str] = ()
+        self,
+        fused: dict[str, float],
+        said: list[str],
+        factor: float,
+        on_named: Iterable[str] = (),
+        read: list[str] | None = None,
     ) -> None:
         """Three readings of twins, in this order:
         - the version twins of each candidate of ``on_named`` (those on a resource the request names)
           get at least ``TWIN_SHARE`` of their group's best score, joining the candidates if need be;
         - when the request asks for every item of a scope's collection, an operation under that scope
-          keeps ``factor`` of its score and its unscoped twin gets at least the scoped one's;
+          keeps ``factor`` of its score and its unscoped twin gets at least the scoped one's (``read``:
+          the request's words as the catalog writes them when read across scripts, ``said`` otherwise);
         - a variant whose word the request does not say (as one word or two or three joined: "test
           helpers" for ``test_helpers``) keeps at most ``VARIANT_SHARE`` of its plain twin's score."""
         best: dict[tuple[str, ...], float] = {}
@@ -154,10 +170,15 @@ class Twins:
             for key in group:
                 fused[key] = max(fused.get(key, 0.0), score * TWIN_SHARE)
         found = {k: self.scoped(k) for k in fused}
-        every = self.every_named(said, {c for scoped in found.values() for c, _ in scoped})
+        words = read or said
+        every = self.every_named(words, {c for scoped in found.values() for c, _ in scoped})
         for key, scoped in found.items():
+            if not any(c in every for c, _ in scoped):
+                continue
+            # "all team members": the team names the members, not every team (read per operation)
+            here = self.every_named(words, {c for c, _ in scoped}, resource_of(key))
             for collection, unscoped in scoped:
-                if collection in every:
+                if collection in here:
                     fused[unscoped] = max(fused.get(unscoped, 0.0), fused[key])
                     fused[key] *= factor
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
