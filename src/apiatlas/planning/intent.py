@@ -22,7 +22,7 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary, head
     about that thing (its birthday, its look, its homepage) rather than who or what it is; else ''.
     ``head_last``: two kind words side by side are an English noun compound, the last one its head ("the
     payment intent"); a request whose kind words were read across from another script says them in that
-    language's order («логи подов»: the logs of the pods, the head first), so the caller passes False.
+    language's order («журнал заказов»: the log of the orders, the head first), so the caller passes False.
 
     "When is the birthday of the founder of X?" → person (when the catalog's words say a founder is
     one); "Who is the founder of X?" → '' (the name is the answer, found where the people of X are

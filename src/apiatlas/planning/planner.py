@@ -262,7 +262,7 @@ class Planner:
             meaning=meaning, meaning_weight=self.weights.meaning,
         )  # fmt: skip
         read = kinds_read_across(text, across, vocabulary.kind_set)
-        kind = asked_kind(read, stated, vocabulary, head_last=read == text)  # «логи подов»: head first
+        kind = asked_kind(read, stated, vocabulary, head_last=read == text)  # «журнал заказов»: head first
         plural = any(w.word.lower() != kind and singular(w.word) == kind for w in words)
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
