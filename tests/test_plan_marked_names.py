@@ -10,6 +10,7 @@ import pytest
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.said_names import bare_names
+from apiatlas.planning.values import extract_values
 from apiatlas.snapshot import Snapshot
 from test_plan_newest import SPEC as BOARDS
 from test_rest_loose_ids import compiled_spec
@@ -58,3 +59,16 @@ def test_a_bare_name_fills_an_input_taking_names(boards: Snapshot) -> None:
     assert pinned.chains and pinned.chains[0].api_keys == [
         "GET /boards.list", "GET /notes.history", "POST /notes.pin"
     ]  # fmt: skip
+
+
+def test_a_marked_word_in_a_quoted_message_is_no_name(boards: Snapshot) -> None:
+    """A hashtag ending a message in single quotes is part of the message, not the board posted to (the
+    quote closing right after it once kept the word from the words of the message)."""
+    vocabulary = CatalogVocabulary(kinds=["board"], named_inputs=["board"])
+    text = "Post 'we shipped #launch' in ops"
+    quoted = [f for f in extract_values(text, vocabulary) if f.text.startswith("'")]
+    assert [f.value for f in bare_names(text, vocabulary, quoted, frozenset())] == ["ops"]
+    result = Planner(boards, allow=None).plan(text)
+    assert result.chains and result.chains[0].api_keys == ["POST /notes.post"]
+    board = next(i for i in result.chains[0].steps[0].inputs if i.name == "board")
+    assert (board.origin, board.value) == ("request", "ops")

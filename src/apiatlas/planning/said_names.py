@@ -165,7 +165,7 @@ def bare_names(
     of named items whose id an input named for a kind takes may pick by it (``picked_name``)."""
     if not vocabulary.named_inputs:
         return []
-    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    taken = {w.lower().rstrip(".'’") for f in found for w in _WORD.findall(f.text)}  # "'… #launch'": launch
     read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
     out: list[v.ExtractedValue] = []
     for match in _WORD.finditer(read):
