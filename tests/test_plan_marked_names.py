@@ -72,3 +72,21 @@ def test_a_marked_word_in_a_quoted_message_is_no_name(boards: Snapshot) -> None:
     assert result.chains and result.chains[0].api_keys == ["POST /notes.post"]
     board = next(i for i in result.chains[0].steps[0].inputs if i.name == "board")
     assert (board.origin, board.value) == ("request", "ops")
+
+
+def test_the_place_named_comes_before_what_is_posted(boards: Snapshot) -> None:
+    """The object of the verb opening the request is what is posted when a place is named after it in the
+    same part ("Post hello to #ops"): the place fills the board taking names, not the message's word."""
+    vocabulary = CatalogVocabulary(kinds=["board"], named_inputs=["board"])
+    hello = bare_names("Post hello to #ops", vocabulary, [], frozenset())
+    assert [f.value for f in hello] == ["ops", "hello"]
+    assert [f.value for f in bare_names("Post deploy done to ops", vocabulary, [], frozenset())] == [
+        "ops", "deploy"
+    ]  # fmt: skip
+    archived = bare_names("Archive general and post hi in ops", vocabulary, [], frozenset())
+    assert [f.value for f in archived] == ["general", "ops"]  # another part: the archive's object first
+    for text in ("Post hello to #ops", "Post deploy done to ops"):
+        chain = Planner(boards, allow=None).plan(text).chains[0]
+        post = chain.steps[chain.api_keys.index("POST /notes.post")]
+        board = next(i for i in post.inputs if i.name == "board")
+        assert (board.origin, board.value) == ("request", "ops"), text
