@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.catalog.model import Api, Param
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.said_names import bare_names
 from apiatlas.planning.values import extract_values
@@ -90,3 +92,17 @@ def test_the_place_named_comes_before_what_is_posted(boards: Snapshot) -> None:
         post = chain.steps[chain.api_keys.index("POST /notes.post")]
         board = next(i for i in post.inputs if i.name == "board")
         assert (board.origin, board.value) == ("request", "ops"), text
+
+
+def _board_input(description: str) -> Api:
+    board = Param(name="board", location="query", required=True, description=description)
+    return Api(key="POST /notes.flag", object_key="", params=[board])
+
+
+def test_an_input_saying_it_takes_no_names_takes_no_bare_name() -> None:
+    """A name said without its kind fills an input whose description says it takes names, not one whose
+    description names names only to say it takes none."""
+    kinds = frozenset({"board"})
+    assert names_fill(_board_input("Board to flag in. An ID, or a name."), "board", "", lambda: True, kinds)
+    for said in ("The board's ID, not its name.", "A board ID (never a name)."):
+        assert not names_fill(_board_input(said), "board", "", lambda: True, kinds), said
