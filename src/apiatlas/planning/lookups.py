@@ -21,6 +21,8 @@ from apiatlas.snapshot.graph_links import Link
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
+# "name" said as what the input does not take: "The board's ID, not its name", "no names"
+_NOT_NAMES = re.compile(r"\b(?:not|never|no|instead of|rather than)\b[^.;]{0,20}?\bnames?\b", re.IGNORECASE)
 
 
 def listed_item(field: str) -> str:
@@ -127,9 +129,11 @@ def names_fill(
 
 
 def _described_as_taking_names(api: Api, name: str) -> bool:
-    """Whether the description of the input ``name`` of ``api`` says it takes names."""
+    """Whether the description of the input ``name`` of ``api`` says it takes names ("An ID, or a name"; not
+    "The board's ID, not its name")."""
     param = next((p for p in api.params if p.name == name), None)
-    return bool(param and _TAKES_NAMES.search(param.description))
+    said = param.description if param else ""
+    return bool(_TAKES_NAMES.search(_NOT_NAMES.sub(" ", said)))
 
 
 def creates(api: Api) -> str:

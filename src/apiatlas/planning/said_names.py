@@ -22,6 +22,7 @@ _NAMING = frozenset({"called", "named"})  # "a channel called q3-planning": the 
 _PLACES = frozenset({"in", "into", "to", "from"})  # "… the latest message in announcements": where it is
 _SLUG = re.compile(r"[a-z][a-z0-9_-]*")
 _ENDS = re.compile(r"\s*(?:$|[,.;:!?]|and\b|then\b)")  # what follows a name ending a part of a request
+_PART_END = re.compile(r"[,.;:!?]|\band\b|\bthen\b")  # what ends a part of a request
 _NAME_MARK = "#"  # written right before a word, it marks the word as a name ("#general", "#q3-planning")
 
 
@@ -161,13 +162,17 @@ def bare_names(
     ``_placed``) that ends the request or one of its parts ("Pin the latest message in general"), right
     after a write verb opening the request ("Mark general as read"), or marked as a name by ``#`` written
     right before it ("in #general and pin it", the mark not part of the name); no word the planner knows,
-    no kind and part of no value found already. Its kind unknown (``hint`` ''), it fills no input; a list
-    of named items whose id an input named for a kind takes may pick by it (``picked_name``)."""
+    no kind and part of no value found already. Its kind unknown (``hint`` ''), it fills only an input
+    taking names (``names_fill``), the first that does; a list of named items whose id an input named for
+    a kind takes may pick by it (``picked_name``). A name placed or marked in the part of the request the
+    verb's object opens comes before that object ("Post hello to #general": general, then hello, what is
+    posted)."""
     if not vocabulary.named_inputs:
         return []
-    taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
+    taken = {w.lower().rstrip(".'’") for f in found for w in _WORD.findall(f.text)}  # "'… #launch'": launch
     read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
     out: list[v.ExtractedValue] = []
+    opening_at = -1  # where the object of the opening verb is, when it is one of ``out``
     for match in _WORD.finditer(read):
         marked = read[match.start() - 1 : match.start()] == _NAME_MARK
         before = read[: match.start()].split()
@@ -189,7 +194,12 @@ def bare_names(
         ):
             continue
         written = text[match.start() : match.start() + len(name)]  # the value as written
-        out.append(v.ExtractedValue(v.NAME, written, written, hint=""))
+        value = v.ExtractedValue(v.NAME, written, written, hint="")
+        if out and opening_at >= 0 and not _PART_END.search(read, opening_at, match.start()):
+            out.insert(len(out) - 1, value)  # "Post hello to #general": the place first, then what is posted
+        else:
+            out.append(value)
+        opening_at = match.end() if not (marked or placed) and len(out) == 1 else -1
     return out
 
 
