@@ -101,3 +101,12 @@ def test_the_head_of_a_noun_compound_is_the_kind_asked() -> None:
     assert asked_kind("Show the shipping of order o_1", ["o_1"], words) == "shipping"
     # a stated value between two kinds joins nothing
     assert asked_kind("Which deployment web-1 pods run?", ["web-1"], words) == "deployment"
+
+
+def test_a_capital_code_that_spells_a_link_word_is_still_a_value() -> None:
+    """Only the identifier's own acronym ("ID", "IDs") is no name: a country code written as a link word
+    ("AT", "NO") or a company's capitals ("BY Group") still name a thing."""
+    assert [f.value for f in v.extract_values("Show the tax rates for country AT")] == ["AT"]
+    assert [f.value for f in v.extract_values("List the customers in country NO")] == ["NO"]
+    assert [f.value for f in v.extract_values("Show the company BY Group")] == ["BY Group"]
+    assert [f.value for f in v.extract_values("Get the IDs for Acme Ltd")] == ["Acme Ltd"]
