@@ -7,12 +7,17 @@ with the given url.") is no lookup's to feed (``filter_inputs.feedable``); "IDs"
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.planning import values as v
+from apiatlas.planning.context import PlanContext
 from apiatlas.planning.intent import asked_kind
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.steps import open_inputs
 from apiatlas.snapshot import Snapshot
 from test_plan_review_cases import _by_path
@@ -110,3 +115,24 @@ def test_a_capital_code_that_spells_a_link_word_is_still_a_value() -> None:
     assert [f.value for f in v.extract_values("List the customers in country NO")] == ["NO"]
     assert [f.value for f in v.extract_values("Show the company BY Group")] == ["BY Group"]
     assert [f.value for f in v.extract_values("Get the IDs for Acme Ltd")] == ["Acme Ltd"]
+
+
+
+def test_a_page_list_a_step_before_picks_the_newest_of_earns_no_list_bonus(
+    yard: Snapshot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The newest crate picked from a hub's page of crates, then the page of crates again, is no list asked
+    for: a kind a step before picks the newest of earns no list bonus, its page lists named for no kind
+    (``data[]``) too; the page list alone keeps it."""
+    lists: dict[tuple[str, ...], float] = {}
+    terms = ChainScoring._terms
+
+    def kept(self: ChainScoring, ctx: PlanContext, apis: list[Api], *rest: Any) -> dict[str, float]:
+        out = terms(self, ctx, apis, *rest)
+        lists[tuple(a.key for a in apis)] = out["lists"]
+        return out
+
+    monkeypatch.setattr(ChainScoring, "_terms", kept)  # the real scoring, its terms read on the way
+    Planner(yard, allow=None).plan("List the newest crates")
+    assert lists[("GET /crates",)] > 0
+    assert lists[("GET /hubs", "GET /hubs/{hub}/crates", "GET /crates")] == 0
