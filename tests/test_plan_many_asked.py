@@ -136,3 +136,28 @@ def test_a_page_list_a_step_before_picks_the_newest_of_earns_no_list_bonus(
     Planner(yard, allow=None).plan("List the newest crates")
     assert lists[("GET /crates",)] > 0
     assert lists[("GET /hubs", "GET /hubs/{hub}/crates", "GET /crates")] == 0
+
+
+SIEVE = "{type: object, properties: {filter_id: {type: string}, label: {type: string}}}"
+MAIL = "{type: object, properties: {id: {type: string}, subject: {type: string}}}"
+INBOX = "openapi: 3.0.0\ninfo: {title: Inbox, version: '1'}\npaths:\n" + "".join(
+    [
+        _list("/filters", "Returns a list of your saved filters", [], _page(SIEVE)),
+        _by_path("/filters/{filter_id}", "get", "Retrieves a saved filter", "filter_id", SIEVE),
+        _list("/mails", "Returns a list of mails",
+              [("filter_id", False, "Filter ID of the saved filter to apply.")], _page(MAIL)),
+    ]
+)  # fmt: skip
+
+
+def test_a_description_naming_a_kind_of_the_catalog_says_no_filter(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """"Filter ID of the saved filter …" names a thing of a catalog that has filters (``GET /filters``), no
+    narrowing: the input stays a lookup's to feed, as ``lookups.wanted`` has it."""
+    inbox = compiled_spec(tmp_path_factory, "many_asked_inbox", INBOX)
+    planner, mails = Planner(inbox, allow=None), inbox.get_api("GET /mails")
+    assert mails is not None
+    ctx = planner._read("List the mails of my newest filter", None, dict)
+    assert "filter" in ctx.cache.vocabulary.kind_set
+    assert "filter_id" in {s.name for s in open_inputs(ctx, mails)}
