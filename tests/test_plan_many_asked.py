@@ -161,3 +161,25 @@ def test_a_description_naming_a_kind_of_the_catalog_says_no_filter(
     ctx = planner._read("List the mails of my newest filter", None, dict)
     assert "filter" in ctx.cache.vocabulary.kind_set
     assert "filter_id" in {s.name for s in open_inputs(ctx, mails)}
+
+
+POD = "{type: object, properties: {metadata: {type: object, properties: {name: {type: string}}}}}"
+PODS = "{type: object, properties: {items: {type: array, items: " + POD + "}}}"
+CLUSTER = "openapi: 3.0.0\ninfo: {title: Cluster, version: '1'}\npaths:\n" + "".join(
+    [
+        _list("/pods", "List pods", [], PODS),
+        _by_path("/pods/{name}", "get", "Read a pod", "name", POD),
+        _by_path("/pods/{name}/log", "get", "Read the log of a pod", "name", "{type: string}"),
+        _by_path("/deployments/{name}", "get", "Read a deployment", "name", POD),
+        _list("/logs", "List logs", [], PODS),
+        _by_path("/logs/{name}", "get", "Read a log", "name", POD),
+    ]
+)  # fmt: skip
+
+
+def test_a_genitive_read_across_is_no_noun_compound(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """«логи подов» is the logs of pods, read across as "log pod": a genitive after its head keeps the first
+    kind; only a compound of English words ("the pod log") takes the last."""
+    planner = Planner(compiled_spec(tmp_path_factory, "many_asked_cluster", CLUSTER), allow=None)
+    assert planner._read("покажи логи подов деплоймента web", None, dict).kind == "log"
+    assert planner._read("show the pod log of deployment web", None, dict).kind == "log"

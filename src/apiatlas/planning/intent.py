@@ -17,14 +17,16 @@ _WORD = re.compile(r"[a-zа-яё']+")
 _PARAM = re.compile(r"\{[^}]*\}")
 
 
-def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> str:
+def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary, compounds: bool = True) -> str:
     """The kind of the first thing the request names outside its stated values, when it asks something
     about that thing (its birthday, its look, its homepage) rather than who or what it is; else ''.
 
     "When is the birthday of the founder of X?" → person (when the catalog's words say a founder is
     one); "Who is the founder of X?" → '' (the name is the answer, found where the people of X are
     listed). Asking whose a thing is ("кому принадлежит …", "whose deal …") asks about a person, its
-    owner; "the address of the deal's owner" asks about an address.
+    owner; "the address of the deal's owner" asks about an address. ``compounds``: whether two kind words
+    in a row are a noun compound, its head the last (English words); not so for kinds read across from
+    another language («логи подов», read "log pod": the logs of pods, the genitive after its head).
     """
     words = _WORD.findall(_without(text, stated).lower())
     owner = next((i for i, w in enumerate(words) if w in OWNER_WORDS), -1)
@@ -32,7 +34,7 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary) -> s
         return PERSON  # whose the thing is ("кому принадлежит …"), not a thing of its owner's
     if not words or words[0] == "who":
         return ""
-    return _first_kind(_WORD.findall(_without(text, stated, "'").lower()), vocabulary.naming)
+    return _first_kind(_WORD.findall(_without(text, stated, "'").lower()), vocabulary.naming, compounds)
 
 
 def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[str]) -> str:
@@ -111,13 +113,13 @@ def _kind_at(words: list[str], i: int, naming: dict[str, str]) -> int:
     return next((n for n in (3, 2, 1) if i + n <= len(words) and "".join(words[i : i + n]) in naming), 0)
 
 
-def _first_kind(words: list[str], naming: dict[str, str]) -> str:
+def _first_kind(words: list[str], naming: dict[str, str], compounds: bool = True) -> str:
     """The kind the first word naming one names; a kind's name written as two or three words ("replica
     sets", "persistent volume claim") is one word of the catalog, read longest first; a kind right before
     another (a noun compound, "the payment intent") is the head's, the last."""
     for i in range(len(words)):
         if said := _kind_at(words, i, naming):
-            if _kind_at(words, i + said, naming) == 1:  # "the payment intent": the last noun is the head
+            if compounds and _kind_at(words, i + said, naming) == 1:  # "the payment intent": the head, last
                 return naming[words[i + said]]
             return naming["".join(words[i : i + said])]
     return ""

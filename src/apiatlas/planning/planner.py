@@ -261,7 +261,8 @@ class Planner:
             words, ranked_apis, self.search.titles(), self.search.rarity, terms_cache=self._api_terms,
             meaning=meaning, meaning_weight=self.weights.meaning,
         )  # fmt: skip
-        kind = asked_kind(kinds_read_across(text, across, vocabulary.kind_set), stated, vocabulary)
+        read = kinds_read_across(text, across, vocabulary.kind_set)
+        kind = asked_kind(read, stated, vocabulary, compounds=read == text)  # no compound read across
         plural = any(w.word.lower() != kind and singular(w.word) == kind for w in words)
         return PlanContext(
             self.cache, relevance, found, dict(known or {}), words=[w.word for w in words],
