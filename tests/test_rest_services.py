@@ -89,3 +89,26 @@ def test_a_catalog_without_hosts_keeps_its_id_edges() -> None:
     catalog.apis["a"].extra = {"host": "one.example.com"}
     catalog.apis["b"].extra = {"host": "two.example.com"}
     assert ids_within_services(catalog) == 1 and not catalog.edges
+
+
+def test_one_host_written_differently_is_one_service() -> None:
+    """A host's name is case-blind, and a scheme, a default port, a trailing slash or dot name no other
+    host: the id edge between two spellings of one host stays; another port is another service."""
+    catalog = Catalog(source_kind="test")
+    for key in ("a", "b"):
+        catalog.apis[key] = Api(key=key, object_key=key, title=key)
+    edge = Edge(producer="a", producer_field="user_id", consumer="b", consumer_field="user_id",
+                domain_type="string:id", level=EdgeLevel.NAME_TYPE, reason="same name")  # fmt: skip
+    for one, other in [
+        ("api.example.com", "API.Example.com"),
+        ("api.example.com", "https://api.example.com/"),
+        ("http://api.example.com:80", "api.example.com."),
+        ("https://api.example.com:443/v1", "api.example.com"),
+    ]:
+        catalog.apis["a"].extra, catalog.apis["b"].extra = {"host": one}, {"host": other}
+        catalog.edges = [edge]
+        assert ids_within_services(catalog) == 0, (one, other)
+    catalog.apis["a"].extra = {"host": "api.example.com:8080"}
+    catalog.apis["b"].extra = {"host": "api.example.com:9090"}
+    catalog.edges = [edge]
+    assert ids_within_services(catalog) == 1

@@ -6,12 +6,28 @@ by name alone cannot see that; the hosts can. A catalog of one service (no host,
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from apiatlas.catalog.model import Api, Catalog, Edge
+
+_DEFAULT_PORTS = {"http": (80,), "https": (443,), "": (80, 443)}  # a bare host: either web default
 
 
 def service(api: Api | None) -> str:
-    """The host an API is served from, as its source gave it ('' when it names none)."""
-    return str((api.extra or {}).get("host") or "") if api is not None else ""
+    """The host an API is served from ('' when it names none), as one service is named however its source
+    writes it: case-blind, without a scheme, a path, a trailing dot or the scheme's default port
+    ("https://API.example.com:443/v1" is "api.example.com"); another port stays another service."""
+    raw = str((api.extra or {}).get("host") or "").strip() if api is not None else ""
+    if not raw:
+        return ""
+    parts = urlsplit(raw if "//" in raw else f"//{raw}")
+    try:
+        port = parts.port
+    except ValueError:
+        return raw.lower()  # no host[:port] to read: the text as written, case-blind
+    host = (parts.hostname or "").rstrip(".")
+    default = port is None or port in _DEFAULT_PORTS.get(parts.scheme.lower(), ())
+    return host if default else f"{host}:{port}"
 
 
 def _identifier(catalog: Catalog, edge: Edge) -> bool:

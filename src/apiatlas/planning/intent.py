@@ -27,7 +27,9 @@ def asked_kind(text: str, stated: list[str], vocabulary: CatalogVocabulary, head
     "When is the birthday of the founder of X?" → person (when the catalog's words say a founder is
     one); "Who is the founder of X?" → '' (the name is the answer, found where the people of X are
     listed). Asking whose a thing is ("кому принадлежит …", "whose deal …") asks about a person, its
-    owner; "the address of the deal's owner" asks about an address.
+    owner; "the address of the deal's owner" asks about an address. ``compounds``: whether two kind words
+    in a row are a noun compound, its head the last (English words); not so for kinds read across from
+    another language («логи ящиков», read "log crate": the logs of crates, the genitive after its head).
     """
     words = _WORD.findall(_without(text, stated).lower())
     owner = next((i for i, w in enumerate(words) if w in OWNER_WORDS), -1)

@@ -234,7 +234,14 @@ class ChainScoring:
         (``page_lists.asked_page``)."""
         if ctx.said_kinds(ctx.cache.kinds_listed_by(target)) - picked:
             return True
-        return asked_page(ctx.kind, ctx.words, target.key, ctx.cache.page_lists())
+        return ctx.kind not in picked and asked_page(ctx.kind, ctx.words, target.key, ctx.cache.page_lists())
+
+    @staticmethod
+    def _lists_of(ctx: PlanContext, api: Api) -> set[str]:
+        """The kinds ``api``'s output lists: its lists named for a kind, and the kind its page list holds
+        (``data[]`` of ``GET /boxes``, named for none: ``page_lists``)."""
+        pages = ctx.cache.page_lists()
+        return set(ctx.cache.kinds_listed_by(api)) | {k for k, keys in pages.items() if api.key in keys}
 
     @staticmethod
     def _kinds(ctx: PlanContext) -> frozenset[str]:
@@ -304,11 +311,11 @@ class ChainScoring:
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
         # message" is no list of messages)
-        listed = set() if newest_fed(ctx, target) else ctx.cache.kinds_listed_by(target) & ctx.newest
+        listed = set() if newest_fed(ctx, target) else self._lists_of(ctx, target) & ctx.newest
         newest = tally.newest | listed
         # the newest one of a kind a step before lists is picked there: the target listing that kind again is
         # no list asked for ("a link to the last message": not the message's replies)
-        picked = {k for a in apis[:-1] for k in ctx.cache.kinds_listed_by(a)} & ctx.newest
+        picked = {k for a in apis[:-1] for k in self._lists_of(ctx, a)} & ctx.newest
         return {
             "target": w.target
             * (

@@ -297,6 +297,9 @@ def _russian_names(text: str) -> list[ExtractedValue]:
     return out
 
 
+_ID_ACRONYMS = frozenset(("id", "ids"))  # the identifier's acronym, not every link word ("AT" is a country)
+
+
 def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:
     tokens = [(m.group(0), m.start()) for m in _EN_WORD.finditer(text)]
     out: list[ExtractedValue] = []
@@ -308,7 +311,7 @@ def _english_entities(text: str, vocabulary: CatalogVocabulary) -> list[Extracte
         identifier, plural too ("ID", "IDs": "the tax IDs of …"): none names a thing."""
         acronym = word.isupper() or (word.endswith("s") and word[:-1].isupper())
         low = word.lower()
-        return low in SENTENCE_WORDS or (acronym and (low in vocabulary.naming or low in ID_LINKS))
+        return low in SENTENCE_WORDS or (acronym and (low in vocabulary.naming or low in _ID_ACRONYMS))
 
     def close() -> None:
         # "the book Emma and of the band …", "Dune Chapter 1": links, common words and a numbered part at
