@@ -18,7 +18,7 @@ from apiatlas.catalog.actions import (
 from apiatlas.language.actions import orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
-from apiatlas.search.twins import Twins
+from apiatlas.search.twins import Twins, number_forms
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
 from apiatlas.text import content_terms, stem, stems
@@ -238,16 +238,6 @@ def part_of(key: str) -> str:
 
 
 def _number_forms(word: str) -> set[str]:
-    """An English noun's singular readings beside itself ("classes": class, classe; "policies":
-    policy), words of three letters or more: every reading of an ending, where
-    ``language.catalog.singular`` gives one ("statuses": status here, statuse there)."""
-    if len(word) < 3:
-        return set()
-    out = {word}
-    if word.endswith("ies"):
-        out.add(word[:-3] + "y")
-    if word.endswith("es"):
-        out.add(word[:-2])
-    if word.endswith("s") and not word.endswith("ss"):
-        out.add(word[:-1])
-    return out
+    """An English noun's singular readings beside itself (``twins.number_forms``), words of three letters
+    or more ("statuses": status here, statuse there, where ``language.catalog.singular`` gives one)."""
+    return number_forms(word) if len(word) >= 3 else set()

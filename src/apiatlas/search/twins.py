@@ -88,11 +88,12 @@ def _word(segment: str) -> str:
 
 def _names(words: list[str], resource: str) -> bool:
     """Whether the first one, two or three of ``words`` (joined) are ``resource``'s name."""
-    return any("".join(words[:n]) in _forms(resource) for n in range(1, len(words) + 1))
+    return any("".join(words[:n]) in number_forms(resource) for n in range(1, len(words) + 1))
 
 
-def _forms(word: str) -> set[str]:
-    """A word and its singular readings ("teams": team; "policies": policy; "classes": class)."""
+def number_forms(word: str) -> set[str]:
+    """A word and its singular readings ("teams": team; "policies": policy; "classes": class, classe):
+    every reading of an ending, where ``language.catalog.singular`` gives one."""
     out = {word}
     if word.endswith("ies"):
         out.add(word[:-3] + "y")
@@ -142,7 +143,7 @@ class Twins:
             for j in range(i + 1, min(i + 1 + EVERY_REACH, len(said))):
                 if resource and not _plural(said[j]) and _names(said[j + 1 : j + 4], resource):
                     continue
-                out |= {c for c in collections if said[j] in _forms(c)}
+                out |= {c for c in collections if said[j] in number_forms(c)}
         return out
 
     def lift(
@@ -184,5 +185,5 @@ class Twins:
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         for key in list(fused):
             for word, twin in self.plain(key):
-                if twin in fused and not _forms(word) & named:
+                if twin in fused and not number_forms(word) & named:
                     fused[key] = min(fused[key], fused[twin] * VARIANT_SHARE)
