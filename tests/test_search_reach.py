@@ -528,3 +528,15 @@ def test_a_one_object_catalogs_hits_gather_nothing(library: Snapshot, provider: 
     assert not meaning_gathers(weather.signals) and weather.abstained
     english = HybridSearch(library, provider).search("renew my loan", mode=SearchMode.HYBRID)
     assert "gathered" not in english.signals  # read only for a request in another script
+
+
+def test_a_change_verb_read_across_is_no_content_word() -> None:
+    """«включи» read across as "enable" says what to do, as an English action word does, not what about: it
+    is no content word of a request in another script (an unrelated «включи X» is not in reach by the verb
+    alone), while the same stem written by the request itself stays one."""
+    across = view_of({}, {})
+    across.terms, across.said = ["enabl", "music"], ["включи", "музыку"]
+    assert content_stems(across, "включи музыку") == ["music"]
+    written = view_of({}, {})
+    written.terms, written.said = ["enabl", "music"], ["enable", "music"]
+    assert content_stems(written, "enable music") == ["enabl", "music"]

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
 from apiatlas.catalog.actions import resource_of
-from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.actions import ACTION_WORDS, CHANGE_VERBS_EN
 from apiatlas.language.casing import as_read
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
@@ -184,14 +184,26 @@ def _plain_stems() -> frozenset[str]:
     return frozenset(s for w in PLAIN_WORDS | ACTION_WORDS for s in stems(w))
 
 
+@lru_cache(maxsize=1)
+def _verbs_across() -> frozenset[str]:
+    return frozenset(s for w in CHANGE_VERBS_EN.values() for s in stems(w))
+
+
 def content_stems(view: SearchView, query: str) -> list[str]:
     """The request's content words: its stems but names, numbers, function, asking and action words, and
-    the words of a script the catalog does not write (a foreign word read as a catalog word is that word)."""
+    the words of a script the catalog does not write (a foreign word read as a catalog word is that word,
+    but a change verb read across, «включи»: enable, says what to do as an action word does, not what
+    about: no content word, unless the request writes it itself)."""
     names, plain = named_stems(query), _plain_stems()
+    written = {s for w in view.said for s in stems(w)}
     return [
         t
         for t in dict.fromkeys(view.terms)
-        if t not in names and t not in plain and t not in view.foreign and not _numeric(t)
+        if t not in names
+        and t not in plain
+        and t not in view.foreign
+        and not _numeric(t)
+        and (t not in _verbs_across() or t in written)
     ]
 
 
