@@ -170,8 +170,9 @@ class Twins:
         for group, score in best.items():
             for key in group:
                 fused[key] = max(fused.get(key, 0.0), score * TWIN_SHARE)
-        found = {k: self.scoped(k) for k in fused}
         words = read or said
+        # no word of ``EVERY_WORDS``: no scope asked for (the scopes are not read, per query)
+        found = {k: self.scoped(k) for k in fused} if not EVERY_WORDS.isdisjoint(words) else {}
         every = self.every_named(words, {c for scoped in found.values() for c, _ in scoped})
         for key, scoped in found.items():
             if not any(c in every for c, _ in scoped):
