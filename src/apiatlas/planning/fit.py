@@ -4,7 +4,6 @@ the part of a thing its path names, and whether a last step adds anything (``Pla
 from __future__ import annotations
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.catalog import singular
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
 from apiatlas.planning.context import PlanContext
@@ -91,5 +90,4 @@ def _one_of_many(ctx: PlanContext, api: Api) -> bool:
         return False
     if any(f.hint == ctx.kind for f in ctx.found):
         return False  # "the boxes b-1 and b-2": each one read
-    said = any(singular(w) == ctx.kind != w.lower() for w in ctx.words)
-    return said and bool(ctx.cache.page_lists().get(ctx.kind))
+    return bool(ctx.cache.page_lists().get(ctx.kind))  # ``ctx.plural``: said in the plural

@@ -240,8 +240,7 @@ class ChainScoring:
     def _lists_of(ctx: PlanContext, api: Api) -> set[str]:
         """The kinds ``api``'s output lists: its lists named for a kind, and the kind its page list holds
         (``data[]`` of ``GET /boxes``, named for none: ``page_lists``)."""
-        pages = ctx.cache.page_lists()
-        return set(ctx.cache.kinds_listed_by(api)) | {k for k, keys in pages.items() if api.key in keys}
+        return ctx.cache.kinds_listed_by(api) | ctx.cache.paged_kinds(api.key)
 
     @staticmethod
     def _kinds(ctx: PlanContext) -> frozenset[str]:

@@ -52,6 +52,7 @@ class SnapshotCache:
         self.vocabulary = with_detail_words(vocabulary, self.names)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
+        self.paged: dict[str, set[str]] = {}  # a page list's key -> the kinds it holds (``pages`` read back)
         self.created: dict[str, list[str]] | None = None
         self.spaces: frozenset[str] | None = None
 
@@ -161,6 +162,7 @@ class SnapshotCache:
                     self.feeding_lists.setdefault(kind, set()).add(producer)
                 if held := page_kind(producer, field, kinds):  # a page of a kind (``page_lists``)
                     self.pages.setdefault(held, set()).add(producer)
+                    self.paged.setdefault(producer, set()).add(held)
         return self.feeding_lists
 
     def page_lists(self) -> dict[str, set[str]]:
@@ -168,6 +170,11 @@ class SnapshotCache:
         if self.pages is None:
             self.listed_items()  # read with the lists named for a kind, in one pass
         return self.pages or {}
+
+    def paged_kinds(self, key: str) -> set[str]:
+        """The kinds the page list ``key`` holds (``page_lists`` read back, once): none for any other API."""
+        self.page_lists()
+        return self.paged.get(key, set())
 
     def creates(self) -> dict[str, list[str]]:
         """The kinds a ``POST`` to their collection creates, and those keys (``kind_verbs.created_kinds``)."""
