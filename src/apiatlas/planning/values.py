@@ -127,7 +127,8 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(INN, match.group(1), match.group(1)))
     rest = _INN.sub(" ", rest)
     found.extend(_dates(rest))
-    rest = _AMOUNT.sub(lambda m: _amount(m, casing_says_nothing(text), found), rest)
+    capitals = casing_says_nothing(text)  # read as if in lower case: its capitals mark nothing
+    rest = _AMOUNT.sub(lambda m: _amount(m, capitals, found), rest)
     for m in _SIGNED.finditer(rest):  # "$20": 20 USD
         sign, number = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         found.append(ExtractedValue(AMOUNT, f"{number} {_SIGNS[sign]}", m.group(0)))
@@ -144,7 +145,7 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
     found.extend(_identifiers(_IDENTIFIER, rest))
     rest = _IDENTIFIER.sub(" ", rest)
-    found.extend(_names(text, rest, vocabulary))
+    found.extend([] if capitals else _names(text, rest, vocabulary))
     found.extend(_numbers(rest, vocabulary))
     return found
 
@@ -152,10 +153,8 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
 def _names(text: str, rest: str, vocabulary: CatalogVocabulary) -> list[ExtractedValue]:
     """The names ``rest`` (the request ``text`` past its other values) marks by capitals: Russian full
     names, English entities (a route said as one name, "from Los Angeles to Paris", is its two places);
-    none when the request's casing says nothing (``language.casing``: read as if in lower case, its
-    capitals mark no name)."""
-    if casing_says_nothing(text):
-        return []
+    the caller asks none when the request's casing says nothing (``language.casing``: read as if in lower
+    case, its capitals mark no name)."""
     named = [
         replace(e, value=p, text=p) if p != e.text else e
         for e in _english_entities(rest, vocabulary)
