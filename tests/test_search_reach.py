@@ -280,7 +280,8 @@ UNREAD_FAR = FAR | {"alien": 1.0, "unread": 2.0, "known": 0.0, "reach_margin": -
 def test_a_request_in_another_script_is_out_of_reach_only_without_words_or_meaning() -> None:
     assert unread_and_far(UNREAD_FAR) and out_of_reach(UNREAD_FAR)
     assert not out_of_reach(UNREAD_FAR | {"known": 1.0})  # a word read as the catalog's ("канал": channel)
-    assert not out_of_reach(UNREAD_FAR | {"reach_margin": MAX_FAR_MARGIN + 0.005})  # the meaning is near
+    # the meaning is near, and the request gives a value (without one, ``unread_and_unmarked``)
+    assert not out_of_reach(UNREAD_FAR | {"reach_margin": MAX_FAR_MARGIN + 0.005, "values": 1.0})
     assert not out_of_reach(UNREAD_FAR | {"unread": 0.0})  # every foreign word read
     assert not out_of_reach(FAR | {"alien": 1.0})  # the other ways leave it to the model
 
@@ -322,7 +323,10 @@ def test_content_words_no_hit_holds_need_a_word_match_without_meaning() -> None:
 def test_a_request_read_across_scripts_whose_words_no_hit_holds_is_out_of_reach() -> None:
     across = HELD_BY_NONE | {"alien": 1.0, "unread": 3.0, "known": 1.0, "lex_per_term": 0.0, "values": 0.0}
     assert not unread_and_far(across) and out_of_reach(across)  # above the null: only this rule
-    assert not out_of_reach(across | {"known": 0.0})  # no word read across: its words say nothing
+    # no word read across: its words say nothing; with a value, left to the model (without one, and no
+    # card standing out, nothing of it is the catalog's: ``unread_and_unmarked``)
+    assert not out_of_reach(across | {"known": 0.0, "values": 1.0})
+    assert out_of_reach(across | {"known": 0.0})
     assert not out_of_reach(across | {"held": 0.3, "held_after": 0.3})  # a first hit holds the word
     assert not out_of_reach(across | {"support": 0.02})  # the matched card is near in meaning
     assert out_of_reach(across | {"held": 0.3, "held_after": 0.0})  # held past its first word by none

@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains", "eval_answers", "eval_code"),
+    "eval": ("eval_retrieval", "eval_chains", "eval_answers", "eval_code", "eval_reach_model"),
     "db": ("db_reader_role",),
 }
 

@@ -260,19 +260,21 @@ def abstains(
     exact: bool,
     dropped_cover: float,
     undone: bool = False,
+    reach: bool = True,
 ) -> bool:
     """The decision of a search: no hits, or (no exact name and) the model is not sure — unless the
     request's words back the answer (``reach_rules.words_back_the_answer``) —, or the request is
     out of the catalog's reach (``reach_rules.out_of_reach``), or a documented API the funnel dropped fits the
     request clearly better than the best kept hit, or (``undone``) the request asks for an action that
-    only a dropped API that fits it does."""
+    only a dropped API that fits it does. Without ``reach``, the reach rules are not read (what the shared
+    model decides alone: ``evals.reach_model``)."""
     if not hits:
         return True
     if exact:
         return False
     if undone:
         return True
-    if model.signals and out_of_reach(signals):  # a mode without a model never abstains
+    if reach and model.signals and out_of_reach(signals):  # a mode without a model never abstains
         return True
     if model.probability(signals) < model.threshold and not words_back_the_answer(signals):
         return True

@@ -258,6 +258,21 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
     return content_held(view, query, rest) if rest else 1.0
 
 
+def kind_verb(view: SearchView) -> bool:
+    """Whether one of the request's action words (not content words: ``content_stems``) names what one of
+    the first ``HELD_HITS`` hits is about (``_hits_things``): "remind me to …" over a catalog whose first
+    hits are its reminders says what about as well as what to do."""
+    actions = {t for t in view.terms if t in _action_stems()}
+    return bool(actions) and bool(actions & _hits_things(view))
+
+
+@lru_cache(maxsize=1)
+def _action_stems() -> frozenset[str]:
+    return frozenset(s for w in ACTION_WORDS for s in stems(w)) - frozenset(
+        s for w in PLAIN_WORDS for s in stems(w)
+    )
+
+
 def _hits_things(view: SearchView) -> set[str]:
     """The stems of what the first ``HELD_HITS`` hits are about: their business objects' keys, and the
     resource a read (``GET``) operation's path reads (``catalog.actions.resource_of``: "boxes"; a write's
@@ -309,8 +324,8 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
     (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
     request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
-    ``held`` (``content_held``) and ``held_after`` (``held_after_first``); empty without a reach or a
-    dense side."""
+    ``held`` (``content_held``), ``held_after`` (``held_after_first``) and ``kind_verb`` (1 when an action
+    word names what a first hit is about, ``kind_verb``); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -326,4 +341,5 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "unread": float(len(view.unread)),
         "held": round(content_held(view, query, content), 6),
         "held_after": round(held_after_first(view, query, content), 6),
+        "kind_verb": 1.0 if kind_verb(view) else 0.0,
     }

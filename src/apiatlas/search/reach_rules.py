@@ -42,7 +42,9 @@ def out_of_reach(signals: Mapping[str, float]) -> bool:
     if any(name not in signals for name in REACH_SIGNALS):
         return False
     if signals["alien"]:
-        return unread_and_far(signals) or read_across_and_held_by_no_hit(signals)
+        return (
+            unread_and_far(signals) or unread_and_unmarked(signals) or read_across_and_held_by_no_hit(signals)
+        )
     return (
         (
             signals["reach_margin"] < MAX_MARGIN
@@ -76,8 +78,14 @@ def held_by_no_hit(signals: Mapping[str, float]) -> bool:
     function words only ("create an S3 bucket for backups": the creates) —, or none of whose words past
     the first (``held_after``: they match its verb only, "reset my laptop password"), and the card its
     words rank first no closer to it than random words are to the catalog, give or take ``MAX_MARGIN``.
-    Callers check ``REACH_SIGNALS`` and ``alien``."""
-    return (not signals["held"] or not signals["held_after"]) and signals["support"] < MAX_MARGIN
+    Callers check ``REACH_SIGNALS`` and ``alien``. Not when its action word names what one of the first
+    hits is about (``kind_verb``: "remind me to review the notes at 3pm", the reminders first) and its
+    meaning stands ``MAX_MARGIN`` above the null, as the first rule asks: the verb says what about too,
+    and the meaning backs it ("schedule a dentist appointment" matches a catalog's scheduling by the verb
+    alone, its meaning at the null)."""
+    spared = signals.get("kind_verb", 0.0) and signals["reach_margin"] >= MAX_MARGIN
+    unheld = not signals["held"] or not signals["held_after"]
+    return unheld and signals["support"] < MAX_MARGIN and not spared
 
 
 def unread_and_far(signals: Mapping[str, float]) -> bool:
@@ -90,6 +98,24 @@ def unread_and_far(signals: Mapping[str, float]) -> bool:
         and not signals["known"]
         and signals["reach_margin"] < MAX_FAR_MARGIN
         and not meaning_gathers(signals)
+    )
+
+
+def unread_and_unmarked(signals: Mapping[str, float]) -> bool:
+    """A request with a word in another script than the catalog's main one whose foreign words are read
+    as no catalog word (one at least) and whose other content words are not the catalog's either (as
+    ``unread_and_far``), that gives no value (no name, id or number), whose meaning ranks first another
+    card than its words (``agree`` 0) and lifts no card out of the dense candidates (``cos_gap_median``
+    under ``MAX_STANDOUT``): whatever its best cosine, nothing of it but an action or function word is
+    the catalog's («включи музыку»: enable read across, the music unread). A request of the catalog in
+    another script names one of its things, gives a value to act on, or its meaning picks out a card.
+    Callers check ``REACH_SIGNALS``."""
+    return (
+        signals["unread"] >= 1
+        and not signals["known"]
+        and not signals["values"]
+        and not signals.get("agree", 0.0)
+        and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
     )
 
 
