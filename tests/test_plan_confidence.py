@@ -283,3 +283,14 @@ def test_what_is_unclear_says_when_the_top_chain_is_longer_than_the_runner_up() 
     assert "'list the payouts': chain 1 takes 1 step(s) more than chain 2 (GET /lookup0 → GET /b)" in said
     shorter = PlanResult(request="r", chains=[_chain("GET /a", 2, 5.0), _chain("GET /b", 3, 2.0)])
     assert not any("more than chain 2" in line for line in unclear(shorter, plan_signals(shorter)))
+
+
+def test_the_fit_reads_the_later_development_sets_and_never_a_sealed_or_report_only_one() -> None:
+    from apiatlas.commands.eval_chains import _CONFIDENCE_SETS, _EXAMPLES
+
+    files = {chains: split for _, _, chains, _, split in _CONFIDENCE_SETS}
+    assert all((_EXAMPLES / f).is_file() for f in files)
+    assert not any("fresh3" in f or f.endswith("chains_fresh.json") for f in files)
+    fresh2 = [f for f in files if "fresh2" in f]
+    assert len(fresh2) == 3 and all(files[f] == "hash" for f in fresh2)  # their held-out halves: report only
+    assert {"slack/eval/chains_third.json", "kubernetes/eval/chains_fourth.json"} <= set(files)
