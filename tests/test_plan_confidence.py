@@ -180,7 +180,7 @@ def test_the_threshold_is_chosen_on_catalogs_left_out_and_a_never_fitted_set_sta
     for p, sample in apart:  # a's two sets are scored by the model fitted on b alone (left out together)
         if sample.group == "a":
             assert p == pytest.approx(alone.probability(sample.signals))
-    assert model.threshold >= threshold_for(apart, on_average=True) - 1e-6
+    assert model.threshold >= threshold_for(apart) - 1e-6
     report = confidence_report(first + more + second + never, model)
     never_row, more_row = report["sets"]["c"], report["sets"]["a-more"]
     assert never_row["fitted"] is False and never_row["development"]["wrong_confident"] == 1.0
@@ -194,19 +194,21 @@ def test_the_shipped_model_is_a_fitted_one() -> None:
         PlanConfidenceModel(signals=["nope"], weights=[1.0], center=[0.0], scale=[1.0])
 
 
-def test_the_left_out_bound_holds_on_the_datasets_average_and_the_fitted_bound_on_each() -> None:
-    # at 0.5, set a has 3 of 11 wrong and confident, b and c none: the average (0.09) is within the
-    # bound, the worst set is not; at 0.7 a has 1 of 11 (0.09), within it
+def test_the_bound_holds_on_each_catalog_its_sets_pooled() -> None:
+    # set a has 1 wrong of 9 at 0.6 (over the bound alone), its catalog's other set none: pooled 1 of 17;
+    # catalog b has 2 wrong of 10 at 0.1 and 0.2, within the bound from 0.2 on
     base = dict.fromkeys(PLAN_SIGNALS, 0.0)
 
-    def scored(dataset: str, wrong_at: list[float]) -> list[tuple[float, PlanSample]]:
-        rights = [(0.9, PlanSample(dataset, f"{dataset}:r{n}", False, base, True)) for n in range(8)]
-        wrongs = [(p, PlanSample(dataset, f"{dataset}:w{p}", False, base, False)) for p in wrong_at]
+    def scored(dataset: str, catalog: str, wrong_at: list[float]) -> list[tuple[float, PlanSample]]:
+        rights = [(0.9, PlanSample(dataset, f"{dataset}:r{n}", False, base, True, catalog)) for n in range(8)]
+        wrongs = [(p, PlanSample(dataset, f"{dataset}:w{p}", False, base, False, catalog)) for p in wrong_at]
         return rights + wrongs
 
-    cases = scored("a", [0.5, 0.6, 0.7]) + scored("b", [0.1, 0.2]) + scored("c", [0.1, 0.2])
-    assert threshold_for(cases, on_average=True) == 0.5
-    assert threshold_for(cases) == 0.7
+    b = scored("b", "", [0.1, 0.2])
+    assert threshold_for(scored("a", "x", [0.6]) + scored("a-more", "x", []) + b) == 0.2
+    assert threshold_for(scored("a", "", [0.6]) + scored("a-more", "", []) + b) == 0.9  # each its own catalog
+    worse = scored("a", "x", [0.6, 0.7]) + scored("a-more", "x", []) + b  # 2 of 18 at 0.6: over the bound
+    assert threshold_for(worse) == 0.7
 
 
 def _chain(target: str, steps: int, score: float) -> CandidateChain:
