@@ -296,3 +296,38 @@ def test_the_fit_reads_the_later_development_sets_and_never_a_sealed_or_report_o
     fresh2 = [f for f in files if "fresh2" in f]
     assert len(fresh2) == 3 and all(files[f] == "hash" for f in fresh2)  # their held-out halves: report only
     assert {"slack/eval/chains_third.json", "kubernetes/eval/chains_fourth.json"} <= set(files)
+
+
+@pytest.fixture(scope="module")
+def slack(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    from shared_data import shared
+
+    out = tmp_path_factory.mktemp("plan_confidence_slack") / "slack.atlas"
+    spec = shared("openapi", "slack_web_openapi_v2.json")
+    compile_docs(spec, overlays_dir=None, config_path=None, out=out, write_report=False)
+    return Snapshot.open(out)
+
+
+def test_below_zero_says_the_top_chain_scores_below_zero_of_the_least_sure_action(slack: Snapshot) -> None:
+    planner = Planner(slack, allow=None, confidence=None)
+    result = planner.plan("Remind me tomorrow at 9am to review the budget")
+    top = result.chains[0]
+    assert plan_signals(result)["below_zero"] == (1.0 if top.score < 0 else 0.0)
+    for score, below in ((-0.5, 1.0), (0.0, 0.0), (2.5, 0.0)):
+        moved = result.model_copy(update={"chains": [top.model_copy(update={"score": score})], "parts": []})
+        signals = plan_signals(moved)
+        assert signals["below_zero"] == below
+        assert ("the top chain scores below zero" in " ".join(unclear(moved, signals))) == bool(below)
+    sure = PlanResult(request="x", chains=[_chain("GET /a", 1, 3.0)])
+    unsure = PlanResult(request="y", chains=[_chain("GET /b", 1, -0.2)])
+    joined = PlanResult(request="x and y", chains=[_chain("GET /b", 2, 2.8)], parts=[sure, unsure])
+    assert plan_signals(joined)["below_zero"] == 1.0  # the joined chain's sum is above zero, one action not
+
+
+def test_the_shipped_model_is_less_sure_below_zero_and_with_fewer_words_covered() -> None:
+    shipped = SHIPPED_PLAN_CONFIDENCE
+    chains = [_chain("GET /a", 2, 0.5), _chain("GET /b", 2, 0.1)]
+    above = plan_signals(PlanResult(request="r", chains=chains, targets=["GET /a"]))
+    below = {**above, "below_zero": 1.0}
+    assert shipped.probability(below) <= shipped.probability(above)
+    assert shipped.probability({**above, "covered": 0.2}) <= shipped.probability({**above, "covered": 0.9})

@@ -35,9 +35,10 @@ from apiatlas.planning.planner import Planner
 
 MAX_WRONG_CONFIDENT = 0.10  # a wrong top chain returned as confident: at most this share of a set's cases
 # the signals the model weighs (of ``PLAN_SIGNALS``), each with the direction its weight is held to (+1: a
-# higher value says surer): read from how the plan's chains stand to each other, not from a catalog's score
-# scale; chosen on catalogs left out of the fit (docs/planning.md)
-MODEL_SIGNALS: dict[str, int] = {"margin": 1, "lead_other": 1, "longer": -1, "rank": -1}
+# higher value says surer): read from how the plan's chains stand to each other, the sign of the top chain's
+# score and the share of the request's words it covers, not from a catalog's score scale; chosen on
+# catalogs left out of the fit (docs/planning.md)
+MODEL_SIGNALS: dict[str, int] = {"margin": 1, "lead_other": 1, "longer": -1, "below_zero": -1, "covered": 1}
 
 
 @dataclass(frozen=True)
