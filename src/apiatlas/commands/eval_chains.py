@@ -245,15 +245,26 @@ _CALIBRATED = Path(__file__).resolve().parents[1] / "planning" / "calibrated.py"
 
 
 # the OpenAPI chain sets of the confidence fit: (catalog, spec, chains file, dataset, split); split "hash":
-# the development half fitted, the held-out half measured; "all": every case fitted (sets written to
-# measure the planner on requests it was not tuned to); "never": every case measured, never fitted
+# the development half fitted, the held-out half measured (`fresh2`: sealed once, development now, its
+# held-out half report only); "all": every case fitted (sets written to measure the planner on requests it
+# was not tuned to); "never": every case measured, never fitted. Sealed sets (`fresh3`) and the report-only
+# `chains_fresh.json` are never read here
+_SLACK, _K8S, _STRIPE = "slack_web_openapi_v2.json", "kubernetes.swagger.json", "stripe-2023-09.spec3.yaml"
 _CONFIDENCE_SETS = (
-    ("slack", "slack_web_openapi_v2.json", "slack/eval/chains.json", "slack", "hash"),
-    ("slack", "slack_web_openapi_v2.json", "slack/eval/chains_more.json", "slack-more", "all"),
-    ("kubernetes", "kubernetes.swagger.json", "kubernetes/eval/chains.json", "kubernetes", "hash"),
-    ("kubernetes", "kubernetes.swagger.json", "kubernetes/eval/chains_more.json", "kubernetes-more", "all"),
-    ("stripe", "stripe-2023-09.spec3.yaml", "stripe/eval/stripe_chains.json", "stripe", "hash"),
-    ("stripe", "stripe-2023-09.spec3.yaml", "stripe/eval/stripe_chains_more.json", "stripe-more", "never"),
+    ("slack", _SLACK, "slack/eval/chains.json", "slack", "hash"),
+    ("slack", _SLACK, "slack/eval/chains_more.json", "slack-more", "all"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains.json", "kubernetes", "hash"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains_more.json", "kubernetes-more", "all"),
+    ("stripe", _STRIPE, "stripe/eval/stripe_chains.json", "stripe", "hash"),
+    ("stripe", _STRIPE, "stripe/eval/stripe_chains_more.json", "stripe-more", "never"),
+    ("slack", _SLACK, "slack/eval/chains_third.json", "slack-third", "all"),
+    ("slack", _SLACK, "slack/eval/chains_fourth.json", "slack-fourth", "all"),
+    ("slack", _SLACK, "slack/eval/chains_fresh2.json", "slack-fresh2", "hash"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains_third.json", "kubernetes-third", "all"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains_fourth.json", "kubernetes-fourth", "all"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains_fresh2.json", "kubernetes-fresh2", "hash"),
+    ("stripe", _STRIPE, "stripe/eval/stripe_chains_third.json", "stripe-third", "all"),
+    ("stripe", _STRIPE, "stripe/eval/stripe_chains_fresh2.json", "stripe-fresh2", "hash"),
 )
 
 
@@ -333,7 +344,8 @@ def eval_plan_confidence(
     ] = False,
 ) -> None:
     """Fit the plan-confidence model on the development halves of the chain sets (TMDB, bank, Slack,
-    Kubernetes, Stripe, NESTFUL; Slack's and Kubernetes' `chains_more` whole), its threshold on each
+    Kubernetes, Stripe, NESTFUL; the later sets of Slack, Kubernetes and Stripe whole or their development
+    halves: `_CONFIDENCE_SETS`), its threshold on each
     catalog's plans scored by the model fitted without that catalog, and report per set how often a wrong
     top chain is confident and how many right ones NO_CONFIDENT_PLAN loses: on the fitted cases, left out
     (`leave-one-out`), never fitted (Stripe's `stripe_chains_more`) and held out."""

@@ -10,30 +10,36 @@ SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(
         "margin",
         "lead_other",
         "longer",
-        "rank",
+        "below_zero",
+        "covered",
     ],
     weights=[
-        0.280721,
-        0.936302,
-        -0.205197,
-        -0.021514,
+        0.0,
+        0.556797,
+        -0.127766,
+        -0.261941,
+        0.507022,
     ],
     center=[
-        0.413721,
-        0.932291,
-        -0.205534,
-        0.363636,
+        0.411682,
+        0.928558,
+        -0.134328,
+        0.038806,
+        0.714439,
     ],
     scale=[
-        0.483171,
-        0.759821,
-        0.855838,
-        0.718324,
+        0.497275,
+        0.772695,
+        0.89602,
+        0.193132,
+        0.246283,
     ],
-    bias=1.996298,
-    threshold=0.826919,
+    bias=1.055403,
+    threshold=0.782221,
     fitted_on=(
         "development cases of tmdb + bank + slack + slack-more + kubernetes + kubernetes-"
-        "more + stripe + nestful (253 plans; threshold with each catalog left out)"
+        "more + stripe + slack-third + slack-fourth + slack-fresh2 + kubernetes-third + k"
+        "ubernetes-fourth + kubernetes-fresh2 + stripe-third + stripe-fresh2 + nestful (3"
+        "35 plans; threshold with each catalog left out)"
     ),
 )

@@ -1,13 +1,13 @@
 """Plan confidence: the calibrated probability that a plan's top chain is the right one, and the answer
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
-The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores, how far the top
-chain leads the best one ending at another API, whether it takes more steps than the runner-up, the
-edges it uses, what it asks the user, the stated values it leaves unused, its target's rank, the
-request's words in a script the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic
-regression over some of them, fitted on the development cases of the chain sets by ``apiatlas eval
-plan-confidence``, its threshold chosen with each catalog left out; shipped in ``planning/calibrated.py``)
-turns them into the probability.
+The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores (and whether the
+top one is below zero), how far the top chain leads the best one ending at another API, whether it takes
+more steps than the runner-up, the edges it uses, what it asks the user, the stated values it leaves
+unused, its target's rank, the request's words in a script the chain's APIs do not write. A
+``PlanConfidenceModel`` (logistic regression over some of them, fitted on the development cases of the
+chain sets by ``apiatlas eval plan-confidence``, its threshold chosen with each catalog left out; shipped
+in ``planning/calibrated.py``) turns them into the probability.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from apiatlas.search.scripts import script_of
 MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
 PLAN_SIGNALS: dict[str, str] = {
     "score": "the top chain's score (of each action's top chain, the lowest)",
+    "below_zero": "1 when the top chain's score is below zero (of each action's, the lowest): what it asks "
+    "or guesses (inputs to ask, loose edges, steps no word calls for) outweighs what the request's words "
+    "match; a sign, free of the catalog's score scale",
     "margin": "top chain's score - the second's, capped at MARGIN_CAP (of each action, the lowest)",
     "lead_other": "top chain's score - the best one's ending at another API, capped at MARGIN_CAP "
     "(MARGIN_CAP when all end at its API; of each action, the lowest): how far its API leads, not its route",
@@ -120,6 +123,7 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
     stated = [str(x.value) for x in result.values]
     return {
         "score": min(p.chains[0].score for p in actions),
+        "below_zero": 1.0 if min(p.chains[0].score for p in actions) < 0 else 0.0,
         "margin": min(_margin(p) for p in actions),
         "lead_other": min(_lead_other(p) for p in actions),
         "longer": max(_longer(p) for p in actions),
@@ -161,6 +165,8 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
     ]
     if loose:
         out.append("inputs fed by loosely matched fields: " + ", ".join(loose))
+    if signals.get("below_zero", 0.0) > 0:
+        out.append("the top chain scores below zero: what it asks or guesses outweighs what the words match")
     if signals.get("off_target", 0.0) > 0:
         out.append("the top chain ends at an API other than the best-matching one")
     return out or ["the request's words match the chain's APIs weakly"]
