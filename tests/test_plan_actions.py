@@ -84,6 +84,20 @@ def test_a_request_splits_before_each_action_verb_and_nowhere_else() -> None:
     assert len(_actions("In the team Rockets, post a note")) == 1
 
 
+def test_a_question_joined_by_and_to_a_question_is_asked_apart() -> None:
+    assert [a[0] for a in _actions("Who are the members of team Rockets, and what notes has it sent?")] == [
+        "Who are the members of team Rockets",
+        "what notes has it sent?",
+    ]
+    assert [a[0] for a in _actions("How many notes are there and which team wrote the most?")] == [
+        "How many notes are there",
+        "which team wrote the most?",
+    ]
+    # not after a part that asks nothing, nor without "and"
+    assert len(_actions("The notes of the team Rockets and what they say")) == 1
+    assert len(_actions("Who wrote the notes, what team is it?")) == 1
+
+
 def test_the_actions_are_planned_in_the_request_order_sharing_the_lookup(teams: Path) -> None:
     with Snapshot.open(teams) as snap:
         planner = Planner(snap, allow=reads_only)

@@ -138,6 +138,7 @@ def split_actions(
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
         opens = bool(action_verb(after, verbs) or verb_of_it(after))
         opens = opens or _asking_sentence(match.group(0), after)
+        opens = opens or _second_question(match.group(0), before, after)
         if not opens and not _second_thing(match.group(0), after, verb):
             continue
         if _comma_only(match.group(0)) and not action_verb(before, verbs):
@@ -217,6 +218,16 @@ def _asking_sentence(join: str, after: str) -> bool:
     """A new sentence that asks without opening with an action verb ("… Paris? What is the forecast
     …", "… days. I need hotel options …")."""
     return bool(_SENTENCE_END.search(join)) and bool(_ASKING_SENTENCE.match(after))
+
+
+def _second_question(join: str, before: str, after: str) -> bool:
+    """A question joined by "and" to a question before it ("Who are the artists related to X, and what
+    albums has X released?"): two things asked."""
+    joined = "and" in join.lower().split()
+    return joined and bool(_ASKING_SENTENCE.match(before)) and bool(_QUESTION_OPEN.match(after))
+
+
+_QUESTION_OPEN = re.compile(r"^\s*(?:what|which|who|where|when|how)\b", re.IGNORECASE)
 
 
 def _comma_only(join: str) -> bool:

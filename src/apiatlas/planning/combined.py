@@ -17,7 +17,14 @@ from apiatlas.planning.model import (
     PlanResult,
     PlanValue,
 )
-from apiatlas.planning.pointing import first_back, read_again, refers_back, said_again, taking_back
+from apiatlas.planning.pointing import (
+    fed_through,
+    first_back,
+    read_again,
+    refers_back,
+    said_again,
+    taking_back,
+)
 from apiatlas.planning.restated import STATED_KINDS, said_once, with_added
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -112,7 +119,10 @@ def join_chains(
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
         named_before = bool(repeated and repeated[number - 1])  # "… grant? Show the role": read before
-        if number > 1 and back and back[number - 1]:
+        feed = lambda s, api: _fed(s, api, steps, cache)  # noqa: E731
+        pointed = number > 1 and back is not None and back[number - 1]
+        through = fed_through(chains[:JOINT_CANDIDATES], feed) if pointed else None
+        if pointed:
             found = next(
                 (
                     (c, alone)
@@ -121,6 +131,8 @@ def join_chains(
                 ),
                 None,
             )
+            if found is not None and through is not None and through.score > found[0].score:
+                found = None  # a chain of its own the steps before feed: "… Also find hotels there"
             if found is not None and read_again(found[1], steps, cache):  # "… use? Show that class"
                 chosen.append(found[0])
                 steps[-1] = with_added(steps[-1], found[1], len(steps) - 1)  # "… and returns May 9"
@@ -133,8 +145,7 @@ def join_chains(
                 why.append(f"action {number}: {found[1].api}, on what the actions before it name")
                 ends.append(len(steps) - 1)
                 continue
-            feed = lambda s, api: _fed(s, api, steps, cache)  # noqa: E731
-            if (took := taking_back(chains[:JOINT_CANDIDATES], cache, feed)) is not None:
+            if (took := through or taking_back(chains[:JOINT_CANDIDATES], cache, feed)) is not None:
                 chains = [took, *chains]  # "… and remove her from C": the write taking her
         chain = chains[0]
         chosen.append(chain)

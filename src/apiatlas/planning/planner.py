@@ -31,6 +31,7 @@ from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.coordination import action_apart, coordinated_things, things_apart
+from apiatlas.planning.echoes import from_sources
 from apiatlas.planning.entities import tie_note
 from apiatlas.planning.expressions import computed
 from apiatlas.planning.fit import kind_fit
@@ -135,14 +136,25 @@ class Planner:
         return self._terms_seen[value.text]
 
     def _term_dropped(self, value: v.ExtractedValue) -> v.ExtractedValue:
-        """A name opening with a catalog term and a link ("COVID-19 in Russia"): the name after the link."""
-        head, _, rest = value.text.partition(" ")
-        link, _, name = rest.partition(" ")
-        if value.kind != v.ENTITY or link.lower() not in NAME_LINKS or not name:
+        """A name opening with catalog terms and a link ("COVID-19 in Russia", "Acme ID of Jane Roe"): the
+        name after the link; a name closing with a link and catalog terms ("Jane Roe on Acme"): the name
+        before it. The catalog terms are words of the request, not of the value."""
+        if value.kind != v.ENTITY:
             return value
-        if not self._catalog_term(replace(value, text=head, value=head)):
-            return value
-        return replace(value, value=name, text=name)
+        said = value.text.split(" ")
+        for at in range(1, len(said) - 1):
+            if said[at].lower() not in NAME_LINKS:
+                continue
+            head, name = " ".join(said[:at]), " ".join(said[at + 1 :])
+            if self._catalog_term(replace(value, text=head, value=head)):
+                return replace(value, value=name, text=name)
+        for at in range(len(said) - 2, 0, -1):
+            if said[at].lower() not in NAME_LINKS:
+                continue
+            name, tail = " ".join(said[:at]), " ".join(said[at + 1 :])
+            if self._catalog_term(replace(value, text=tail, value=tail)):
+                return replace(value, value=name, text=name)
+        return value
 
     def plan(
         self, request: str = "", target: str | None = None, known: dict[str, Any] | None = None
@@ -184,7 +196,7 @@ class Planner:
 
                 parts += action_apart(action, one)
             result = combined_plan(request, parts, self.cache, self.weights.step, self.weights.missing)
-        return judge(computed(result, self.cache), self.confidence)
+        return judge(from_sources(computed(result, self.cache)), self.confidence)
 
     def _plan_action(
         self, request: str, target: str | None, known: dict[str, Any] | None, action: RequestAction | None,

@@ -112,3 +112,19 @@ def taking_back(
                 last = step.model_copy(update={"inputs": [*step.inputs, asked]})
                 return chain.model_copy(update={"steps": [*chain.steps[:-1], last]})
     return None
+
+
+def fed_through(
+    chains: Sequence[CandidateChain], feed: Callable[[InputSource, str], InputSource]
+) -> CandidateChain | None:
+    """Of the ``chains`` (best first) of an action pointing back, the first of several steps whose every
+    input left to the user the steps before feed through an edge (``feed``: ``origin`` "step"), one of
+    them at least ("… Also find hotels there": the location search fed the place the forecast found, then
+    the hotels of that location); None when none is."""
+    for chain in chains:
+        asked = [
+            (s, step.api) for step in chain.steps for s in step.inputs if s.origin == "user" and s.required
+        ]
+        if len(chain.steps) > 1 and asked and all(feed(s, api).origin == "step" for s, api in asked):
+            return chain
+    return None
