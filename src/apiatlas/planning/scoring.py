@@ -123,10 +123,11 @@ class ChainScoring:
             near = ctx.near_values()
             picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
             producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
+            read = ctx.cache.api  # (``ctx.api`` without its call)
             producers = [
                 p
                 for p in producers[: fan_in * 4]
-                if self.readable(ctx, p) and (reads(ctx.api(p)) or ctx.creating(p))  # or a new thing's create
+                if self.readable(ctx, p) and (reads(read(p)) or ctx.creating(p))  # or a new thing's create
             ]
             listing = ctx.cache.kinds_listed_by
             newest = (
@@ -180,7 +181,8 @@ class ChainScoring:
         """Score one path: each step's inputs (``_step_inputs``, once per chain prefix: paths to several
         targets share their first steps), the names it takes besides, the score's terms (``_terms``);
         None when a step takes nothing from the chain or only hands an id on."""
-        apis = [ctx.api(k) for k in path]
+        read = ctx.cache.api  # (``ctx.api`` without its call: read for every step of every path)
+        apis = [read(k) for k in path]
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
