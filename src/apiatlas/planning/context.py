@@ -50,6 +50,8 @@ class PlanContext:
     foreign: dict[str, str] = field(default_factory=dict)  # stems of its foreign words -> the kinds they name
     route: dict[int, tuple[str, str]] | None = None  # the places the request states (``places``)
     new: frozenset[str] | None = None  # the kinds of the things the request states as new (``said_new``)
+    singulars: frozenset[str] | None = None  # its words in the singular (``said_kinds``), read once
+    listing: dict[str, tuple[set[str], bool]] = field(default_factory=dict)  # see ``ChainScoring._listing``
 
     def new_kinds(self) -> frozenset[str]:
         """The kinds of the things the request states as new ("a box B": ``kind_verbs.new_kinds``), once; none
@@ -70,7 +72,9 @@ class PlanContext:
     def said_kinds(self, kinds: Iterable[str]) -> set[str]:
         """Those of ``kinds`` the request says: a word of it (singular), or a word in another script read
         as the kind's stem («сообщения» as "messag": message)."""
-        said = {singular(w) for w in self.words}
+        if self.singulars is None:
+            self.singulars = frozenset(singular(w) for w in self.words)
+        said = self.singulars
         return {k for k in kinds if k in said or (self.bridged and stem(k) in self.bridged)}
 
     def places(self) -> dict[int, tuple[str, str]]:

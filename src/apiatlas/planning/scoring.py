@@ -123,13 +123,18 @@ class ChainScoring:
             near = ctx.near_values()
             picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
             producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
+            read = ctx.cache.api  # (``ctx.api`` without its call)
             producers = [
                 p
                 for p in producers[: fan_in * 4]
-                if self.readable(ctx, p) and (reads(ctx.api(p)) or ctx.creating(p))  # or a new thing's create
+                if self.readable(ctx, p) and (reads(read(p)) or ctx.creating(p))  # or a new thing's create
             ]
             listing = ctx.cache.kinds_listed_by
-            newest = {p for p in producers if ctx.newest and (a := ctx.api(p)) and ctx.newest & listing(a)}
+            newest = (
+                {p for p in producers if (a := ctx.api(p)) and ctx.newest & listing(a)}
+                if ctx.newest
+                else set()
+            )
             producers.sort(
                 key=lambda p: (
                     p not in picking,
@@ -176,7 +181,8 @@ class ChainScoring:
         """Score one path: each step's inputs (``_step_inputs``, once per chain prefix: paths to several
         targets share their first steps), the names it takes besides, the score's terms (``_terms``);
         None when a step takes nothing from the chain or only hands an id on."""
-        apis = [ctx.api(k) for k in path]
+        read = ctx.cache.api  # (``ctx.api`` without its call: read for every step of every path)
+        apis = [read(k) for k in path]
         if any(a is None for a in apis):
             return None
         chain_apis = [a for a in apis if a is not None]
@@ -232,9 +238,15 @@ class ChainScoring:
         """Whether the target's output is a list named for a thing the request says (none a step before
         picks the newest of: ``picked``), or the page list of the kind the request asks for in the plural
         (``page_lists.asked_page``)."""
-        if ctx.said_kinds(ctx.cache.kinds_listed_by(target)) - picked:
+        read = ctx.listing.get(target.key)  # what depends on the target alone, once per plan and target
+        if read is None:
+            said = ctx.said_kinds(ctx.cache.kinds_listed_by(target))
+            page = asked_page(ctx.kind, ctx.words, target.key, ctx.cache.page_lists())
+            read = ctx.listing[target.key] = (said, page)
+        said, page = read
+        if said - picked:
             return True
-        return ctx.kind not in picked and asked_page(ctx.kind, ctx.words, target.key, ctx.cache.page_lists())
+        return ctx.kind not in picked and page
 
     @staticmethod
     def _lists_of(ctx: PlanContext, api: Api) -> set[str]:
@@ -310,11 +322,13 @@ class ChainScoring:
         unknown_known = {k.rsplit(".", 1)[-1].lower() for k in ctx.known} - tally.used_known
         # a step picks it, or the answer lists it (taking none of those things: "the thread under the latest
         # message" is no list of messages)
-        listed = set() if newest_fed(ctx, target) else self._lists_of(ctx, target) & ctx.newest
+        listed = (
+            set() if not ctx.newest or newest_fed(ctx, target) else self._lists_of(ctx, target) & ctx.newest
+        )
         newest = tally.newest | listed
         # the newest one of a kind a step before lists is picked there: the target listing that kind again is
         # no list asked for ("a link to the last message": not the message's replies)
-        picked = {k for a in apis[:-1] for k in self._lists_of(ctx, a)} & ctx.newest
+        picked = {k for a in apis[:-1] for k in self._lists_of(ctx, a)} & ctx.newest if ctx.newest else set()
         return {
             "target": w.target
             * (

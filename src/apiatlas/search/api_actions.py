@@ -94,14 +94,16 @@ class ApiActions:
             set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
-        shapes = {key: self._shape(key) for key in fused}
+        read = self._shapes  # ``_shape`` of each from its cache, no call per candidate
+        shapes = {key: read.get(key) or self._shape(key) for key in fused}
         named_resources = resources_named(said, {r for r, _, _ in shapes.values()} - {""})
         # "deployment web": the parts of one (``…/{name}/status``) are on it; "deployments": they are not.
         # Named as the path writes it is in the plural when the path writes a plural ("boards"), in the
         # singular when it writes a singular (``/board/{name}``: "board")
         singular = {r for r in named_resources if (r in named) != _plural(r)}
-        for key, (resource, _, part_of) in shapes.items():  # "persistent volume claims": not the volumes'
-            if named_resources and resource and resource not in named_resources and part_of not in singular:
+        for key, (resource, _, part_of) in shapes.items() if named_resources else ():
+            # "persistent volume claims": not the volumes'
+            if resource and resource not in named_resources and part_of not in singular:
                 fused[key] *= OTHER_RESOURCE
         for key in fused:
             done = actions.get(key)
@@ -110,6 +112,8 @@ class ApiActions:
             collection = shapes[key][1]
             if collection and collection in named:
                 fused[key] *= factor
+        if not named_resources:  # (``singular`` is some of them)
+            return set()
         return {
             k
             for k, (resource, _, part) in shapes.items()

@@ -231,7 +231,9 @@ class HybridSearch:
             for key, score, found, is_exact in self._lexical_hits(
                 query, text, self.settings.candidates, object_key, variants
             ):
-                matched = list(dict.fromkeys(w for m in found for w in stands_for.get(m, [m])))
+                if not stands_for.keys().isdisjoint(found):  # (most searches: no word stands for another)
+                    found = [w for m in found for w in stands_for.get(m, [m])]
+                matched = list(dict.fromkeys(found))
                 lexical[key] = (score, matched, is_exact)
         view = SearchView(
             terms=terms,

@@ -137,18 +137,15 @@ class LexicalIndex:
         if len(hit) > limit:
             hit = hit[np.argpartition(-scores[hit], limit - 1)[:limit]]
         hit = hit[np.lexsort((hit, -scores[hit]))]
-        present = []
+        present: list[list[bool]] = []  # per term, whether each hit holds it (Python lists: read per hit)
         for _, i in known:
             plist = self.docs[self.indptr[i] : self.indptr[i + 1]]
             pos = np.minimum(np.searchsorted(plist, hit), len(plist) - 1)
-            present.append(plist[pos] == hit)
+            present.append((plist[pos] == hit).tolist())
+        terms_known = [t for t, _ in known]
         return [
-            (
-                self.keys[doc],
-                float(scores[doc]),
-                [t for (t, _), p in zip(known, present, strict=True) if p[n]],
-            )
-            for n, doc in enumerate(hit)
+            (self.keys[doc], score, [t for t, p in zip(terms_known, present, strict=True) if p[n]])
+            for n, (doc, score) in enumerate(zip(hit.tolist(), scores[hit].tolist(), strict=True))
         ]
 
 

@@ -184,7 +184,9 @@ class Twins:
                     fused[unscoped] = max(fused.get(unscoped, 0.0), fused[key])
                     fused[key] *= factor
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
+        plain = self._plain  # ``self.plain`` read from its cache without a call (a search's every candidate)
         for key in list(fused):
-            for word, twin in self.plain(key):
+            cached = plain.get(key)
+            for word, twin in self.plain(key) if cached is None else cached:
                 if twin in fused and not number_forms(word) & named:
                     fused[key] = min(fused[key], fused[twin] * VARIANT_SHARE)
