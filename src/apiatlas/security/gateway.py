@@ -25,6 +25,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from apiatlas.executors.base import Executor
+from apiatlas.gc_phases import settle_heap
 from apiatlas.security.audit import AuditLog
 from apiatlas.security.auth import Authenticator, AuthError
 from apiatlas.security.checks import check_tool_names
@@ -34,7 +35,7 @@ from apiatlas.security.limits import CallLimits
 from apiatlas.security.metrics import CONTENT_TYPE, ToolMetrics
 from apiatlas.security.roles import RolePolicy, RoleView, role_for
 from apiatlas.security.secrets import read_secret
-from apiatlas.server.app import build_server, served_tool_names, settle_heap
+from apiatlas.server.app import build_server, served_tool_names
 from apiatlas.server.config import ServerConfig
 from apiatlas.server.tools.common import EVIDENCE_SCOPE_HEADER
 from apiatlas.snapshot import Snapshot

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from starlette.applications import Starlette
 from apiatlas import __version__
 from apiatlas.errors import ReasonCode
 from apiatlas.executors.base import Executor
+from apiatlas.gc_phases import settle_heap
 from apiatlas.server.chains import ChainRunner
 from apiatlas.server.client_logging import SessionLogLevels
 from apiatlas.server.config import ServerConfig
@@ -294,17 +294,6 @@ def http_app(server: AtlasServer, config: ServerConfig) -> Starlette:
     from apiatlas.web.serving import mount_pages  # the web pages (apiatlas.web) over the same navigator
 
     return mount_pages(app, server)
-
-
-def settle_heap() -> None:
-    """Move every object alive after the warm-up (snapshot indexes, models, modules: ~130,000 on the
-    sample bank) out of the collector's reach, having first collected the warm-up's garbage.
-
-    A full collection walks every tracked object while holding the GIL, so it stalls the event loop
-    and every search: under `apiatlas bench load` the server made one every ~10 s, of 92-96 ms; with
-    the long-lived objects frozen they take 3-7 ms. Objects made later are collected as usual."""
-    gc.collect()
-    gc.freeze()
 
 
 def serve_http(server: AtlasServer, config: ServerConfig) -> None:
