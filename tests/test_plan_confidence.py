@@ -317,7 +317,7 @@ def test_below_zero_says_the_top_chain_scores_below_zero_of_the_least_sure_actio
         moved = result.model_copy(update={"chains": [top.model_copy(update={"score": score})], "parts": []})
         signals = plan_signals(moved)
         assert signals["below_zero"] == below
-        assert ("the top chain scores below zero" in " ".join(unclear(moved, signals))) == bool(below)
+        assert ("below zero: what it asks" in " ".join(unclear(moved, signals))) == bool(below)
     sure = PlanResult(request="x", chains=[_chain("GET /a", 1, 3.0)])
     unsure = PlanResult(request="y", chains=[_chain("GET /b", 1, -0.2)])
     joined = PlanResult(request="x and y", chains=[_chain("GET /b", 2, 2.8)], parts=[sure, unsure])
@@ -331,3 +331,17 @@ def test_the_shipped_model_is_less_sure_below_zero_and_with_fewer_words_covered(
     below = {**above, "below_zero": 1.0}
     assert shipped.probability(below) <= shipped.probability(above)
     assert shipped.probability({**above, "covered": 0.2}) <= shipped.probability({**above, "covered": 0.9})
+
+
+def test_what_is_unclear_names_the_action_whose_chain_scores_below_zero() -> None:
+    # the joined chain scores 2.8 (above zero): the line must name the action whose own chain is below it
+    sure = PlanResult(request="x", chains=[_chain("GET /a", 1, 3.0)])
+    unsure = PlanResult(request="y", chains=[_chain("GET /b", 1, -0.2)])
+    joined = PlanResult(request="x and y", chains=[_chain("GET /b", 2, 2.8)], parts=[sure, unsure])
+    said = unclear(joined, plan_signals(joined))
+    said_y = "'y': chain 1 scores -0.20, below zero: what it asks or guesses outweighs what the words match"
+    assert said_y in said
+    assert not any(line.startswith("'x'") and "below zero" in line for line in said)
+    alone = PlanResult(request="z", chains=[_chain("GET /c", 1, -0.5)])
+    said_z = unclear(alone, plan_signals(alone))
+    assert any(line.startswith("'z': chain 1 scores -0.50, below zero") for line in said_z)

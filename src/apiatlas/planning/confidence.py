@@ -155,6 +155,11 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
             )
         if _longer(p) > 0:
             out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than {second}")
+        if p.chains[0].score < 0:  # ``below_zero``: of several actions, the one whose chain is below zero
+            out.append(
+                f"{p.request!r}: chain 1 scores {p.chains[0].score:.2f}, below zero: what it asks or guesses "
+                "outweighs what the words match"
+            )
     unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
     if unused:
         out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))
@@ -165,8 +170,6 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
     ]
     if loose:
         out.append("inputs fed by loosely matched fields: " + ", ".join(loose))
-    if signals.get("below_zero", 0.0) > 0:
-        out.append("the top chain scores below zero: what it asks or guesses outweighs what the words match")
     if signals.get("off_target", 0.0) > 0:
         out.append("the top chain ends at an API other than the best-matching one")
     return out or ["the request's words match the chain's APIs weakly"]
