@@ -347,3 +347,20 @@ def test_what_is_unclear_names_the_action_whose_chain_scores_below_zero() -> Non
     alone = PlanResult(request="z", chains=[_chain("GET /c", 1, -0.5)])
     said_z = unclear(alone, plan_signals(alone))
     assert any(line.startswith("'z': chain 1 scores -0.50, below zero") for line in said_z)
+
+
+def test_what_is_unclear_says_how_few_of_an_actions_words_its_chain_covers() -> None:
+    # `covered` is weighed: half the words matched by no step is said, of the action it is of
+    half = _chain("GET /a", 1, 3.0).model_copy(update={"covered": 0.5})
+    whole = _chain("GET /b", 1, 3.0).model_copy(update={"covered": 1.0})
+    joined = PlanResult(
+        request="drain the node and list pods",
+        chains=[_chain("GET /b", 2, 6.0)],
+        parts=[
+            PlanResult(request="drain the node", chains=[half]),
+            PlanResult(request="list pods", chains=[whole]),
+        ],
+    )
+    said = unclear(joined, plan_signals(joined))
+    assert "'drain the node': chain 1's steps cover 50% of its words" in said
+    assert not any(line.startswith("'list pods'") for line in said)
