@@ -25,6 +25,7 @@ from apiatlas.search.confidence import LogisticModel
 from apiatlas.search.scripts import script_of
 
 MARGIN_CAP = 2.0  # a plan with one candidate chain: its lead over "the next" is taken as this
+FEW_COVERED = 0.75  # ``unclear`` says an action's chain covers few of its words below this share
 PLAN_SIGNALS: dict[str, str] = {
     "score": "the top chain's score (of each action's top chain, the lowest)",
     "below_zero": "1 when the top chain's score is below zero (of each action's, the lowest): what it asks "
@@ -155,6 +156,13 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
             )
         if _longer(p) > 0:
             out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than {second}")
+        if p.chains[0].covered < FEW_COVERED:  # ``covered``: words no step matches
+            out.append(f"{p.request!r}: chain 1's steps cover {p.chains[0].covered:.0%} of its words")
+        if p.chains[0].score < 0:  # ``below_zero``: of several actions, the one whose chain is below zero
+            out.append(
+                f"{p.request!r}: chain 1 scores {p.chains[0].score:.2f}, below zero: what it asks or guesses "
+                "outweighs what the words match"
+            )
     unused = [str(x.text) for x in result.values if str(x.value) not in _used(best)]
     if unused:
         out.append("stated values no step takes: " + ", ".join(repr(u) for u in unused))
@@ -165,8 +173,6 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
     ]
     if loose:
         out.append("inputs fed by loosely matched fields: " + ", ".join(loose))
-    if signals.get("below_zero", 0.0) > 0:
-        out.append("the top chain scores below zero: what it asks or guesses outweighs what the words match")
     if signals.get("off_target", 0.0) > 0:
         out.append("the top chain ends at an API other than the best-matching one")
     return out or ["the request's words match the chain's APIs weakly"]
