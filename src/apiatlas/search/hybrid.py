@@ -196,6 +196,9 @@ class HybridSearch:
             )
         said = words(query)
         terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
+        if mode is not SearchMode.DENSE:  # "CRDs" spelled out whole: no words "cr", "ds"
+            cut = {stem(p) for p in self.typo_fallback().spelled_pieces(query)}
+            terms = [t for t in terms if t not in cut]
         asked = self.actions().requested(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
