@@ -50,6 +50,16 @@ def test_a_name_of_three_words_or_more_is_spelled_out_from_its_initials() -> Non
     assert TypoFallback(INITIALS).spelled_out("show wrt w-1") == {}  # the catalog says "wrt" itself
 
 
+def test_initials_in_the_plural_spell_the_name_in_the_plural() -> None:
+    typos = TypoFallback(INITIALS[:4])
+    assert typos.spelled_out("which WRTs are open") == {"wrts": ["widget", "repair", "tickets"]}
+    assert typos.spelled_out("all fcss") == {}  # "fcs" abbreviates two names
+    assert TypoFallback(INITIALS).spelled_out("list wrts") == {}  # the plural of the catalog's own "wrt"
+    # the camelCase split of "WRTs" ("wr", "ts") is no word of the request: it is the word spelled out
+    assert typos.spelled_pieces("which WRTs are open") == {"wr", "ts"}
+    assert typos.spelled_pieces("which wrts are open") == set()
+
+
 UNDONE = ["POST /v1/stars.add Adds a star", "POST /v1/stars.remove Removes a star", "GET /v1/locks Locks"]
 
 

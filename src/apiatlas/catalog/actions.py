@@ -135,7 +135,7 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
     as often as for one thing. A verb with its object noun says the action of ``PHRASAL_ACTIONS``
     ("сними блокировку": unlock, said by "сними"; "lift the freeze") before what the verb alone says."""
     said = [w.lower() for w in query_words]
-    at = [n for n, w in enumerate(said) if n == 0 or said[n - 1] in BEFORE_A_VERB]
+    at = _verb_places(said)
     verbs = [said[n] for n in at]
     found: dict[str, str] = {}
     for n in at:
@@ -148,6 +148,18 @@ def requested_actions(query_words: list[str]) -> dict[str, str]:
         if word is not None:
             found.setdefault(action, word)
     return found
+
+
+def _verb_places(said: list[str]) -> list[int]:
+    """Where a (lower-case) request word is in a verb's place: the first word, or after "please", "you",
+    "to", "and", "then", "also" (``language.actions.BEFORE_A_VERB``)."""
+    return [n for n, w in enumerate(said) if n == 0 or said[n - 1] in BEFORE_A_VERB]
+
+
+def verb_places(query_words: list[str]) -> list[str]:
+    """The request's words in a verb's place (``_verb_places``), lower-case: "reset my password" reset."""
+    said = [w.lower() for w in query_words]
+    return [said[n] for n in _verb_places(said)]
 
 
 def lookup_key(query: str) -> list[str]:

@@ -3,25 +3,29 @@ the signals by which a search says a request orders what no callable API does.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
 
 from apiatlas.catalog.actions import (
+    HTTP_METHODS,
     _plural,
+    action_of,
     item_of_collection,
     key_action,
     lookup_key,
     requested_actions,
     resource_of,
+    verb_places,
 )
-from apiatlas.language.actions import orders_write
+from apiatlas.language.actions import WRITE_WORDS, orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.twins import Twins, number_forms
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.snapshot.manifest import serving_of
-from apiatlas.text import content_terms, stem, stems
+from apiatlas.text import content_terms, split_identifier, stem, stems
 
 ACTION_KIND = {"list": "read", "retrieve": "read", "replace": "update"}  # actions of one kind
 READS = frozenset(("", "list", "retrieve"))  # what a read does (a procedure's read says none)
@@ -48,6 +52,7 @@ class ApiActions:
         self._takes: dict[str, frozenset[str]] = {}  # API key -> the stems of its parameters
         self._kept_takes: dict[str, frozenset[str]] = {}  # object -> its kept APIs' ones
         self._twins: Twins | None = None
+        self._name_verbs: dict[str, str] = {}  # key -> the verb its name opens with (``name_verb``)
 
     def twins(self) -> Twins:
         """The kept operations' scope twins and variants (``search.twins``), read once."""
@@ -71,7 +76,13 @@ class ApiActions:
         return self._key_action
 
     def demote_unasked(
-        self, fused: dict[str, float], said: list[str], asked: Mapping[str, str], factor: float
+        self,
+        fused: dict[str, float],
+        said: list[str],
+        asked: Mapping[str, str],
+        factor: float,
+        *,
+        named_writes: bool = True,
     ) -> set[str]:
         """Scale down by ``factor`` the APIs a request does not ask for, by what they do:
         - another kind of action than the request orders ("create a checkout session" wants the
@@ -79,7 +90,10 @@ class ApiActions:
           as one customer —, so are update and replace);
         - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
           anywhere: "orders of store 12", "which price lists exist?" read), unless the snapshot
-          serves code (``code_members``);
+          serves code (``code_members``); with ``named_writes``, also an operation whose method and path
+          say no action but whose name opens with a change verb (``named_write``: "what's the topic of
+          board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place opens a
+          candidate's name ("reset …": ``/sessions.reset``);
         - one item of a collection the request names in the plural, written as one word or as two or
           three ("orders", "price lists": ``GET /orders/{id}`` beside ``GET /orders``);
         - an operation on another resource (``resource_of``) than those the request names, when it
@@ -105,9 +119,12 @@ class ApiActions:
             # "persistent volume claims": not the volumes'
             if resource and resource not in named_resources and part_of not in singular:
                 fused[key] *= OTHER_RESOURCE
+        writes = self._named_writes(fused, said) if named_writes and kinds == {"read"} else set()
         for key in fused:
             done = actions.get(key)
-            if done and kinds and ACTION_KIND.get(done, done) not in kinds:
+            # "what's the topic of …" reads: not ``/boards.setTopic``, whose name says its action
+            unasked = ACTION_KIND.get(done, done) not in kinds if done else key in writes
+            if kinds and unasked:
                 fused[key] *= factor
             collection = shapes[key][1]
             if collection and collection in named:
@@ -127,6 +144,23 @@ class ApiActions:
         if shape is None:
             shape = self._shapes[key] = (resource_of(key), item_of_collection(key), part_of(key))
         return shape
+
+    def _name_verb(self, key: str) -> str:
+        """``name_verb(key)``, read once per key."""
+        found = self._name_verbs.get(key)
+        if found is None:
+            found = self._name_verbs[key] = name_verb(key)
+        return found
+
+    def _named_writes(self, fused: Mapping[str, float], said: list[str]) -> set[str]:
+        """The candidates whose names open with a change verb (``named_write``), none when a word of the
+        request in a verb's place (``language.actions.verb_places``) opens a candidate's name: "reset my
+        password" orders the reset a name says, though the language's lexicon lacks the verb."""
+        verbs = set(verb_places(said))
+        opening = {key: self._name_verb(key) for key in fused}
+        if verbs & set(opening.values()):
+            return set()
+        return {key for key, verb in opening.items() if verb in WRITE_WORDS}
 
     def code_members(self) -> bool:
         """A code snapshot's APIs are members, whose names' verbs ("Add", "Close") change nothing of
@@ -205,6 +239,26 @@ class ApiActions:
             keys = [index.keys[i] for i in rows] if index is not None else []
             self._kept_takes[object_key] = frozenset(s for k in keys for s in self.takes(k))
         return self._kept_takes[object_key]
+
+
+def name_verb(key: str) -> str:
+    """The word that opens the last name of an HTTP operation whose method and path say no action
+    (``catalog.actions.action_of``: an RPC method, ``POST /chat.postMessage`` "post"; a ``POST`` to a
+    literal, ``…/orders/{id}/send`` "send"); "" for any other key."""
+    method, _, path = key.partition(" ")
+    literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
+    if method.upper() not in HTTP_METHODS or not literals or action_of(key):
+        return ""
+    name = literals[-1].rsplit(".", 1)[-1]
+    words = [w.lower() for raw in re.findall(r"[^\W_]+", name) for w in split_identifier(raw)]
+    return words[0] if words else ""
+
+
+def named_write(key: str) -> bool:
+    """An operation whose ``name_verb`` orders a change (``language.actions.WRITE_WORDS``: post, set,
+    add, archive, send …): ``/boards.setTopic`` is a write, ``/boards.info`` and ``/users.getPresence``
+    are not."""
+    return name_verb(key) in WRITE_WORDS
 
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:

@@ -19,11 +19,13 @@ def fused_scores(
     actions: ApiActions,
     mismatch: float,
     said: list[str] | None = None,
+    named_writes: bool = True,
 ) -> tuple[dict[str, float], list[str]]:
     """Each candidate's fused score (bm25 over the best one's, cosine spread over the dense candidates',
     weighed by ``settings``), an API doing another action than ordered keeping ``mismatch`` of its score;
     and the exact-name hits. ``said``: the request's words as the demotions read them (``view.said``
-    by default; an abbreviation spelled out)."""
+    by default; an abbreviation spelled out). ``named_writes``: a request that orders no change demotes the
+    operations whose names open with a change verb too (``ApiActions.demote_unasked``)."""
     s = settings
     lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
     exact = [k for k, v in lexical.items() if v[2]]
@@ -47,7 +49,7 @@ def fused_scores(
             fused[key] = lexical_weight * lex + s.dense_weight * dense
     if mode is not SearchMode.DENSE:
         said = view.said if said is None else said
-        on_named = actions.demote_unasked(fused, said, view.asked, mismatch)
+        on_named = actions.demote_unasked(fused, said, view.asked, mismatch, named_writes=named_writes)
         # one operation under several paths; «всех неймспейсов» read as the catalog writes it
         read = view.read if view.read != view.said else None  # ("hpa" spelled out in ``said`` only)
         actions.twins().lift(fused, said, mismatch, on_named, read=read)

@@ -196,6 +196,9 @@ class HybridSearch:
             )
         said = words(query)
         terms = content_terms(query_terms(query))  # the words the lexical scores and signals weigh
+        if mode is not SearchMode.DENSE:  # "CRDs" spelled out whole: no words "cr", "ds"
+            cut = {stem(p) for p in self.typo_fallback().spelled_pieces(query)}
+            terms = [t for t in terms if t not in cut]
         asked = self.actions().requested(said) if mode is not SearchMode.DENSE else {}
         lexical: dict[str, tuple[float, list[str], bool]] = {}
         corrected: set[str] = set()
@@ -262,14 +265,20 @@ class HybridSearch:
             if vector is None:
                 vector = self.embed_query(query, wait_ms if default else None)
             if vector is None and default:  # the embedding model is busy: words alone, said so
-                outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key)
+                outcome = self._fuse(query, SearchMode.LEXICAL, view, limit, object_key, word_forms)
                 return outcome.model_copy(update={"words_only": True, "query": written})
             self._vectors.fill(vector, object_key, view, self.settings.candidates)
-        outcome = self._fuse(query, mode, view, limit, object_key)
+        outcome = self._fuse(query, mode, view, limit, object_key, word_forms)
         return outcome if query == written else outcome.model_copy(update={"query": written})
 
     def _fuse(
-        self, query: str, mode: SearchMode, view: SearchView, limit: int, object_key: str | None
+        self,
+        query: str,
+        mode: SearchMode,
+        view: SearchView,
+        limit: int,
+        object_key: str | None,
+        word_forms: bool = False,
     ) -> SearchOutcome:
         """The outcome of a search whose ``view`` has its lexical and dense candidates: fused scores
         (``search.fusion``), the hits and what the view says of the top one (``_describe``), the abstention
@@ -278,6 +287,7 @@ class HybridSearch:
         fused, exact = fused_scores(
             mode, view, self.settings, self.lexical_index(), self.actions(), ACTION_MISMATCH,
             said=[part for w in view.said for part in spelled.get(w, [w])],  # "hpa": its resource named
+            named_writes=not word_forms,  # the planner (``word_forms``) reads a request's orders itself
         )  # fmt: skip
         order = sorted(fused, key=lambda k: (-fused[k], k))
         order = [*exact, *[k for k in order if k not in exact]]

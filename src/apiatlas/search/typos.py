@@ -22,6 +22,9 @@ MIN_INITIALS = 3  # an abbreviation by initials is read for names of this many w
 _CAMEL_NAME = re.compile(r"\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+){2,}\b")  # ScheduledReportRunner
 
 
+_RAW_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
 def initials_of(texts: Iterable[str]) -> dict[str, list[str]]:
     """The camelCase names of ``texts`` of ``MIN_INITIALS`` words or more by their initials, lower-case:
     ``ScheduledReportRunner`` "srr" -> ["scheduled report runner"]."""
@@ -105,13 +108,29 @@ class TypoFallback:
 
     def spelled_out(self, query: str) -> dict[str, list[str]]:
         """Query word -> the words of the one catalog name it abbreviates by initials ("srr": scheduled,
-        report, runner), for query words the catalog does not contain."""
+        report, runner; "srrs": scheduled, report, runners), for query words the catalog does not contain."""
         out: dict[str, list[str]] = {}
         for word in dict.fromkeys(words(query)):
-            names = self.initials.get(word, []) if word not in self.vocabulary else []
+            if word in self.vocabulary:
+                continue
+            names = self.initials.get(word, [])
             if len(names) == 1:
                 out[word] = names[0].split()
+            elif (
+                word.endswith("s")
+                and word[:-1] not in self.vocabulary
+                and len(self.initials.get(word[:-1], [])) == 1
+            ):
+                # "crds": the initials in the plural, the name's last word too
+                *head, last = self.initials[word[:-1]][0].split()
+                out[word] = [*head, last if last.endswith("s") else last + "s"]
         return out
+
+    def spelled_pieces(self, query: str) -> set[str]:
+        """The pieces a camelCase split cuts a written word into ("CRDs": cr, ds) when the word is spelled
+        out whole (``spelled_out``): they are that word, not words of their own."""
+        spelled = self.spelled_out(query)
+        return {p for raw in _RAW_WORD.findall(query) if raw.lower() in spelled for p in words(raw)[1:]}
 
     def one_edit_fix(self, word: str, min_length: int = 5) -> str | None:
         """The one catalog word one edit away from an unknown ``word`` ("bitrhday": birthday), if there is

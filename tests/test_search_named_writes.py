@@ -1,0 +1,93 @@
+"""An operation whose method and path say no action (an RPC method, a ``POST`` to a literal) but whose
+name opens with a verb ordering a change is a write: a request that orders no change does not want it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from apiatlas.catalog.model import Api, ExecutorBinding, Param
+from apiatlas.passes.index import SearchIndexing, index_and_write
+from apiatlas.search.api_actions import named_write
+from apiatlas.search.hybrid import HybridSearch
+from apiatlas.search.outcome import SearchMode
+from apiatlas.search.tuning import FusionSettings
+from apiatlas.snapshot.reader import Snapshot
+
+
+@pytest.mark.parametrize(
+    ("key", "write"),
+    [
+        ("POST /chat.postMessage", True),  # post
+        ("POST /boards.setTopic", True),  # set
+        ("POST /admin.groups.addBoards", True),  # add
+        ("POST /v1/orders/{id}/send", True),  # a POST to a literal that is a change verb
+        ("GET /files.remote.share", True),  # the method says nothing of an RPC method: its name does
+        ("GET /boards.info", False),  # no verb
+        ("GET /users.getPresence", False),  # a read verb
+        ("GET /users.boards", False),  # a noun
+        ("POST /v1/orders/{id}/finalize", False),  # no verb of the lexicon
+        ("GET /v1/orders", False),  # the method and path say it (a list): not read off the name
+        ("usp_Order_Close", False),  # a procedure: its own action (``procedure_action``)
+    ],
+)
+def test_a_name_opening_with_a_change_verb_is_a_write(key: str, write: bool) -> None:
+    assert named_write(key) is write
+
+
+def rpc(key: str, title: str, params: list[str]) -> Api:
+    return Api(
+        key=key,
+        object_key=key.split("/")[1].split(".")[0],
+        title=title,
+        description=title,
+        params=[Param(name=p, description=f"The board's {p}.") for p in params],
+        executor=ExecutorBinding(kind="http", target=key),
+    )
+
+
+BOARDS = [
+    rpc("POST /boards.setTopic", "Sets the topic of a board", ["board", "topic"]),
+    rpc("POST /boards.setPurpose", "Sets the purpose of a board", ["board", "purpose"]),
+    rpc("GET /boards.info", "Information about a board", ["board", "topic", "purpose", "include_locale"]),
+    rpc("GET /boards.list", "Lists all boards", ["cursor", "limit"]),
+    rpc("POST /boards.reset", "Resets a board", ["board"]),
+]
+
+
+def scores(path: Path, query: str, word_forms: bool = False) -> dict[str, float]:
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        outcome = search.search(query, mode=SearchMode.LEXICAL, word_forms=word_forms)
+    return {hit.api_key: hit.score for hit in outcome.ranked}
+
+
+def test_a_request_that_orders_no_change_demotes_the_methods_named_by_a_change_verb(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    read, write = "what is the topic of board b1?", "set the topic of board b1"
+    # a verb the language's lexicon lacks, but a candidate's name opens with: ordered
+    named = "reset the topic of board b1"
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 1.0)
+    plain = {q: scores(path, q) for q in (read, write, named)}
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 0.5)
+    found = {q: scores(path, q) for q in (read, write, named)}
+    # the read: both setters halved, the reads kept; the order of a change: nothing demoted
+    for key in ("POST /boards.setTopic", "POST /boards.setPurpose"):
+        assert found[read][key] == pytest.approx(0.5 * plain[read][key], abs=1e-3)
+    for key in ("GET /boards.info", "GET /boards.list", "POST /boards.reset"):  # "reset": no verb known
+        assert found[read][key] == pytest.approx(plain[read][key], abs=1e-3)
+    assert found[write] == pytest.approx(plain[write])
+    assert found[named] == pytest.approx(plain[named])
+    # the planner's reading (``word_forms``) weighs a request's orders itself: nothing demoted by a name
+    assert scores(path, read, word_forms=True)["POST /boards.setTopic"] == pytest.approx(
+        scores(path, read)["POST /boards.setTopic"] / 0.5, abs=1e-3
+    )
