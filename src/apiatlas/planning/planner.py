@@ -13,6 +13,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.language.actions import orders_write_in
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
+from apiatlas.language.inflected import unglued
 from apiatlas.language.routes import said_role
 from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
@@ -156,6 +157,7 @@ class Planner:
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
+        request = unglued(request)  # «widget'ы»: "widgets", as the catalog writes the word
         found = v.extract_values(request, self.cache.vocabulary) if request else []
         actions = split_actions(request, found, self._verbs(request)) if request else []
         if target is not None or len(actions) < 2:
