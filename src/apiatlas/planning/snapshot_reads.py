@@ -18,6 +18,7 @@ from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_kind
 from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
+from apiatlas.planning.twin_routes import scoped_routes
 from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
@@ -55,6 +56,7 @@ class SnapshotCache:
         self.paged: dict[str, set[str]] = {}  # a page list's key -> the kinds it holds (``pages`` read back)
         self.created: dict[str, list[str]] | None = None
         self.spaces: frozenset[str] | None = None
+        self.scoped: dict[str, list[tuple[str, str]]] | None = None
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -198,6 +200,14 @@ class SnapshotCache:
         if self.spaces is None:
             self.spaces = twin_spaces(self.snapshot.all_api_keys())
         return self.spaces
+
+    def scoped_twins(self, key: str) -> list[tuple[str, str]]:
+        """The routes doing what ``key`` does under one parent more, with that parent's key input
+        (``GET /shelves/{shelf}/books`` and ``shelf`` beside ``GET /books``; ``twin_routes.scoped_routes``).
+        """
+        if self.scoped is None:
+            self.scoped = scoped_routes(k for k, _ in self.names)
+        return self.scoped.get(key, [])
 
     def entries(self) -> set[str]:
         if self.entry_points is None:
