@@ -54,6 +54,7 @@ GARDEN = "openapi: 3.0.0\ninfo: {title: Garden, version: '1'}\npaths:\n" + "".jo
         _get("/beds", "list or watch objects of kind Bed", [_LABELS], _items(BED)),
         _get("/zones/{zone}/plants/{name}", "read the specified Plant", [_ZONE, _NAME], PLANT),
         _get("/zones/{zone}/plants", "list or watch objects of kind Plant", [_ZONE, _LABELS], _items(PLANT)),
+        _get("/zones/{zone}/lamps/{name}", "read the specified Lamp and its UV level", [_ZONE, _NAME], PLANT),
         _get("/plants", "list or watch plants of every zone", [_LABELS], _items(PLANT)),
     ]
 )
@@ -81,3 +82,9 @@ def test_a_latin_word_with_a_russian_ending_is_the_english_word() -> None:
     assert unglued("покажи widget'ы и box’ов, логи job'а") == "покажи widgets и boxes, логи job"
     assert unglued("policy'ями") == "policies"
     assert unglued("web-1 и api-v2, headless-сервис, it's") == "web-1 и api-v2, headless-сервис, it's"
+
+
+def test_an_acronym_of_the_catalog_before_a_kind_qualifies_it(garden: Snapshot) -> None:
+    planner = Planner(garden, allow=None)
+    ctx = planner._read("show me the UV lamp that bed north-3 in zone east has", None, dict)
+    assert [(f.text, f.hint) for f in ctx.found] == [("north-3", "bed"), ("east", "zone")]

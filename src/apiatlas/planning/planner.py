@@ -128,12 +128,15 @@ class Planner:
             return False
         if self.search.names_apis(value.text):
             return True
-        acronym = _ACRONYM.fullmatch(value.text)
-        if acronym is None or said_role(request, value.text):
+        head, _, rest = value.text.partition(" ")  # "the TLS vault": an acronym before the kind it qualifies
+        qualified = bool(value.hint) and rest.replace(" ", "").lower() in (value.hint, value.hint + "s")
+        said = head if qualified else value.text
+        acronym = _ACRONYM.fullmatch(said)
+        if acronym is None or said_role(request, said):
             return False  # "from Ethereum to USD": a name said for an end of a route is a value
-        if value.text not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
-            self._terms_seen[value.text] = self.search.uses_term(acronym.group(1))
-        return self._terms_seen[value.text]
+        if said not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
+            self._terms_seen[said] = self.search.uses_term(acronym.group(1))
+        return self._terms_seen[said]
 
     def _term_dropped(self, value: v.ExtractedValue) -> v.ExtractedValue:
         """A name opening with a catalog term and a link ("COVID-19 in Russia"): the name after the link."""
