@@ -55,6 +55,10 @@ GARDEN = "openapi: 3.0.0\ninfo: {title: Garden, version: '1'}\npaths:\n" + "".jo
         _get("/zones/{zone}/plants/{name}", "read the specified Plant", [_ZONE, _NAME], PLANT),
         _get("/zones/{zone}/plants", "list or watch objects of kind Plant", [_ZONE, _LABELS], _items(PLANT)),
         _get("/zones/{zone}/lamps/{name}", "read the specified Lamp and its UV level", [_ZONE, _NAME], PLANT),
+        _get("/zones/{zone}/storageunitleases/{name}", "read the specified StorageUnitLease (an SUL)",
+             [_ZONE, _NAME], PLANT),
+        _get("/zones/{zone}/waterflowschedules/{name}", "read the specified WaterFlowSchedule",
+             [_ZONE, _NAME], PLANT),
         _get("/plants", "list or watch plants of every zone", [_LABELS], _items(PLANT)),
     ]
 )
@@ -88,3 +92,17 @@ def test_an_acronym_of_the_catalog_before_a_kind_qualifies_it(garden: Snapshot) 
     planner = Planner(garden, allow=None)
     ctx = planner._read("show me the UV lamp that bed north-3 in zone east has", None, dict)
     assert [(f.text, f.hint) for f in ctx.found] == [("north-3", "bed"), ("east", "zone")]
+
+
+def test_a_long_compound_kind_said_by_the_initials_the_catalog_uses(garden: Snapshot) -> None:
+    planner = Planner(garden, allow=None)
+    naming = planner.cache.vocabulary.naming
+    assert naming["sul"] == naming["suls"] == "storageunitlease"
+    assert "wfs" not in naming  # the catalog never says "WFS"
+    ctx = planner._read("show the sul s-1 in zone east", None, dict)
+    assert [(f.text, f.hint) for f in ctx.found] == [("s-1", "storageunitlease"), ("east", "zone")]
+
+
+def test_a_known_word_misspelt_after_a_kind_is_no_name(garden: Snapshot) -> None:
+    ctx = Planner(garden, allow=None)._read("the bed palnts of zone east", None, dict)  # plants
+    assert [(f.text, f.hint) for f in ctx.found] == [("east", "zone")]

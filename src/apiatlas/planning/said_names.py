@@ -52,7 +52,9 @@ def said_names(
             kind, at = said  # «группу пользователей design-team»: the user group design-team
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
-        elif kind not in kinds:
+        elif kind not in vocabulary.plural_words and vocabulary.naming.get(kind, kind) in kinds:
+            kind = vocabulary.naming.get(kind, kind)  # one word naming one: its initials ("the sul s-1")
+        else:
             continue
         after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
         name = words[after].rstrip(".'’")
@@ -66,6 +68,7 @@ def said_names(
             or low in ACTION_WORDS
             or low in PREPOSITIONS
             or singular(low) in vocabulary.kind_set
+            or _swapped(low, known)
             or not re.search(r"[a-z]", low)
             or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
         ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
@@ -74,6 +77,14 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _swapped(word: str, known: frozenset[str]) -> bool:
+    """Whether ``word`` (letters only) is a word the planner knows with two letters side by side swapped
+    ("the storage class detials": details, misspelt), no name."""
+    return word.isalpha() and any(
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :] in known for i in range(len(word) - 1)
+    )
 
 
 def _kind_in_words(
