@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.language.inflected import unglued
+from apiatlas.planning.actions import split_actions
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.twin_routes import scoped_routes
 from apiatlas.snapshot import Snapshot
@@ -106,3 +107,13 @@ def test_a_long_compound_kind_said_by_the_initials_the_catalog_uses(garden: Snap
 def test_a_known_word_misspelt_after_a_kind_is_no_name(garden: Snapshot) -> None:
     ctx = Planner(garden, allow=None)._read("the bed palnts of zone east", None, dict)  # plants
     assert [(f.text, f.hint) for f in ctx.found] == [("east", "zone")]
+
+
+def test_a_word_between_a_join_and_an_article_is_the_next_actions_verb() -> None:
+    request = "create the box b-1, add a lid l-2 in it and staple a label on that lid"
+    actions = split_actions(request, [], frozenset)
+    assert [(a.text, a.verb, a.writes) for a in actions][1:] == [
+        ("add a lid l-2 in it", "add", True),
+        ("staple a label on that lid", "staple", True),
+    ]
+    assert len(split_actions("Show the members and the notes of team core", [], frozenset)) == 1

@@ -31,6 +31,7 @@ from apiatlas.language.words import (
     GOVERNING_WORDS,
     PLAIN_WORDS,
     PREPOSITIONS,
+    SENTENCE_WORDS,
     fixed_pair_spans,
 )
 from apiatlas.planning import values as v
@@ -136,7 +137,7 @@ def split_actions(
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
-        opens = bool(action_verb(after, verbs) or verb_of_it(after))
+        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after))
         opens = opens or _asking_sentence(match.group(0), after)
         if not opens and not _second_thing(match.group(0), after, verb):
             continue
@@ -146,8 +147,9 @@ def split_actions(
         start, carried = match.end(), "" if opens else verb
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
-    for part in (p for p in parts if p):
+    for at, part in enumerate(p for p in parts if p):
         verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
+        verb = verb or (verb_before_article(part) if at else "")  # "… and issue a token": a verb
         verb = verb or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
@@ -187,6 +189,19 @@ def verb_of_it(text: str) -> str:
     if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
         return ""
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
+
+
+def verb_before_article(text: str) -> str:
+    """The word an action opens with when an article follows it ("… and issue a token for it"): in an
+    English sentence a word between a join and the object's article is its verb, whether the language
+    knows it or not (lower case); '' otherwise (no function, question or every-word: "… and the notes")."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    if len(words) < 2 or words[1] not in _ARTICLES or not words[0].isascii() or not words[0].isalpha():
+        return ""
+    plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
+    return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
