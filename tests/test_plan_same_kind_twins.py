@@ -117,3 +117,11 @@ def test_a_word_between_a_join_and_an_article_is_the_next_actions_verb() -> None
         ("staple a label on that lid", "staple", True),
     ]
     assert len(split_actions("Show the members and the notes of team core", [], frozenset)) == 1
+
+
+def test_a_place_named_bare_before_filler_words(garden: Snapshot) -> None:
+    planner = Planner(garden, allow=None)
+    ctx = planner._read("what's the watering of the bed north-3 in east right now", None, dict)
+    assert ("east", "") in [(f.text, f.hint) for f in ctx.found]
+    result = planner.plan("what's the watering of the bed north-3 in east right now")
+    assert result.chains and result.chains[0].api_keys == ["GET /zones/{zone}/beds/{name}"]

@@ -12,7 +12,14 @@ from itertools import pairwise
 from apiatlas.language.actions import ACTION_WORDS, SAID_AS, WRITE_WORDS
 from apiatlas.language.casing import as_read_in_place
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
+from apiatlas.language.words import (
+    FILLER_WORDS,
+    NEWEST_WORDS,
+    ORDINALS,
+    PLAIN_WORDS,
+    PREPOSITIONS,
+    SENTENCE_WORDS,
+)
 from apiatlas.planning import values as v
 from apiatlas.planning.lookups import singular_kind
 from apiatlas.text import stem
@@ -188,7 +195,7 @@ def bare_names(
         marked = read[match.start() - 1 : match.start()] == _NAME_MARK
         before = read[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        placed = _placed(before) and bool(_ENDS.match(read, match.end()))
+        placed = _placed(before) and _ends_part(read, match.end())
         opening = before[0].lower() if len(before) == 1 else ""
         if not (marked or placed or (opening in WRITE_WORDS and opening not in SAID_AS)):
             continue  # nor the object of the verb opening the request ("Mark general as read"; "say hi": what
@@ -212,6 +219,16 @@ def bare_names(
             out.append(value)
         opening_at = match.end() if not (marked or placed) and len(out) == 1 else -1
     return out
+
+
+def _ends_part(text: str, at: int) -> bool:
+    """Whether a word ending at ``at`` ends the request or one of its parts, past filler words ("in
+    kube-lab right now": ``FILLER_WORDS``)."""
+    if _ENDS.match(text, at):
+        return True
+    end = _PART_END.search(text, at)
+    rest = _WORD.findall(text[at : end.start() if end else len(text)])
+    return bool(rest) and all(w.lower() in FILLER_WORDS for w in rest)
 
 
 def _placed(before: list[str]) -> bool:
