@@ -49,6 +49,7 @@ _JOINS = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 _ARTICLES = frozenset(("a", "an", "the"))
+_NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
 _LEADING = frozenset(
     ("also", "please", "then", "also,", "additionally", "can", "could", "would", "will",
      "пожалуйста", "также", "ещё", "еще")
@@ -192,13 +193,14 @@ def verb_of_it(text: str) -> str:
 
 
 def verb_before_article(text: str) -> str:
-    """The word an action opens with when an article follows it ("… and issue a token for it"): in an
-    English sentence a word between a join and the object's article is its verb, whether the language
-    knows it or not (lower case); '' otherwise (no function, question or every-word: "… and the notes")."""
+    """The word an action opens with when an indefinite article follows it ("… and issue a token for it"):
+    in an English sentence a word between a join and a new object's article is its verb, whether the
+    language knows it or not (lower case); '' otherwise (no function, question or every-word: "… and a
+    note"; "… and limit the output to 5" names a parameter of the same read, not a new thing)."""
     words = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
-    if len(words) < 2 or words[1] not in _ARTICLES or not words[0].isascii() or not words[0].isalpha():
+    if len(words) < 2 or words[1] not in _NEW_THING or not words[0].isascii() or not words[0].isalpha():
         return ""
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
     return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
