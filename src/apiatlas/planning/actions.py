@@ -31,6 +31,7 @@ from apiatlas.language.words import (
     GOVERNING_WORDS,
     PLAIN_WORDS,
     PREPOSITIONS,
+    SENTENCE_WORDS,
     fixed_pair_spans,
 )
 from apiatlas.planning import values as v
@@ -48,6 +49,7 @@ _JOINS = re.compile(
 )
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 _ARTICLES = frozenset(("a", "an", "the"))
+_NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
 _LEADING = frozenset(
     ("also", "please", "then", "also,", "additionally", "can", "could", "would", "will",
      "пожалуйста", "также", "ещё", "еще")
@@ -136,7 +138,7 @@ def split_actions(
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
-        opens = bool(action_verb(after, verbs) or verb_of_it(after))
+        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after))
         opens = opens or _asking_sentence(match.group(0), after)
         opens = opens or _second_question(match.group(0), before, after)
         if not opens and not _second_thing(match.group(0), after, verb):
@@ -147,8 +149,9 @@ def split_actions(
         start, carried = match.end(), "" if opens else verb
     parts.append(f"{carried} {request[start:].strip()}".strip())
     out = []
-    for part in (p for p in parts if p):
+    for at, part in enumerate(p for p in parts if p):
         verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
+        verb = verb or (verb_before_article(part) if at else "")  # "… and issue a token": a verb
         verb = verb or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
@@ -188,6 +191,20 @@ def verb_of_it(text: str) -> str:
     if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
         return ""
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
+
+
+def verb_before_article(text: str) -> str:
+    """The word an action opens with when an indefinite article follows it ("… and issue a token for it"):
+    in an English sentence a word between a join and a new object's article is its verb, whether the
+    language knows it or not (lower case); '' otherwise (no function, question or every-word: "… and a
+    note"; "… and limit the output to 5" names a parameter of the same read, not a new thing)."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    while words and words[0] in _LEADING | BEFORE_A_VERB:
+        words = words[1:]
+    if len(words) < 2 or words[1] not in _NEW_THING or not words[0].isascii() or not words[0].isalpha():
+        return ""
+    plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
+    return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:

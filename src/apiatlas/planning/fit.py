@@ -33,6 +33,32 @@ def entry_fit(ctx: PlanContext, api: Api) -> float:
     return ctx.relevance.weighted(api, late=True) + 0.5 * ctx.relevance.precision(api)
 
 
+def relists(ctx: PlanContext, apis: list[Api]) -> bool:
+    """Whether a chain opens with a read of one item (``GET …/boxes/{name}``) and ends at a list of
+    items of that same kind (``GET …/boxes``, filtered by what the item says): the item is no thing the
+    answer belongs to, so its first step earns no ``entry`` fit."""
+    first, last = apis[0], apis[-1]
+    if not (first.key.startswith("GET ") and last.key.startswith("GET ")):
+        return False
+    if not first.key.rstrip("/").endswith("}") or last.key.rstrip("/").endswith("}"):
+        return False
+    kind = ctx.cache.own_kind(first)
+    return bool(kind) and kind == ctx.cache.own_kind(last)
+
+
+def wider_than_said(ctx: PlanContext, api: Api) -> float:
+    """1 when a twin of ``api`` under one parent more (``SnapshotCache.scoped_twins``: ``GET
+    /shelves/{shelf}/books`` beside ``GET /books``) takes, as that parent's key, a value the request states
+    and ``api`` takes not: the request says whose things it means, and ``api`` reads every parent's."""
+    taken = {b.index for b in ctx.bindings(api).values() if b.index >= 0}
+    for twin, parent in ctx.cache.scoped_twins(api.key):
+        other = ctx.api(twin)
+        bound = ctx.bindings(other) if other is not None else {}
+        if any(name == parent and b.index >= 0 and b.index not in taken for (_, name), b in bound.items()):
+            return 1.0
+    return 0.0
+
+
 def kind_fit(ctx: PlanContext, key: str, weights: Weights) -> float:
     """1 when the API is about the kind of thing the request asks something about; ``Weights.people``
     when the request asks who and the API lists people (its ``members[].id`` feeds a person's);

@@ -2,19 +2,21 @@
 (``storageunitlease``, written ``StorageUnitLease`` in its titles) is asked about "the unit lease X" as
 often as about "the storage unit lease X". The words of each kind are read from how the catalog's titles
 write it in camel case; a tail of two words or more names the kind when no other kind ends in it and it
-names nothing else already."""
+names nothing else already; so do the initials of a kind of three words or more ("sul"), as requests
+abbreviate long compounds, when no other kind has them and they are no word already."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 from apiatlas.language.catalog import CatalogVocabulary
 
 _CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
 _PART = re.compile(r"[A-Z][a-z0-9]+")
 MIN_WORDS = 2  # a tail of one word ("lease") is said of too many things
+MIN_INITIALS = 3  # initials of two words ("sl") are said of too many things
 
 
 def kind_words(kinds: Collection[str], titles: Iterable[str]) -> dict[str, list[str]]:
@@ -48,13 +50,44 @@ def tail_names(words: Mapping[str, list[str]], taken: Collection[str]) -> dict[s
     return out
 
 
-def with_tails(vocabulary: CatalogVocabulary, titles: Iterable[str]) -> CatalogVocabulary:
-    """``vocabulary`` whose kind words also name each closed-compound kind by its tail (``tail_names``)."""
+def initial_names(
+    words: Mapping[str, list[str]], taken: Collection[str], said_of: Callable[[str, str], bool]
+) -> dict[str, str]:
+    """Request words naming a kind of ``MIN_INITIALS`` words or more by their initials, singular and plural
+    (``StorageUnitLease``: "sul", "suls"), when no other kind has those initials, they are no word in
+    ``taken`` (the words naming kinds already, and the words the planner knows) and the catalog says them
+    of that kind (``said_of(initials, kind)``: its search finds that kind's operations for them)."""
+    said = {kind: "".join(p[0] for p in parts) for kind, parts in words.items() if len(parts) >= MIN_INITIALS}
+    counts = Counter(said.values())
+    return {
+        w: kind
+        for kind, initials in said.items()
+        if counts[initials] == 1 and initials not in taken and initials + "s" not in taken
+        and said_of(initials, kind)
+        for w in (initials, initials + "s")
+    }
+
+
+def with_tails(
+    vocabulary: CatalogVocabulary, titles: Iterable[str], known: Collection[str] = (),
+    said_of: Callable[[str, str], bool] | None = None,
+) -> CatalogVocabulary:
+    """``vocabulary`` whose kind words also name each closed-compound kind by its tail (``tail_names``) and,
+    given ``said_of``, by its initials (``initial_names``; ``known``: words that are no initials)."""
     compound = [k for k in vocabulary.kinds if len(k) >= 2 * 4]  # the shortest run of two words told apart
     if not compound:
         return vocabulary
-    tails = tail_names(kind_words(compound, titles), vocabulary.naming.keys())
-    if not tails:
+    words = kind_words(compound, titles)
+    tails = tail_names(words, vocabulary.naming.keys())
+    initials = initial_names(words, {*vocabulary.naming, *tails, *known}, said_of) if said_of else {}
+    if not tails and not initials:
         return vocabulary
     fields = vocabulary.model_dump()  # a new model: the given one's cached word tables stay its own
-    return CatalogVocabulary.model_validate({**fields, "kind_words": {**tails, **vocabulary.kind_words}})
+    expansions = {w: k for w, k in initials.items() if w not in vocabulary.expansions}  # "sul": the kind
+    return CatalogVocabulary.model_validate(
+        {
+            **fields,
+            "kind_words": {**initials, **tails, **vocabulary.kind_words},
+            "expansions": {**expansions, **vocabulary.expansions},
+        }
+    )

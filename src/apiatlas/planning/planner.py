@@ -13,6 +13,7 @@ from apiatlas.errors import ReasonCode
 from apiatlas.language.actions import orders_write_in
 from apiatlas.language.casing import as_read
 from apiatlas.language.catalog import singular
+from apiatlas.language.inflected import unglued
 from apiatlas.language.routes import said_role
 from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
@@ -128,12 +129,15 @@ class Planner:
             return False
         if self.search.names_apis(value.text):
             return True
-        acronym = _ACRONYM.fullmatch(value.text)
-        if acronym is None or said_role(request, value.text):
+        head, _, rest = value.text.partition(" ")  # "the TLS vault": an acronym before the kind it qualifies
+        qualified = bool(value.hint) and rest.replace(" ", "").lower() in (value.hint, value.hint + "s")
+        said = head if qualified else value.text
+        acronym = _ACRONYM.fullmatch(said)
+        if acronym is None or said_role(request, said):
             return False  # "from Ethereum to USD": a name said for an end of a route is a value
-        if value.text not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
-            self._terms_seen[value.text] = self.search.uses_term(acronym.group(1))
-        return self._terms_seen[value.text]
+        if said not in self._terms_seen:  # "COVID-19" where the cards say "COVID-19 statistics"
+            self._terms_seen[said] = self.search.uses_term(acronym.group(1))
+        return self._terms_seen[said]
 
     def _term_dropped(self, value: v.ExtractedValue) -> v.ExtractedValue:
         """A name opening with catalog terms and a link ("COVID-19 in Russia", "Acme ID of Jane Roe"): the
@@ -168,6 +172,7 @@ class Planner:
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``)."""
+        request = unglued(request)  # «widget'ы»: "widgets", as the catalog writes the word
         found = v.extract_values(request, self.cache.vocabulary) if request else []
         actions = split_actions(request, found, self._verbs(request)) if request else []
         if target is not None or len(actions) < 2:

@@ -12,7 +12,14 @@ from itertools import pairwise
 from apiatlas.language.actions import ACTION_WORDS, SAID_AS, WRITE_WORDS
 from apiatlas.language.casing import as_read_in_place
 from apiatlas.language.catalog import CatalogVocabulary, singular
-from apiatlas.language.words import NEWEST_WORDS, ORDINALS, PLAIN_WORDS, PREPOSITIONS, SENTENCE_WORDS
+from apiatlas.language.words import (
+    FILLER_WORDS,
+    NEWEST_WORDS,
+    ORDINALS,
+    PLAIN_WORDS,
+    PREPOSITIONS,
+    SENTENCE_WORDS,
+)
 from apiatlas.planning import values as v
 from apiatlas.planning.lookups import singular_kind
 from apiatlas.text import stem
@@ -52,7 +59,9 @@ def said_names(
             kind, at = said  # «группу пользователей design-team»: the user group design-team
         elif read_as and stem(kind) in read_as:
             kind = read_as[stem(kind)]
-        elif kind not in kinds:
+        elif kind not in vocabulary.plural_words and vocabulary.naming.get(kind, kind) in kinds:
+            kind = vocabulary.naming.get(kind, kind)  # one word naming one: its initials ("the sul s-1")
+        else:
             continue
         after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
         name = words[after].rstrip(".'’")
@@ -66,6 +75,7 @@ def said_names(
             or low in ACTION_WORDS
             or low in PREPOSITIONS
             or singular(low) in vocabulary.kind_set
+            or _swapped(low, known)
             or not re.search(r"[a-z]", low)
             or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
         ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
@@ -74,6 +84,14 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _swapped(word: str, known: frozenset[str]) -> bool:
+    """Whether ``word`` (letters only) is a word the planner knows with two letters side by side swapped
+    ("the storage class detials": details, misspelt), no name."""
+    return word.isalpha() and any(
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :] in known for i in range(len(word) - 1)
+    )
 
 
 def _kind_in_words(
@@ -177,7 +195,7 @@ def bare_names(
         marked = read[match.start() - 1 : match.start()] == _NAME_MARK
         before = read[: match.start()].split()
         name = match.group(0).rstrip(".'’")
-        placed = _placed(before) and bool(_ENDS.match(read, match.end()))
+        placed = _placed(before) and _ends_part(read, match.end())
         opening = before[0].lower() if len(before) == 1 else ""
         if not (marked or placed or (opening in WRITE_WORDS and opening not in SAID_AS)):
             continue  # nor the object of the verb opening the request ("Mark general as read"; "say hi": what
@@ -201,6 +219,16 @@ def bare_names(
             out.append(value)
         opening_at = match.end() if not (marked or placed) and len(out) == 1 else -1
     return out
+
+
+def _ends_part(text: str, at: int) -> bool:
+    """Whether a word ending at ``at`` ends the request or one of its parts, past filler words ("in
+    kube-lab right now": ``FILLER_WORDS``)."""
+    if _ENDS.match(text, at):
+        return True
+    end = _PART_END.search(text, at)
+    rest = _WORD.findall(text[at : end.start() if end else len(text)])
+    return bool(rest) and all(w.lower() in FILLER_WORDS for w in rest)
 
 
 def _placed(before: list[str]) -> bool:

@@ -21,7 +21,16 @@ from apiatlas.planning.draft import (
     takes_an_identifier,
 )
 from apiatlas.planning.entities import joined, more_entities, with_entities
-from apiatlas.planning.fit import adds_nothing, entry_fit, kind_fit, nearer_in_meaning, states, unasked
+from apiatlas.planning.fit import (
+    adds_nothing,
+    entry_fit,
+    kind_fit,
+    nearer_in_meaning,
+    relists,
+    states,
+    unasked,
+    wider_than_said,
+)
 from apiatlas.planning.lookups import created_names, names_another_kind, rereads_listed
 from apiatlas.planning.model import CandidateChain
 from apiatlas.planning.page_lists import asked_page
@@ -350,6 +359,7 @@ class ChainScoring:
             "missing": -w.missing * (len(tally.missing) - tally.choice_only - tally.composed)
             - w.choice * tally.choice_only,
             "used": w.used_value * (len(tally.used) + tally.choices),
+            "wider": -w.unused_name * wider_than_said(ctx, target),
             "unused": -w.unused_subject * (len(subjects - tally.used - names) + len(unknown_known))
             - w.unused_name * len(names - tally.used),
             "writes": -w.write * writes,
@@ -358,6 +368,6 @@ class ChainScoring:
             "newest": w.used_value * len(newest) - w.unused_name * len(ctx.newest - newest),
             "lists": w.lists * self._listing(ctx, target, picked),
             "hint": w.hint * tally.kind_fit,
-            "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 else 0.0,
+            "entry": w.entry * entry_fit(ctx, apis[0]) if len(apis) > 1 and not relists(ctx, apis) else 0.0,
             "idle": -w.idle * adds_nothing(ctx, apis) * (not nearer_in_meaning(ctx, apis)),
         }

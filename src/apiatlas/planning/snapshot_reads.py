@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.actions import ACTION_WORDS
+from apiatlas.language.catalog import singular
+from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 from apiatlas.planning.binding import Slot, slots
 from apiatlas.planning.catalog_verbs import said_verbs
 from apiatlas.planning.compound_kinds import compound_fit
@@ -18,6 +21,7 @@ from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_kind
 from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
+from apiatlas.planning.twin_routes import scoped_routes
 from apiatlas.planning.twins import twin_spaces
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
@@ -48,13 +52,23 @@ class SnapshotCache:
         # and a word asking for a thing's details it never says as those it does (``detail_words``)
         self.names = list(snapshot.kept_api_names())  # (key, title) of every kept API, read once
         titles = [t for _, t in self.names]
-        vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles), titles)
+        plain = PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS  # no initials
+        vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles, plain, self._said_of), titles)
         self.vocabulary = with_detail_words(vocabulary, self.names)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
         self.paged: dict[str, set[str]] = {}  # a page list's key -> the kinds it holds (``pages`` read back)
         self.created: dict[str, list[str]] | None = None
         self.spaces: frozenset[str] | None = None
+        self.scoped: dict[str, list[tuple[str, str]]] | None = None
+
+    def _said_of(self, word: str, kind: str) -> bool:
+        """Whether the catalog's search finds, among its best three hits for ``word``, an operation on
+        things of ``kind`` (a path segment naming it): the catalog says ``word`` of that kind."""
+        return any(
+            kind in {singular(p) for p in hit.api_key.lower().split("/")}
+            for hit in self.snapshot.search(word, limit=3)
+        )
 
     def _room(self, table: dict[Any, Any]) -> None:
         if len(table) >= self.MAX_ITEMS:
@@ -198,6 +212,14 @@ class SnapshotCache:
         if self.spaces is None:
             self.spaces = twin_spaces(self.snapshot.all_api_keys())
         return self.spaces
+
+    def scoped_twins(self, key: str) -> list[tuple[str, str]]:
+        """The routes doing what ``key`` does under one parent more, with that parent's key input
+        (``GET /shelves/{shelf}/books`` and ``shelf`` beside ``GET /books``; ``twin_routes.scoped_routes``).
+        """
+        if self.scoped is None:
+            self.scoped = scoped_routes(k for k, _ in self.names)
+        return self.scoped.get(key, [])
 
     def entries(self) -> set[str]:
         if self.entry_points is None:

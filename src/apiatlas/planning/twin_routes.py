@@ -5,7 +5,7 @@ get wrong — so a write ends at it when both are candidates."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.catalog import singular
@@ -36,6 +36,24 @@ def _parent(key: str, other: str) -> tuple[str, str]:
         if pair and parts[:i] + parts[i + 2 :] == own:
             return parts[i], parts[i + 1].strip("{}")
     return "", ""
+
+
+def scoped_routes(keys: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+    """Each key's twins under one parent more (``under_parent``), with the parent's key input, read from
+    the keys once: each key's ``literal/{param}`` pairs taken out in turn and looked up."""
+    every = list(keys)
+    known = set(every)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for key in every:
+        method, _, path = key.partition(" ")
+        parts = path.strip("/").split("/")
+        for i in range(len(parts) - 2):
+            if parts[i].startswith("{") or not parts[i + 1].startswith("{"):
+                continue
+            plain = f"{method} /" + "/".join(parts[:i] + parts[i + 2 :])
+            if plain in known:
+                out.setdefault(plain, []).append((key, parts[i + 1].strip("{}")))
+    return out
 
 
 def own_routes(writes: Sequence[str]) -> list[str]:

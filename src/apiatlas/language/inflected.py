@@ -1,0 +1,39 @@
+"""Latin words inflected in Russian.
+
+A Russian request borrows a Latin word as written and glues its case ending on after an apostrophe or a
+hyphen («покажи PR'ы», «логи build'а», «commit-ов»): the ending says the word's number and case, the Latin
+word is the catalog's. ``unglued`` writes such a word back as the English word, in the plural when the
+ending is a plural one, so that the request's kinds are read as the catalog writes them.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Russian case endings of the plural (nominative, genitive, dative, instrumental, prepositional)
+PLURAL_ENDINGS = frozenset(("ы", "и", "ов", "ев", "ей", "ам", "ям", "ами", "ями", "ах", "ях"))
+# and of the singular (genitive, dative, accusative, instrumental, prepositional)
+SINGULAR_ENDINGS = frozenset(("а", "я", "у", "ю", "ом", "ем", "ой", "е"))
+_GLUED = re.compile(r"\b([A-Za-z][A-Za-z0-9]*)['’`-]([а-яё]{1,3})\b")
+
+
+def english_plural(word: str) -> str:
+    """The English plural of a noun as its spelling makes it (class → classes, policy → policies)."""
+    if word.lower().endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if len(word) > 1 and word[-1] in "yY" and word[-2].lower() not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _english(match: re.Match[str]) -> str:
+    word, ending = match.group(1), match.group(2).lower()
+    if ending in PLURAL_ENDINGS:
+        return english_plural(word)
+    return word if ending in SINGULAR_ENDINGS else match.group(0)
+
+
+def unglued(text: str) -> str:
+    """``text`` with each Latin word carrying a Russian case ending («widget'ы», «box'а») written as
+    the English word (its plural for a plural ending); any other text as it was."""
+    return _GLUED.sub(_english, text) if "'" in text or "’" in text or "`" in text or "-" in text else text
