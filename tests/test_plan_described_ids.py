@@ -82,3 +82,13 @@ def test_a_list_of_those_things_feeds_it(boards: Snapshot) -> None:
 def test_every_thing_of_a_list_deleted(boards: Snapshot) -> None:
     chain = Planner(boards, allow=None).plan("delete every card that ann@example.com created").chains[0]
     assert chain.api_keys == ["GET /users.lookupByEmail", "GET /cards.list", "POST /cards.delete"]
+
+
+def test_no_change_to_each_item_of_a_list_the_request_never_says(boards: Snapshot) -> None:
+    chains = Planner(boards, allow=None).plan("remove ann@example.com from the board B0ARD1234").chains
+    assert chains[0].api_keys == ["GET /users.lookupByEmail", "POST /members.kick"]
+    fanned = ["GET /users.lookupByEmail", "GET /cards.list", "POST /boards.cards.remove"]  # each card of hers
+    assert all(c.api_keys != fanned for c in chains)
+    every = "remove every card of ann@example.com from the board B0ARD1234"
+    chains = Planner(boards, allow=None).plan(every).chains
+    assert chains[0].api_keys == fanned
