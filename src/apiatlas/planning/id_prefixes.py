@@ -1,6 +1,6 @@
-"""The kind of thing an opaque id's own letter prefix names: ``cus_9s6XKzkNRiz8i3`` opens with the first
-letters of one kind of the catalog (customer) and of no other. The id says what it is, whatever noun is
-said before it ("the upcoming invoice for cus_…": a customer's)."""
+"""The kind of thing an opaque id's own letter prefix names: ``bo_9s6XKzkNRiz8i3`` opens with the first
+letters of one kind of the catalog (box) and of no other. The id says what it is, whatever noun is said
+before it ("the next lid for bo_…": a box's)."""
 
 from __future__ import annotations
 

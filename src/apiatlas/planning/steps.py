@@ -237,9 +237,8 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
     if newest_pick(ctx, source.from_field or "", producer.key):  # "the latest message": the first of them
         return replace(source, pick_first=True)
-    if not reads(apis[index]) and _unsaid_fan_out(ctx, source, slot.name):
-        return None  # a change to each item of a list, of a kind the request never says
-    if (not slot.required or not reads(apis[index])) and blind(ctx, producer, source):
+    fans = not reads(apis[index]) and _unsaid_fan_out(ctx, source, slot.name)  # a change to each of a list
+    if fans or ((not slot.required or not reads(apis[index])) and blind(ctx, producer, source)):
         # every item of a list taking nothing: no lookup of the one the call is about; a step looking up
         # a thing the request names may give it (the user an e-mail names, not a group list's members)
         but = frozenset({source.from_step or 0})
@@ -261,8 +260,8 @@ def _unsaid_fan_out(ctx: PlanContext, source: StepInput, name: str) -> bool:
         return False
     if ctx.every:
         return False
-    words = {w for w in re.findall(r"[A-Z]?[a-z]+", name) if w.lower() not in ("id", "ids")}
-    return not ctx.said_kinds(w.lower() for w in words)
+    words = {singular_kind(w) for w in re.findall(r"[A-Z]?[a-z]+", name) if w.lower() not in ("id", "ids")}
+    return not ctx.said_kinds(words)
 
 
 def _id_of(field: str, kind: str) -> bool:

@@ -166,7 +166,7 @@ def _names(text: str, rest: str, vocabulary: CatalogVocabulary) -> list[Extracte
 
 def _identifiers(pattern: re.Pattern[str], text: str, kinds: Collection[str] = ()) -> list[ExtractedValue]:
     """The ids ``pattern`` finds, each with the kind its own prefix names (``id_prefixes``), else the noun
-    said before it (the words of the ids before it are none: «pm_1OaB к клиенту cus_…» says no "OaB")."""
+    said before it (the words of the ids before it are none: «lk_1OaB к ящику bo_…» says no "OaB")."""
     out = []
     for m in pattern.finditer(text):
         hint = prefix_kind(m.group(1), kinds) or _id_noun(pattern.sub(" ", text[: m.start()]))
