@@ -190,9 +190,26 @@ def title_aliases(titles: dict[str, list[str]], least: int = 2) -> dict[str, str
 
 
 def _id_inputs(api: Api) -> set[str]:
-    """The kinds of things an HTTP operation's inputs take the ids of (``channel_id`` → channel)."""
+    """The kinds of things an HTTP operation's inputs take the ids of: by the input's name (``channel_id``
+    → channel), or an input named a bare noun whose own description says it takes that thing's id
+    (``file``: "ID of file to delete", "Specify a file by providing its ID")."""
     found = (_ID_INPUT.match(p.name) for p in api.params)
-    return {t for m in found if m and (t := m.group(1).lower()) not in _NOT_A_THING}
+    named = {t for m in found if m and (t := m.group(1).lower()) not in _NOT_A_THING}
+    return named | {w for p in api.params if (w := described_id(p.name, p.description or ""))}
+
+
+def described_id(name: str, description: str) -> str:
+    """``name`` singular when the input is named a bare noun its description says the id of ("ID of the
+    file", "the file ID", "a file by providing its ID"), else ""."""
+    word = name.lower()
+    if not (name.isalpha() and name.islower() and len(word) >= 3) or word in _NOT_A_THING | _ITEM_KEYS:
+        return ""
+    said = rf"\b(?:{word}|{singular(word)})\b"
+    ids = r"(?:IDs?|identifiers?)"
+    pattern = (
+        rf"\b{ids} of (?:the |an? )?(?:\w+ )?{said}|{said}(?:'s)? {ids}\b|{said}[^.,;]{{0,30}}\bits {ids}\b"
+    )
+    return singular(word) if re.search(pattern, description, re.IGNORECASE) else ""
 
 
 def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:

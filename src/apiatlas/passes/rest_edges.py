@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from apiatlas.catalog.compact import all_fields
 from apiatlas.catalog.model import EDGE_LEVEL_RANK, Api, Catalog, Edge, EdgeLevel, Param
+from apiatlas.language.catalog import described_id
 from apiatlas.passes.config import BuildConfig
 from apiatlas.passes.context import PassContext
 from apiatlas.passes.rest_echo import names_into_searches
@@ -109,8 +110,8 @@ class _RestGraph:
             for a in self.kept
             for p in a.params
             if p.location in CONSUMER_LOCATIONS
-            if (r := param_resource(a, p))
-        }
+            if (r := param_resource(a, p) or described_id(p.name, p.description))
+        }  # and an input named a bare noun its description says the id of ("ID of file to delete")
         self.representation = representations(self.kept)
         self.best: dict[tuple[str, str, str, str, str], tuple[int, EdgeLevel, str, str]] = {}
 

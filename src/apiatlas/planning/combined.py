@@ -260,13 +260,17 @@ def _call_key(step: PlannedStep) -> tuple[object, ...]:
     return step.api, tuple(_inputs_shape(step, positions=False))
 
 
+_ID_NAME = re.compile(r"(?:^|_)ids?$|[a-z]Ids?$")  # ``id``, ``call_id``, ``callId``
+
+
 def _target_alone(
     target: PlannedStep, earlier: list[PlannedStep], cache: SnapshotCache
 ) -> PlannedStep | None:
     """``target`` with its inputs fed by ``earlier`` steps instead of its own chain's; None when one its
     chain fed is not, or when none is fed by what the earlier steps have or were given (it would not act
     on what they name): an earlier step's output, or the value an earlier step was given under the same
-    name (the namespace the deployment was created in, for "… and expose it")."""
+    name (the namespace the deployment was created in, for "… and expose it"); None too when it would still
+    ask the user for a required id (a call's ``id`` beside the user fed: it acts on another thing)."""
     inputs = []
     taken = False
     for source in target.inputs:
@@ -277,6 +281,8 @@ def _target_alone(
             source, taken = fed, True
         elif source.origin == "user":
             fed = _fed(source, target.api, earlier, cache)
+            if fed.origin == "user" and fed.required and _ID_NAME.search(fed.name):
+                return None  # it still asks for the id of the thing it acts on
             source, taken = fed, taken or fed.origin != "user"
         inputs.append(source)
     if not taken:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.catalog import singular
 from apiatlas.planning.model import CandidateChain, InputOrigin, InputSource, PlannedStep
 from apiatlas.planning.values import CODE_HINT
 
@@ -167,8 +168,8 @@ def hint_fit(hint: str, api: Api, kinds_of_catalog: frozenset[str]) -> float:
     kinds = words & kinds_of_catalog
     if hint.startswith("-"):
         return -1.0 if hint[1:] in kinds else 0.0
-    if not kinds:
-        return 0.0
+    if not kinds or hint in {singular(w) for w in words}:
+        return 1.0 if hint in kinds else 0.0  # ``/charges/{charge}/dispute`` is about a charge too
     return 1.0 if hint in kinds else -0.6
 
 

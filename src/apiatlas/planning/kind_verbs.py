@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
+from apiatlas.language.catalog import singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import said_new
@@ -111,7 +112,7 @@ def _creates_noun(key: str, said: str) -> bool:
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if method != "POST" or not last or last.startswith("{"):
         return False
-    if "." not in last:
-        return stem(last) == said
+    if "." not in last:  # a collection, named in the plural (``/bookmarks``; ``…/delete`` is an action)
+        return singular(last) != last.lower() and stem(last) == said
     noun, _, action = last.rpartition(".")
     return stem(noun.rsplit(".", 1)[-1]) == said and PROCEDURE_VERBS.get(action.lower()) == "create"

@@ -131,23 +131,22 @@ class ChainScoring:
             fan_in = self.limits.fan_in[min(len(path), len(self.limits.fan_in)) - 1]
             near = ctx.near_values()
             picking = picks(ctx, wanting)  # lists a stated name picks from: tried first
-            producers = sorted((p for p in shortlist if p not in path), key=lambda p: p not in picking)
             read = ctx.cache.api  # (``ctx.api`` without its call)
+            listing = ctx.cache.kinds_listed_by  # and lists of the things asked the newest of, before the cut
+            newest = (
+                {p for p in shortlist if (a := read(p)) and ctx.newest & listing(a)} if ctx.newest else set()
+            )
+            producers = sorted(
+                (p for p in shortlist if p not in path), key=lambda p: p not in picking and p not in newest
+            )
             producers = [
                 p
                 for p in producers[: fan_in * 4]
                 if self.readable(ctx, p) and (reads(read(p)) or ctx.creating(p))  # or a new thing's create
             ]
-            listing = ctx.cache.kinds_listed_by
-            newest = (
-                {p for p in producers if (a := ctx.api(p)) and ctx.newest & listing(a)}
-                if ctx.newest
-                else set()
-            )
             producers.sort(
-                key=lambda p: (
-                    p not in picking,
-                    p not in newest,  # a list of the things asked the newest of ("the latest message")
+                key=lambda p: (  # a list a stated name picks from, or one of the things asked the newest
+                    p not in picking and p not in newest,  # of ("the latest message"): neither crowds out
                     near.get(p, 9),
                     -states(ctx, p),
                     0.15 * best[p] - self.rel(ctx, p),

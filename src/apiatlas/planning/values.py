@@ -18,6 +18,7 @@ from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, S
 from apiatlas.planning.compound_kinds import qualifier
 from apiatlas.planning.english_dates import english_dates
 from apiatlas.planning.entity_hints import entity_hint
+from apiatlas.planning.id_prefixes import prefix_kind
 
 # kinds of extracted values
 SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
@@ -143,7 +144,7 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(ExtractedValue(DOC_NUMBER, number, match.group(0), hint=hint))
     rest = _DOC_NUMBER.sub(" ", rest)
     rest = _MONTH_WORD.sub(" ", _QUARTER.sub(" ", _RU_DATE.sub(" ", _ISO_DATE.sub(" ", rest))))
-    found.extend(_identifiers(_IDENTIFIER, rest))
+    found.extend(_identifiers(_IDENTIFIER, rest, vocabulary.kind_set))
     rest = _IDENTIFIER.sub(" ", rest)
     found.extend([] if capitals else _names(text, rest, vocabulary))
     found.extend(_numbers(rest, vocabulary))
@@ -163,18 +164,20 @@ def _names(text: str, rest: str, vocabulary: CatalogVocabulary) -> list[Extracte
     return [*_russian_names(rest), *(_with_kind_noun(text, e, vocabulary) for e in named)]
 
 
-def _identifiers(pattern: re.Pattern[str], text: str) -> list[ExtractedValue]:
+def _identifiers(pattern: re.Pattern[str], text: str, kinds: Collection[str] = ()) -> list[ExtractedValue]:
+    """The ids ``pattern`` finds, each with the kind its own prefix names (``id_prefixes``), else the noun
+    said before it (the words of the ids before it are none: «lk_1OaB к ящику bo_…» says no "OaB")."""
     out = []
     for m in pattern.finditer(text):
-        hint = _id_noun(text, m.start())
+        hint = prefix_kind(m.group(1), kinds) or _id_noun(pattern.sub(" ", text[: m.start()]))
         said = qualifier(text, m.start(), hint)
         out.append(ExtractedValue(IDENTIFIER, m.group(1), m.group(1), hint, qualifier=said))
     return out
 
 
-def _id_noun(text: str, start: int) -> str:
+def _id_noun(before: str) -> str:
     """The noun an id follows ("customer" in "the customer cus_123", "user" in "user with id U123")."""
-    words: list[str] = re.findall(r"[A-Za-z]+", text[:start])
+    words: list[str] = re.findall(r"[A-Za-z]+", before)
     return next((w.lower() for w in reversed(words[-4:]) if w.lower() not in ID_LINKS), "")
 
 

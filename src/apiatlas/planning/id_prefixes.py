@@ -1,0 +1,20 @@
+"""The kind of thing an opaque id's own letter prefix names: ``bo_9s6XKzkNRiz8i3`` opens with the first
+letters of one kind of the catalog (box) and of no other. The id says what it is, whatever noun is said
+before it ("the next lid for bo_…": a box's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+_PREFIX = re.compile(r"([A-Za-z]{2,8})_")  # the letters before the id's first underscore
+
+
+def prefix_kind(identifier: str, kinds: Collection[str]) -> str:
+    """The one kind of ``kinds`` whose name opens with the id's letter prefix, else ''."""
+    match = _PREFIX.match(identifier)
+    if match is None:
+        return ""
+    prefix = match.group(1).lower()
+    opened = [k for k in kinds if k.startswith(prefix)]
+    return opened[0] if len(opened) == 1 else ""
