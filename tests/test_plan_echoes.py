@@ -91,3 +91,13 @@ def test_the_catalog_words_around_a_name_are_no_part_of_it(planner: Planner, req
     top = planner.plan(request_text).chains[0]
     assert top.api_keys == ["Picto_Search_User", "Picto_Posts"]
     assert [(s.name, s.value) for s in top.steps[0].inputs] == [("search_query", "Jane Roe")]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Show the posts of Jane Roe on the Picto.", "Show the posts of Users of the Jane Roe."],
+)
+def test_a_name_stripped_of_catalog_words_keeps_no_link_word(planner: Planner, request_text: str) -> None:
+    """The links between the name and the catalog's words go with the catalog's words ("on the")."""
+    top = planner.plan(request_text).chains[0]
+    assert [(s.name, s.value) for s in top.steps[0].inputs] == [("search_query", "Jane Roe")]
