@@ -98,6 +98,15 @@ def test_a_question_joined_by_and_to_a_question_is_asked_apart() -> None:
     assert len(_actions("Who wrote the notes, what team is it?")) == 1
 
 
+def test_questions_sharing_one_predicate_or_a_bare_question_word_are_one_action() -> None:
+    """"What notes and which teams are in Rockets?" asks one thing of two kinds; "… and when?" asks
+    nothing of its own."""
+    assert len(_actions("What notes and which teams are in the league Rockets?")) == 1
+    assert len(_actions("How many notes and how many teams are in the league Rockets?")) == 1
+    assert len(_actions("Who wrote the note Hello and when?")) == 1
+    assert len(_actions("What notes has team Rockets sent and who read them?")) == 2
+
+
 def test_the_actions_are_planned_in_the_request_order_sharing_the_lookup(teams: Path) -> None:
     with Snapshot.open(teams) as snap:
         planner = Planner(snap, allow=reads_only)

@@ -47,6 +47,18 @@ def test_a_field_of_another_name_is_another_thing() -> None:
     assert (chain.steps[2].inputs[0].from_step, chain.steps[2].inputs[0].from_field) == (1, "items[].id")
 
 
+def test_the_own_id_of_nested_rows_is_another_thing_of_the_same_name() -> None:
+    """``items[].id`` of the related artists is each related artist's own ``id``, not the ``id`` the list
+    was read for, though the names match."""
+    find = _step("Music_Artist_By_Name", InputSource(name="name", origin="request", value="Zed"))
+    related = _step("Music_Related", _fed("id", 0, "id"))
+    overview = _step("Music_Overview", _fed("id", 1, "items[].id"))
+    chain = sourced(_chain(find, related, overview))
+    assert (chain.steps[2].inputs[0].from_step, chain.steps[2].inputs[0].from_field) == (1, "items[].id")
+    echo = _step("Music_Echo", _fed("id", 1, "id"))  # a top-level id handed back is the one given
+    assert sourced(_chain(find, related, echo)).steps[2].inputs[0].from_step == 0
+
+
 def test_an_input_the_step_took_from_the_request_stays_with_the_step() -> None:
     offers = _step("Shop_Offers", InputSource(name="item_id", origin="request", value="B0123"))
     reviews = _step("Shop_Reviews", _fed("item_id", 0, "item_id"))
@@ -90,4 +102,14 @@ def planner(tmp_path_factory: pytest.TempPathFactory) -> Planner:
 def test_the_catalog_words_around_a_name_are_no_part_of_it(planner: Planner, request_text: str) -> None:
     top = planner.plan(request_text).chains[0]
     assert top.api_keys == ["Picto_Search_User", "Picto_Posts"]
+    assert [(s.name, s.value) for s in top.steps[0].inputs] == [("search_query", "Jane Roe")]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Show the posts of Jane Roe on the Picto.", "Show the posts of Users of the Jane Roe."],
+)
+def test_a_name_stripped_of_catalog_words_keeps_no_link_word(planner: Planner, request_text: str) -> None:
+    """The links between the name and the catalog's words go with the catalog's words ("on the")."""
+    top = planner.plan(request_text).chains[0]
     assert [(s.name, s.value) for s in top.steps[0].inputs] == [("search_query", "Jane Roe")]

@@ -241,10 +241,16 @@ def _second_question(join: str, before: str, after: str) -> bool:
     """A question joined by "and" to a question before it ("Who are the artists related to X, and what
     albums has X released?"): two things asked."""
     joined = "and" in join.lower().split()
-    return joined and bool(_ASKING_SENTENCE.match(before)) and bool(_QUESTION_OPEN.match(after))
+    if not (joined and _ASKING_SENTENCE.match(before) and _QUESTION_OPEN.match(after)):
+        return False
+    if len(_WORD.findall(after)) < 2:
+        return False  # "… and when?": nothing asked of its own
+    return not (_ASKED_KIND.fullmatch(before) and _KIND_OPEN.match(after))  # "What X and which Y are …"
 
 
 _QUESTION_OPEN = re.compile(r"^\s*(?:what|which|who|where|when|how)\b", re.IGNORECASE)
+_KIND_OPEN = re.compile(r"^\s*(?:what|which|how\s+(?:many|much))\b", re.IGNORECASE)
+_ASKED_KIND = re.compile(r"\s*(?:what|which|how\s+(?:many|much))\s+\w+\s*", re.IGNORECASE)
 
 
 def _comma_only(join: str) -> bool:

@@ -41,6 +41,8 @@ def _at_source(chain: CandidateChain, source: InputSource) -> InputSource:
     )
     if given is None or field != source.name or source.pick_field or source.template:
         return source
+    if field.lower() in _OWN_IDS and field != source.from_field:
+        return source  # "items[].id": each nested row's own id, not the one the step was given
     return source.model_copy(
         update={
             "from_step": given.from_step,
@@ -50,3 +52,6 @@ def _at_source(chain: CandidateChain, source: InputSource) -> InputSource:
             "confidence": given.confidence,
         }
     )
+
+
+_OWN_IDS = frozenset(("id", "uid"))

@@ -146,17 +146,20 @@ class Planner:
         if value.kind != v.ENTITY:
             return value
         said = value.text.split(" ")
-        for at in range(1, len(said) - 1):
-            if said[at].lower() not in NAME_LINKS:
+        link = [w.lower() in NAME_LINKS for w in said]
+        for at in range(1, len(said) - 1):  # a run of links goes with the terms ("Acme of the Jane")
+            if not link[at] or link[at - 1]:
                 continue
-            head, name = " ".join(said[:at]), " ".join(said[at + 1 :])
-            if self._catalog_term(replace(value, text=head, value=head)):
+            end = next((i for i in range(at, len(said)) if not link[i]), len(said))
+            head, name = " ".join(said[:at]), " ".join(said[end:])
+            if name and self._catalog_term(replace(value, text=head, value=head)):
                 return replace(value, value=name, text=name)
-        for at in range(len(said) - 2, 0, -1):
-            if said[at].lower() not in NAME_LINKS:
+        for at in range(len(said) - 2, 0, -1):  # "Jane Roe on the Acme"
+            if not link[at] or link[at + 1]:
                 continue
-            name, tail = " ".join(said[:at]), " ".join(said[at + 1 :])
-            if self._catalog_term(replace(value, text=tail, value=tail)):
+            start = next((i for i in range(at, -1, -1) if not link[i]), -1) + 1
+            name, tail = " ".join(said[:start]), " ".join(said[at + 1 :])
+            if name and self._catalog_term(replace(value, text=tail, value=tail)):
                 return replace(value, value=name, text=name)
         return value
 
