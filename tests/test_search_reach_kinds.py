@@ -140,3 +140,11 @@ def test_a_request_whose_only_read_word_is_an_action_is_out_of_reach_above_the_n
     assert not out_of_reach(UNMARKED | {"cos_gap_median": MAX_STANDOUT + 0.01})  # a card stands out
     assert not out_of_reach(UNMARKED | {"known": 1.0})  # a word read as one of the catalog's
     assert not out_of_reach(UNMARKED | {"unread": 0.0})  # every foreign word read
+
+
+def test_a_request_in_another_script_whose_meaning_stands_above_the_null_is_not_unmarked() -> None:
+    # «обнови образ контейнера» over Kubernetes: image and container left unread by the bridge, nothing
+    # read, no value — but the meaning stands 0.022 above the null: the catalog's, its words missed
+    container = UNMARKED | {"reach_margin": 0.022, "support": 0.007, "unread": 2.0, "cos_gap_median": 0.025}
+    assert not unread_and_unmarked(container) and not out_of_reach(container)
+    assert unread_and_unmarked(container | {"reach_margin": MAX_MARGIN - 0.001})  # at the null: unmarked

@@ -26,8 +26,10 @@ writes Latin identifiers) is judged out of reach only when the catalog has neith
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
 nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»),
 and its meaning picks out no one thing of the catalog (``meaning_gathers``: the first card standing out,
-the first dense hits gathered on its business object beyond its share of the catalog, ``gathered``);
-otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
+the first dense hits gathered on its business object beyond its share of the catalog, ``gathered``), or
+its best cosine at the null give or take ``MAX_MARGIN``, no value given and no card standing out
+(``unread_and_unmarked``, «включи музыку»); otherwise its words cannot be weighed against the catalog's
+(issue 18 point 6).
 
 The same null reads the other way: a request whose content words one of the first hits all holds, and
 whose words' first card stands well above the null, is served whatever the shared model's doubt
