@@ -81,6 +81,14 @@ def test_an_action_word_naming_the_first_hits_object_is_a_kind_verb() -> None:
     assert not kind_verb(_view("remind me to call mum", {"notes.create": "notes"}))  # another thing
     assert not kind_verb(_view("groceries for today", {"groceries.add": "groceries"}))  # no action word
     assert not kind_verb(_view("create a note", {"reminders.add": "reminders"}))  # an action, no kind
+    assert kind_verb(_view("remind me to call mum", {"GET /v1/reminders": "tasks"}))  # a read's resource
+
+
+def test_a_read_whose_resource_is_written_as_the_action_names_no_kind() -> None:
+    # ``…/search``, ``…/{box}/scale``: the last segment says what the read does, not what it is about
+    assert not kind_verb(_view("search the web for cheap flights", {"GET /v1/notes/search": "notes"}))
+    assert not kind_verb(_view("scale the recipe to six servings", {"GET /v1/boxes/{box}/scale": "boxes"}))
+    assert not kind_verb(_view("search the web for cheap flights", {"search.messages": "search"}))
 
 
 # a request whose content words no first hit holds (they match its verb only), its words' card at the null
