@@ -323,10 +323,12 @@ def test_content_words_no_hit_holds_need_a_word_match_without_meaning() -> None:
 def test_a_request_read_across_scripts_whose_words_no_hit_holds_is_out_of_reach() -> None:
     across = HELD_BY_NONE | {"alien": 1.0, "unread": 3.0, "known": 1.0, "lex_per_term": 0.0, "values": 0.0}
     assert not unread_and_far(across) and out_of_reach(across)  # above the null: only this rule
-    # no word read across: its words say nothing; with a value, left to the model (without one, and no
-    # card standing out, nothing of it is the catalog's: ``unread_and_unmarked``)
+    # no word read across: its words say nothing; with a value, or its meaning above the null, left to the
+    # model (without one, no card standing out and at the null, nothing of it is the catalog's:
+    # ``unread_and_unmarked``)
     assert not out_of_reach(across | {"known": 0.0, "values": 1.0})
-    assert out_of_reach(across | {"known": 0.0})
+    assert not out_of_reach(across | {"known": 0.0})
+    assert out_of_reach(across | {"known": 0.0, "reach_margin": 0.005})
     assert not out_of_reach(across | {"held": 0.3, "held_after": 0.3})  # a first hit holds the word
     assert not out_of_reach(across | {"support": 0.02})  # the matched card is near in meaning
     assert out_of_reach(across | {"held": 0.3, "held_after": 0.0})  # held past its first word by none

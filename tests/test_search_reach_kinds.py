@@ -81,6 +81,14 @@ def test_an_action_word_naming_the_first_hits_object_is_a_kind_verb() -> None:
     assert not kind_verb(_view("remind me to call mum", {"notes.create": "notes"}))  # another thing
     assert not kind_verb(_view("groceries for today", {"groceries.add": "groceries"}))  # no action word
     assert not kind_verb(_view("create a note", {"reminders.add": "reminders"}))  # an action, no kind
+    assert kind_verb(_view("remind me to call mum", {"GET /v1/reminders": "tasks"}))  # a read's resource
+
+
+def test_a_read_whose_resource_is_written_as_the_action_names_no_kind() -> None:
+    # ``…/search``, ``…/{box}/scale``: the last segment says what the read does, not what it is about
+    assert not kind_verb(_view("search the web for cheap flights", {"GET /v1/notes/search": "notes"}))
+    assert not kind_verb(_view("scale the recipe to six servings", {"GET /v1/boxes/{box}/scale": "boxes"}))
+    assert not kind_verb(_view("search the web for cheap flights", {"search.messages": "search"}))
 
 
 # a request whose content words no first hit holds (they match its verb only), its words' card at the null
@@ -140,3 +148,11 @@ def test_a_request_whose_only_read_word_is_an_action_is_out_of_reach_above_the_n
     assert not out_of_reach(UNMARKED | {"cos_gap_median": MAX_STANDOUT + 0.01})  # a card stands out
     assert not out_of_reach(UNMARKED | {"known": 1.0})  # a word read as one of the catalog's
     assert not out_of_reach(UNMARKED | {"unread": 0.0})  # every foreign word read
+
+
+def test_a_request_in_another_script_whose_meaning_stands_above_the_null_is_not_unmarked() -> None:
+    # «обнови образ контейнера» over Kubernetes: image and container left unread by the bridge, nothing
+    # read, no value — but the meaning stands 0.022 above the null: the catalog's, its words missed
+    container = UNMARKED | {"reach_margin": 0.022, "support": 0.007, "unread": 2.0, "cos_gap_median": 0.025}
+    assert not unread_and_unmarked(container) and not out_of_reach(container)
+    assert unread_and_unmarked(container | {"reach_margin": MAX_MARGIN - 0.001})  # at the null: unmarked

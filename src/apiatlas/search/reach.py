@@ -26,8 +26,10 @@ writes Latin identifiers) is judged out of reach only when the catalog has neith
 script — no word of the catalog's script is the catalog's, none of the other script's is read as one —
 nor its meaning: its best cosine below the null (``unread_and_far``, «какой сейчас курс доллара?»),
 and its meaning picks out no one thing of the catalog (``meaning_gathers``: the first card standing out,
-the first dense hits gathered on its business object beyond its share of the catalog, ``gathered``);
-otherwise its words cannot be weighed against the catalog's (issue 18 point 6).
+the first dense hits gathered on its business object beyond its share of the catalog, ``gathered``), or
+its best cosine at the null give or take ``MAX_MARGIN``, no value given and no card standing out
+(``unread_and_unmarked``, «включи музыку»); otherwise its words cannot be weighed against the catalog's
+(issue 18 point 6).
 
 The same null reads the other way: a request whose content words one of the first hits all holds, and
 whose words' first card stands well above the null, is served whatever the shared model's doubt
@@ -53,7 +55,7 @@ from apiatlas.language.actions import ACTION_WORDS, CHANGE_VERBS_EN
 from apiatlas.language.casing import as_read
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
-from apiatlas.text import stems
+from apiatlas.text import pieces, stem, stems
 
 if TYPE_CHECKING:
     from apiatlas.search.confidence import SearchView
@@ -260,10 +262,21 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
 
 def kind_verb(view: SearchView) -> bool:
     """Whether one of the request's action words (not content words: ``content_stems``) names what one of
-    the first ``HELD_HITS`` hits is about (``_hits_things``): "remind me to …" over a catalog whose first
+    the first ``HELD_HITS`` hits is about (``_hits_kinds``): "remind me to …" over a catalog whose first
     hits are its reminders says what about as well as what to do."""
     actions = {t for t in view.terms if t in _action_stems()}
-    return bool(actions) and bool(actions & _hits_things(view))
+    return bool(actions) and bool(actions & _hits_kinds(view))
+
+
+def _hits_kinds(view: SearchView) -> set[str]:
+    """``_hits_things`` but the words written as an action word itself: a read's ``…/search`` or
+    ``…/{box}/scale``, an object named ``search``, say what the operation does, not what it is about
+    ("scale the recipe to six servings" over the scale reads); "reminders" is a thing."""
+    out: set[str] = set()
+    for key in view.order[:HELD_HITS]:
+        named = [view.objects.get(key, ""), resource_of(key) if key.startswith("GET ") else ""]
+        out.update(stem(w) for text in named for w in pieces(text) if w not in ACTION_WORDS)
+    return out
 
 
 @lru_cache(maxsize=1)

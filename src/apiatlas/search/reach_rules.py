@@ -105,17 +105,20 @@ def unread_and_unmarked(signals: Mapping[str, float]) -> bool:
     """A request with a word in another script than the catalog's main one whose foreign words are read
     as no catalog word (one at least) and whose other content words are not the catalog's either (as
     ``unread_and_far``), that gives no value (no name, id or number), whose meaning ranks first another
-    card than its words (``agree`` 0) and lifts no card out of the dense candidates (``cos_gap_median``
-    under ``MAX_STANDOUT``): whatever its best cosine, nothing of it but an action or function word is
-    the catalog's («включи музыку»: enable read across, the music unread). A request of the catalog in
-    another script names one of its things, gives a value to act on, or its meaning picks out a card.
-    Callers check ``REACH_SIGNALS``."""
+    card than its words (``agree`` 0), lifts no card out of the dense candidates (``cos_gap_median``
+    under ``MAX_STANDOUT``) and whose best cosine lies at the null, give or take ``MAX_MARGIN`` (as the
+    first rule asks): nothing of it but an action or function word is the catalog's («включи музыку»:
+    enable read across, the music unread, 0.006 above the null). An unread word is no proof the catalog
+    lacks it — the bridge misses words the catalog has («обнови образ контейнера» over Kubernetes:
+    image and container unread, 0.022 above the null) — so a meaning standing above the null keeps the
+    request. Callers check ``REACH_SIGNALS``."""
     return (
         signals["unread"] >= 1
         and not signals["known"]
         and not signals["values"]
         and not signals.get("agree", 0.0)
         and signals.get("cos_gap_median", 0.0) < MAX_STANDOUT
+        and signals["reach_margin"] < MAX_MARGIN
     )
 
 
