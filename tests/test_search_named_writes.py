@@ -91,3 +91,23 @@ def test_a_request_that_orders_no_change_demotes_the_methods_named_by_a_change_v
     assert scores(path, read, word_forms=True)["POST /boards.setTopic"] == pytest.approx(
         scores(path, read)["POST /boards.setTopic"] / 0.5, abs=1e-3
     )
+
+
+def test_a_read_verb_opening_a_read_name_does_not_stop_the_demotion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"list …" opens ``/boards.list``'s name: the request reads, the setters stay demoted."""
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    read = "list the boards with their topic"
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 1.0)
+    plain = scores(path, read)
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 0.5)
+    found = scores(path, read)
+    assert found["POST /boards.setTopic"] == pytest.approx(0.5 * plain["POST /boards.setTopic"], abs=1e-3)
+    assert found["GET /boards.list"] == pytest.approx(plain["GET /boards.list"], abs=1e-3)

@@ -19,7 +19,7 @@ from apiatlas.catalog.actions import (
     resource_of,
     verb_places,
 )
-from apiatlas.language.actions import WRITE_WORDS, orders_write
+from apiatlas.language.actions import ASKING_VERBS, WRITE_WORDS, is_read_verb, orders_write
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.twins import Twins, number_forms
@@ -155,8 +155,9 @@ class ApiActions:
     def _named_writes(self, fused: Mapping[str, float], said: list[str]) -> set[str]:
         """The candidates whose names open with a change verb (``named_write``), none when a word of the
         request in a verb's place (``language.actions.verb_places``) opens a candidate's name: "reset my
-        password" orders the reset a name says, though the language's lexicon lacks the verb."""
-        verbs = set(verb_places(said))
+        password" orders the reset a name says, though the language's lexicon lacks the verb. A verb that
+        asks ("list …", "get …": ``/boards.list``, ``/users.getPresence``) orders no change by opening one."""
+        verbs = {w for w in verb_places(said) if w not in ASKING_VERBS and not is_read_verb(w)}
         opening = {key: self._name_verb(key) for key in fused}
         if verbs & set(opening.values()):
             return set()
