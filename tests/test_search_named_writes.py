@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from apiatlas.catalog.model import Api, ExecutorBinding, Param
+from apiatlas.language.actions import orders_write
 from apiatlas.passes.index import SearchIndexing, index_and_write
-from apiatlas.search.api_actions import named_write
+from apiatlas.search.api_actions import ApiActions, named_write
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
@@ -111,3 +112,26 @@ def test_a_read_verb_opening_a_read_name_does_not_stop_the_demotion(
     found = scores(path, read)
     assert found["POST /boards.setTopic"] == pytest.approx(0.5 * plain["POST /boards.setTopic"], abs=1e-3)
     assert found["GET /boards.list"] == pytest.approx(plain["GET /boards.list"], abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("word", "write"),
+    [("удалите", True), ("создайте", True), ("пригласите", True), ("удали", True), ("почте", False)],
+)
+def test_a_russian_polite_imperative_orders_the_change_its_verb_does(word: str, write: bool) -> None:
+    """«Удалите сообщение …» orders a delete as «удали» does: a request so worded demotes no write."""
+    assert orders_write(word) is write
+
+
+def test_a_polite_russian_order_demotes_no_operation_named_by_a_change_verb(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        fused = {api.key: 1.0 for api in BOARDS}
+        said = ["установите", "topic", "board", "b1"]
+        ApiActions(snapshot, None, None).demote_unasked(fused, said, {}, 0.5)
+    assert fused["POST /boards.setTopic"] == 1.0
