@@ -31,6 +31,9 @@ from apiatlas.snapshot.reader import Snapshot
         ("POST /v1/orders/{id}/finalize", False),  # no verb of the lexicon
         ("GET /v1/orders", False),  # the method and path say it (a list): not read off the name
         ("usp_Order_Close", False),  # a procedure: its own action (``procedure_action``)
+        ("GET /tags.tagList", False),  # a change verb opening a name that ends with a read verb: a read
+        ("GET /pulls.open_list", False),
+        ("POST /files.listAdd", False),  # (a read verb opening it: no change verb opens it)
     ],
 )
 def test_a_name_opening_with_a_change_verb_is_a_write(key: str, write: bool) -> None:

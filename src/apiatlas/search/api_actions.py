@@ -19,7 +19,13 @@ from apiatlas.catalog.actions import (
     resource_of,
     verb_places,
 )
-from apiatlas.language.actions import ASKING_VERBS, WRITE_WORDS, is_read_verb, orders_write
+from apiatlas.language.actions import (
+    ASKING_VERBS,
+    REQUEST_WORDS,
+    WRITE_WORDS,
+    is_read_verb,
+    orders_write,
+)
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.twins import Twins, number_forms
@@ -245,13 +251,16 @@ class ApiActions:
 def name_verb(key: str) -> str:
     """The word that opens the last name of an HTTP operation whose method and path say no action
     (``catalog.actions.action_of``: an RPC method, ``POST /chat.postMessage`` "post"; a ``POST`` to a
-    literal, ``…/orders/{id}/send`` "send"); "" for any other key."""
+    literal, ``…/orders/{id}/send`` "send"); "" for any other key, and for a name that ends with the word of
+    a list (``/tags.tagList``, ``/pulls.open_list``: lists, whatever opens them)."""
     method, _, path = key.partition(" ")
     literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
     if method.upper() not in HTTP_METHODS or not literals or action_of(key):
         return ""
     name = literals[-1].rsplit(".", 1)[-1]
     words = [w.lower() for raw in re.findall(r"[^\W_]+", name) for w in split_identifier(raw)]
+    if len(words) > 1 and words[-1] in REQUEST_WORDS["list"]:  # ``/tags.tagList``: a list, no tagging
+        return ""
     return words[0] if words else ""
 
 
