@@ -98,8 +98,8 @@ class ApiActions:
           anywhere: "orders of store 12", "which price lists exist?" read), unless the snapshot
           serves code (``code_members``); with ``named_writes``, also an operation whose method and path
           say no action but whose name opens with a change verb (``named_write``: "what's the topic of
-          board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place opens a
-          candidate's name ("reset …": ``/sessions.reset``);
+          board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place, no asking
+          verb, opens a candidate's name ("reset …": ``/sessions.reset``; "list …" and ``/boards.list`` not);
         - one item of a collection the request names in the plural, written as one word or as two or
           three ("orders", "price lists": ``GET /orders/{id}`` beside ``GET /orders``);
         - an operation on another resource (``resource_of``) than those the request names, when it
