@@ -138,3 +138,20 @@ def test_a_polite_russian_order_demotes_no_operation_named_by_a_change_verb(tmp_
         said = ["установите", "topic", "board", "b1"]
         ApiActions(snapshot, None, None).demote_unasked(fused, said, {}, 0.5)
     assert fused["POST /boards.setTopic"] == 1.0
+
+
+def test_a_verb_asking_with_its_object_orders_no_change_for_the_demotion(tmp_path: Path) -> None:
+    """«выдай список …» asks for a list (``language.actions.ASKING_WITH``): the setters drop under it."""
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        asked, ordered = {api.key: 1.0 for api in BOARDS}, {api.key: 1.0 for api in BOARDS}
+        actions = ApiActions(snapshot, None, None)
+        actions.demote_unasked(asked, ["выдай", "список", "topic", "boards"], {}, 0.5)
+        actions.demote_unasked(ordered, ["выдай", "доступ", "к", "boards"], {}, 0.5)
+    assert asked["POST /boards.setTopic"] == 0.5
+    assert ordered["POST /boards.setTopic"] == 1.0  # «выдай доступ»: a grant

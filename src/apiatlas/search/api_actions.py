@@ -24,7 +24,7 @@ from apiatlas.language.actions import (
     REQUEST_WORDS,
     WRITE_WORDS,
     is_read_verb,
-    orders_write,
+    orders_write_in,
 )
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
@@ -95,7 +95,8 @@ class ApiActions:
           ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
           as one customer —, so are update and replace);
         - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
-          anywhere: "orders of store 12", "which price lists exist?" read), unless the snapshot
+          anywhere but a verb asking with its object, ``orders_write_in``: "orders of store 12", "which
+          price lists exist?", «выдай список …» read), unless the snapshot
           serves code (``code_members``); with ``named_writes``, also an operation whose method and path
           say no action but whose name opens with a change verb (``named_write``: "what's the topic of
           board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place, no asking
@@ -111,7 +112,7 @@ class ApiActions:
         one item of it too)."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
-            set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
+            set() if self.code_members() or orders_write_in(said) else {"read"}  # «выдай список …» reads
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         read = self._shapes  # ``_shape`` of each from its cache, no call per candidate
