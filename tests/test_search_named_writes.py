@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from apiatlas.catalog.model import Api, ExecutorBinding, Param
+from apiatlas.language.actions import orders_write
 from apiatlas.passes.index import SearchIndexing, index_and_write
-from apiatlas.search.api_actions import named_write
+from apiatlas.search.api_actions import ApiActions, named_write
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
@@ -30,6 +31,9 @@ from apiatlas.snapshot.reader import Snapshot
         ("POST /v1/orders/{id}/finalize", False),  # no verb of the lexicon
         ("GET /v1/orders", False),  # the method and path say it (a list): not read off the name
         ("usp_Order_Close", False),  # a procedure: its own action (``procedure_action``)
+        ("GET /tags.tagList", False),  # a change verb opening a name that ends with a read verb: a read
+        ("GET /pulls.open_list", False),
+        ("POST /files.listAdd", False),  # (a read verb opening it: no change verb opens it)
     ],
 )
 def test_a_name_opening_with_a_change_verb_is_a_write(key: str, write: bool) -> None:
@@ -91,3 +95,63 @@ def test_a_request_that_orders_no_change_demotes_the_methods_named_by_a_change_v
     assert scores(path, read, word_forms=True)["POST /boards.setTopic"] == pytest.approx(
         scores(path, read)["POST /boards.setTopic"] / 0.5, abs=1e-3
     )
+
+
+def test_a_read_verb_opening_a_read_name_does_not_stop_the_demotion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"list …" opens ``/boards.list``'s name: the request reads, the setters stay demoted."""
+    import apiatlas.search.hybrid as hybrid
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    read = "list the boards with their topic"
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 1.0)
+    plain = scores(path, read)
+    monkeypatch.setattr(hybrid, "ACTION_MISMATCH", 0.5)
+    found = scores(path, read)
+    assert found["POST /boards.setTopic"] == pytest.approx(0.5 * plain["POST /boards.setTopic"], abs=1e-3)
+    assert found["GET /boards.list"] == pytest.approx(plain["GET /boards.list"], abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("word", "write"),
+    [("удалите", True), ("создайте", True), ("пригласите", True), ("удали", True), ("почте", False)],
+)
+def test_a_russian_polite_imperative_orders_the_change_its_verb_does(word: str, write: bool) -> None:
+    """«Удалите сообщение …» orders a delete as «удали» does: a request so worded demotes no write."""
+    assert orders_write(word) is write
+
+
+def test_a_polite_russian_order_demotes_no_operation_named_by_a_change_verb(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        fused = {api.key: 1.0 for api in BOARDS}
+        said = ["установите", "topic", "board", "b1"]
+        ApiActions(snapshot, None, None).demote_unasked(fused, said, {}, 0.5)
+    assert fused["POST /boards.setTopic"] == 1.0
+
+
+def test_a_verb_asking_with_its_object_orders_no_change_for_the_demotion(tmp_path: Path) -> None:
+    """«выдай список …» asks for a list (``language.actions.ASKING_WITH``): the setters drop under it."""
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        asked, ordered = {api.key: 1.0 for api in BOARDS}, {api.key: 1.0 for api in BOARDS}
+        actions = ApiActions(snapshot, None, None)
+        actions.demote_unasked(asked, ["выдай", "список", "topic", "boards"], {}, 0.5)
+        actions.demote_unasked(ordered, ["выдай", "доступ", "к", "boards"], {}, 0.5)
+    assert asked["POST /boards.setTopic"] == 0.5
+    assert ordered["POST /boards.setTopic"] == 1.0  # «выдай доступ»: a grant

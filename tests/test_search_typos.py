@@ -58,6 +58,8 @@ def test_initials_in_the_plural_spell_the_name_in_the_plural() -> None:
     # the camelCase split of "WRTs" ("wr", "ts") is no word of the request: it is the word spelled out
     assert typos.spelled_pieces("which WRTs are open") == {"wr", "ts"}
     assert typos.spelled_pieces("which wrts are open") == set()
+    # a piece the request also says as a word of its own stays a word: "WR" here is no piece of "WRTs"
+    assert typos.spelled_pieces("which WRTs name WR 1") == {"ts"}
 
 
 UNDONE = ["POST /v1/stars.add Adds a star", "POST /v1/stars.remove Removes a star", "GET /v1/locks Locks"]

@@ -210,8 +210,9 @@ ACTION_WORDS = ASKING_VERBS | WRITE_WORDS | frozenset(w for forms in REQUEST_WOR
 
 
 def orders_write(word: str) -> bool:
-    """A (lower-case) verb that orders a change: post, archive, invite, delete, создай, удали …"""
-    return word in WRITE_WORDS
+    """A (lower-case) verb that orders a change: post, archive, invite, delete, создай, удали …; a Russian
+    one in the polite imperative too, its «-те» after the imperative («удалите», «создайте»)."""
+    return word in WRITE_WORDS or (word.endswith("те") and word[:-2] in WRITE_WORDS)
 
 
 def as_sent(text: str, verb: str) -> tuple[str, str]:

@@ -19,7 +19,13 @@ from apiatlas.catalog.actions import (
     resource_of,
     verb_places,
 )
-from apiatlas.language.actions import WRITE_WORDS, orders_write
+from apiatlas.language.actions import (
+    ASKING_VERBS,
+    REQUEST_WORDS,
+    WRITE_WORDS,
+    is_read_verb,
+    orders_write_in,
+)
 from apiatlas.search.confidence import coverage
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.twins import Twins, number_forms
@@ -89,11 +95,12 @@ class ApiActions:
           ``POST``, not the list beside it; reads are one kind — "get all customers" is a list as often
           as one customer —, so are update and replace);
         - a write, when the request orders no change (no word of ``language.actions.WRITE_WORDS``
-          anywhere: "orders of store 12", "which price lists exist?" read), unless the snapshot
+          anywhere but a verb asking with its object, ``orders_write_in``: "orders of store 12", "which
+          price lists exist?", «выдай список …» read), unless the snapshot
           serves code (``code_members``); with ``named_writes``, also an operation whose method and path
           say no action but whose name opens with a change verb (``named_write``: "what's the topic of
-          board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place opens a
-          candidate's name ("reset …": ``/sessions.reset``);
+          board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place, no asking
+          verb, opens a candidate's name ("reset …": ``/sessions.reset``; "list …" and ``/boards.list`` not);
         - one item of a collection the request names in the plural, written as one word or as two or
           three ("orders", "price lists": ``GET /orders/{id}`` beside ``GET /orders``);
         - an operation on another resource (``resource_of``) than those the request names, when it
@@ -105,7 +112,7 @@ class ApiActions:
         one item of it too)."""
         actions = self.key_actions()
         kinds = {ACTION_KIND.get(a, a) for a in asked} or (
-            set() if self.code_members() or any(orders_write(w) for w in said) else {"read"}
+            set() if self.code_members() or orders_write_in(said) else {"read"}  # «выдай список …» reads
         )
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         read = self._shapes  # ``_shape`` of each from its cache, no call per candidate
@@ -155,8 +162,9 @@ class ApiActions:
     def _named_writes(self, fused: Mapping[str, float], said: list[str]) -> set[str]:
         """The candidates whose names open with a change verb (``named_write``), none when a word of the
         request in a verb's place (``language.actions.verb_places``) opens a candidate's name: "reset my
-        password" orders the reset a name says, though the language's lexicon lacks the verb."""
-        verbs = set(verb_places(said))
+        password" orders the reset a name says, though the language's lexicon lacks the verb. A verb that
+        asks ("list …", "get …": ``/boards.list``, ``/users.getPresence``) orders no change by opening one."""
+        verbs = {w for w in verb_places(said) if w not in ASKING_VERBS and not is_read_verb(w)}
         opening = {key: self._name_verb(key) for key in fused}
         if verbs & set(opening.values()):
             return set()
@@ -244,13 +252,16 @@ class ApiActions:
 def name_verb(key: str) -> str:
     """The word that opens the last name of an HTTP operation whose method and path say no action
     (``catalog.actions.action_of``: an RPC method, ``POST /chat.postMessage`` "post"; a ``POST`` to a
-    literal, ``…/orders/{id}/send`` "send"); "" for any other key."""
+    literal, ``…/orders/{id}/send`` "send"); "" for any other key, and for a name that ends with the word of
+    a list (``/tags.tagList``, ``/pulls.open_list``: lists, whatever opens them)."""
     method, _, path = key.partition(" ")
     literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
     if method.upper() not in HTTP_METHODS or not literals or action_of(key):
         return ""
     name = literals[-1].rsplit(".", 1)[-1]
     words = [w.lower() for raw in re.findall(r"[^\W_]+", name) for w in split_identifier(raw)]
+    if len(words) > 1 and words[-1] in REQUEST_WORDS["list"]:  # ``/tags.tagList``: a list, no tagging
+        return ""
     return words[0] if words else ""
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,21 +13,21 @@ from apiatlas.errors import Location, ReasonCode, SearchError
 from apiatlas.language.casing import as_read
 from apiatlas.search.api_actions import ApiActions
 from apiatlas.search.bridge import CrossScript
-from apiatlas.search.confidence import SearchView, abstains, foreign_share, signals_of
-from apiatlas.search.dropped_orders import DroppedOrders, dropped_orders
+from apiatlas.search.confidence import SearchView
 from apiatlas.search.e5_file import whole_words
 from apiatlas.search.embedding import EmbeddingProvider
 from apiatlas.search.fusion import fused_scores
 from apiatlas.search.lexical import DROPPED_PREFIX, LexicalIndex
-from apiatlas.search.outcome import SearchMode, SearchOutcome, SearchResultHit, hit_of
+from apiatlas.search.outcome import SearchMode, SearchOutcome, hit_of
 from apiatlas.search.providers import (
     check_query_model,
     snapshot_search_stats,
 )
-from apiatlas.search.reach import CatalogReach, gathered, reach_signals
+from apiatlas.search.reach import CatalogReach
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.search.typos import TypoFallback, known_forms
 from apiatlas.search.vectors import CardVectors
+from apiatlas.search.verdict import Verdict, verdict_of
 from apiatlas.search.word_forms import WordForms
 from apiatlas.snapshot.catalog_reader import CatalogReader
 from apiatlas.text import content_terms, query_terms, stem, stems, words
@@ -36,8 +35,6 @@ from apiatlas.text import content_terms, query_terms, stem, stems, words
 __all__ = ["HybridSearch", "Verdict"]
 
 ACTION_MISMATCH = 0.9  # the share of its score kept by an API doing another kind of thing than ordered
-BY_MEANING = 0.5  # a request with this share of its words in a script the catalog does not write is
-# judged by the dense abstention model (its meaning), not by its words
 
 
 class HybridSearch:
@@ -282,7 +279,7 @@ class HybridSearch:
     ) -> SearchOutcome:
         """The outcome of a search whose ``view`` has its lexical and dense candidates: fused scores
         (``search.fusion``), the hits and what the view says of the top one (``_describe``), the abstention
-        decision (``_verdict``), and the outcome with the closest objects when it abstains."""
+        decision (``search.verdict``), and the outcome with the closest objects when it abstains."""
         spelled = self.typo_fallback().spelled_out(query) if mode is not SearchMode.DENSE else {}
         fused, exact = fused_scores(
             mode, view, self.settings, self.lexical_index(), self.actions(), ACTION_MISMATCH,
@@ -294,7 +291,7 @@ class HybridSearch:
         names = self.snapshot.api_titles(order[: max(limit, 20)])
         hits = [hit_of(k, fused.get(k, 0.0), k in exact, view, names) for k in order[:limit]]
         self._describe(view, fused, order, names)
-        verdict = self._verdict(query, mode, view, hits, order, object_key)
+        verdict = verdict_of(self, query, mode, view, hits, order, object_key)
         common: dict[str, Any] = {
             "query": query,
             "mode": mode,
@@ -330,83 +327,16 @@ class HybridSearch:
         view.objects = {k: names.get(k, ("", ""))[0] for k in order[:10]}
         if order:
             view.title_stems = stems(names.get(order[0], ("", ""))[1])
-            view.object_stems = self._stems_of_object(names.get(order[0], ("", ""))[0])
+            view.object_stems = self.stems_of_object(names.get(order[0], ("", ""))[0])
         if index is not None:
             view.rarity = {t: index.idf(t) for t in [*view.terms, *view.title_stems]}
             view.max_rarity = math.log(2 * (len(index.keys) + 1))
             view.vocabulary = frozenset(t for t in view.terms if t in index.vocab)
 
-    def _verdict(
-        self,
-        query: str,
-        mode: SearchMode,
-        view: SearchView,
-        hits: list[SearchResultHit],
-        order: list[str],
-        object_key: str | None,
-    ) -> Verdict:
-        """Whether to abstain: the calibrated model over the signals, the dropped APIs fitting the request
-        better, an action only a dropped API does ("закрой заказ": only a dropped close), a request out of
-        the catalog's reach (``search.reach``: hybrid searches judged by their own model)."""
-        signals = signals_of(view)
-        reach = reach_signals(view, query, self.reach) if mode is SearchMode.HYBRID else {}
-        if reach and view.alien:  # what the meaning picks out (``reach_rules.meaning_gathers``)
-            first = view.dense_order[:10]
-            names = self.snapshot.api_titles(first)
-            reach["gathered"] = gathered([names.get(k, ("", ""))[0] for k in first], self.shares)
-        signals |= reach
-        model = self.settings.model_for(mode.value)
-        judged_as = None
-        if mode is SearchMode.HYBRID and view.dense_order and foreign_share(view) >= BY_MEANING:
-            # most of its words are in a script the catalog does not write: judged by its meaning (and
-            # out of reach when the catalog has neither its words nor its meaning, ``search.reach``)
-            judged_as = SearchMode.DENSE
-            signals = signals_of(view.as_dense(self.snapshot.api_titles(view.dense_order[:10]))) | reach
-            model = self.settings.model_for(judged_as.value)
-        top_exact = bool(hits) and hits[0].exact
-        dropped = (
-            DroppedOrders()
-            if mode is SearchMode.DENSE or top_exact
-            else dropped_orders(
-                query, view, order, object_key,
-                actions=self.actions(), snapshot=self.snapshot, object_stems=self._stems_of_object,
-            )
-        )  # fmt: skip
-        abstain = abstains(
-            model,
-            signals,
-            hits=bool(hits),
-            exact=top_exact,
-            dropped_cover=dropped.cover,
-            undone=bool(dropped.ordered),
-        )
-        return Verdict(
-            abstain=abstain,
-            confidence=1.0 if top_exact else round(model.probability(signals), 4) if hits else 0.0,
-            signals=signals,
-            dropped_cover=dropped.cover,
-            ordered=dropped.ordered,
-            not_callable=dropped.not_callable,
-            judged_as=judged_as,
-        )
-
-    def _stems_of_object(self, object_key: str) -> list[str]:
+    def stems_of_object(self, object_key: str) -> list[str]:
         """Stems of a business object's key, name and title (cached)."""
         if object_key not in self._object_stems:
             obj = self.snapshot.get_object(object_key) if object_key else None
             parts = [object_key, *((obj.name, obj.title) if obj is not None else ())]
             self._object_stems[object_key] = [s for p in parts if p for s in stems(p)]
         return self._object_stems[object_key]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """A search's abstention decision and what it rests on (``HybridSearch._verdict``)."""
-
-    abstain: bool
-    confidence: float  # the abstention model's probability that the catalog serves the request
-    signals: dict[str, float]
-    dropped_cover: float  # the best dropped API's coverage of the request
-    ordered: str  # the action the request orders ('close ("закрой")') when only a dropped API does it
-    not_callable: list[str]  # documented APIs that fit but the funnel dropped ("KEY: stage ...")
-    judged_as: SearchMode | None = None  # another mode whose model judged the request (by its meaning)

@@ -128,9 +128,12 @@ class TypoFallback:
 
     def spelled_pieces(self, query: str) -> set[str]:
         """The pieces a camelCase split cuts a written word into ("CRDs": cr, ds) when the word is spelled
-        out whole (``spelled_out``): they are that word, not words of their own."""
+        out whole (``spelled_out``): they are that word, not words of their own — unless another word of the
+        request says one ("CRDs named CR 1": cr is said)."""
         spelled = self.spelled_out(query)
-        return {p for raw in _RAW_WORD.findall(query) if raw.lower() in spelled for p in words(raw)[1:]}
+        raws = _RAW_WORD.findall(query)
+        said = {w for raw in raws if raw.lower() not in spelled for w in words(raw)}
+        return {p for raw in raws if raw.lower() in spelled for p in words(raw)[1:]} - said
 
     def one_edit_fix(self, word: str, min_length: int = 5) -> str | None:
         """The one catalog word one edit away from an unknown ``word`` ("bitrhday": birthday), if there is
