@@ -11,10 +11,13 @@ _PREFIX = re.compile(r"([A-Za-z]{2,8})_")  # the letters before the id's first u
 
 
 def prefix_kind(identifier: str, kinds: Collection[str]) -> str:
-    """The one kind of ``kinds`` whose name opens with the id's letter prefix, else ''."""
+    """The kind the id's letter prefix is (``card_…``: a card, though "cardholder" opens with it too), else
+    the one kind of ``kinds`` whose name opens with the prefix, else ''."""
     match = _PREFIX.match(identifier)
     if match is None:
         return ""
     prefix = match.group(1).lower()
+    if prefix in kinds:
+        return prefix
     opened = [k for k in kinds if k.startswith(prefix)]
     return opened[0] if len(opened) == 1 else ""
