@@ -1,5 +1,6 @@
 """The kind of thing an opaque id's own letter prefix names: ``bo_9s6XKzkNRiz8i3`` opens with the first
-letters of one kind of the catalog (box) and of no other. The id says what it is, whatever noun is said
+letters of one kind of the catalog (box) and of no other, ``card_…`` is a kind's whole name (card, though
+"cardholder" opens with it too). The id says what it is, whatever noun is said
 before it ("the next lid for bo_…": a box's)."""
 
 from __future__ import annotations
