@@ -26,3 +26,16 @@ def test_a_prefix_opening_two_kinds_names_none() -> None:
 def test_an_id_said_before_is_no_noun() -> None:
     found = _hints("привяжи pm_1OaBcDeFgH к клиенту zz_PqRsTuVw12")
     assert found == {"pm_1OaBcDeFgH": "", "zz_PqRsTuVw12": ""}  # not "oabcdefgh"
+
+
+def test_a_prefix_that_is_a_kind_names_it_though_a_longer_kind_opens_with_it() -> None:
+    kinds = CatalogVocabulary(kinds=["card", "cardholder", "customer"])
+    assert _hints("show the cardholder of card_1NGTaT2eZvKY", kinds) == {"card_1NGTaT2eZvKY": "card"}
+    assert _hints("the card ca_1NGTaT2eZvKY", kinds) == {"ca_1NGTaT2eZvKY": "card"}  # two open with "ca"
+
+
+def test_a_name_said_right_after_a_kind_is_that_kind_whatever_it_opens_with() -> None:
+    kinds = CatalogVocabulary(kinds=["channel", "team", "user", "customer"])
+    assert _hints("post hi in channel team_alpha2", kinds) == {"team_alpha2": "channel"}  # a channel's name
+    assert _hints("archive the channel id user_research2", kinds) == {"user_research2": "channel"}
+    assert _hints("the invoices for cus_Q8wErT5yUi0P", kinds) == {"cus_Q8wErT5yUi0P": "customer"}

@@ -9,8 +9,8 @@ from itertools import product
 from apiatlas.catalog.model import SideEffect
 from apiatlas.errors import ReasonCode
 from apiatlas.planning.actions import RequestAction
+from apiatlas.planning.earlier_feeds import NAMED_KINDS, fed_from_earlier, named_again
 from apiatlas.planning.model import (
-    LEVEL_CONFIDENCE,
     CandidateChain,
     InputSource,
     PlannedStep,
@@ -102,16 +102,16 @@ def join_chains(
     """Each action's best chain (of its ``candidates``) one after another as one chain, and the chains
     chosen: a step equal to one already in it (the same API with the same inputs: one lookup feeding two
     later actions) is done once, and an input a later chain asks of the user is fed by an earlier
-    chain's step when an edge leads from it (``_fed``) or takes the value an earlier step was given
-    under the same name ("… in namespace shop and show its …"). A later action that points back
+    chain's step when an edge leads from it (``fed_from_earlier``) or takes the value an earlier step was
+    given under the same name ("… in namespace shop and show its …"). A later action that points back
     (``back``: "… and pin it", "… and show its members") ends at the best of its targets that the steps
     before feed, its last step alone: what it acts on is what the actions before found or made, not a
     new lookup of one of its own values ('post "bye" in it' looks up no "bye"). A name (``names``) a
     later action states again is taken from the earlier step it was given to, as that step's result
-    names it (``_named_again``). ``repeated``: the later actions naming again the thing the ones before found
+    names it (``named_again``). ``repeated``: the later actions naming again the thing the ones before found
     (``said_again``), whose targets the API of the step before is tried first of."""
     steps: list[PlannedStep] = []
-    given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``_named_again``)
+    given: list[PlannedStep] = []  # each step as its action's chain gave it (before ``named_again``)
     why: list[str] = []
     chosen: list[CandidateChain] = []
     ends: list[int] = []  # each action's last step
@@ -119,7 +119,7 @@ def join_chains(
     for number, chains in enumerate(candidates, 1):
         before = len(steps)
         named_before = bool(repeated and repeated[number - 1])  # "… grant? Show the role": read before
-        feed = lambda s, api: _fed(s, api, steps, cache)  # noqa: E731
+        feed = lambda s, api: fed_from_earlier(s, api, steps, cache)  # noqa: E731
         pointed = number > 1 and back is not None and back[number - 1]
         through = fed_through(chains[:JOINT_CANDIDATES], feed) if pointed else None
         if pointed:
@@ -154,7 +154,9 @@ def join_chains(
             inputs = [_moved(s, at) for s in step.inputs]
             if number > 1:
                 inputs = [
-                    _fed(s, step.api, steps[:before], cache, searched=True) if s.origin == "user" else s
+                    fed_from_earlier(s, step.api, steps[:before], cache, searched=True)
+                    if s.origin == "user"
+                    else s
                     for s in inputs
                 ]
             moved = step.model_copy(update={"inputs": inputs})
@@ -163,7 +165,7 @@ def join_chains(
             if same is None:
                 given.append(moved)
                 if number > 1:  # a call of its own: a name said again is the earlier call's
-                    again = [_named_again(s, steps[:before], cache, names or set()) for s in inputs]
+                    again = [named_again(s, steps[:before], cache, names or set()) for s in inputs]
                     moved = step.model_copy(update={"inputs": again})
                 steps.append(moved)
                 same = len(steps) - 1
@@ -202,8 +204,8 @@ def _coherent(
     it (done once: a step the joined plan does not pay twice; ``step_cost`` is the planner's own price of
     a step, ``Weights.step``), is highest. "Details and offers for X" ends both actions on X's search
     when that beats a details API of another kind by less than the step it saves. An input a chain asks
-    of the user that the chains before it would feed (``_fed``) gets ``missing_cost`` back: "I need
-    hotel options" takes its place from the weather step before it."""
+    of the user that the chains before it would feed (``fed_from_earlier``) gets ``missing_cost`` back:
+    "I need hotel options" takes its place from the weather step before it."""
     movable = [i for i in range(len(candidates)) if not (back and back[i]) and len(candidates[i]) > 1]
     if not movable or len(candidates) > MAX_JOINT_ACTIONS:
         return candidates
@@ -239,7 +241,7 @@ def _joint_score(
                 for s in step.inputs
                 if s.origin == "user"
                 and s.required
-                and _fed(s, step.api, before, cache, True).origin != "user"
+                and fed_from_earlier(s, step.api, before, cache, True).origin != "user"
             )
             total += missing_cost * spared
         before = before + list(chain.steps)
@@ -275,12 +277,12 @@ def _target_alone(
     taken = False
     for source in target.inputs:
         if source.origin == "step":
-            fed = _fed(source.model_copy(update={"origin": "user"}), target.api, earlier, cache)
+            fed = fed_from_earlier(source.model_copy(update={"origin": "user"}), target.api, earlier, cache)
             if fed.origin == "user":
                 return None
             source, taken = fed, True
         elif source.origin == "user":
-            fed = _fed(source, target.api, earlier, cache)
+            fed = fed_from_earlier(source, target.api, earlier, cache)
             if fed.origin == "user" and fed.required and _ID_NAME.search(fed.name):
                 return None  # it still asks for the id of the thing it acts on
             source, taken = fed, taken or fed.origin != "user"
@@ -315,104 +317,3 @@ def _inputs_shape(step: PlannedStep, positions: bool = True) -> list[tuple[objec
 def _same(a: PlannedStep, b: PlannedStep) -> bool:
     """The same call: one API given the same inputs from the same places."""
     return a.api == b.api and _inputs_shape(a) == _inputs_shape(b)
-
-
-def _fed(
-    source: InputSource, api: str, earlier: list[PlannedStep], cache: SnapshotCache, searched: bool = False
-) -> InputSource:
-    """A later action's input the user was to give, fed by the nearest earlier step an edge leads from
-    (the strongest edge first), else as the same-named input of an earlier step is (the namespace a
-    thing was created in is the one to act in next); else (``searched``) a search text (``query``,
-    ``q``) by the name of the thing the first earlier step given a stated name found (``_own_name``:
-    "I need hotel options" after the weather of Miami searches Miami); else as it was."""
-    strongest = cache.strongest_by_producer(api, source.table, source.name)
-    best: tuple[int, int] | None = None
-    for index in range(len(earlier) - 1, -1, -1):
-        edge = strongest.get(earlier[index].api)
-        if edge is not None:
-            rank = (edge.rank, len(earlier) - index)
-            if best is None or rank < best:
-                best = (rank[0], index)
-    if best is not None:
-        edge = strongest[earlier[best[1]].api]
-        return source.model_copy(
-            update={
-                "origin": "step", "from_step": best[1], "from_table": edge.producer_table,
-                "from_field": edge.producer_field, "level": edge.level.value,
-                "confidence": LEVEL_CONFIDENCE[edge.level.value],
-            }
-        )  # fmt: skip
-    name = source.name.lower()
-    for step in reversed(earlier):
-        given = next((s for s in step.inputs if s.name.lower() == name and s.origin != "user"), None)
-        if given is not None:  # the same value: as stated, or from the same field of the same step
-            kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
-            return source.model_copy(update={k: getattr(given, k) for k in kept})
-    return _searched_by_name(source, earlier, cache) if searched else source
-
-
-_SEARCH_TEXT = re.compile(r"^(?:search)?(?:query|q|term|keyword|text)$|^search$")
-
-
-def _searched_by_name(source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource:
-    """A search text no earlier step feeds, taken from the first earlier step given a stated name, as
-    that step's result names the thing (``_own_name``); else as it was."""
-    if not _SEARCH_TEXT.match(re.sub(r"[^a-z]", "", source.name.lower())):
-        return source
-    for index, step in enumerate(earlier):
-        if not any(i.origin == "request" and isinstance(i.value, str) for i in step.inputs):
-            continue
-        found = _own_name(cache, step.api)
-        if found is not None:
-            return source.model_copy(
-                update={"origin": "step", "from_step": index, "from_table": found[0], "from_field": found[1],
-                        "level": "alias", "confidence": LEVEL_CONFIDENCE["alias"]}
-            )  # fmt: skip
-    return source
-
-
-NAMED_KINDS = frozenset(("entity", "name"))  # ``values.ENTITY``, ``values.NAME``: things said by name
-
-
-def _named_again(
-    source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache, names: set[str]
-) -> InputSource:
-    """A name an earlier action's step was given too ("the forecast … for Cape Town, and its time zone
-    for Cape Town"; "New York City" then "New York"), taken from that step's result where it names the
-    thing it was asked about (a ``name`` field of its output, outside any list: ``location.name``): one
-    place looked up once, every later call on the name that call found. Else as it was."""
-    said = str(source.value).lower() if source.origin == "request" else ""
-    if not said or said not in names:
-        return source
-    for index, step in enumerate(earlier):
-        if not any(_same_name(said, i) for i in step.inputs):
-            continue
-        found = _own_name(cache, step.api)
-        if found is not None:
-            table, field = found
-            return source.model_copy(
-                update={"origin": "step", "value": None, "from_step": index, "from_table": table,
-                        "from_field": field, "level": "alias", "confidence": LEVEL_CONFIDENCE["alias"]}
-            )  # fmt: skip
-    return source
-
-
-def _same_name(said: str, given: InputSource) -> bool:
-    """An input given the same name, or one whose words hold the other's ("New York City", "New York")."""
-    if given.origin != "request" or not isinstance(given.value, str):
-        return False
-    one, other = f" {said} ", f" {given.value.lower()} "
-    return one in other or other in one
-
-
-def _own_name(cache: SnapshotCache, key: str) -> tuple[str, str] | None:
-    """The output field naming what the API returns about: a string ``name`` outside any list, the
-    shallowest first."""
-    api = cache.api(key)
-    fields = [
-        (c.name.count("."), t.name, c.name)
-        for t in (api.output_tables if api is not None else [])
-        for c in t.columns
-        if c.name.split(".")[-1].lower() == "name" and "[]" not in c.name
-    ]
-    return (min(fields)[1], min(fields)[2]) if fields else None

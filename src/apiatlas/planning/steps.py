@@ -237,7 +237,7 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
         return replace(source, pick_field=picked[1], pick_value=ctx.found[picked[0]].value)
     if newest_pick(ctx, source.from_field or "", producer.key):  # "the latest message": the first of them
         return replace(source, pick_first=True)
-    fans = not reads(apis[index]) and _unsaid_fan_out(ctx, source, slot.name)  # a change to each of a list
+    fans = not reads(apis[index]) and _unsaid_fan_out(ctx, source, apis[index], slot.name)  # each of a list
     if fans or ((not slot.required or not reads(apis[index])) and blind(ctx, producer, source)):
         # every item of a list taking nothing: no lookup of the one the call is about; a step looking up
         # a thing the request names may give it (the user an e-mail names, not a group list's members)
@@ -251,17 +251,18 @@ def fed_input(ctx: PlanContext, apis: list[Api], index: int, slot: Slot, used: s
     return source
 
 
-def _unsaid_fan_out(ctx: PlanContext, source: StepInput, name: str) -> bool:
+def _unsaid_fan_out(ctx: PlanContext, source: StepInput, api: Api, name: str) -> bool:
     """Whether a write's input ``name`` would take every item of a list (``files[].id``, no item picked
-    by a stated name or as the newest) where the request says no "every" and no word of the input's name
-    ("remove X from the channel C": no change to each file of C; "delete every file …", "cancel the
-    message scheduled in …" say what the list holds)."""
+    by a stated name or as the newest) where the request says no "every", no word of the input's name and
+    not the kind its path names (``{name}`` after ``deployments``) ("remove X from the channel C": no change
+    to each file of C; "delete every file …", "cancel the message scheduled in …", "restart the
+    deployments in …" say what the list holds)."""
     if "[]" not in (source.from_field or "") or source.pick_value is not None or source.pick_first:
         return False
     if ctx.every:
         return False
     words = {singular_kind(w) for w in re.findall(r"[A-Z]?[a-z]+", name) if w.lower() not in ("id", "ids")}
-    return not ctx.said_kinds(words)
+    return not ctx.said_kinds(words | {input_kind(api, name)})
 
 
 def _id_of(field: str, kind: str) -> bool:

@@ -165,11 +165,13 @@ def _names(text: str, rest: str, vocabulary: CatalogVocabulary) -> list[Extracte
 
 
 def _identifiers(pattern: re.Pattern[str], text: str, kinds: Collection[str] = ()) -> list[ExtractedValue]:
-    """The ids ``pattern`` finds, each with the kind its own prefix names (``id_prefixes``), else the noun
-    said before it (the words of the ids before it are none: «lk_1OaB к ящику bo_…» says no "OaB")."""
+    """The ids ``pattern`` finds, each with the kind its own prefix names (``id_prefixes``: none past a kind
+    said right before it), else the noun said before it (the words of the ids before it are none: «lk_1OaB
+    к ящику bo_…» says no "OaB")."""
     out = []
     for m in pattern.finditer(text):
-        hint = prefix_kind(m.group(1), kinds) or _id_noun(pattern.sub(" ", text[: m.start()]))
+        before = pattern.sub(" ", text[: m.start()])
+        hint = prefix_kind(m.group(1), kinds, before) or _id_noun(before)
         said = qualifier(text, m.start(), hint)
         out.append(ExtractedValue(IDENTIFIER, m.group(1), m.group(1), hint, qualifier=said))
     return out
