@@ -125,3 +125,14 @@ def test_a_place_named_bare_before_filler_words(garden: Snapshot) -> None:
     assert ("east", "") in [(f.text, f.hint) for f in ctx.found]
     result = planner.plan("what's the watering of the bed north-3 in east right now")
     assert result.chains and result.chains[0].api_keys == ["GET /zones/{zone}/beds/{name}"]
+
+
+def test_a_word_said_after_called_is_a_name_though_it_names_a_kind(garden: Snapshot) -> None:
+    planner = Planner(garden, allow=None)
+    said = (("show the plants in the zone called sul", "sul"), ("the bed named plant in zone east", "plant"))
+    for request, name in said:
+        ctx = planner._read(request, None, dict)
+        assert name in [f.text for f in ctx.found], request
+    ctx = planner._read("show the sul s-1 in zone east", None, dict)  # no "called": the initials, a kind
+    assert [(f.text, f.hint) for f in ctx.found] == [("s-1", "storageunitlease"), ("east", "zone")]
+
