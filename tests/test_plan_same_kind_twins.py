@@ -136,3 +136,9 @@ def test_a_word_said_after_called_is_a_name_though_it_names_a_kind(garden: Snaps
     ctx = planner._read("show the sul s-1 in zone east", None, dict)  # no "called": the initials, a kind
     assert [(f.text, f.hint) for f in ctx.found] == [("s-1", "storageunitlease"), ("east", "zone")]
 
+
+def test_a_quoted_text_keeps_its_glued_endings() -> None:
+    assert unglued('напиши в канал dev: "PR\'ы готовы, build\'а не будет"') == (
+        'напиши в канал dev: "PR\'ы готовы, build\'а не будет"'
+    )
+    assert unglued("покажи PR'ы и «job'ов нет» и commit-ов") == "покажи PRs и «job'ов нет» и commits"
