@@ -142,3 +142,10 @@ def test_a_quoted_text_keeps_its_glued_endings() -> None:
         'напиши в канал dev: "PR\'ы готовы, build\'а не будет"'
     )
     assert unglued("покажи PR'ы и «job'ов нет» и commit-ов") == "покажи PRs и «job'ов нет» и commits"
+
+
+def test_a_name_between_a_join_and_an_article_is_no_verb() -> None:
+    for request in ("send Bob and Alice a message saying hi", "remind Bob and Alice a day before the demo"):
+        assert len(split_actions(request, [], frozenset)) == 1, request
+    for request in ("create the box b-1 and staple a label on it", "create box b-1. Staple a label on it"):
+        assert [a.verb for a in split_actions(request, [], frozenset)] == ["create", "staple"], request

@@ -129,7 +129,8 @@ def split_actions(
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
-        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after))
+        sentence = bool(_SENTENCE_END.search(match.group(0) + " "))  # what follows opens a sentence
+        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after, sentence))
         opens = opens or _asking_sentence(match.group(0), after)
         opens = opens or _second_question(match.group(0), before, after)
         if not opens and not _second_thing(match.group(0), after, verb):
@@ -142,7 +143,7 @@ def split_actions(
     out = []
     for at, part in enumerate(p for p in parts if p):
         verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
-        verb = verb or (verb_before_article(part) if at else "")  # "… and issue a token": a verb
+        verb = verb or (verb_before_article(part, True) if at else "")  # "… and issue a token": split there
         verb = verb or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
@@ -184,15 +185,20 @@ def verb_of_it(text: str) -> str:
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
 
 
-def verb_before_article(text: str) -> str:
+def verb_before_article(text: str, capital: bool = False) -> str:
     """The word an action opens with when an indefinite article follows it ("… and issue a token for it"):
     in an English sentence a word between a join and a new object's article is its verb, whether the
-    language knows it or not (lower case); '' otherwise (no function, question or every-word: "… and a
-    note"; "… and limit the output to 5" names a parameter of the same read, not a new thing)."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    while words and words[0] in _LEADING | BEFORE_A_VERB:
-        words = words[1:]
-    if len(words) < 2 or words[1] not in _NEW_THING or not words[0].isascii() or not words[0].isalpha():
+    language knows it or not, written in lower case ("… and Alice a message": a name, no verb) but where
+    a sentence opens (``capital``: "…. Staple a label on it"); '' otherwise
+    (no function, question or every-word: "… and a note"; "… and limit the output to 5" names a parameter
+    of the same read, not a new thing)."""
+    said = _WORD.findall(text)
+    while said and said[0].lower() in _LEADING | BEFORE_A_VERB:
+        said = said[1:]
+    words = [w.lower() for w in said]
+    if len(words) < 2 or words[1] not in _NEW_THING or not said[0].isascii() or not said[0].isalpha():
+        return ""
+    if not (said[0].islower() or capital):  # "… and Alice a message": a name inside a sentence
         return ""
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
     return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
