@@ -149,3 +149,13 @@ def test_a_name_between_a_join_and_an_article_is_no_verb() -> None:
         assert len(split_actions(request, [], frozenset)) == 1, request
     for request in ("create the box b-1 and staple a label on it", "create box b-1. Staple a label on it"):
         assert [a.verb for a in split_actions(request, [], frozenset)] == ["create", "staple"], request
+
+
+def test_a_plural_noun_between_a_join_and_an_article_is_no_verb() -> None:
+    for request in ("list the boxes and lids a shelf has", "show the owners and members a team has"):
+        assert [(a.verb, a.writes) for a in split_actions(request, [], frozenset)] == [
+            (request.split()[0], False)
+        ], request
+    assert [a.verb for a in split_actions("create box b-1 and access a lid of it", [], frozenset)] == [
+        "create", "access",
+    ]

@@ -41,6 +41,7 @@ _JOINS = re.compile(
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 _ARTICLES = frozenset(("a", "an", "the"))
 _NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
+_NO_PLURAL = ("ss", "us", "is")  # a word ending so is no plural for its "s" ("access", "focus")
 _LEADING = frozenset(
     ("also", "please", "then", "also,", "additionally", "can", "could", "would", "will",
      "пожалуйста", "также", "ещё", "еще")
@@ -191,7 +192,7 @@ def verb_before_article(text: str, capital: bool = False) -> str:
     language knows it or not, written in lower case ("… and Alice a message": a name, no verb) but where
     a sentence opens (``capital``: "…. Staple a label on it"); '' otherwise
     (no function, question or every-word: "… and a note"; "… and limit the output to 5" names a parameter
-    of the same read, not a new thing)."""
+    of the same read, not a new thing; "… and refunds a customer has": a plural noun)."""
     said = _WORD.findall(text)
     while said and said[0].lower() in _LEADING | BEFORE_A_VERB:
         said = said[1:]
@@ -200,6 +201,8 @@ def verb_before_article(text: str, capital: bool = False) -> str:
         return ""
     if not (said[0].islower() or capital):  # "… and Alice a message": a name inside a sentence
         return ""
+    if words[0].endswith("s") and not words[0].endswith(_NO_PLURAL):  # "… and refunds a customer has": a
+        return ""  # plural noun the read goes on listing, no verb (an imperative is no plural)
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
     return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
 
