@@ -230,7 +230,7 @@ def bare_names(
 
 def _ends_part(text: str, at: int) -> bool:
     """Whether a word ending at ``at`` ends the request or one of its parts, past filler words ("in
-    kube-lab right now": ``FILLER_WORDS``)."""
+    north-lab right now": ``FILLER_WORDS``)."""
     if _ENDS.match(text, at):
         return True
     end = _PART_END.search(text, at)
