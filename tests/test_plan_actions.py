@@ -15,8 +15,9 @@ import apiatlas.commands.plan  # noqa: F401  (registers `plan`)
 from apiatlas.catalog.model import Edge, EdgeLevel, Param, SideEffect
 from apiatlas.cli_app import app
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import collection_write, says_every, split_actions
+from apiatlas.planning.actions import split_actions
 from apiatlas.planning.planner import Planner, reads_only
+from apiatlas.planning.write_choice import collection_write, says_every
 from apiatlas.snapshot import Snapshot, write_snapshot
 from plan_catalogs import catalog_of, http_get
 from spec_snapshots import compile_spec

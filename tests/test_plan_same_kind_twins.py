@@ -125,3 +125,37 @@ def test_a_place_named_bare_before_filler_words(garden: Snapshot) -> None:
     assert ("east", "") in [(f.text, f.hint) for f in ctx.found]
     result = planner.plan("what's the watering of the bed north-3 in east right now")
     assert result.chains and result.chains[0].api_keys == ["GET /zones/{zone}/beds/{name}"]
+
+
+def test_a_word_said_after_called_is_a_name_though_it_names_a_kind(garden: Snapshot) -> None:
+    planner = Planner(garden, allow=None)
+    said = (("show the plants in the zone called sul", "sul"), ("the bed named plant in zone east", "plant"))
+    for request, name in said:
+        ctx = planner._read(request, None, dict)
+        assert name in [f.text for f in ctx.found], request
+    ctx = planner._read("show the sul s-1 in zone east", None, dict)  # no "called": the initials, a kind
+    assert [(f.text, f.hint) for f in ctx.found] == [("s-1", "storageunitlease"), ("east", "zone")]
+
+
+def test_a_quoted_text_keeps_its_glued_endings() -> None:
+    assert unglued('напиши в канал dev: "PR\'ы готовы, build\'а не будет"') == (
+        'напиши в канал dev: "PR\'ы готовы, build\'а не будет"'
+    )
+    assert unglued("покажи PR'ы и «job'ов нет» и commit-ов") == "покажи PRs и «job'ов нет» и commits"
+
+
+def test_a_name_between_a_join_and_an_article_is_no_verb() -> None:
+    for request in ("send Bob and Alice a message saying hi", "remind Bob and Alice a day before the demo"):
+        assert len(split_actions(request, [], frozenset)) == 1, request
+    for request in ("create the box b-1 and staple a label on it", "create box b-1. Staple a label on it"):
+        assert [a.verb for a in split_actions(request, [], frozenset)] == ["create", "staple"], request
+
+
+def test_a_plural_noun_between_a_join_and_an_article_is_no_verb() -> None:
+    for request in ("list the boxes and lids a shelf has", "show the owners and members a team has"):
+        assert [(a.verb, a.writes) for a in split_actions(request, [], frozenset)] == [
+            (request.split()[0], False)
+        ], request
+    assert [a.verb for a in split_actions("create box b-1 and access a lid of it", [], frozenset)] == [
+        "create", "access",
+    ]

@@ -8,12 +8,12 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.catalog.model import Api, SideEffect
-from apiatlas.planning.actions import write_targets
 from apiatlas.planning.kind_writes import _object_kind
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.pointing import said_again
 from apiatlas.planning.relevance import RequestWord, verbs_across
 from apiatlas.planning.said_names import bare_names
+from apiatlas.planning.write_choice import write_targets
 from apiatlas.snapshot import Snapshot
 from apiatlas.text import stem
 from test_plan_newest import SPEC as BOARDS

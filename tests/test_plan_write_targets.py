@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.catalog.model import Api, SideEffect
-from apiatlas.planning.actions import write_targets
 from apiatlas.planning.planner import Planner
 from apiatlas.planning.values import ENTITY, extract_values
+from apiatlas.planning.write_choice import write_targets
 from apiatlas.snapshot import Snapshot
 from test_plan_members import OK, _of, _op
 from test_plan_review_cases import _by_path

@@ -15,6 +15,7 @@ PLURAL_ENDINGS = frozenset(("ы", "и", "ов", "ев", "ей", "ам", "ям", 
 # and of the singular (genitive, dative, accusative, instrumental, prepositional)
 SINGULAR_ENDINGS = frozenset(("а", "я", "у", "ю", "ом", "ем", "ой", "е"))
 _GLUED = re.compile(r"\b([A-Za-z][A-Za-z0-9]*)['’`-]([а-яё]{1,3})\b")
+_QUOTED = re.compile(r'("[^"]*"|«[^»]*»|“[^”]*”)')  # a text the user writes as it is to be sent
 
 
 def english_plural(word: str) -> str:
@@ -35,5 +36,9 @@ def _english(match: re.Match[str]) -> str:
 
 def unglued(text: str) -> str:
     """``text`` with each Latin word carrying a Russian case ending («widget'ы», «box'а») written as
-    the English word (its plural for a plural ending); any other text as it was."""
-    return _GLUED.sub(_english, text) if "'" in text or "’" in text or "`" in text or "-" in text else text
+    the English word (its plural for a plural ending); any other text as it was, and so is a quoted text
+    (a message to post says «PR'ы готовы» as the user wrote it)."""
+    if not ("'" in text or "’" in text or "`" in text or "-" in text):
+        return text
+    parts = _QUOTED.split(text)  # the quoted texts at the odd places
+    return "".join(p if i % 2 else _GLUED.sub(_english, p) for i, p in enumerate(parts))

@@ -1,30 +1,25 @@
 """A request's actions: where one action ends and the next begins ("archive X and post in Y", «создай X,
 затем покажи его»), and whether an action orders a write. The words are the language's
-(``language.actions``); a coordinator splits only before an action verb and never inside a stated value."""
+(``language.actions``); a coordinator splits only before an action verb and never inside a stated value.
+Which write an action ends at is ``write_choice``'s."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import (
     ACTION_WORDS,
     ASKING_VERBS,
     ASKING_WITH,
     BEFORE_A_VERB,
-    CHANGE_VERBS_EN,
     COPY_VERBS,
-    DONE_AS,
-    REQUEST_WORDS,
-    SAID_AS,
     as_sent,
     asks_with_object,
     orders_write,
     phrasal_verb,
 )
-from apiatlas.language.catalog import singular
 from apiatlas.language.words import (
     CLAUSE_WORDS,
     EVERY_WORDS,
@@ -35,10 +30,6 @@ from apiatlas.language.words import (
     fixed_pair_spans,
 )
 from apiatlas.planning import values as v
-from apiatlas.planning.binding import Slot
-from apiatlas.planning.twin_routes import own_routes
-from apiatlas.planning.write_fields import fields_written, with_fields
-from apiatlas.text import stem, stems
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
 # semicolon, the end of a sentence; the words after it until the verb ("also", "please")
@@ -50,6 +41,7 @@ _JOINS = re.compile(
 _WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
 _ARTICLES = frozenset(("a", "an", "the"))
 _NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
+_NO_PLURAL = ("ss", "us", "is")  # a word ending so is no plural for its "s" ("access", "focus")
 _LEADING = frozenset(
     ("also", "please", "then", "also,", "additionally", "can", "could", "would", "will",
      "пожалуйста", "также", "ещё", "еще")
@@ -138,7 +130,8 @@ def split_actions(
         if len(_WORD.findall(before)) < 2:
             continue
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
-        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after))
+        sentence = bool(_SENTENCE_END.search(match.group(0) + " "))  # what follows opens a sentence
+        opens = bool(action_verb(after, verbs) or verb_of_it(after) or verb_before_article(after, sentence))
         opens = opens or _asking_sentence(match.group(0), after)
         opens = opens or _second_question(match.group(0), before, after)
         if not opens and not _second_thing(match.group(0), after, verb):
@@ -151,7 +144,7 @@ def split_actions(
     out = []
     for at, part in enumerate(p for p in parts if p):
         verb = action_verb(part, verbs) or action_verb(_past_dash(part), verbs)
-        verb = verb or (verb_before_article(part) if at else "")  # "… and issue a token": a verb
+        verb = verb or (verb_before_article(part, True) if at else "")  # "… and issue a token": split there
         verb = verb or phrasal_verb(_opening(part))  # «верни деньги …»: refund
         if verb in COPY_VERBS:  # a copy: the thing read, then one like it created
             out.extend(_copied(part, verb))
@@ -193,16 +186,23 @@ def verb_of_it(text: str) -> str:
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
 
 
-def verb_before_article(text: str) -> str:
+def verb_before_article(text: str, capital: bool = False) -> str:
     """The word an action opens with when an indefinite article follows it ("… and issue a token for it"):
     in an English sentence a word between a join and a new object's article is its verb, whether the
-    language knows it or not (lower case); '' otherwise (no function, question or every-word: "… and a
-    note"; "… and limit the output to 5" names a parameter of the same read, not a new thing)."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    while words and words[0] in _LEADING | BEFORE_A_VERB:
-        words = words[1:]
-    if len(words) < 2 or words[1] not in _NEW_THING or not words[0].isascii() or not words[0].isalpha():
+    language knows it or not, written in lower case ("… and Alice a message": a name, no verb) but where
+    a sentence opens (``capital``: "…. Staple a label on it"); '' otherwise
+    (no function, question or every-word: "… and a note"; "… and limit the output to 5" names a parameter
+    of the same read, not a new thing; "… and refunds a customer has": a plural noun)."""
+    said = _WORD.findall(text)
+    while said and said[0].lower() in _LEADING | BEFORE_A_VERB:
+        said = said[1:]
+    words = [w.lower() for w in said]
+    if len(words) < 2 or words[1] not in _NEW_THING or not said[0].isascii() or not said[0].isalpha():
         return ""
+    if not (said[0].islower() or capital):  # "… and Alice a message": a name inside a sentence
+        return ""
+    if words[0].endswith("s") and not words[0].endswith(_NO_PLURAL):  # "… and refunds a customer has": a
+        return ""  # plural noun the read goes on listing, no verb (an imperative is no plural)
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
     return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
 
@@ -269,149 +269,3 @@ def _value_spans(request: str, found: list[v.ExtractedValue]) -> list[tuple[int,
             spans.append((at, at + len(text)))
             at = lowered.find(text, at + 1)
     return spans
-
-
-def reads(api: Api | None) -> bool:
-    """An API that only reads."""
-    return api is None or api.side_effect is SideEffect.READ
-
-
-def write_targets(
-    hits: list[str],
-    api: Callable[[str], Api | None],
-    verb: str,
-    words: Sequence[str] = (),
-    of_kinds: Collection[str] = (),
-    members: Collection[str] = (),
-    stated: Collection[str] = (),
-) -> list[str]:
-    """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
-    path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
-    hits as they were (the caller may not write: the plan stays a read). An HTTP ``DELETE`` only when
-    the request says deleting (``words``: "restart them by deleting them"), not for "label the node".
-    ``of_kinds``: the writes to a kind the request names (they win over the verb's other writes);
-    ``members``: the writes to the things inside the kind where a thing goes ("add X to the team T").
-    ``stated``: the kinds of the things the request names (the hints of its stated values) but those it
-    says are new (``said_new``): a verb that creates nothing ("restart the server web") does not end at
-    the create of a kind it names one of (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of
-    another script than the catalog's («удали») also says its action's words in the catalog's (delete,
-    remove). A verb no write says is done as the action ``DONE_AS`` names when one says that (cancel:
-    the write saying delete)."""
-    writes = [k for k in hits if not reads(api(k))]
-    said = _verb_stems(verb)
-    deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
-    if not deleting & {stem(w) for w in (verb, *words)}:  # a DELETE that says the verb stays ("cancel")
-        writes = [k for k in writes if not k.startswith("DELETE ") or said & _title_stems(api(k))] or writes
-    if verb not in REQUEST_WORDS["create"]:  # a change of a thing named: no new one created
-        writes = [k for k in writes if not _creates_named(k, writes, stated)] or writes
-    named = [k for k in writes if said & _own_stems(api(k))]
-    if not named and (done := _done_as(verb)):  # "Cancel the message scheduled …": its delete
-        named = [k for k in writes if done & _own_stems(api(k))]
-    kinded = [k for k in writes if k in of_kinds]  # writes to a kind of thing the request names
-    if kinded:  # "limit it with a usage quota": not a limit rule; «удали под …»: the pod's delete
-        named = [k for k in kinded if said & _own_stems(api(k))] or kinded
-    named = with_fields(named, fields_written(writes, api, verb, words, stated), kinded)  # "the email of X"
-    named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
-    named = own_routes(named)  # not the same write under a parent (``twin_routes``)
-    return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
-
-
-def _done_as(verb: str) -> set[str]:
-    """The stems of the action ``verb``'s action is done as where no write says it (``DONE_AS``: cancel ->
-    delete, remove, …); none for another verb."""
-    action = next((a for a, forms in REQUEST_WORDS.items() if verb in forms), "")
-    other = DONE_AS.get(action, "")
-    return {stem(w) for w in REQUEST_WORDS.get(other, ()) if w.isascii()}
-
-
-def _creates_named(key: str, writes: Collection[str], stated: Collection[str]) -> bool:
-    """``POST /a/things`` when a write of ``/a/things/{…}`` is among ``writes`` and a thing of that kind
-    is named (``stated``): the collection's create, not a change of the thing named."""
-    method, _, path = key.partition(" ")
-    if method != "POST" or singular(path.rstrip("/").rsplit("/", 1)[-1]) not in stated:
-        return False
-    return any(w.partition(" ")[2].startswith(f"{path.rstrip('/')}/{{") for w in writes)
-
-
-def said_new(text: str, kind: str) -> bool:
-    """Whether ``text`` says a new thing of ``kind``: an indefinite article, "new" or "another" before the
-    kind noun ("Set up a server web-2", "Start a new server named web-2"), not "the server web-1"."""
-    return bool(re.search(rf"\b(?:an?|new|another)\s+(?:new\s+)?{re.escape(kind)}\b", text, re.IGNORECASE))
-
-
-def says_verb(api: Api | None, verb: str) -> bool:
-    """Whether an API's path or title says ``verb`` (or the action it is done as, ``_done_as``); an HTTP
-    ``DELETE`` says every verb of deleting ("remove it": ``DELETE /boxes/{name}`` titled "Delete a box")."""
-    own = _own_stems(api)
-    if api is not None and api.key.startswith("DELETE ") and verb in REQUEST_WORDS["delete"]:
-        return True
-    return bool(_verb_stems(verb) & own or _done_as(verb) & own)
-
-
-def _verb_stems(verb: str) -> set[str]:
-    """The stems a write's path or title says the verb with: its own, and for a verb not written in
-    Latin letters those of its action's Latin words («удали»: delete, remove, erase)."""
-    out = {stem(verb)} | {stem(w) for w in SAID_AS.get(verb, ())}  # "say": post, send, write
-    if verb and not verb.isascii():
-        out |= {stem(CHANGE_VERBS_EN[verb])} if verb in CHANGE_VERBS_EN else set()  # «закрепи»: pin
-        for forms in REQUEST_WORDS.values():
-            if verb in forms:
-                out |= {stem(f) for f in forms if f.isascii()}
-    return out
-
-
-_WHOLE_WRITES = ("DELETE", "PUT", "PATCH")  # a POST to the collection creates: no change to every item
-
-
-def collection_write(key: str) -> str:
-    """The same write done to a whole collection: ``DELETE …/boxes/{name}`` -> ``DELETE …/boxes``; '' when
-    the key's path does not end in an item's parameter."""
-    method, _, path = key.partition(" ")
-    head, _, last = path.rstrip("/").rpartition("/")
-    return f"{method} {head}" if method in _WHOLE_WRITES and last.startswith("{") and head else ""
-
-
-def says_every(words: Sequence[str]) -> bool:
-    """The request says the change is done to every thing of a kind ("all", "every", «все»)."""
-    return any(w.lower() in EVERY_WORDS for w in words)
-
-
-def composed(api: Api, slot: Slot) -> bool:
-    """Whether ``slot`` is the object a write's body carries (a patch document): the change the request
-    orders, which the caller composes from it, not a value to look up: asked, at no cost (a ``PUT`` or
-    ``POST`` whose body fields are optional costs none either)."""
-    return (
-        not reads(api)
-        and slot.table is None
-        and slot.json_type == "object"
-        and any(p.name == slot.name and p.location == "body" for p in api.params)
-    )
-
-
-def replaces_whole(api: Api, patch: Api | None, words: list[str]) -> bool:
-    """Whether ``api`` is a ``PUT`` (a whole thing replaced) whose path a ``PATCH`` (``patch``, one the
-    caller may call) also serves, and the request says no word of the ``PUT``'s title that the ``PATCH``'s
-    lacks ("replace"): a change a request orders ("scale …", "label …") is a partial one unless it says
-    otherwise."""
-    if patch is None or not api.key.startswith("PUT "):
-        return False
-    own = set(stems(api.title)) - set(stems(patch.title))
-    return not own & {s for w in words for s in stems(w)}
-
-
-def _title_stems(api: Api | None) -> set[str]:
-    """The stems of an API's title (a ``DELETE`` titled "Cancel a booking" cancels), a hyphenated word's
-    also as one ("Un-stars": unstar)."""
-    if api is None:
-        return set()
-    return set(stems(api.title)) | set(stems(_HYPHEN.sub("", api.title)))
-
-
-_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
-
-
-def _own_stems(api: Api | None) -> set[str]:
-    """The stems of an API's path (its method left out: every write's key says POST) and title."""
-    if api is None:
-        return set()
-    return set(stems(api.key.split(" ", 1)[-1])) | _title_stems(api)

@@ -13,8 +13,8 @@ from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import said_new
 from apiatlas.planning.lookups import input_kind, singular_kind
+from apiatlas.planning.write_choice import said_new
 from apiatlas.text import stem
 
 _WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
@@ -82,7 +82,7 @@ def _takes(apis: Iterable[Api | None], thing: str) -> bool:
 
 def new_kinds(text: str, found: Sequence[v.ExtractedValue], kinds: Collection[str]) -> set[str]:
     """The kinds of the things the request states as new ("Create a box Jenny Rosen": box, the kind of a
-    stated name said after "a", ``actions.said_new``): what a write creates, though the kind noun lies
+    stated name said after "a", ``write_choice.said_new``): what a write creates, though the kind noun lies
     inside the stated value."""
     return {h for f in found if (h := f.hint) in kinds and said_new(text, h)}
 

@@ -8,12 +8,12 @@ import re
 
 from apiatlas.catalog.model import Api
 from apiatlas.language.words import EVERY_WORDS
-from apiatlas.planning.actions import reads, says_verb
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.intent import destination_kinds, holds, kinds_a_key_may_name, named_kinds
 from apiatlas.planning.kind_verbs import new_kinds
 from apiatlas.planning.lookups import input_kind
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.planning.write_choice import reads, says_verb
 from apiatlas.snapshot import CatalogReader
 from apiatlas.text import stem
 

@@ -17,16 +17,7 @@ from apiatlas.language.inflected import unglued
 from apiatlas.language.routes import said_role
 from apiatlas.language.words import NAME_LINKS
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import (
-    RequestAction,
-    asks,
-    collection_write,
-    reads,
-    said_new,
-    says_every,
-    split_actions,
-    write_targets,
-)
+from apiatlas.planning.actions import RequestAction, asks, split_actions
 from apiatlas.planning.calibrated import SHIPPED_PLAN_CONFIDENCE
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.confidence import PlanConfidenceModel, judge
@@ -69,6 +60,7 @@ from apiatlas.planning.steps import (
 from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.weights import PlanLimits, Weights
+from apiatlas.planning.write_choice import collection_write, reads, said_new, says_every, write_targets
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.snapshot import CatalogReader
 

@@ -66,24 +66,31 @@ def said_names(
         after = at + 2 if words[at + 1].lower() in _NAMING and at + 2 < len(words) else at + 1
         name = words[after].rstrip(".'’")
         low = name.lower()
-        if (
-            low in known
-            or low in vocabulary.kind_set
-            or low in taken
-            or low in PLAIN_WORDS
-            or low in SENTENCE_WORDS
-            or low in ACTION_WORDS
-            or low in PREPOSITIONS
-            or singular(low) in vocabulary.kind_set
-            or _swapped(low, known)
-            or not re.search(r"[a-z]", low)
-            or (low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name))
+        if low in taken or _no_name(low, after > at + 1, known, vocabulary.kind_set) or (
+            low.isalpha() and low.endswith(("ed", "ing")) and not _ends_after(text, name)
         ):  # "the configmap mounted by …": a participle; "the channel marketing" ending the phrase: a name
             continue
         if any(f.kind == v.NAME and f.value == name for f in out):
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _no_name(low: str, called: bool, known: frozenset[str], kinds: frozenset[str]) -> bool:
+    """Whether the word ``low`` after a kind noun is no name: a word the planner knows, a kind, a known
+    word misspelt (``_swapped``), no letter at all. After "called" or "named" a name is said whatever
+    word it is ("the namespace called crd": not the kind its initials name) but a plain word."""
+    if low in PLAIN_WORDS or low in SENTENCE_WORDS or low in PREPOSITIONS or not re.search(r"[a-z]", low):
+        return True
+    if called:
+        return False
+    return (
+        low in known
+        or low in kinds
+        or low in ACTION_WORDS
+        or singular(low) in kinds
+        or _swapped(low, known)
+    )
 
 
 def _swapped(word: str, known: frozenset[str]) -> bool:
@@ -223,7 +230,7 @@ def bare_names(
 
 def _ends_part(text: str, at: int) -> bool:
     """Whether a word ending at ``at`` ends the request or one of its parts, past filler words ("in
-    kube-lab right now": ``FILLER_WORDS``)."""
+    north-lab right now": ``FILLER_WORDS``)."""
     if _ENDS.match(text, at):
         return True
     end = _PART_END.search(text, at)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import composed, reads, replaces_whole
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import (
     Draft,
@@ -47,6 +46,7 @@ from apiatlas.planning.steps import (
     picks,
 )
 from apiatlas.planning.weights import PlanLimits, Weights
+from apiatlas.planning.write_choice import composed, reads, replaces_whole
 
 _SUBJECTS = {
     v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,

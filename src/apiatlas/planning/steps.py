@@ -8,7 +8,6 @@ from dataclasses import dataclass, field, replace
 
 from apiatlas.catalog.model import Api
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import reads
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
@@ -24,6 +23,7 @@ from apiatlas.planning.lookups import (
 from apiatlas.planning.model import LEVEL_CONFIDENCE
 from apiatlas.planning.page_lists import held_kind, own_id
 from apiatlas.planning.snapshot_reads import SnapshotCache
+from apiatlas.planning.write_choice import reads
 from apiatlas.snapshot.graph_links import Link
 
 
@@ -36,7 +36,7 @@ class ChainTally:
     used_known: set[str] = field(default_factory=set)  # the caller's known values the steps take
     choice_only: int = 0  # missing inputs with a closed list of values: the agent picks one
     choices: int = 0  # inputs with a closed list of values the request names
-    composed: int = 0  # missing objects a write's body carries: the change itself (``actions.composed``)
+    composed: int = 0  # missing objects a write's body carries: the change itself (``write_choice.composed``)
     confidence: float = 1.0
     edge_penalty: float = 0.0
     kind_fit: float = 0.0
