@@ -14,6 +14,13 @@ from apiatlas.language.casing import casing_says_nothing
 from apiatlas.language.catalog import CatalogVocabulary
 from apiatlas.language.currencies import currency_code
 from apiatlas.language.routes import route_parts
+from apiatlas.language.russian_names import (
+    PATRONYMIC_END,
+    SURNAME_END,
+    nominative_given_name,
+    nominative_patronymic,
+    nominative_surname,
+)
 from apiatlas.language.words import ID_LINKS, MONTHS_RU, NAME_LINKS, ORDINALS, SENTENCE_WORDS
 from apiatlas.planning.compound_kinds import qualifier
 from apiatlas.planning.english_dates import english_dates
@@ -91,10 +98,6 @@ def _noun_number(parts: tuple[str, ...]) -> re.Pattern[str]:
 
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’:\-]*")
 _RU_WORD = re.compile(r"[А-ЯЁа-яё][а-яё\-]*")
-_PATRONYMIC = re.compile(r"(вич|вна|вича|вны|вной|вичу|вне|ична|ичны|ичной|ьич|ьича)$")
-_SURNAME_END = re.compile(
-    r"(ов|ев|ёв|ин|ын|ова|ева|ёва|ина|ына|ой|ого|ому|ский|ская|ского|ской|цкий|цкая|ко|ук|юк|ян|их|ых)$"
-)
 
 
 def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> list[ExtractedValue]:
@@ -219,55 +222,6 @@ def _dates(text: str) -> list[ExtractedValue]:
     return out
 
 
-def _nominative(word: str, feminine: bool | None) -> tuple[str, tuple[str, ...]]:
-    """A surname in the nominative (Петрова → Петров, Лазаревой → Лазарева), with the other reading."""
-    lower = word.lower()
-    for ending, male, female in (("ого", "ий", "ая"), ("ой", "", "а"), ("ому", "", "")):
-        if lower.endswith(ending) and len(word) > 4:
-            if ending == "ой" and not lower.endswith(("ской", "цкой")):
-                return word[:-2] + "а", ()
-            return word[: -len(ending)] + (female if feminine else male), ()
-    if re.search(r"(ова|ева|ёва|ина|ына)$", lower):
-        if feminine:
-            return word, (word[:-1],)
-        return word[:-1], (word,)  # "клиента Михалова": genitive of Михалов, or Михалова herself
-    return word, ()
-
-
-def _given_name(word: str, feminine: bool) -> str:
-    """Татьяны → Татьяна, Юлии → Юлия, Антона → Антон, Сергея → Сергей (genitive to nominative)."""
-    lower = word.lower()
-    if feminine:
-        if lower.endswith("ии"):
-            return word[:-1] + "я"
-        if lower.endswith(("ы", "и")):
-            return word[:-1] + ("я" if lower.endswith("ьи") else "а")
-        return word
-    if lower.endswith("ея"):
-        return word[:-1] + "й"
-    if lower.endswith("ья"):
-        return word[:-1] + "ь"
-    if lower.endswith("а") and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-def _patronymic(word: str) -> str:
-    lower = word.lower()
-    for ending, nominative in (
-        ("вича", "вич"),
-        ("вичу", "вич"),
-        ("вны", "вна"),
-        ("вной", "вна"),
-        ("вне", "вна"),
-    ):
-        if lower.endswith(ending):
-            return word[: -len(ending)] + nominative
-    if lower.endswith(("ьича", "ича")):
-        return word[:-1]
-    return word
-
-
 def _russian_names(text: str) -> list[ExtractedValue]:
     words = [(m.group(0), m.start()) for m in _RU_WORD.finditer(text)]
     out: list[ExtractedValue] = []
@@ -276,7 +230,7 @@ def _russian_names(text: str) -> list[ExtractedValue]:
         word, start = words[index]
         initial = start == 0 or text[:start].rstrip().endswith((".", "!", "?"))
         plain = len(word) >= 3 and word[0].isupper() and word[1:].islower()
-        if not plain or (initial and not _SURNAME_END.search(word.lower())):
+        if not plain or (initial and not SURNAME_END.search(word.lower())):
             index += 1
             continue
         group = [word]
@@ -285,18 +239,18 @@ def _russian_names(text: str) -> list[ExtractedValue]:
             if not (nxt[0].isupper() and nxt[1:].islower()):
                 break
             group.append(nxt)
-        patronymic = next((w for w in group[1:] if _PATRONYMIC.search(w.lower())), None)
+        patronymic = next((w for w in group[1:] if PATRONYMIC_END.search(w.lower())), None)
         given = next((w for w in group[1:] if w is not patronymic), None)
         if patronymic:
             feminine = bool(re.search(r"(вна|вны|вной|вне|ична|ичны)$", patronymic.lower()))
         else:
             feminine = bool(given and given.lower().endswith(("ы", "и"))) or word.lower().endswith("ой")
-        surname, other = _nominative(word, feminine if (given or patronymic or feminine) else None)
+        surname, other = nominative_surname(word, feminine if (given or patronymic or feminine) else None)
         out.append(ExtractedValue(SURNAME, surname, word, alternatives=other))
         if given:
-            out.append(ExtractedValue(FIRST_NAME, _given_name(given, feminine), given))
+            out.append(ExtractedValue(FIRST_NAME, nominative_given_name(given, feminine), given))
         if patronymic:
-            out.append(ExtractedValue(PATRONYMIC, _patronymic(patronymic), patronymic))
+            out.append(ExtractedValue(PATRONYMIC, nominative_patronymic(patronymic), patronymic))
         index += len(group)
     return out
 
