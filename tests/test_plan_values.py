@@ -274,3 +274,13 @@ def test_a_sentence_s_first_word_before_a_determiner_is_its_verb_not_a_name() ->
     assert v.ENTITY not in kinds("Decode the database secret that deployment api uses")
     assert v.ENTITY not in kinds("Rotate all keys of the vault")
     assert kinds("Inception cast and crew")[v.ENTITY] == "Inception"
+
+
+def quoted(text: str) -> set[str]:
+    return {f.value for f in extract_values(text, MEDIA) if f.kind == v.ENTITY}
+
+
+def test_a_quote_ends_at_its_own_pair_not_at_an_apostrophe_inside() -> None:
+    assert quoted('post "PR\'ы готовы" in the channel dev') == {"PR'ы готовы"}
+    assert quoted("напиши «don't panic» в канал") == {"don't panic"}
+    assert quoted("rename it to 'release notes'") == {"release notes"}

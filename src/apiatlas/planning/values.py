@@ -54,7 +54,8 @@ class ExtractedValue:
     qualifier: str = ""  # an id's word before its kind noun ("payment box pb_1": ``compound_kinds``)
 
 
-_QUOTED = re.compile(r"[\"«“„']([^\"»”“']{2,80})[\"»”“']")
+# a quote closed by its own pair, so an apostrophe inside double quotes or guillemets ("PR'ы готовы") is text
+_QUOTED = re.compile(r"\"([^\"]{2,80})\"|«([^»]{2,80})»|“([^”]{2,80})”|„([^“”]{2,80})[“”]|'([^']{2,80})'")
 _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
 _INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
@@ -110,7 +111,7 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         found.append(
             ExtractedValue(
                 ENTITY,
-                match.group(1).strip(),
+                next(part for part in match.groups() if part is not None).strip(),
                 match.group(0),
                 hint=entity_hint(text, match.group(0), vocabulary),
             )
