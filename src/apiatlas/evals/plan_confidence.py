@@ -138,9 +138,11 @@ def out_of_fold(dev: Sequence[PlanSample]) -> list[tuple[float, PlanSample]]:
 def threshold_for(scored: Sequence[tuple[float, PlanSample]]) -> float:
     """The lowest probability at which no catalog (``PlanSample.group``: its sets pooled) has more than
     ``MAX_WRONG_CONFIDENT`` of its cases wrong and confident (``scored``: each case with its probability)."""
-    groups = list(dict.fromkeys(s.group for _, s in scored))
+    groups: dict[str, list[tuple[float, PlanSample]]] = {}  # each catalog's cases, split once
+    for p, s in scored:
+        groups.setdefault(s.group, []).append((p, s))
     for t in [0.0, *sorted({p for p, _ in scored})]:
-        shares = [_wrong_confident([(p, s) for p, s in scored if s.group == g], t) for g in groups]
+        shares = [_wrong_confident(cases, t) for cases in groups.values()]
         if max(shares) <= MAX_WRONG_CONFIDENT:
             return t
     return 1.0

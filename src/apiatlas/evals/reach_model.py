@@ -152,27 +152,27 @@ def fit_signed(rows: Sequence[ReachRow], names: Sequence[str]) -> ReachModel:
     costs nothing), the two classes of each catalog the same weight; a feature whose weight has the wrong
     sign (``FEATURES``) is dropped and the rest refitted."""
     names = list(names)
+    x_rows: list[ReachRow] = []  # the cases, their classes and weights: the same for every refit
+    ys: list[float] = []
+    ws: list[float] = []
+    for catalog in sorted({r.catalog for r in rows}):
+        mine = [r for r in rows if r.catalog == catalog and r.judged]
+        related = [r for r in mine if r.kind == "related"]
+        negative = [r for r in mine if r.kind in NEGATIVE_KINDS]
+        gain = sum(r.recall5 for r in related)
+        if gain:
+            x_rows += related
+            ys += [1.0] * len(related)
+            ws += [r.recall5 / gain for r in related]
+        if negative:
+            x_rows += negative
+            ys += [0.0] * len(negative)
+            ws += [1.0 / len(negative)] * len(negative)
+    weight = np.array(ws) * len(ws) / sum(ws)
     while True:
-        x_rows: list[ReachRow] = []
-        ys: list[float] = []
-        ws: list[float] = []
-        for catalog in sorted({r.catalog for r in rows}):
-            mine = [r for r in rows if r.catalog == catalog and r.judged]
-            related = [r for r in mine if r.kind == "related"]
-            negative = [r for r in mine if r.kind in NEGATIVE_KINDS]
-            gain = sum(r.recall5 for r in related)
-            if gain:
-                x_rows += related
-                ys += [1.0] * len(related)
-                ws += [r.recall5 / gain for r in related]
-            if negative:
-                x_rows += negative
-                ys += [0.0] * len(negative)
-                ws += [1.0 / len(negative)] * len(negative)
         x = np.array([r.features(names) for r in x_rows], dtype=np.float64)
         center, scale = x.mean(axis=0), x.std(axis=0)
         scale[scale < 1e-9] = 1.0
-        weight = np.array(ws) * len(ws) / sum(ws)
         coef, bias = logistic_regression((x - center) / scale, np.array(ys), weight)
         wrong = [n for n, c in zip(names, coef, strict=True) if FEATURES[n][1] * c < 0]
         if not wrong:

@@ -32,18 +32,20 @@ def verdict_of(
     the catalog's reach (``search.reach``: hybrid searches judged by their own model)."""
     signals = signals_of(view)
     reach = reach_signals(view, query, search.reach) if mode is SearchMode.HYBRID else {}
-    if reach and view.alien:  # what the meaning picks out (``reach_rules.meaning_gathers``)
-        first = view.dense_order[:10]
-        names = search.snapshot.api_titles(first)
+    first = view.dense_order[:10]
+    by_meaning = mode is SearchMode.HYBRID and bool(first) and foreign_share(view) >= BY_MEANING
+    gathers = bool(reach) and bool(view.alien)
+    names = search.snapshot.api_titles(first) if gathers or by_meaning else {}  # read once for both
+    if gathers:  # what the meaning picks out (``reach_rules.meaning_gathers``)
         reach["gathered"] = gathered([names.get(k, ("", ""))[0] for k in first], search.shares)
     signals |= reach
     model = search.settings.model_for(mode.value)
     judged_as = None
-    if mode is SearchMode.HYBRID and view.dense_order and foreign_share(view) >= BY_MEANING:
+    if by_meaning:
         # most of its words are in a script the catalog does not write: judged by its meaning (and
         # out of reach when the catalog has neither its words nor its meaning, ``search.reach``)
         judged_as = SearchMode.DENSE
-        signals = signals_of(view.as_dense(search.snapshot.api_titles(view.dense_order[:10]))) | reach
+        signals = signals_of(view.as_dense(names)) | reach
         model = search.settings.model_for(judged_as.value)
     top_exact = bool(hits) and hits[0].exact
     dropped = (
