@@ -122,9 +122,10 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
     actions = [p for p in result.parts if p.chains] or [result]
     used = _used(best)
     stated = [str(x.value) for x in result.values]
+    score = min(p.chains[0].score for p in actions)
     return {
-        "score": min(p.chains[0].score for p in actions),
-        "below_zero": 1.0 if min(p.chains[0].score for p in actions) < 0 else 0.0,
+        "score": score,
+        "below_zero": 1.0 if score < 0 else 0.0,
         "margin": min(_margin(p) for p in actions),
         "lead_other": min(_lead_other(p) for p in actions),
         "longer": max(_longer(p) for p in actions),

@@ -45,13 +45,15 @@ def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[st
     ``kinds`` (``across``: the word's stem -> a catalog stem) written as that kind («покажи логи крейта,
     созданного task X» -> «покажи логи crate, созданного task X»): the thing asked about read in the
     catalog's words, as the English request names it."""
+    if not across:
+        return text
     by_stem = {stem(k): k for k in kinds}
 
     def kind_of(match: re.Match[str]) -> str:
         said = match.group(0)
         return by_stem.get(across.get(stem(said.lower()), ""), "") or said
 
-    return _FOREIGN.sub(kind_of, text) if across else text
+    return _FOREIGN.sub(kind_of, text)
 
 
 _FOREIGN = re.compile(r"[^\W\d_a-zA-Z]+")  # a word of letters outside the Latin alphabet

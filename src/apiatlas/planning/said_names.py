@@ -153,7 +153,8 @@ def _names_before(
         if place not in _BEFORE_THE or kind not in kinds or not _ENDS.match(read, match.end()):
             continue
         if (
-            name in known | taken | kinds | PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS | NEWEST_WORDS
+            any(name in words for words in (known, taken, kinds, PLAIN_WORDS, SENTENCE_WORDS, ACTION_WORDS))
+            or name in NEWEST_WORDS
             or name in ORDINALS
             or name in _DESCRIBING
             or singular(name) in kinds
