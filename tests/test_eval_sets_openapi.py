@@ -1,8 +1,8 @@
 """Every development set of examples/{slack,kubernetes,stripe}/eval that carries gold operations loads
 against its spec: each gold operation exists (the loader raises on one the spec lacks), no request is
 empty. Files named *fresh* or *held* are report-only and are left out here, except the sealed *fresh3*
-sets: their gold operations are checked against the spec too (the loader only, never a search or a
-plan), and their unrelated requests for shape."""
+and *fresh4* sets: their gold operations are checked against the spec too (the loader only, never a
+search or a plan), and their unrelated requests for shape."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import pytest
 from apiatlas.errors import SourceError
 from apiatlas.evals.openapi_requests import load_openapi_requests
 from shared_data import SHARED_DATA
+
+SEALED = ("fresh3", "fresh4")
 
 REPO = Path(__file__).resolve().parents[1]
 SPECS = {
@@ -30,7 +32,8 @@ def _gold_sets() -> list[tuple[str, Path]]:
     found: list[tuple[str, Path]] = []
     for example in SPECS:
         for path in sorted((REPO / "examples" / example / "eval").glob("*.json")):
-            if ("fresh" in path.name and "fresh3" not in path.name) or "held" in path.name:
+            sealed = any(tag in path.name for tag in SEALED)
+            if ("fresh" in path.name and not sealed) or "held" in path.name:
                 continue
             data = json.loads(path.read_text(encoding="utf-8"))
             if isinstance(data, list) and data and all("solution" in item for item in data):
@@ -50,20 +53,23 @@ def test_the_new_sets_are_found() -> None:
         assert name in names
 
 
-def test_the_sealed_fresh3_sets_are_found() -> None:
+@pytest.mark.parametrize("tag", SEALED)
+def test_the_sealed_sets_are_found(tag: str) -> None:
     names = {f"{example}/{path.name}" for example, path in _gold_sets()}
     for example, chains in (
-        ("slack", "chains_fresh3.json"),
-        ("kubernetes", "chains_fresh3.json"),
-        ("stripe", "stripe_chains_fresh3.json"),
+        ("slack", f"chains_{tag}.json"),
+        ("kubernetes", f"chains_{tag}.json"),
+        ("stripe", f"stripe_chains_{tag}.json"),
     ):
         assert f"{example}/{chains}" in names
-        assert f"{example}/requests_fresh3.json" in names
+        assert f"{example}/requests_{tag}.json" in names
 
 
+@pytest.mark.parametrize("tag", SEALED)
 @pytest.mark.parametrize("example", sorted(SPECS))
-def test_the_sealed_unrelated_sets_hold_only_requests(example: str) -> None:
-    data = json.loads((REPO / "examples" / example / "eval" / "unrelated_fresh3.json").read_text("utf-8"))
+def test_the_sealed_unrelated_sets_hold_only_requests(example: str, tag: str) -> None:
+    path = REPO / "examples" / example / "eval" / f"unrelated_{tag}.json"
+    data = json.loads(path.read_text("utf-8"))
     assert data and all(list(item) == ["query"] and item["query"].strip() for item in data)
     queries = [item["query"].strip().lower() for item in data]
     assert len(set(queries)) == len(queries), "a request is repeated"
