@@ -16,6 +16,7 @@ from apiatlas.commands.plan import print_plan
 from apiatlas.demo.walkthrough import _summarise
 from apiatlas.errors import ReasonCode
 from apiatlas.evals.plan_confidence import (
+    MAX_CATALOG_WRONG_CONFIDENT,
     MAX_WRONG_CONFIDENT,
     MODEL_SIGNALS,
     PlanSample,
@@ -162,9 +163,9 @@ def test_the_fitted_threshold_keeps_wrong_confident_plans_within_the_bound() -> 
     second = _samples("b", [True] * 3 + [False] * 7, [2, 1.5, 1, 1.3, 0.8, 0.6, 0.4, 0.2, 0.1, 0])
     model = fit_plan_confidence(first + second, "test")
     assert model.weights[model.signals.index(SURER)] > 0
+    assert confidence_figures(first + second, model)["wrong_confident"] <= MAX_WRONG_CONFIDENT
     for part in (first, second):
-        figures = confidence_figures(part, model)
-        assert figures["wrong_confident"] <= MAX_WRONG_CONFIDENT
+        assert confidence_figures(part, model)["wrong_confident"] <= MAX_CATALOG_WRONG_CONFIDENT
     assert confidence_figures(first, model)["right_lost"] < 1.0
 
 
@@ -194,21 +195,31 @@ def test_the_shipped_model_is_a_fitted_one() -> None:
         PlanConfidenceModel(signals=["nope"], weights=[1.0], center=[0.0], scale=[1.0])
 
 
-def test_the_bound_holds_on_each_catalog_its_sets_pooled() -> None:
-    # set a has 1 wrong of 9 at 0.6 (over the bound alone), its catalog's other set none: pooled 1 of 17;
-    # catalog b has 2 wrong of 10 at 0.1 and 0.2, within the bound from 0.2 on
+def _scored(
+    dataset: str, catalog: str, wrong_at: list[float], right: int = 8
+) -> list[tuple[float, PlanSample]]:
     base = dict.fromkeys(PLAN_SIGNALS, 0.0)
+    rights = [(0.9, PlanSample(dataset, f"{dataset}:r{n}", False, base, True, catalog)) for n in range(right)]
+    wrongs = [(p, PlanSample(dataset, f"{dataset}:w{p}", False, base, False, catalog)) for p in wrong_at]
+    return rights + wrongs
 
-    def scored(dataset: str, catalog: str, wrong_at: list[float]) -> list[tuple[float, PlanSample]]:
-        rights = [(0.9, PlanSample(dataset, f"{dataset}:r{n}", False, base, True, catalog)) for n in range(8)]
-        wrongs = [(p, PlanSample(dataset, f"{dataset}:w{p}", False, base, False, catalog)) for p in wrong_at]
-        return rights + wrongs
 
-    b = scored("b", "", [0.1, 0.2])
-    assert threshold_for(scored("a", "x", [0.6]) + scored("a-more", "x", []) + b) == 0.2
-    assert threshold_for(scored("a", "", [0.6]) + scored("a-more", "", []) + b) == 0.9  # each its own catalog
-    worse = scored("a", "x", [0.6, 0.7]) + scored("a-more", "x", []) + b  # 2 of 18 at 0.6: over the bound
-    assert threshold_for(worse) == 0.7
+def test_the_bound_is_on_all_the_cases_pooled_not_on_each_catalog() -> None:
+    # catalog a: 1 wrong of 9 at 0.6 (over 10% alone, under the cap); b: 2 wrong of 10 at 0.1 and 0.2.
+    # From 0.6 on, 1 of the 19 cases is wrong and confident: the threshold need not climb to a's 0.9
+    assert threshold_for(_scored("a", "", [0.6]) + _scored("b", "", [0.1, 0.2])) == 0.6
+    # at 0.2, 2 of 19 (0.105): over the bound
+    assert threshold_for(_scored("a", "", [0.2]) + _scored("b", "", [0.1, 0.2])) == 0.9
+
+
+def test_no_catalog_its_sets_pooled_is_over_the_cap() -> None:
+    # catalog a: 3 wrong of 11 at 0.6–0.8 (0.27, over the cap); b: 40 right. Pooled, 3 of 51 are within the
+    # bound from 0.0 on, but a is within the cap only from 0.7 (2 of 11)
+    assert 2 / 11 <= MAX_CATALOG_WRONG_CONFIDENT < 3 / 11
+    assert threshold_for(_scored("a", "", [0.6, 0.7, 0.8]) + _scored("b", "", [], 40)) == 0.7
+    # a set of the same catalog beside it (8 right more): the catalog has 3 of 19, within the cap
+    more = _scored("a", "x", [0.6, 0.7, 0.8]) + _scored("a-more", "x", []) + _scored("b", "", [], 40)
+    assert threshold_for(more) == 0.0
 
 
 def _chain(target: str, steps: int, score: float) -> CandidateChain:
