@@ -50,6 +50,20 @@ def _bias_only(bias: float, threshold: float) -> PlanConfidenceModel:
     )
 
 
+def test_uncovered_counts_the_words_no_step_covers_of_the_least_covered_action(music: Snapshot) -> None:
+    result = Planner(music, confidence=None).plan("List the albums of the artist Adele please quickly")
+    top = result.chains[0]
+    said = next(w for w in top.why if w.startswith("covers "))  # "covers X of Y request words"
+    words = int(said.split()[3])
+    assert top.uncovered == pytest.approx(words * (1 - top.covered), abs=1e-3) and top.uncovered > 0
+    assert plan_signals(result)["uncovered"] == top.uncovered
+    # a count, not a share: of two actions, the one leaving more words over speaks
+    short = PlanResult(request="x", chains=[_chain("GET /a", 1, 3.0).model_copy(update={"uncovered": 1.0})])
+    long = PlanResult(request="y", chains=[_chain("GET /b", 1, 3.0).model_copy(update={"uncovered": 2.5})])
+    joined = PlanResult(request="x and y", chains=[_chain("GET /b", 2, 6.0)], parts=[short, long])
+    assert plan_signals(joined)["uncovered"] == 2.5
+
+
 def test_signals_are_read_from_the_plan(music: Snapshot) -> None:
     result = Planner(music, confidence=None).plan("List the albums of the artist Adele")
     signals = plan_signals(result)
@@ -336,7 +350,7 @@ def test_below_zero_says_the_top_chain_scores_below_zero_of_the_least_sure_actio
     assert plan_signals(joined)["below_zero"] == 1.0  # the joined chain's sum is above zero, one action not
 
 
-def test_the_shipped_model_is_less_sure_below_zero_and_with_fewer_words_covered() -> None:
+def test_the_shipped_model_is_less_sure_below_zero_and_with_more_words_left_uncovered() -> None:
     shipped = SHIPPED_PLAN_CONFIDENCE
     chains = [_chain("GET /a", 2, 0.5), _chain("GET /b", 2, 0.1)]
     above = plan_signals(PlanResult(request="r", chains=chains, targets=["GET /a"]))
@@ -344,7 +358,7 @@ def test_the_shipped_model_is_less_sure_below_zero_and_with_fewer_words_covered(
     # strictly: the fit holds each weight to its direction or to 0, so "<=" would pass a model that
     # dropped the signal (weight 0) as well as one weighing it
     assert shipped.probability(below) < shipped.probability(above)
-    assert shipped.probability({**above, "covered": 0.2}) < shipped.probability({**above, "covered": 0.9})
+    assert shipped.probability({**above, "uncovered": 3.0}) < shipped.probability({**above, "uncovered": 0.0})
 
 
 def test_what_is_unclear_names_the_action_whose_chain_scores_below_zero() -> None:

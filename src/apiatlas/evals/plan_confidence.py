@@ -39,9 +39,15 @@ MAX_WRONG_CONFIDENT = 0.10  # a wrong top chain returned as confident: at most t
 MAX_CATALOG_WRONG_CONFIDENT = 0.20  # … and at most this share of any one catalog's cases
 # the signals the model weighs (of ``PLAN_SIGNALS``), each with the direction its weight is held to (+1: a
 # higher value says surer): read from how the plan's chains stand to each other, the sign of the top chain's
-# score and the share of the request's words it covers, not from a catalog's score scale; chosen on
-# catalogs left out of the fit (docs/planning.md)
-MODEL_SIGNALS: dict[str, int] = {"margin": 1, "lead_other": 1, "longer": -1, "below_zero": -1, "covered": 1}
+# score and how many of the request's words it leaves uncovered, not from a catalog's score scale; chosen
+# on catalogs left out of the fit (docs/planning.md)
+MODEL_SIGNALS: dict[str, int] = {
+    "margin": 1,
+    "lead_other": 1,
+    "longer": -1,
+    "below_zero": -1,
+    "uncovered": -1,
+}
 
 
 @dataclass(frozen=True)
