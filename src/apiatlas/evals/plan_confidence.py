@@ -7,18 +7,18 @@ The model is a weighted logistic regression (``evals.calibrate.logistic_regressi
 weighing the same) over ``MODEL_SIGNALS``, each weight held to the direction the signal is read in (a
 longer lead says surer, a longer chain than the runner-up less sure): a signal the fit would weigh the
 other way is left out of that fit (weight 0) and the rest refitted, so a refit never turns a signal's
-meaning round on a few cases. Its threshold is chosen on plans the model never saw: each
-catalog's development cases are scored by the model fitted on the other catalogs (leave one catalog
-out), and the threshold is the lowest at which at most ``MAX_WRONG_CONFIDENT`` of all the development cases
-(pooled) are wrong and still confident, and no catalog more than ``MAX_CATALOG_WRONG_CONFIDENT`` of its own,
-under those scores and under the fitted model's own. Chosen on the fitted cases alone, the threshold held
-on them and not on catalogs never fitted: the planner is tuned on its development sets, so their plans look
-surer than new ones. The bound is on the pooled share, each catalog only capped: bounding each catalog at
-10% let the one whose wrong chains look most like its right ones (TMDB: gold chains that stop earlier than
-the request reads) set the threshold for all, and three right chains in four were held back (threshold
-0.880, 204 of 270); the pooled bound with the cap holds back one in three at 0.079 wrong and confident
-(docs/planning.md). A bound on each 8–15-case set moved the threshold by one case, and a bound on the sets'
-average let one catalog's new requests be wrong and confident one time in eight.
+meaning round on a few cases. Its threshold is chosen on plans the model never saw: each catalog's
+development cases are scored by the model fitted on the other catalogs (leave one catalog out), and the
+threshold is the lowest at which at most ``MAX_WRONG_CONFIDENT`` of all the development cases (pooled) are
+wrong and still confident, and no catalog more than ``MAX_CATALOG_WRONG_CONFIDENT`` of its own, under those
+scores and under the fitted model's own. Chosen on the fitted cases alone, the threshold held on them and
+not on catalogs never fitted: the planner is tuned on its development sets, so their plans look surer than
+new ones. The bound is on the pooled share, each catalog only capped: bounding each catalog at 10% let the
+one whose wrong chains look most like its right ones (TMDB: gold chains that stop earlier than the request
+reads) set the threshold for all, and three right chains in four were held back (threshold 0.880, 204 of
+270); the pooled bound with the cap holds back one in three at 0.060 wrong and confident (docs/planning.md,
+session 24). A bound on each 8–15-case set moved the threshold by one case, and a bound on the sets' average
+let one catalog's new requests be wrong and confident one time in eight.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
 """Plan confidence: the calibrated probability that a plan's top chain is the right one, and the answer
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
-The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores (and whether the
-top one is below zero), how far the top chain leads the best one ending at another API, whether it takes
-more steps than the runner-up, the edges it uses, what it asks the user, the stated values it leaves
-unused, its target's rank, the request's words in a script the chain's APIs do not write. A
-``PlanConfidenceModel`` (logistic regression over some of them, fitted on the development cases of the
-chain sets by ``apiatlas eval plan-confidence``, its threshold chosen with each catalog left out; shipped
-in ``planning/calibrated.py``) turns them into the probability.
+The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores (and whether the top
+one is below zero), the request's words the top chain leaves uncovered, how far the top chain leads the
+best one ending at another API, whether it takes more steps than the runner-up, the edges it uses, what
+it asks the user, the stated values it leaves unused, its target's rank, the request's words in a script
+the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic regression over some of them, fitted
+on the development cases of the chain sets by ``apiatlas eval plan-confidence``, its threshold chosen
+with each catalog left out; shipped in ``planning/calibrated.py``) turns them into the probability.
 """
 
 from __future__ import annotations
