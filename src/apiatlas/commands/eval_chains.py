@@ -245,10 +245,10 @@ _CALIBRATED = Path(__file__).resolve().parents[1] / "planning" / "calibrated.py"
 
 
 # the OpenAPI chain sets of the confidence fit: (catalog, spec, chains file, dataset, split); split "hash":
-# the development half fitted, the held-out half measured (`fresh2`: sealed once, development now, its
-# held-out half report only); "all": every case fitted (sets written to measure the planner on requests it
-# was not tuned to); "never": every case measured, never fitted. Sealed sets (`fresh3`) and the report-only
-# `chains_fresh.json` are never read here
+# the development half fitted, the held-out half measured (`fresh2`, `fresh3`: sealed once, development now,
+# their held-out halves report only); "all": every case fitted (sets written to measure the planner on
+# requests it was not tuned to); "never": every case measured, never fitted. Sealed sets (`fresh4`) and the
+# report-only `chains_fresh.json` are never read here
 _SLACK, _K8S, _STRIPE = "slack_web_openapi_v2.json", "kubernetes.swagger.json", "stripe-2023-09.spec3.yaml"
 _CONFIDENCE_SETS = (
     ("slack", _SLACK, "slack/eval/chains.json", "slack", "hash"),
@@ -265,6 +265,9 @@ _CONFIDENCE_SETS = (
     ("kubernetes", _K8S, "kubernetes/eval/chains_fresh2.json", "kubernetes-fresh2", "hash"),
     ("stripe", _STRIPE, "stripe/eval/stripe_chains_third.json", "stripe-third", "all"),
     ("stripe", _STRIPE, "stripe/eval/stripe_chains_fresh2.json", "stripe-fresh2", "hash"),
+    ("slack", _SLACK, "slack/eval/chains_fresh3.json", "slack-fresh3", "hash"),
+    ("kubernetes", _K8S, "kubernetes/eval/chains_fresh3.json", "kubernetes-fresh3", "hash"),
+    ("stripe", _STRIPE, "stripe/eval/stripe_chains_fresh3.json", "stripe-fresh3", "hash"),
 )
 
 

@@ -11,35 +11,36 @@ SHIPPED_PLAN_CONFIDENCE = PlanConfidenceModel(
         "lead_other",
         "longer",
         "below_zero",
-        "covered",
+        "uncovered",
     ],
     weights=[
         0.0,
-        0.376561,
+        0.425244,
         0.0,
-        -0.184568,
-        0.751021,
+        -0.325293,
+        -1.053529,
     ],
     center=[
-        0.44155,
-        0.931291,
-        -0.155224,
-        0.038806,
-        0.71466,
+        0.438988,
+        0.925396,
+        -0.156164,
+        0.057534,
+        1.178082,
     ],
     scale=[
-        0.505277,
-        0.758253,
-        0.87746,
-        0.193132,
-        0.246323,
+        0.511102,
+        0.764292,
+        0.882243,
+        0.232861,
+        1.182503,
     ],
-    bias=1.475353,
-    threshold=0.90211,
+    bias=1.155137,
+    threshold=0.761339,
     fitted_on=(
         "development cases of tmdb + bank + slack + slack-more + kubernetes + kubernetes-"
         "more + stripe + slack-third + slack-fourth + slack-fresh2 + kubernetes-third + k"
-        "ubernetes-fourth + kubernetes-fresh2 + stripe-third + stripe-fresh2 + nestful (3"
-        "35 plans; threshold with each catalog left out)"
+        "ubernetes-fourth + kubernetes-fresh2 + stripe-third + stripe-fresh2 + slack-fres"
+        "h3 + kubernetes-fresh3 + stripe-fresh3 + nestful (365 plans; threshold with each"
+        " catalog left out)"
     ),
 )

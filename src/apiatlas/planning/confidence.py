@@ -1,13 +1,13 @@
 """Plan confidence: the calibrated probability that a plan's top chain is the right one, and the answer
 ``NO_CONFIDENT_PLAN`` below the shipped threshold (the candidate chains kept, what is unclear said).
 
-The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores (and whether the
-top one is below zero), how far the top chain leads the best one ending at another API, whether it takes
-more steps than the runner-up, the edges it uses, what it asks the user, the stated values it leaves
-unused, its target's rank, the request's words in a script the chain's APIs do not write. A
-``PlanConfidenceModel`` (logistic regression over some of them, fitted on the development cases of the
-chain sets by ``apiatlas eval plan-confidence``, its threshold chosen with each catalog left out; shipped
-in ``planning/calibrated.py``) turns them into the probability.
+The signals (``PLAN_SIGNALS``) are read from the plan itself — its chains' scores (and whether the top
+one is below zero), the request's words the top chain leaves uncovered, how far the top chain leads the
+best one ending at another API, whether it takes more steps than the runner-up, the edges it uses, what
+it asks the user, the stated values it leaves unused, its target's rank, the request's words in a script
+the chain's APIs do not write. A ``PlanConfidenceModel`` (logistic regression over some of them, fitted
+on the development cases of the chain sets by ``apiatlas eval plan-confidence``, its threshold chosen
+with each catalog left out; shipped in ``planning/calibrated.py``) turns them into the probability.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ PLAN_SIGNALS: dict[str, str] = {
     "(MARGIN_CAP when all end at its API; of each action, the lowest): how far its API leads, not its route",
     "longer": "top chain's steps - the second chain's (0 with one chain; of each action, the highest)",
     "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
+    "uncovered": "request words the top chain's steps do not cover, each by the strength it lacks (of each "
+    "action, the highest): a count, not a share, so that a short request's one generic verb ('show the "
+    "coupon X') weighs as one word left over, and a long request's five as five",
     "edges": "product of the confidences of the field mappings the top chain uses",
     "steps": "number of steps of the top chain",
     "asks": "inputs of the top chain no stated value or step fills (ask the user)",
@@ -130,6 +133,7 @@ def plan_signals(result: PlanResult) -> dict[str, float]:
         "lead_other": min(_lead_other(p) for p in actions),
         "longer": max(_longer(p) for p in actions),
         "covered": min(p.chains[0].covered for p in actions),
+        "uncovered": max(p.chains[0].uncovered for p in actions),
         "edges": best.confidence,
         "steps": float(len(best.steps)),
         "asks": float(sum(1 for s in best.steps for i in s.inputs if i.origin == "user")),

@@ -59,6 +59,7 @@ class Draft:
     used: frozenset[int] = frozenset()  # the stated values (indexes) its steps take
     unused: frozenset[int] = frozenset()  # stated names and numbers none of its steps takes
     covered: float = 0.0  # share of the request words its steps cover (each by its strength)
+    uncovered: float = 0.0  # request words its steps do not cover, each by the strength it lacks
 
     def build(self) -> CandidateChain:
         steps = [
@@ -73,6 +74,7 @@ class Draft:
         return CandidateChain(
             steps=steps, score=self.score, entry_point=self.apis[0].key, target=self.apis[-1].key,
             confidence=self.confidence, missing=self.missing, why=self.why, covered=self.covered,
+            uncovered=self.uncovered,
         )  # fmt: skip
 
 

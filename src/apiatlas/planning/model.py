@@ -70,6 +70,9 @@ class CandidateChain(BaseModel):
     missing: list[str] = Field(default_factory=list, description="inputs to ask the user for: API.field")
     why: list[str] = Field(default_factory=list)
     covered: float = Field(default=0.0, description="share of the request words its steps cover")
+    uncovered: float = Field(
+        default=0.0, description="request words its steps do not cover, each by the strength it lacks"
+    )
 
     @property
     def api_keys(self) -> list[str]:
