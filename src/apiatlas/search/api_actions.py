@@ -98,7 +98,7 @@ class ApiActions:
           anywhere but a verb asking with its object, ``orders_write_in``: "orders of store 12", "which
           price lists exist?", «выдай список …» read), unless the snapshot
           serves code (``code_members``); with ``named_writes``, also an operation whose method and path
-          say no action but whose name opens with a change verb (``named_write``: "what's the topic of
+          say no action but whose name opens with a change verb (``name_verb``: "what's the topic of
           board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place, no asking
           verb, opens a candidate's name ("reset …": ``/sessions.reset``; "list …" and ``/boards.list`` not);
         - one item of a collection the request names in the plural, written as one word or as two or
@@ -160,7 +160,7 @@ class ApiActions:
         return found
 
     def _named_writes(self, fused: Mapping[str, float], said: list[str]) -> set[str]:
-        """The candidates whose names open with a change verb (``named_write``), none when a word of the
+        """The candidates whose names open with a change verb (``name_verb``), none when a word of the
         request in a verb's place (``language.actions.verb_places``) opens a candidate's name: "reset my
         password" orders the reset a name says, though the language's lexicon lacks the verb. A verb that
         asks ("list …", "get …": ``/boards.list``, ``/users.getPresence``) orders no change by opening one."""
@@ -263,13 +263,6 @@ def name_verb(key: str) -> str:
     if len(words) > 1 and words[-1] in REQUEST_WORDS["list"]:  # ``/tags.tagList``: a list, no tagging
         return ""
     return words[0] if words else ""
-
-
-def named_write(key: str) -> bool:
-    """An operation whose ``name_verb`` orders a change (``language.actions.WRITE_WORDS``: post, set,
-    add, archive, send …): ``/boards.setTopic`` is a write, ``/boards.info`` and ``/users.getPresence``
-    are not."""
-    return name_verb(key) in WRITE_WORDS
 
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:
