@@ -13,11 +13,12 @@ from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
+from apiatlas.planning.actions import WORD
 from apiatlas.planning.lookups import input_kind, singular_kind
 from apiatlas.planning.write_choice import said_new
 from apiatlas.text import stem
 
-_WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
+_WORD = re.compile(WORD.pattern + "|,", re.UNICODE)  # a word (``actions.WORD``) or a comma
 _DETERMINERS = frozenset(
     ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "its", "their")
 )
