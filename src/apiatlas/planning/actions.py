@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from apiatlas.language.actions import (
     ACTION_WORDS,
+    ARTICLES,
     ASKING_VERBS,
     ASKING_WITH,
     BEFORE_A_VERB,
@@ -39,7 +40,6 @@ _JOINS = re.compile(
     re.IGNORECASE,
 )
 WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)  # a letter, then letters, digits, apostrophes, hyphens
-_ARTICLES = frozenset(("a", "an", "the"))
 _NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
 _NO_PLURAL = ("ss", "us", "is")  # a word ending so is no plural for its "s" ("access", "focus")
 _LEADING = frozenset(
@@ -204,7 +204,7 @@ def verb_before_article(text: str, capital: bool = False) -> str:
     if words[0].endswith("s") and not words[0].endswith(_NO_PLURAL):  # "… and refunds a customer has": a
         return ""  # plural noun the read goes on listing, no verb (an imperative is no plural)
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
-    return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
+    return "" if words[0] in plain or words[0] in ARTICLES else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
@@ -222,7 +222,7 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
     action ("Show the members and the notes of X")."""
     said = WORD.findall(after[:12].lower())
-    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in ARTICLES
 
 
 def asks(text: str) -> bool:

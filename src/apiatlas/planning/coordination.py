@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.language.actions import ACTION_WORDS, ARTICLES, BEFORE_A_VERB, orders_write
 from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS, fixed_pair_spans
 from apiatlas.planning.actions import WORD, RequestAction, action_verb
 from apiatlas.planning.combined import combined_plan
@@ -113,15 +113,14 @@ _BETWEEN = re.compile(r"\bbetween\s", re.IGNORECASE)
 def _noun(thing: str) -> bool:
     """Whether a joined thing holds a word besides articles ("the 2023" of "the 2023 and 2024 reports"
     holds none: a number of the last thing's noun, not a thing of its own)."""
-    return any(w.lower() not in _ARTICLES for w in WORD.findall(thing))
+    return any(w.lower() not in ARTICLES for w in WORD.findall(thing))
 
 
 def _long(thing: str) -> bool:
     """More words than a noun phrase holds, articles and numbers aside ("the 7 day weather forecast": 3)."""
-    return len([w for w in WORD.findall(thing) if w.lower() not in _ARTICLES]) > MAX_THING_WORDS
+    return len([w for w in WORD.findall(thing) if w.lower() not in ARTICLES]) > MAX_THING_WORDS
 
 
-_ARTICLES = frozenset(("a", "an", "the"))
 # "For Lisbon, get the time zone, the forecast and the current weather": the complement said first
 _FRONTED = re.compile(r"^(?P<phrase>(?:for|of|about|on|in)\s[^,]+),\s+(?P<rest>.+)$", re.IGNORECASE)
 
