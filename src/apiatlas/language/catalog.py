@@ -140,11 +140,13 @@ def singular(word: str, *, short: bool = True) -> str:
     return w
 
 
-def _plural(word: str) -> str:
-    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
-        return word[:-1] + "ies"
-    if word.endswith(("ch", "sh", "x", "s")):
+def english_plural(word: str) -> str:
+    """The English plural of a noun as its spelling makes it (class → classes, policy → policies): the
+    other way of ``singular``."""
+    if word.lower().endswith(("s", "x", "z", "ch", "sh")):
         return word + "es"
+    if len(word) > 1 and word[-1] in "yY" and word[-2].lower() not in "aeiou":
+        return word[:-1] + "ies"
     return word + "s"
 
 
@@ -251,7 +253,7 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
         for thing in _id_inputs(api) if segments else ():
             kinds[thing] = kinds.get(thing, 0) + 1
     named = sorted(k for k in kinds if k not in parts)
-    kind_words = {_plural(k): k for k in named if _plural(k) != k}
+    kind_words = {english_plural(k): k for k in named if english_plural(k) != k}
     return CatalogVocabulary(
         kinds=named, kind_words=kind_words, parts=parts, title_aliases=title_aliases(titles),
         required_inputs=sorted(required), named_inputs=sorted(by_noun & set(named)),
