@@ -136,12 +136,21 @@ def _described_as_taking_names(api: Api, name: str) -> bool:
     return bool(_TAKES_NAMES.search(_NOT_NAMES.sub(" ", said)))
 
 
+def posted_to(key: str, path: str | None = None) -> str:
+    """The last segment of the path a ``POST`` writes to, where a create names the kind it makes
+    (``POST /boards``: boards, ``POST /boards.create``: boards.create); ``path`` read in place of the
+    key's when given (``Api.extra["path"]``); '' for another method and for a path ending in a parameter
+    (``POST /boards/{id}``)."""
+    method, _, own = key.partition(" ")
+    last = (own if path is None else path).rstrip("/").rsplit("/", 1)[-1]
+    return last if method == "POST" and not last.startswith("{") else ""
+
+
 def creates(api: Api) -> str:
     """The kind a create makes one of (singular): ``POST /boards``, ``POST /boards.create``; '' for
     another API."""
-    method, _, path = api.key.partition(" ")
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    if method != "POST" or not last or last.startswith("{"):
+    last = posted_to(api.key)
+    if not last:
         return ""
     head, dot, verb = last.partition(".")
     if dot and verb != "create":
@@ -227,11 +236,8 @@ def picked_name(
 def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> set[int]:
     """The names (their indexes in ``found``) a write creating a thing takes in its body: a ``POST`` to the
     collection of the name's kind ("create the namespace staging": ``POST /api/v1/namespaces``)."""
-    if api.key.partition(" ")[0] != "POST" or not any(p.location == "body" for p in api.params):
-        return set()
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
-    tail = path.rstrip("/").rsplit("/", 1)[-1]
-    if tail.startswith("{"):
+    tail = posted_to(api.key, str(api.extra.get("path", api.key.partition(" ")[2])))
+    if not tail or not any(p.location == "body" for p in api.params):
         return set()
     return {
         i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint
