@@ -87,6 +87,12 @@ def item_of_collection(operation: str) -> str:
     return segments[-2].lower().replace("-", "").replace("_", "")
 
 
+def ends_in_parameter(operation: str) -> bool:
+    """Whether ``METHOD /path`` acts on the one item its path's last parameter names (``GET
+    /boxes/{box}``, ``PATCH /boxes/{name}/``)."""
+    return operation.rstrip("/").endswith("}")
+
+
 def resource_of(operation: str) -> str:
     """What an HTTP operation acts on, as one lower-case word: its path's last literal segment
     (``GET /v1/stores/{store}/orders`` "orders", ``…/orders/{order}/history`` "history",
