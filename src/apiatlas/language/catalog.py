@@ -5,7 +5,7 @@ config, stored in the snapshot (``pass_stats["vocabulary"]``) and read by the pl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -66,6 +66,15 @@ class CatalogVocabulary(BaseModel):
             required_inputs=sorted({*self.required_inputs, *given.required_inputs}),
             named_inputs=sorted({*self.named_inputs, *given.named_inputs}),
         )
+
+    def with_expansions(self, words: Mapping[str, str]) -> CatalogVocabulary:
+        """This vocabulary with ``words`` (word -> what it stands for) added to its expansions where it
+        expands no such word yet; itself when none is new."""
+        new = {w: e for w, e in words.items() if w not in self.expansions}
+        if not new:
+            return self
+        fields = self.model_dump()  # a new model: this one's cached word tables stay its own
+        return CatalogVocabulary.model_validate({**fields, "expansions": {**self.expansions, **new}})
 
     @cached_property
     def kind_set(self) -> frozenset[str]:
