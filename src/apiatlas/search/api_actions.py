@@ -15,6 +15,7 @@ from apiatlas.catalog.actions import (
     item_of_collection,
     key_action,
     lookup_key,
+    method_and_segments,
     requested_actions,
     resource_of,
     verb_places,
@@ -254,9 +255,9 @@ def name_verb(key: str) -> str:
     (``catalog.actions.action_of``: an RPC method, ``POST /chat.postMessage`` "post"; a ``POST`` to a
     literal, ``…/orders/{id}/send`` "send"); "" for any other key, and for a name that ends with the word of
     a list (``/tags.tagList``, ``/pulls.open_list``: lists, whatever opens them)."""
-    method, _, path = key.partition(" ")
-    literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
-    if method.upper() not in HTTP_METHODS or not literals or action_of(key):
+    method, segments = method_and_segments(key)
+    literals = [s for s in segments if not s.startswith("{")]
+    if method not in HTTP_METHODS or not literals or action_of(key):
         return ""
     name = literals[-1].rsplit(".", 1)[-1]
     words = [w.lower() for raw in re.findall(r"[^\W_]+", name) for w in split_identifier(raw)]
@@ -289,8 +290,7 @@ def part_of(key: str) -> str:
     """The collection whose item an HTTP operation acts on a part of, its path ending in that
     collection, an item's parameter and a literal that is no plural (``GET /v1/stores/{id}/status``:
     "stores"; ``…/stores/{id}/orders`` is a collection of its own); "" otherwise."""
-    _, _, path = key.partition(" ")
-    segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
+    _, segments = method_and_segments(key)
     if len(segments) < 3 or segments[-1].startswith("{") or not segments[-2].startswith("{"):
         return ""
     owner = segments[-3]
