@@ -20,6 +20,7 @@ from apiatlas.snapshot.graph_links import Link
 
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
+OWN_ID_FIELDS = frozenset(("id", "uid"))  # the field an item gives its own id in
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
 # "name" said as what the input does not take: "The board's ID, not its name", "no names"
 _NOT_NAMES = re.compile(r"\b(?:not|never|no|instead of|rather than)\b[^.;]{0,20}?\bnames?\b", re.IGNORECASE)
@@ -162,7 +163,7 @@ def pick_field(producer: Api, table: str | None, field: str) -> str | None:
     """The field a listed item names itself with, beside the id a step reads from the list
     (``channels[].id`` → ``channels[].name``): the list can be searched by a name."""
     head, sep, leaf = field.rpartition("[].")
-    if not sep or leaf not in ("id", "uid") or "[]" in head:
+    if not sep or leaf not in OWN_ID_FIELDS or "[]" in head:
         return None
     columns = {c.name for t in producer.output_tables if t.name == table for c in t.columns}
     return next((f"{head}[].{n}" for n in NAME_FIELDS if f"{head}[].{n}" in columns), None)
