@@ -45,9 +45,15 @@ def singular_kind(word: str) -> str:
     return singular(word.lower())
 
 
+def _api_path(api: Api) -> str:
+    """An HTTP API's path, as its source gives it, else as its key writes it after the method; '' for a key
+    with no method (a procedure's name)."""
+    return str(api.extra.get("path", api.key.partition(" ")[2]))
+
+
 def item_kind(api: Api, name: str) -> str:
     """The kind of thing a path input names one item of: ``{name}`` right after ``nodes`` → node."""
-    return _path_item_kind(str(api.extra.get("path", api.key.partition(" ")[2])), name)
+    return _path_item_kind(_api_path(api), name)
 
 
 @lru_cache(maxsize=65536)
@@ -79,7 +85,7 @@ def rereads_listed(producer: Api, field: str, consumer: Api, name: str, kinds: f
     them, it answers what the list already returned. (A step picking one item by a stated name is no
     such read.)"""
     wanted, parts = item_kind(consumer, name), _field_parts(field, name)
-    path = str(consumer.extra.get("path", consumer.key.partition(" ")[2]))
+    path = _api_path(consumer)
     if not wanted or not parts or "[]" not in field or consumer.side_effect is not SideEffect.READ:
         return False
     if not path.rstrip("/").endswith("{" + name + "}"):
@@ -98,7 +104,7 @@ def _field_parts(field: str, name: str) -> list[str]:
 def path_kind(api: Api, kinds: frozenset[str]) -> str:
     """The last literal segment of an API's path that is a kind of the catalog (``/shelves/{id}/boxes``:
     box); '' when none is (a dotted group name, ``store.example.io``, is not one)."""
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    path = _api_path(api)
     segments = [s for s in path.strip("/").split("/") if s and not s.startswith("{")]
     return next((k for s in reversed(segments) if (k := singular_kind(s)) in kinds), "")
 
@@ -202,7 +208,7 @@ def _item_change(api: Api, name: str) -> bool:
         return False
     if not any(p.name == name and p.location == "body" for p in api.params):
         return False
-    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    last = _api_path(api).rstrip("/").rsplit("/", 1)[-1]
     if api.key.startswith("POST ") and last.isidentifier() and singular_kind(last) != last.lower():
         return True  # the create of a collection
     return last.startswith("{") and any(p.required and p.location == "path" for p in api.params)
@@ -237,7 +243,7 @@ def picked_name(
 def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> set[int]:
     """The names (their indexes in ``found``) a write creating a thing takes in its body: a ``POST`` to the
     collection of the name's kind ("create the namespace staging": ``POST /api/v1/namespaces``)."""
-    tail = posted_to(api.key, str(api.extra.get("path", api.key.partition(" ")[2])))
+    tail = posted_to(api.key, _api_path(api))
     if not tail or not any(p.location == "body" for p in api.params):
         return set()
     return {
