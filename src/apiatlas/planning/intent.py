@@ -61,10 +61,16 @@ def kinds_read_as(kinds: Collection[str], across: Mapping[str, str]) -> dict[str
     as, where one kind alone has that stem."""
     if not across:
         return {}
+    single = kinds_by_stem(kinds)
+    return {said: single[c] for said, c in across.items() if c in single}
+
+
+def kinds_by_stem(kinds: Collection[str]) -> dict[str, str]:
+    """Each stem of ``kinds`` -> the kind that has it, where one kind alone has it."""
     by_stem: dict[str, list[str]] = {}
     for kind in kinds:
         by_stem.setdefault(stem(kind), []).append(kind)
-    return {said: by_stem[c][0] for said, c in across.items() if len(by_stem.get(c, ())) == 1}
+    return {s: k[0] for s, k in by_stem.items() if len(k) == 1}
 
 
 _FOREIGN = re.compile(r"[^\W\d_a-zA-Z]+")  # a word of letters outside the Latin alphabet
