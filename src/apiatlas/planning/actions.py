@@ -178,9 +178,7 @@ def _past_dash(part: str) -> str:
 def verb_of_it(text: str) -> str:
     """The word an action opens with when an object pronoun follows it ("… and limit it to 8 CPUs",
     «… и ограничь его …»): a verb, whether the language knows it or not (lower case); '' otherwise."""
-    words = [w.lower() for w in WORD.findall(text)]
-    while words and words[0] in _LEADING | BEFORE_A_VERB:
-        words = words[1:]
+    words = _opening(text)
     if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
         return ""
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
