@@ -47,7 +47,7 @@ def action_of(operation: str) -> str:
     ``/secrets/delete``, ``/tax/settings``) names its own action or updates one thing: "", as does an
     RPC method's path (``/chat.postMessage``).
     "" for anything else (a procedure's name)."""
-    method, segments = _method_and_segments(operation)
+    method, segments = method_and_segments(operation)
     if method not in HTTP_METHODS or not segments:
         return ""
     if "." in segments[-1] and not segments[-1].startswith("{"):
@@ -79,7 +79,7 @@ def item_of_collection(operation: str) -> str:
     /v1/roles/{name}`` "roles", ``DELETE /v1/price-lists/{id}`` "pricelists"; "" for an
     operation on a collection, on a sub-resource (``/orders/{id}/history``) or anything but
     ``METHOD /path``."""
-    method, segments = _method_and_segments(operation)
+    method, segments = method_and_segments(operation)
     if method not in HTTP_METHODS or len(segments) < 2:
         return ""
     if not segments[-1].startswith("{") or segments[-2].startswith("{") or not _plural(segments[-2].lower()):
@@ -87,19 +87,25 @@ def item_of_collection(operation: str) -> str:
     return segments[-2].lower().replace("-", "").replace("_", "")
 
 
+def ends_in_parameter(operation: str) -> bool:
+    """Whether ``METHOD /path`` acts on the one item its path's last parameter names (``GET
+    /boxes/{box}``, ``PATCH /boxes/{name}/``)."""
+    return operation.rstrip("/").endswith("}")
+
+
 def resource_of(operation: str) -> str:
     """What an HTTP operation acts on, as one lower-case word: its path's last literal segment
     (``GET /v1/stores/{store}/orders`` "orders", ``…/orders/{order}/history`` "history",
     ``/price-lists/{id}`` "pricelists"); "" for an RPC method's path (``/orders.refund``) and for
     anything but ``METHOD /path`` (a procedure)."""
-    method, segments = _method_and_segments(operation)
+    method, segments = method_and_segments(operation)
     literals = [s for s in segments if not s.startswith("{")]
     if method not in HTTP_METHODS or not literals or "." in literals[-1]:
         return ""
     return literals[-1].lower().replace("-", "").replace("_", "")
 
 
-def _method_and_segments(operation: str) -> tuple[str, list[str]]:
+def method_and_segments(operation: str) -> tuple[str, list[str]]:
     """``METHOD /path`` read: the method upper-cased and the path's segments (query left out)."""
     method, _, path = operation.partition(" ")
     return method.upper(), [s for s in path.split("?")[0].strip("/").split("/") if s]

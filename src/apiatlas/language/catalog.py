@@ -5,7 +5,7 @@ config, stored in the snapshot (``pass_stats["vocabulary"]``) and read by the pl
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -66,6 +66,15 @@ class CatalogVocabulary(BaseModel):
             required_inputs=sorted({*self.required_inputs, *given.required_inputs}),
             named_inputs=sorted({*self.named_inputs, *given.named_inputs}),
         )
+
+    def with_expansions(self, words: Mapping[str, str]) -> CatalogVocabulary:
+        """This vocabulary with ``words`` (word -> what it stands for) added to its expansions where it
+        expands no such word yet; itself when none is new."""
+        new = {w: e for w, e in words.items() if w not in self.expansions}
+        if not new:
+            return self
+        fields = self.model_dump()  # a new model: this one's cached word tables stay its own
+        return CatalogVocabulary.model_validate({**fields, "expansions": {**self.expansions, **new}})
 
     @cached_property
     def kind_set(self) -> frozenset[str]:
@@ -140,11 +149,13 @@ def singular(word: str, *, short: bool = True) -> str:
     return w
 
 
-def _plural(word: str) -> str:
-    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
-        return word[:-1] + "ies"
-    if word.endswith(("ch", "sh", "x", "s")):
+def english_plural(word: str) -> str:
+    """The English plural of a noun as its spelling makes it (class → classes, policy → policies): the
+    other way of ``singular``."""
+    if word.lower().endswith(("s", "x", "z", "ch", "sh")):
         return word + "es"
+    if len(word) > 1 and word[-1] in "yY" and word[-2].lower() not in "aeiou":
+        return word[:-1] + "ies"
     return word + "s"
 
 
@@ -251,7 +262,7 @@ def derive_vocabulary(apis: Iterable[Api]) -> CatalogVocabulary:
         for thing in _id_inputs(api) if segments else ():
             kinds[thing] = kinds.get(thing, 0) + 1
     named = sorted(k for k in kinds if k not in parts)
-    kind_words = {_plural(k): k for k in named if _plural(k) != k}
+    kind_words = {english_plural(k): k for k in named if english_plural(k) != k}
     return CatalogVocabulary(
         kinds=named, kind_words=kind_words, parts=parts, title_aliases=title_aliases(titles),
         required_inputs=sorted(required), named_inputs=sorted(by_noun & set(named)),

@@ -10,21 +10,14 @@ from __future__ import annotations
 
 import re
 
+from apiatlas.language.catalog import english_plural
+
 # Russian case endings of the plural (nominative, genitive, dative, instrumental, prepositional)
 PLURAL_ENDINGS = frozenset(("ы", "и", "ов", "ев", "ей", "ам", "ям", "ами", "ями", "ах", "ях"))
 # and of the singular (genitive, dative, accusative, instrumental, prepositional)
 SINGULAR_ENDINGS = frozenset(("а", "я", "у", "ю", "ом", "ем", "ой", "е"))
 _GLUED = re.compile(r"\b([A-Za-z][A-Za-z0-9]*)['’`-]([а-яё]{1,3})\b")
 _QUOTED = re.compile(r'("[^"]*"|«[^»]*»|“[^”]*”)')  # a text the user writes as it is to be sent
-
-
-def english_plural(word: str) -> str:
-    """The English plural of a noun as its spelling makes it (class → classes, policy → policies)."""
-    if word.lower().endswith(("s", "x", "z", "ch", "sh")):
-        return word + "es"
-    if len(word) > 1 and word[-1] in "yY" and word[-2].lower() not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
 
 
 def _english(match: re.Match[str]) -> str:

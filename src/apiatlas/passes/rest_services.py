@@ -42,9 +42,9 @@ def _identifier(catalog: Catalog, edge: Edge) -> bool:
     return any(t.endswith(":id") for t in [edge.domain_type, *taken, *given])
 
 
-def ids_within_services(catalog: Catalog) -> int:
-    """Drop the edges that feed an identifier from one service to another; returns how many."""
-    kept = [
+def ids_within_services(catalog: Catalog) -> None:
+    """Drop the edges that feed an identifier from one service to another."""
+    catalog.edges = [
         e
         for e in catalog.edges
         if not (
@@ -54,7 +54,3 @@ def ids_within_services(catalog: Catalog) -> int:
             and _identifier(catalog, e)
         )
     ]
-    dropped = len(catalog.edges) - len(kept)
-    catalog.edges = kept
-    return dropped
-

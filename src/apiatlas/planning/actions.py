@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from apiatlas.language.actions import (
     ACTION_WORDS,
+    ARTICLES,
     ASKING_VERBS,
     ASKING_WITH,
     BEFORE_A_VERB,
@@ -38,8 +39,7 @@ _JOINS = re.compile(
     r"\s*[.?!]\s+|\s*,\s*",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)
-_ARTICLES = frozenset(("a", "an", "the"))
+WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)  # a letter, then letters, digits, apostrophes, hyphens
 _NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
 _NO_PLURAL = ("ss", "us", "is")  # a word ending so is no plural for its "s" ("access", "focus")
 _LEADING = frozenset(
@@ -81,7 +81,7 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
 
 def _opening(text: str) -> list[str]:
     """The lower-case words of ``text`` past those before a verb ("please", «пожалуйста»)."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in WORD.findall(text)]
     while words and words[0] in _LEADING | BEFORE_A_VERB:
         words = words[1:]
     return words
@@ -127,7 +127,7 @@ def split_actions(
         if any(a < match.end() and match.start() < b for a, b in protected):
             continue
         before, after = request[start : match.start()].strip(), request[match.end() :]
-        if len(_WORD.findall(before)) < 2:
+        if len(WORD.findall(before)) < 2:
             continue
         verb = action_verb(before, verbs) or action_verb(parts[-1] if parts else "", verbs)
         sentence = bool(_SENTENCE_END.search(match.group(0) + " "))  # what follows opens a sentence
@@ -160,7 +160,7 @@ def split_actions(
 
 def _asks_with_object(part: str, verb: str) -> bool:
     """Whether ``part``'s verb asks with the object after it (``language.actions.asks_with_object``)."""
-    words = [w.lower() for w in _WORD.findall(part)]
+    words = [w.lower() for w in WORD.findall(part)]
     return verb in ASKING_WITH and verb in words and asks_with_object(words[words.index(verb) :])
 
 
@@ -178,9 +178,7 @@ def _past_dash(part: str) -> str:
 def verb_of_it(text: str) -> str:
     """The word an action opens with when an object pronoun follows it ("… and limit it to 8 CPUs",
     «… и ограничь его …»): a verb, whether the language knows it or not (lower case); '' otherwise."""
-    words = [w.lower() for w in _WORD.findall(text)]
-    while words and words[0] in _LEADING | BEFORE_A_VERB:
-        words = words[1:]
+    words = _opening(text)
     if len(words) < 2 or words[1] not in _OBJECT_PRONOUNS or not words[0].isalpha():
         return ""
     return "" if words[0] in PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS else words[0]
@@ -193,7 +191,7 @@ def verb_before_article(text: str, capital: bool = False) -> str:
     a sentence opens (``capital``: "…. Staple a label on it"); '' otherwise
     (no function, question or every-word: "… and a note"; "… and limit the output to 5" names a parameter
     of the same read, not a new thing; "… and refunds a customer has": a plural noun)."""
-    said = _WORD.findall(text)
+    said = WORD.findall(text)
     while said and said[0].lower() in _LEADING | BEFORE_A_VERB:
         said = said[1:]
     words = [w.lower() for w in said]
@@ -204,7 +202,7 @@ def verb_before_article(text: str, capital: bool = False) -> str:
     if words[0].endswith("s") and not words[0].endswith(_NO_PLURAL):  # "… and refunds a customer has": a
         return ""  # plural noun the read goes on listing, no verb (an imperative is no plural)
     plain = PLAIN_WORDS | PREPOSITIONS | CLAUSE_WORDS | SENTENCE_WORDS | EVERY_WORDS | _LINKING
-    return "" if words[0] in plain or words[0] in _ARTICLES else words[0]
+    return "" if words[0] in plain or words[0] in ARTICLES else words[0]
 
 
 def _copied(part: str, verb: str) -> list[RequestAction]:
@@ -221,8 +219,8 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     """A second thing a write is done to: "and" and an article after a verb that orders a change
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
     action ("Show the members and the notes of X")."""
-    said = _WORD.findall(after[:12].lower())
-    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+    said = WORD.findall(after[:12].lower())
+    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in ARTICLES
 
 
 def asks(text: str) -> bool:
@@ -243,7 +241,7 @@ def _second_question(join: str, before: str, after: str) -> bool:
     joined = "and" in join.lower().split()
     if not (joined and _ASKING_SENTENCE.match(before) and _QUESTION_OPEN.match(after)):
         return False
-    if len(_WORD.findall(after)) < 2:
+    if len(WORD.findall(after)) < 2:
         return False  # "… and when?": nothing asked of its own
     return not (_ASKED_KIND.fullmatch(before) and _KIND_OPEN.match(after))  # "What X and which Y are …"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from apiatlas.language.actions import ACTION_WORDS, BEFORE_A_VERB, orders_write
+from apiatlas.language.actions import ACTION_WORDS, ARTICLES, BEFORE_A_VERB, orders_write
 from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS, fixed_pair_spans
-from apiatlas.planning.actions import RequestAction, action_verb
+from apiatlas.planning.actions import WORD, RequestAction, action_verb
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.model import PlanResult
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -21,7 +21,6 @@ _LIST = re.compile(
     r"^(?P<left>.+?),?\s+and\s+(?P<last>(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+(?P<rest>(?:for|of|about|on|in)\s.+)$",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_][\w'-]*")
 _OBJECT_WORDS = frozenset(("me", "us", "all", "the", "some"))
 MAX_THING_WORDS = 4  # a joined thing longer than this is no noun phrase ("… and find hotels near …")
 
@@ -66,7 +65,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
     match = _LIST.match(text)
     if match is None:
         return _said_last(text) or ([] if first_phrase else _own_complements(text))
-    if any(w.lower() in ACTION_WORDS for w in _WORD.findall(match["last"])[:1]):
+    if any(w.lower() in ACTION_WORDS for w in WORD.findall(match["last"])[:1]):
         return []
     opened = _head(match["left"])
     if opened is None:
@@ -75,7 +74,7 @@ def coordinated_things(request: str, first_phrase: bool = False) -> list[Request
     things = [t.strip() for t in first.split(",") if t.strip()] + [match["last"].strip()]
     if len(things) < 2 or _BETWEEN.search(first) or any(_long(t) or not _noun(t) for t in things):
         return []
-    if any(w.lower() in ACTION_WORDS for t in things for w in _WORD.findall(t)[:1]):
+    if any(w.lower() in ACTION_WORDS for t in things for w in WORD.findall(t)[:1]):
         return []
     rest = match["rest"]
     if first_phrase:
@@ -114,15 +113,14 @@ _BETWEEN = re.compile(r"\bbetween\s", re.IGNORECASE)
 def _noun(thing: str) -> bool:
     """Whether a joined thing holds a word besides articles ("the 2023" of "the 2023 and 2024 reports"
     holds none: a number of the last thing's noun, not a thing of its own)."""
-    return any(w.lower() not in _ARTICLES for w in _WORD.findall(thing))
+    return any(w.lower() not in ARTICLES for w in WORD.findall(thing))
 
 
 def _long(thing: str) -> bool:
     """More words than a noun phrase holds, articles and numbers aside ("the 7 day weather forecast": 3)."""
-    return len([w for w in _WORD.findall(thing) if w.lower() not in _ARTICLES]) > MAX_THING_WORDS
+    return len([w for w in WORD.findall(thing) if w.lower() not in ARTICLES]) > MAX_THING_WORDS
 
 
-_ARTICLES = frozenset(("a", "an", "the"))
 # "For Lisbon, get the time zone, the forecast and the current weather": the complement said first
 _FRONTED = re.compile(r"^(?P<phrase>(?:for|of|about|on|in)\s[^,]+),\s+(?P<rest>.+)$", re.IGNORECASE)
 

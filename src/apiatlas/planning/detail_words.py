@@ -26,8 +26,4 @@ def detail_expansions(names: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 def with_detail_words(vocabulary: CatalogVocabulary, names: Iterable[tuple[str, str]]) -> CatalogVocabulary:
     """``vocabulary`` whose expansions read a detail word the catalog never says as those it does."""
-    words = {w: e for w, e in detail_expansions(names).items() if w not in vocabulary.expansions}
-    if not words:
-        return vocabulary
-    fields = vocabulary.model_dump()  # a new model: the given one's cached word tables stay its own
-    return CatalogVocabulary.model_validate({**fields, "expansions": {**vocabulary.expansions, **words}})
+    return vocabulary.with_expansions(detail_expansions(names))

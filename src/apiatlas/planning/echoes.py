@@ -8,6 +8,7 @@ the echoing step's answer (an empty list of offers leaves no id to read the revi
 
 from __future__ import annotations
 
+from apiatlas.planning.lookups import OWN_ID_FIELDS
 from apiatlas.planning.model import CandidateChain, InputSource, PlanResult
 
 
@@ -41,7 +42,7 @@ def _at_source(chain: CandidateChain, source: InputSource) -> InputSource:
     )
     if given is None or field != source.name or source.pick_field or source.template:
         return source
-    if field.lower() in _OWN_IDS and field != source.from_field:
+    if field.lower() in OWN_ID_FIELDS and field != source.from_field:
         return source  # "items[].id": each nested row's own id, not the one the step was given
     return source.model_copy(
         update={
@@ -52,6 +53,3 @@ def _at_source(chain: CandidateChain, source: InputSource) -> InputSource:
             "confidence": given.confidence,
         }
     )
-
-
-_OWN_IDS = frozenset(("id", "uid"))

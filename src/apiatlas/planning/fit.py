@@ -3,6 +3,7 @@ the part of a thing its path names, and whether a last step adds anything (``Pla
 
 from __future__ import annotations
 
+from apiatlas.catalog.actions import ends_in_parameter
 from apiatlas.catalog.model import Api
 from apiatlas.language.stemming import same_stem
 from apiatlas.language.words import PERSON
@@ -40,7 +41,7 @@ def relists(ctx: PlanContext, apis: list[Api]) -> bool:
     first, last = apis[0], apis[-1]
     if not (first.key.startswith("GET ") and last.key.startswith("GET ")):
         return False
-    if not first.key.rstrip("/").endswith("}") or last.key.rstrip("/").endswith("}"):
+    if not ends_in_parameter(first.key) or ends_in_parameter(last.key):
         return False
     kind = ctx.cache.own_kind(first)
     return bool(kind) and kind == ctx.cache.own_kind(last)
@@ -112,7 +113,7 @@ def adds_nothing(ctx: PlanContext, apis: list[Api]) -> float:
 def _one_of_many(ctx: PlanContext, api: Api) -> bool:
     """Whether ``api`` reads one item (``GET …/boxes/{box}``) of the kind the request asks for in the plural,
     no value of that kind stated, where the catalog pages that kind (``page_lists.page_kind``)."""
-    if not (ctx.plural and api.key.startswith("GET ") and api.key.rstrip("/").endswith("}")):
+    if not (ctx.plural and api.key.startswith("GET ") and ends_in_parameter(api.key)):
         return False
     if any(f.hint == ctx.kind for f in ctx.found):
         return False  # "the boxes b-1 and b-2": each one read

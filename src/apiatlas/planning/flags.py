@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
+from apiatlas.catalog.actions import ends_in_parameter
 from apiatlas.catalog.model import Api
 from apiatlas.language.words import PLAIN_WORDS
 
@@ -18,7 +19,7 @@ _STATE_ENDINGS = ("ed", "ing", "able", "ible", "ive", "al", "ous", "y")
 
 def item_updates(keys: Iterable[str]) -> list[str]:
     """The keys updating one item: a ``PATCH`` or ``PUT`` whose path ends in the item's parameter."""
-    return [k for k in keys if k.startswith(_UPDATES) and k.rstrip("/").endswith("}")]
+    return [k for k in keys if k.startswith(_UPDATES) and ends_in_parameter(k)]
 
 
 def flag_verbs(updates: Iterable[Api | None], kinds: Collection[str]) -> frozenset[str]:

@@ -47,13 +47,30 @@ def kinds_read_across(text: str, across: Mapping[str, str], kinds: Collection[st
     catalog's words, as the English request names it."""
     if not across:
         return text
-    by_stem = {stem(k): k for k in kinds}
+    read_as = kinds_read_as(kinds, across)
 
     def kind_of(match: re.Match[str]) -> str:
         said = match.group(0)
-        return by_stem.get(across.get(stem(said.lower()), ""), "") or said
+        return read_as.get(stem(said.lower()), "") or said
 
     return _FOREIGN.sub(kind_of, text)
+
+
+def kinds_read_as(kinds: Collection[str], across: Mapping[str, str]) -> dict[str, str]:
+    """Foreign words (by their stem, ``across``) -> the kind of ``kinds`` whose stem the search reads them
+    as, where one kind alone has that stem."""
+    if not across:
+        return {}
+    single = kinds_by_stem(kinds)
+    return {said: single[c] for said, c in across.items() if c in single}
+
+
+def kinds_by_stem(kinds: Collection[str]) -> dict[str, str]:
+    """Each stem of ``kinds`` -> the kind that has it, where one kind alone has it."""
+    by_stem: dict[str, list[str]] = {}
+    for kind in kinds:
+        by_stem.setdefault(stem(kind), []).append(kind)
+    return {s: k[0] for s, k in by_stem.items() if len(k) == 1}
 
 
 _FOREIGN = re.compile(r"[^\W\d_a-zA-Z]+")  # a word of letters outside the Latin alphabet

@@ -13,11 +13,12 @@ from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
-from apiatlas.planning.lookups import input_kind, singular_kind
+from apiatlas.planning.actions import WORD
+from apiatlas.planning.lookups import input_kind, posted_to, singular_kind
 from apiatlas.planning.write_choice import said_new
 from apiatlas.text import stem
 
-_WORD = re.compile(r"[^\W\d_][\w'-]*|,", re.UNICODE)
+_WORD = re.compile(WORD.pattern + "|,", re.UNICODE)  # a word (``actions.WORD``) or a comma
 _DETERMINERS = frozenset(
     ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "its", "their")
 )
@@ -30,9 +31,8 @@ def created_kinds(keys: Iterable[str], kinds: Collection[str]) -> dict[str, list
     keys; a path ending in a parameter or a dotted name creates no kind."""
     out: dict[str, list[str]] = {}
     for key in keys:
-        method, _, path = key.partition(" ")
-        last = path.rstrip("/").rsplit("/", 1)[-1]
-        if method != "POST" or not last or last.startswith("{") or "." in last:
+        last = posted_to(key)
+        if not last or "." in last:
             continue
         kind = singular_kind(last)
         if kind in kinds and kind != last.lower():
@@ -108,9 +108,8 @@ def _puts_on_item(key: str, said: str) -> bool:
 def _creates_noun(key: str, said: str) -> bool:
     """Whether ``key`` is a ``POST`` creating things whose noun's stem is ``said``: a procedure named
     ``things.add`` (its action a create of ``PROCEDURE_VERBS``) or the collection ``POST /things``."""
-    method, _, path = key.partition(" ")
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    if method != "POST" or not last or last.startswith("{"):
+    last = posted_to(key)
+    if not last:
         return False
     if "." not in last:  # a collection, named in the plural (``/bookmarks``; ``…/delete`` is an action)
         return singular(last) != last.lower() and stem(last) == said

@@ -20,6 +20,7 @@ from apiatlas.snapshot.graph_links import Link
 
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
+OWN_ID_FIELDS = frozenset(("id", "uid"))  # the field an item gives its own id in
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
 # "name" said as what the input does not take: "The board's ID, not its name", "no names"
 _NOT_NAMES = re.compile(r"\b(?:not|never|no|instead of|rather than)\b[^.;]{0,20}?\bnames?\b", re.IGNORECASE)
@@ -44,9 +45,15 @@ def singular_kind(word: str) -> str:
     return singular(word.lower())
 
 
+def _api_path(api: Api) -> str:
+    """An HTTP API's path, as its source gives it, else as its key writes it after the method; '' for a key
+    with no method (a procedure's name)."""
+    return str(api.extra.get("path", api.key.partition(" ")[2]))
+
+
 def item_kind(api: Api, name: str) -> str:
     """The kind of thing a path input names one item of: ``{name}`` right after ``nodes`` → node."""
-    return _path_item_kind(str(api.extra.get("path", api.key.partition(" ")[2])), name)
+    return _path_item_kind(_api_path(api), name)
 
 
 @lru_cache(maxsize=65536)
@@ -78,7 +85,7 @@ def rereads_listed(producer: Api, field: str, consumer: Api, name: str, kinds: f
     them, it answers what the list already returned. (A step picking one item by a stated name is no
     such read.)"""
     wanted, parts = item_kind(consumer, name), _field_parts(field, name)
-    path = str(consumer.extra.get("path", consumer.key.partition(" ")[2]))
+    path = _api_path(consumer)
     if not wanted or not parts or "[]" not in field or consumer.side_effect is not SideEffect.READ:
         return False
     if not path.rstrip("/").endswith("{" + name + "}"):
@@ -97,7 +104,7 @@ def _field_parts(field: str, name: str) -> list[str]:
 def path_kind(api: Api, kinds: frozenset[str]) -> str:
     """The last literal segment of an API's path that is a kind of the catalog (``/shelves/{id}/boxes``:
     box); '' when none is (a dotted group name, ``store.example.io``, is not one)."""
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
+    path = _api_path(api)
     segments = [s for s in path.strip("/").split("/") if s and not s.startswith("{")]
     return next((k for s in reversed(segments) if (k := singular_kind(s)) in kinds), "")
 
@@ -136,12 +143,21 @@ def _described_as_taking_names(api: Api, name: str) -> bool:
     return bool(_TAKES_NAMES.search(_NOT_NAMES.sub(" ", said)))
 
 
+def posted_to(key: str, path: str | None = None) -> str:
+    """The last segment of the path a ``POST`` writes to, where a create names the kind it makes
+    (``POST /boards``: boards, ``POST /boards.create``: boards.create); ``path`` read in place of the
+    key's when given (``Api.extra["path"]``); '' for another method and for a path ending in a parameter
+    (``POST /boards/{id}``)."""
+    method, _, own = key.partition(" ")
+    last = (own if path is None else path).rstrip("/").rsplit("/", 1)[-1]
+    return last if method == "POST" and not last.startswith("{") else ""
+
+
 def creates(api: Api) -> str:
     """The kind a create makes one of (singular): ``POST /boards``, ``POST /boards.create``; '' for
     another API."""
-    method, _, path = api.key.partition(" ")
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    if method != "POST" or not last or last.startswith("{"):
+    last = posted_to(api.key)
+    if not last:
         return ""
     head, dot, verb = last.partition(".")
     if dot and verb != "create":
@@ -153,7 +169,7 @@ def pick_field(producer: Api, table: str | None, field: str) -> str | None:
     """The field a listed item names itself with, beside the id a step reads from the list
     (``channels[].id`` → ``channels[].name``): the list can be searched by a name."""
     head, sep, leaf = field.rpartition("[].")
-    if not sep or leaf not in ("id", "uid") or "[]" in head:
+    if not sep or leaf not in OWN_ID_FIELDS or "[]" in head:
         return None
     columns = {c.name for t in producer.output_tables if t.name == table for c in t.columns}
     return next((f"{head}[].{n}" for n in NAME_FIELDS if f"{head}[].{n}" in columns), None)
@@ -192,7 +208,7 @@ def _item_change(api: Api, name: str) -> bool:
         return False
     if not any(p.name == name and p.location == "body" for p in api.params):
         return False
-    last = str(api.extra.get("path", api.key.partition(" ")[2])).rstrip("/").rsplit("/", 1)[-1]
+    last = _api_path(api).rstrip("/").rsplit("/", 1)[-1]
     if api.key.startswith("POST ") and last.isidentifier() and singular_kind(last) != last.lower():
         return True  # the create of a collection
     return last.startswith("{") and any(p.required and p.location == "path" for p in api.params)
@@ -227,11 +243,8 @@ def picked_name(
 def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> set[int]:
     """The names (their indexes in ``found``) a write creating a thing takes in its body: a ``POST`` to the
     collection of the name's kind ("create the namespace staging": ``POST /api/v1/namespaces``)."""
-    if api.key.partition(" ")[0] != "POST" or not any(p.location == "body" for p in api.params):
-        return set()
-    path = str(api.extra.get("path", api.key.partition(" ")[2]))
-    tail = path.rstrip("/").rsplit("/", 1)[-1]
-    if tail.startswith("{"):
+    tail = posted_to(api.key, _api_path(api))
+    if not tail or not any(p.location == "body" for p in api.params):
         return set()
     return {
         i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from apiatlas.planning.lookups import listed_item, singular_kind
+from apiatlas.planning.lookups import OWN_ID_FIELDS, listed_item, singular_kind
 from apiatlas.snapshot.graph_links import Link
 
 
@@ -42,7 +42,7 @@ def own_id(edges: Iterable[Link], producer: str, kind: str, kinds: Collection[st
     (``data[].label.box``, which a name match ranks higher): the listed box is the box asked for."""
     for edge in edges:
         head, _, leaf = edge.producer_field.rpartition("[].")
-        own = edge.producer == producer and leaf in ("id", "uid") and "[]" not in head
+        own = edge.producer == producer and leaf in OWN_ID_FIELDS and "[]" not in head
         if own and page_kind(producer, edge.producer_field, kinds) == kind:
             return edge
     return None

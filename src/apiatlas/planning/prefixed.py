@@ -30,11 +30,7 @@ def prefixed_words(titles: Iterable[str]) -> dict[str, str]:
 def with_prefixed(vocabulary: CatalogVocabulary, titles: Iterable[str]) -> CatalogVocabulary:
     """``vocabulary`` whose expansions read each prefixed word as its parts (``prefixed_words``): the
     request's "unstar" finds the title's "Un-stars"."""
-    words = {w: p for w, p in prefixed_words(titles).items() if w not in vocabulary.expansions}
-    if not words:
-        return vocabulary
-    fields = vocabulary.model_dump()  # a new model: the given one's cached word tables stay its own
-    return CatalogVocabulary.model_validate({**fields, "expansions": {**vocabulary.expansions, **words}})
+    return vocabulary.with_expansions(prefixed_words(titles))
 
 
 def prefixed_verbs(names: Iterable[tuple[str, str]]) -> frozenset[str]:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 
 from apiatlas.language.catalog import title_stems
+from apiatlas.planning.intent import kinds_by_stem
 from apiatlas.planning.relevance import RankedApi
 from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
@@ -94,10 +95,7 @@ class PlanSearch:
         bridge = self.engine.across.bridge() if foreign else None
         if bridge is None:
             return {}
-        by_stem: dict[str, list[str]] = {}
-        for kind in kinds:
-            by_stem.setdefault(stem(kind), []).append(kind)
-        single = {s: k[0] for s, k in by_stem.items() if len(k) == 1}
+        single = kinds_by_stem(kinds)
         return {said: single[near] for said, near in bridge.nearest_among(foreign, single).items()}
 
     def rarity(self, term: str) -> float:

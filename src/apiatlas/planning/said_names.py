@@ -21,6 +21,7 @@ from apiatlas.language.words import (
     SENTENCE_WORDS,
 )
 from apiatlas.planning import values as v
+from apiatlas.planning.intent import kinds_read_as
 from apiatlas.planning.lookups import singular_kind
 from apiatlas.text import stem
 
@@ -47,7 +48,7 @@ def said_names(
     write (``across``: its stem -> the catalog stem the search reads it as, «канала general» ->
     channel), the name then one with a Latin letter."""
     kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
-    read_as = _kinds_read_across(kinds, across or {})
+    read_as = kinds_read_as(kinds, across or {})
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
     words = _WORD.findall(text)
     out: list[v.ExtractedValue] = []
@@ -167,17 +168,6 @@ def _names_before(
 
 
 _BEFORE_KIND = re.compile(r"\b(\w+)\s+the\s+([\w][\w.-]*)\s+(\w+)\b", re.UNICODE)
-
-
-def _kinds_read_across(kinds: frozenset[str], across: Mapping[str, str]) -> dict[str, str]:
-    """Foreign words (by their stem, ``across``) -> the kind whose stem the search reads them as, where
-    one kind alone has that stem."""
-    if not across:
-        return {}
-    by_stem: dict[str, list[str]] = {}
-    for kind in kinds:
-        by_stem.setdefault(stem(kind), []).append(kind)
-    return {said: by_stem[c][0] for said, c in across.items() if len(by_stem.get(c, ())) == 1}
 
 
 def bare_names(

@@ -13,6 +13,7 @@ from apiatlas.planning.context import PlanContext
 from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, own_key
 from apiatlas.planning.filter_inputs import feedable
 from apiatlas.planning.lookups import (
+    OWN_ID_FIELDS,
     input_kind,
     item_kind,
     pick_field,
@@ -268,7 +269,7 @@ def _unsaid_fan_out(ctx: PlanContext, source: StepInput, api: Api, name: str) ->
 def _id_of(field: str, kind: str) -> bool:
     """Whether ``field`` is the id of a thing of ``kind`` (``user.id`` of a user)."""
     head, _, leaf = field.replace("[]", "").rpartition(".")
-    return bool(kind) and leaf.lower() in ("id", "uid") and singular_kind(head.rpartition(".")[2]) == kind
+    return bool(kind) and leaf.lower() in OWN_ID_FIELDS and singular_kind(head.rpartition(".")[2]) == kind
 
 
 def _states(ctx: PlanContext, api: Api) -> bool:

@@ -15,6 +15,7 @@ from apiatlas.catalog.actions import (
     item_of_collection,
     key_action,
     lookup_key,
+    method_and_segments,
     requested_actions,
     resource_of,
     verb_places,
@@ -98,7 +99,7 @@ class ApiActions:
           anywhere but a verb asking with its object, ``orders_write_in``: "orders of store 12", "which
           price lists exist?", «выдай список …» read), unless the snapshot
           serves code (``code_members``); with ``named_writes``, also an operation whose method and path
-          say no action but whose name opens with a change verb (``named_write``: "what's the topic of
+          say no action but whose name opens with a change verb (``name_verb``: "what's the topic of
           board b1" does not want ``/boards.setTopic``), unless a request word in a verb's place, no asking
           verb, opens a candidate's name ("reset …": ``/sessions.reset``; "list …" and ``/boards.list`` not);
         - one item of a collection the request names in the plural, written as one word or as two or
@@ -160,7 +161,7 @@ class ApiActions:
         return found
 
     def _named_writes(self, fused: Mapping[str, float], said: list[str]) -> set[str]:
-        """The candidates whose names open with a change verb (``named_write``), none when a word of the
+        """The candidates whose names open with a change verb (``name_verb``), none when a word of the
         request in a verb's place (``language.actions.verb_places``) opens a candidate's name: "reset my
         password" orders the reset a name says, though the language's lexicon lacks the verb. A verb that
         asks ("list …", "get …": ``/boards.list``, ``/users.getPresence``) orders no change by opening one."""
@@ -254,22 +255,15 @@ def name_verb(key: str) -> str:
     (``catalog.actions.action_of``: an RPC method, ``POST /chat.postMessage`` "post"; a ``POST`` to a
     literal, ``…/orders/{id}/send`` "send"); "" for any other key, and for a name that ends with the word of
     a list (``/tags.tagList``, ``/pulls.open_list``: lists, whatever opens them)."""
-    method, _, path = key.partition(" ")
-    literals = [s for s in path.split("?")[0].strip("/").split("/") if s and not s.startswith("{")]
-    if method.upper() not in HTTP_METHODS or not literals or action_of(key):
+    method, segments = method_and_segments(key)
+    literals = [s for s in segments if not s.startswith("{")]
+    if method not in HTTP_METHODS or not literals or action_of(key):
         return ""
     name = literals[-1].rsplit(".", 1)[-1]
     words = [w.lower() for raw in re.findall(r"[^\W_]+", name) for w in split_identifier(raw)]
     if len(words) > 1 and words[-1] in REQUEST_WORDS["list"]:  # ``/tags.tagList``: a list, no tagging
         return ""
     return words[0] if words else ""
-
-
-def named_write(key: str) -> bool:
-    """An operation whose ``name_verb`` orders a change (``language.actions.WRITE_WORDS``: post, set,
-    add, archive, send …): ``/boards.setTopic`` is a write, ``/boards.info`` and ``/users.getPresence``
-    are not."""
-    return name_verb(key) in WRITE_WORDS
 
 
 def resources_named(said: list[str], resources: set[str]) -> set[str]:
@@ -296,8 +290,7 @@ def part_of(key: str) -> str:
     """The collection whose item an HTTP operation acts on a part of, its path ending in that
     collection, an item's parameter and a literal that is no plural (``GET /v1/stores/{id}/status``:
     "stores"; ``…/stores/{id}/orders`` is a collection of its own); "" otherwise."""
-    _, _, path = key.partition(" ")
-    segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
+    _, segments = method_and_segments(key)
     if len(segments) < 3 or segments[-1].startswith("{") or not segments[-2].startswith("{"):
         return ""
     owner = segments[-3]

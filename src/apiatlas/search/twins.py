@@ -19,7 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from apiatlas.catalog.actions import HTTP_METHODS, _plural, resource_of
+from apiatlas.catalog.actions import HTTP_METHODS, _plural, method_and_segments, resource_of
 from apiatlas.language.words import EVERY_WORDS
 
 VERSION = re.compile(r"^v\d+(?:(?:alpha|beta)\d*)?$", re.IGNORECASE)
@@ -29,10 +29,10 @@ EVERY_REACH = 2  # "every team", "all the teams", "all of the teams": the scope'
 
 
 def _method_and_segments(key: str) -> tuple[str, list[str]] | None:
-    method, _, path = key.partition(" ")
-    if method.upper() not in HTTP_METHODS or not path.startswith("/"):
+    method, segments = method_and_segments(key)
+    if method not in HTTP_METHODS or not key.partition(" ")[2].startswith("/"):
         return None
-    return method.upper(), [s for s in path.split("?")[0].strip("/").split("/") if s]
+    return method, segments
 
 
 def version_twin(key: str) -> str:
