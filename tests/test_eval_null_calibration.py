@@ -8,6 +8,7 @@ from pathlib import Path
 
 from apiatlas.evals.dataset import EvalSet
 from apiatlas.evals.null_calibration import (
+    ALPHAS,
     BUDGET,
     SIGNALS,
     CatalogRows,
@@ -101,6 +102,9 @@ def test_alpha_keeps_every_training_catalog_within_the_budget_and_the_left_out_o
     assert report["c"]["rules"]["unrelated_dev"] == [0, 3]  # the rules answered them all
     assert report["c"]["with the scale"]["unrelated_dev"] == [3, 3]
     assert report["c"]["with the scale"]["lost_dev"] <= BUDGET
+    assert [p["alpha"] for p in report["c"]["curve"]] == list(ALPHAS)
+    # the unrelated ones stand 1/16 of the way from the null to the served height
+    assert [p["more_abstaining"] for p in report["c"]["curve"][:2]] == [[0, 6], [6, 6]]
 
 
 def test_the_catalog_searches_its_titles_and_the_background_on_one_snapshot(tmp_path: Path) -> None:

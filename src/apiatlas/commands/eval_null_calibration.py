@@ -51,7 +51,8 @@ def eval_null_calibration(
 
 
 def _cell(figures: dict[str, Any]) -> str:
-    groups = sorted({k.rsplit("_", 1)[0] for k in figures if not k.startswith("lost_")})
+    halves = [k for k in figures if k.endswith(("_dev", "_test")) and not k.startswith("lost_")]
+    groups = sorted({k.rsplit("_", 1)[0] for k in halves})
     parts = []
     for group in groups:
         dev, test = figures.get(f"{group}_dev", [0, 0]), figures.get(f"{group}_test", [0, 0])

@@ -125,6 +125,29 @@ def alpha_for(train: Mapping[str, CatalogRows]) -> float:
     return max(ok, default=0.0)
 
 
+def _group(row: ReachRow) -> str:
+    """An out-of-catalog request's file, and its kind when the file mixes kinds (the bank's)."""
+    return row.group if row.kind in ("unrelated", "cross") else f"{row.group}:{row.kind}"
+
+
+def curve(mine: CatalogRows) -> list[dict[str, Any]]:
+    """At each of ``ALPHAS``: related R@5 lost beyond the rules (dev / test) and the out-of-catalog
+    requests abstaining beyond the rules' (every file and half together)."""
+    out = []
+    negative = [r for r in mine.rows if r.kind != "related"]
+    for alpha in ALPHAS:
+        more = sum(decide(negative, mine.scale, alpha)) - sum(r.rules for r in negative)
+        out.append(
+            {
+                "alpha": alpha,
+                "added_lost_dev": round(mine.added(alpha, "dev"), 2),
+                "added_lost_test": round(mine.added(alpha, "test"), 2),
+                "more_abstaining": [more, len(negative)],
+            }
+        )
+    return out
+
+
 def figures(rows: Sequence[ReachRow], abstain: Sequence[bool]) -> dict[str, Any]:
     """Related R@5 lost per half, and each out-of-catalog request file's abstaining per half."""
     out: dict[str, Any] = {}
@@ -132,8 +155,8 @@ def figures(rows: Sequence[ReachRow], abstain: Sequence[bool]) -> dict[str, Any]
         mine = [(r, a) for r, a in zip(rows, abstain, strict=True) if r.split == half]
         related = [(r, a) for r, a in mine if r.kind == "related"]
         out[f"lost_{half}"] = round(lost([r for r, _ in related], [a for _, a in related]), 2)
-        for group in sorted({r.group for r, _ in mine if r.kind != "related"}):
-            theirs = [a for r, a in mine if r.group == group and r.kind != "related"]
+        for group in sorted({_group(r) for r, _ in mine if r.kind != "related"}):
+            theirs = [a for r, a in mine if _group(r) == group and r.kind != "related"]
             out[f"{group}_{half}"] = [sum(theirs), len(theirs)]
     return out
 
@@ -151,6 +174,7 @@ def leave_one_out(catalogs: Mapping[str, CatalogRows]) -> dict[str, Any]:
             "served": {k: round(v, 4) for k, v in scale.served.items()},
             "rules": figures(mine.rows, [r.rules for r in mine.rows]),
             "with the scale": figures(mine.rows, decide(mine.rows, scale, alpha)),
+            "curve": curve(mine),
         }
     return out
 
