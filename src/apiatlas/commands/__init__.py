@@ -35,7 +35,14 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "bench_fuzz",
         "plan",
     ),
-    "eval": ("eval_retrieval", "eval_chains", "eval_answers", "eval_code", "eval_reach_model"),
+    "eval": (
+        "eval_retrieval",
+        "eval_chains",
+        "eval_answers",
+        "eval_code",
+        "eval_reach_model",
+        "eval_null_calibration",
+    ),
     "db": ("db_reader_role",),
 }
 
