@@ -178,10 +178,21 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     requires it). A chain may feed it; a plan without it asks nothing."""
     if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or _item_change(api, name):
         return False
+    if _flag(api, name):
+        return False
     if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
+
+
+def _flag(api: Api, name: str) -> bool:
+    """Whether ``name`` is a boolean input of ``api``: an option the request sets by saying its word
+    ("a private channel": ``is_private``), no thing's id or field for an earlier step to feed."""
+    return any(
+        p.name == name and (p.domain_type == "boolean" or p.json_schema.get("type") == "boolean")
+        for p in api.params
+    )
 
 
 def _item_change(api: Api, name: str) -> bool:
@@ -234,5 +245,21 @@ def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> se
     if tail.startswith("{"):
         return set()
     return {
-        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint
+        i
+        for i, f in enumerate(found)
+        if f.kind == v.NAME and i not in used and (singular_kind(tail) == f.hint or _names_new(api, f.hint))
     }
+
+
+def _names_new(api: Api, kind: str) -> bool:
+    """Whether a body input ``name`` of ``api`` is said to be the name of the ``kind`` it creates ("Name
+    of the public or private channel to create"): a procedure's create, its path no collection."""
+    return bool(kind) and any(
+        p.name == "name" and p.location == "body" and _says_created(p.description, kind) for p in api.params
+    )
+
+
+def _says_created(description: str, kind: str) -> bool:
+    """Whether ``description`` names the ``kind`` as the thing created ("… channel to create")."""
+    said = rf"\b{re.escape(kind)}s?\b[^.;]*\bto (?:be )?created?\b"
+    return re.search(said, description, re.IGNORECASE) is not None

@@ -1,0 +1,92 @@
+"""Chains read from the catalog's structure, not its vocabulary (issue 18, chains): a boolean option is
+set by the request's word, never copied from another thing; the ``name`` a create's description says is the
+new thing's takes the stated name; a verb said again ("re-send") and the things listed after one verb
+("Create X, a Y for it, and a Z") split as their actions. Real compiles of small specs."""
+
+from __future__ import annotations
+
+import pytest
+
+from apiatlas.planning import values as v
+from apiatlas.planning.actions import split_actions
+from apiatlas.planning.planner import Planner
+from apiatlas.snapshot import Snapshot
+from test_plan_members import _of
+from test_rest_loose_ids import compiled_spec
+
+BOARD = (
+    "{type: object, properties: {id: {type: string}, name: {type: string}, is_private: {type: boolean}}}"
+)
+
+
+def _form(path: str, summary: str, fields: list[tuple[str, str, str]], required: list[str], out: str) -> str:
+    props = ", ".join(f"{n}: {{type: {t}, description: '{d}'}}" for n, t, d in fields)
+    return f"""\
+  {path}:
+    post:
+      summary: {summary}
+      requestBody: {{content: {{application/x-www-form-urlencoded: {{schema: {{type: object,
+        required: {required}, properties: {{{props}}}}}}}}}}}
+      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {out}}}}}}}}}
+"""
+
+
+def _get(path: str, summary: str, param: str, out: str) -> str:
+    given = f"[{{name: {param}, in: query, required: true, schema: {{type: string}}}}]" if param else "[]"
+    return f"""\
+  {path}:
+    get:
+      summary: {summary}
+      parameters: {given}
+      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {out}}}}}}}}}
+"""
+
+
+SPEC = "openapi: 3.0.0\ninfo: {title: Rooms, version: '1'}\npaths:\n" + "".join(
+    [
+        _get("/rooms.list", "Lists all boards", "", _of("boards", "{type: array, items: " + BOARD + "}")),
+        _get("/rooms.info", "Retrieve a board", "board", _of("board", BOARD)),
+        _form("/rooms.create", "Initiates a public or private board", [
+            ("name", "string", "Name of the public or private board to create"),
+            ("is_private", "boolean", "Create a private board instead of a public one"),
+        ], [], "{type: object, properties: {board: " + BOARD + "}}"),
+        _form("/admin.rooms.create", "Create a public or private board in a team", [
+            ("name", "string", "Name of the board"),
+            ("is_private", "boolean", "When true, the board is private"), ("team", "string", "The team"),
+        ], ["name", "is_private", "team"], "{type: object, properties: {board_id: {type: string}}}"),
+        _form("/rooms.archive", "Archives a board", [("board", "string", "ID of the board to archive")],
+              ["board"], "{type: object, properties: {ok: {type: boolean}}}"),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def rooms(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "catalog_structure_rooms", SPEC)
+
+
+def test_a_flag_is_set_by_the_request_not_read_from_another_thing(rooms: Snapshot) -> None:
+    result = Planner(rooms, allow=None, confidence=None).plan("Create a private board called launch-2027")
+    assert result.chains[0].api_keys == ["POST /rooms.create"]
+
+
+def _actions(request: str) -> list[tuple[str, str]]:
+    return [(a.text, a.verb) for a in split_actions(request, v.extract_values(request))]
+
+
+def test_a_verb_said_again_is_the_verb() -> None:
+    assert _actions("Add the note N1 to board B and re-send him his open invoice") == [
+        ("Add the note N1 to board B", "add"),
+        ("re-send him his open invoice", "send"),
+    ]
+
+
+def test_things_listed_after_one_verb_are_each_its_action() -> None:
+    assert _actions("Create a product 'Pro', a price for it, and a link for that price") == [
+        ("Create a product 'Pro'", "create"),
+        ("create a price for it", "create"),
+        ("create a link for that price", "create"),
+    ]
+    # a read's listed things stay one action; a comma before no "and <article>" splits nothing
+    assert len(_actions("Show the members, the notes and the pins of board B")) == 1
+    assert len(_actions("Delete the board B, the one I made yesterday")) == 1
