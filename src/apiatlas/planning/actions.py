@@ -53,6 +53,9 @@ _ASKING_SENTENCE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.?!]\s")
+# the last of things listed after a verb: "Create a product X, a price for it, and a link for that price"
+_LIST_END = re.compile(r",?\s+and\s+(?:a|an|the)\b", re.IGNORECASE)
+_AGAIN = "re-"  # a verb done again ("re-send", "re-open"): the verb's own action
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
     words = _opening(text)
     if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
         return ""
+    if words and words[0].startswith(_AGAIN):  # "re-send his invoice": send it again
+        return action_verb(" ".join([words[0][len(_AGAIN) :], *words[1:]]), verbs)
     if words and words[0] in ACTION_WORDS:
         return words[0]
     return words[0] if _imperative(words) and says(words[0], verbs()) else ""
@@ -222,7 +227,8 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
     action ("Show the members and the notes of X")."""
     said = _WORD.findall(after[:12].lower())
-    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+    listed = "and" in join.lower().split() or (_comma_only(join) and _LIST_END.search(after) is not None)
+    return orders_write(verb) and listed and bool(said) and said[0] in _ARTICLES
 
 
 def asks(text: str) -> bool:
