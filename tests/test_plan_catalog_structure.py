@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from apiatlas.build import compile_docs
+from apiatlas.catalog.model import Api, Param
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
+from apiatlas.planning.kind_verbs import kind_verbs
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
 from test_plan_members import _of
@@ -90,3 +93,54 @@ def test_things_listed_after_one_verb_are_each_its_action() -> None:
     # a read's listed things stay one action; a comma before no "and <article>" splits nothing
     assert len(_actions("Show the members, the notes and the pins of board B")) == 1
     assert len(_actions("Delete the board B, the one I made yesterday")) == 1
+
+
+def test_a_quantity_between_a_verb_and_its_object_leaves_the_verb() -> None:
+    refund = Api(key="POST /refunds", object_key="", params=[Param(name="payment", domain_type="string")])
+    created = {"refund": ["POST /refunds"]}
+    for said in ("Refund 25 EUR of payment P1", "Refund $10 of the payment P1", "Refund the payment P1"):
+        assert kind_verbs(said, created, lambda k: refund, {"refund", "payment"}) == {"refund"}
+        assert [a.verb for a in split_actions(said, [], lambda: frozenset({"refund"}))] == ["refund"]
+    kinds = {"refund", "payment"}
+    assert kind_verbs("Refund status of payment P1", created, lambda k: refund, kinds) == set()
+
+
+QUOTE = "{type: object, properties: {id: {type: string}, status: {type: string}, invoice: {type: string}}}"
+INVOICE = "{type: object, properties: {id: {type: string}, total: {type: integer}}}"
+def _ID(name: str) -> str:
+    return f"\n      parameters: [{{name: {name}, in: path, required: true, schema: {{type: string}}}}]"
+
+
+PAYMENT = "{type: object, properties: {id: {type: string}, invoice: {type: string}}}"
+BILLING = "openapi: 3.0.0\ninfo: {title: Billing, version: '1'}\npaths:\n" + "".join(
+    [
+        _form("/quotes/{quote}/accept", "Accept", [], [], QUOTE).replace("post:", "post:" + _ID("quote")),
+        _get("/invoices", "List all invoices", "", _of("data", "{type: array, items: " + INVOICE + "}")),
+        _get("/payments/latest", "The latest payment", "", PAYMENT),
+        _get("/invoices/{invoice}", "Retrieve an invoice", "", INVOICE).replace(
+            "      parameters: []\n", _ID("invoice")[1:] + "\n"
+        ),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def billing(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    """Compiled with one edge per input and level, as a large catalog's cap does: the latest payment
+    (taking nothing) keeps the edge into ``invoice``, the accepted quote's ``invoice`` has none."""
+    folder = tmp_path_factory.mktemp("catalog_structure_billing")
+    (folder / "billing.yaml").write_text(BILLING, encoding="utf-8")
+    (folder / "apiatlas.yaml").write_text("max_edges_per_consumer_field: 1\n", encoding="utf-8")
+    out = folder / "billing.atlas"
+    compile_docs(folder / "billing.yaml", overlays_dir=None, config_path=folder / "apiatlas.yaml", out=out,
+                 write_report=False)  # fmt: skip
+    return Snapshot.open(out)
+
+
+def test_a_later_action_reads_the_id_an_earlier_step_returns_under_its_input_name(billing: Snapshot) -> None:
+    plan = Planner(billing, allow=None, confidence=None).plan(
+        "Accept quote qt_1PXyzAcme, then show me the invoice it generated"
+    )
+    assert plan.chains[0].api_keys == ["POST /quotes/{quote}/accept", "GET /invoices/{invoice}"]
+    fed = plan.chains[0].steps[1].inputs[0]
+    assert (fed.origin, fed.from_step, fed.from_field) == ("step", 0, "invoice")

@@ -30,6 +30,7 @@ from apiatlas.language.words import (
     fixed_pair_spans,
 )
 from apiatlas.planning import values as v
+from apiatlas.planning.kind_verbs import quantity_dropped
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
 # semicolon, the end of a sentence; the words after it until the verb ("also", "please")
@@ -81,6 +82,7 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
         return action_verb(" ".join([words[0][len(_AGAIN) :], *words[1:]]), verbs)
     if words and words[0] in ACTION_WORDS:
         return words[0]
+    words = _opening(quantity_dropped(text))  # "Refund $10 of the charge C": the verb, then its object
     return words[0] if _imperative(words) and says(words[0], verbs()) else ""
 
 
