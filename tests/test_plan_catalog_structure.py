@@ -11,6 +11,8 @@ from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Api, Param
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
+from apiatlas.planning.binding import Slot, accepts, described_choices
+from apiatlas.planning.catalog_verbs import said_verbs
 from apiatlas.planning.kind_verbs import kind_verbs
 from apiatlas.planning.planner import Planner
 from apiatlas.snapshot import Snapshot
@@ -144,3 +146,41 @@ def test_a_later_action_reads_the_id_an_earlier_step_returns_under_its_input_nam
     assert plan.chains[0].api_keys == ["POST /quotes/{quote}/accept", "GET /invoices/{invoice}"]
     fed = plan.chains[0].steps[1].inputs[0]
     assert (fed.origin, fed.from_step, fed.from_field) == ("step", 0, "invoice")
+
+
+def test_a_procedure_setting_a_thing_says_it_as_a_verb() -> None:
+    verbs = said_verbs(["POST /dnd.setSnooze", "POST /dnd.endSnooze"], {"user"})
+    assert verbs == {"snooze", "set", "end"}
+    assert said_verbs(["POST /users.setUser"], {"user"}) == {"set"}  # a kind of the catalog
+
+
+STATE = "{type: object, properties: {presence: {type: string}, online: {type: boolean}}}"
+PRESENCE = "openapi: 3.0.0\ninfo: {title: Presence, version: '1'}\npaths:\n" + "".join(
+    [
+        _get("/users.getPresence", "Gets a user's presence", "", STATE),
+        _form("/users.setPresence", "Manually sets user presence",
+              [("presence", "string", "Either `auto` or `away`")], ["presence"], STATE),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def presence(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "catalog_structure_presence", PRESENCE)
+
+
+def test_the_values_a_description_names_as_alternatives_are_a_closed_list(presence: Snapshot) -> None:
+    assert described_choices("Either `auto` or `away`") == ("auto", "away")
+    assert described_choices("One of `a`, `b`, or `c`.") == ("a", "b", "c")
+    assert described_choices("Pass `true` to post as the user; see `chat:write`") == ()
+    chain = Planner(presence, allow=None, confidence=None).plan("Set me as away").chains[0]
+    assert chain.api_keys == ["POST /users.setPresence"]
+    assert [(i.name, i.value) for i in chain.steps[0].inputs] == [("presence", "away")]
+
+
+def test_a_number_a_request_searches_for_is_the_search_text() -> None:
+    search = Slot("query", None, "string", True, "string")
+    numbered = v.ExtractedValue(v.DOC_NUMBER, "INC-4412", "INC-4412", hint="code:INC")
+    assert accepts(numbered, search)
+    assert not accepts(numbered, Slot("query", None, "string", False, "string"))  # an option: no
+    assert not accepts(numbered, Slot("channel", None, "string", True, "string"))
