@@ -78,11 +78,11 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
     words = _opening(text)
     if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
         return ""
-    if words and words[0].startswith(_AGAIN):  # "re-send his invoice": send it again
+    if words and words[0].startswith(_AGAIN):  # "re-send him the report": send it again
         return action_verb(" ".join([words[0][len(_AGAIN) :], *words[1:]]), verbs)
     if words and words[0] in ACTION_WORDS:
         return words[0]
-    words = _opening(quantity_dropped(text))  # "Refund $10 of the charge C": the verb, then its object
+    words = _opening(quantity_dropped(text))  # "Refund $10 of the order O": the verb, then its object
     return words[0] if _imperative(words) and says(words[0], verbs()) else ""
 
 

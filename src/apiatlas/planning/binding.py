@@ -55,7 +55,7 @@ def slots(api: Api) -> list[Slot]:
     return out
 
 
-# alternatives a description names in code marks: "Either `auto` or `away`", "`asc`, `desc` or `none`"
+# alternatives a description names in code marks: "Either `on` or `off`", "`asc`, `desc` or `none`"
 _CHOICES = re.compile(r"`([\w.-]+)`(?:(?:\s*,\s*|\s*,?\s+or\s+)`[\w.-]+`)+")
 _MARKED = re.compile(r"`([\w.-]+)`")
 
@@ -63,7 +63,7 @@ _MARKED = re.compile(r"`([\w.-]+)`")
 @lru_cache(maxsize=8192)
 def described_choices(description: str) -> tuple[str, ...]:
     """The closed list of values a string input's description names as alternatives in code marks, joined
-    by "or" ("Either `auto` or `away`"); () when it names none."""
+    by "or" ("Either `on` or `off`"); () when it names none."""
     run = _CHOICES.search(description)
     if run is None or " or " not in run.group(0):
         return ()
@@ -119,7 +119,7 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return (
             slot.table is None and dtype.startswith(("string", "dsvar")) and bool(_ENTITY_PARAM.match(name))
         )
-    if kind == v.DOC_NUMBER:  # or the text a required search looks for ("messages mentioning INC-4412")
+    if kind == v.DOC_NUMBER:  # or the text a required search looks for ("notes mentioning TCK-42")
         said = bool(re.search(r"(number|num|code)$", name)) or (slot.required and bool(_SEARCHED.match(name)))
         return slot.table is None and said and "acc" not in name
     if kind == v.EMAIL:

@@ -17,7 +17,7 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
     the last path segment of an action done to an item (``POST /orders/{order}/void``,
     ``…/nodes/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
     ``/chat.deleteScheduled`` says delete; an action word and one word after it say that word too:
-    ``/dnd.setSnooze`` says snooze). A last segment a ``GET`` path also ends in names a thing, not
+    ``/lamps.setDim`` says dim). A last segment a ``GET`` path also ends in names a thing, not
     an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
     /orders/{o}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
     plain word; a procedure catalog's keys (no method) say none."""
@@ -38,7 +38,7 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
         said = word.group(1) if word else ""
         if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
             out.add(said)
-        done = _DONE.fullmatch(last)  # ``setSnooze``: a request says "snooze …" for what it sets
+        done = _DONE.fullmatch(last)  # ``setDim``: a request says "dim …" for what it sets
         after = done.group(2).lower() if done and done.group(1) in ACTION_WORDS else ""
         if after and after not in PLAIN_WORDS and stem(after) not in kind_stems:
             out.add(after)

@@ -50,9 +50,10 @@ def fed_from_earlier(
 
 
 def _field_named(source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource | None:
-    """An input named for a kind of the catalog (``invoice``) fed by the nearest earlier step whose result
-    has a field of that name at its top ("Accept quote Q, then show the invoice it generated": the accepted
-    quote's ``invoice``), where the graph holds no edge from it; None when none has."""
+    """An input named for a kind of the catalog (``report``) fed by the nearest earlier step whose result
+    has a field of that name at its top ("Approve draft D, then show the report it made": the approved
+    draft's ``report``), where the graph holds no edge from it (a large catalog's graph keeps a few edges
+    into each input); None when none has."""
     name = source.name.lower()
     if singular_kind(name) not in cache.vocabulary.kind_set:
         return None

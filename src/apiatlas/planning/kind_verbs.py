@@ -64,7 +64,7 @@ def kind_verbs(
 
 def quantity_dropped(text: str) -> str:
     """``text`` with a quantity said between a verb and its object read as "the" ("Refund 25 EUR of
-    payment P", "Refund $10 of the charge C": "Refund the payment P", "Refund the charge C")."""
+    payment P", "Refund $10 of the order O": "Refund the payment P", "Refund the order O")."""
     return _PART_OF.sub(" the ", text)
 
 
