@@ -184,3 +184,29 @@ def test_a_number_a_request_searches_for_is_the_search_text() -> None:
     assert accepts(numbered, search)
     assert not accepts(numbered, Slot("query", None, "string", False, "string"))  # an option: no
     assert not accepts(numbered, Slot("channel", None, "string", True, "string"))
+
+
+_NONE = "      parameters: []\n"
+HOOK = "{type: object, properties: {id: {type: string}, url: {type: string}, status: {type: string}}}"
+HOOKS = "openapi: 3.0.0\ninfo: {title: Hooks, version: '1'}\npaths:\n" + "".join(
+    [
+        _get("/hooks", "List all hooks", "", _of("data", "{type: array, items: " + HOOK + "}")),
+        _get("/hooks/{hook}", "Retrieve a hook", "", HOOK).replace(_NONE, _ID("hook")[1:] + "\n"),
+        _get("/hooks/{hook}", "Delete a hook", "", HOOK).replace(_NONE, _ID("hook")[1:] + "\n")
+        .replace("  /hooks/{hook}:\n    get:", "    delete:"),
+    ]
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return compiled_spec(tmp_path_factory, "catalog_structure_hooks", HOOKS)
+
+
+def test_a_web_address_picks_the_item_that_points_at_it(hooks: Snapshot) -> None:
+    said = "Delete the hook that points at https://example.com/app/hooks."
+    assert [(f.kind, f.value) for f in v.extract_values(said)] == [(v.URL, "https://example.com/app/hooks")]
+    chain = Planner(hooks, allow=None, confidence=None).plan(said).chains[0]
+    assert chain.api_keys == ["GET /hooks", "DELETE /hooks/{hook}"]
+    fed = chain.steps[1].inputs[0]
+    assert (fed.pick_field, fed.pick_value) == ("data[].url", "https://example.com/app/hooks")

@@ -124,6 +124,8 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return slot.table is None and said and "acc" not in name
     if kind == v.EMAIL:
         return slot.table is None and "email" in name and slot.json_type in ("", "string")
+    if kind == v.URL:  # an input taking a web address: ``url``, ``image_url``, ``uri``
+        return slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
         # any scalar type: a path's id often has a type of its own ("customer")
