@@ -74,6 +74,7 @@ PHRASAL_ACTIONS: dict[str, dict[str, str]] = {
     "lift": _LIFTED_EN, "remove": _LIFTED_EN,
 }  # fmt: skip
 ARTICLES = frozenset(("the", "a", "an"))
+WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)  # a letter, then letters, digits, apostrophes, hyphens
 
 # the prefixes that reverse a verb, which a catalog may write with a hyphen ("Un-stars an item")
 REVERSING_PREFIXES = ("un", "de", "dis", "non")

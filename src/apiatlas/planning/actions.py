@@ -16,6 +16,7 @@ from apiatlas.language.actions import (
     ASKING_WITH,
     BEFORE_A_VERB,
     COPY_VERBS,
+    WORD,
     as_sent,
     asks_with_object,
     orders_write,
@@ -31,6 +32,7 @@ from apiatlas.language.words import (
     fixed_pair_spans,
 )
 from apiatlas.planning import values as v
+from apiatlas.planning.kind_verbs import quantity_dropped
 
 # what joins two actions: "and", "then", "and then", «и», «затем», «а потом», «потом», a comma, a
 # semicolon, the end of a sentence; the words after it until the verb ("also", "please")
@@ -39,7 +41,6 @@ _JOINS = re.compile(
     r"\s*[.?!]\s+|\s*,\s*",
     re.IGNORECASE,
 )
-WORD = re.compile(r"[^\W\d_][\w'-]*", re.UNICODE)  # a letter, then letters, digits, apostrophes, hyphens
 _NEW_THING = frozenset(("a", "an"))  # the article of a thing an action makes or gives
 _NO_PLURAL = ("ss", "us", "is")  # a word ending so is no plural for its "s" ("access", "focus")
 _LEADING = frozenset(
@@ -53,6 +54,9 @@ _ASKING_SENTENCE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.?!]\s")
+# the last of things listed after a verb: "Create a product X, a price for it, and a link for that price"
+_LIST_END = re.compile(r",?\s+and\s+(?:a|an|the)\b", re.IGNORECASE)
+_AGAIN = "re-"  # a verb done again ("re-send", "re-open"): the verb's own action
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,11 @@ def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> s
     words = _opening(text)
     if words[:2] in (["check", "in"], ["check", "out"]):  # "check in on August 1": a stay's dates
         return ""
+    if words and words[0].startswith(_AGAIN):  # "re-send him the report": send it again
+        return action_verb(" ".join([words[0][len(_AGAIN) :], *words[1:]]), verbs)
     if words and words[0] in ACTION_WORDS:
         return words[0]
+    words = _opening(quantity_dropped(text))  # "Refund $10 of the order O": the verb, then its object
     return words[0] if _imperative(words) and says(words[0], verbs()) else ""
 
 
@@ -220,7 +227,8 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
     action ("Show the members and the notes of X")."""
     said = WORD.findall(after[:12].lower())
-    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in ARTICLES
+    listed = "and" in join.lower().split() or (_comma_only(join) and _LIST_END.search(after) is not None)
+    return orders_write(verb) and listed and bool(said) and said[0] in ARTICLES
 
 
 def asks(text: str) -> bool:

@@ -18,6 +18,7 @@ from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
 
+_SEARCHED = re.compile(r"^(search)?(query|q|term|keyword)$|^search$")
 _ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
 
 
@@ -43,7 +44,8 @@ def slots(api: Api) -> list[Slot]:
             p.domain_type,
             p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
-            tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None),
+            tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None)
+            or described_choices(p.description or ""),
             takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
         )
         for p in api.params
@@ -51,6 +53,21 @@ def slots(api: Api) -> list[Slot]:
     for table in api.input_tables:
         out.extend(Slot(c.name, table.name, c.domain_type, True) for c in table.columns)
     return out
+
+
+# alternatives a description names in code marks: "Either `on` or `off`", "`asc`, `desc` or `none`"
+_CHOICES = re.compile(r"`([\w.-]+)`(?:(?:\s*,\s*|\s*,?\s+or\s+)`[\w.-]+`)+")
+_MARKED = re.compile(r"`([\w.-]+)`")
+
+
+@lru_cache(maxsize=8192)
+def described_choices(description: str) -> tuple[str, ...]:
+    """The closed list of values a string input's description names as alternatives in code marks, joined
+    by "or" ("Either `on` or `off`"); () when it names none."""
+    run = _CHOICES.search(description)
+    if run is None or " or " not in run.group(0):
+        return ()
+    return tuple(_MARKED.findall(run.group(0)))
 
 
 @lru_cache(maxsize=8192)
@@ -102,10 +119,13 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return (
             slot.table is None and dtype.startswith(("string", "dsvar")) and bool(_ENTITY_PARAM.match(name))
         )
-    if kind == v.DOC_NUMBER:
-        return slot.table is None and bool(re.search(r"(number|num|code)$", name)) and "acc" not in name
+    if kind == v.DOC_NUMBER:  # or the text a required search looks for ("notes mentioning TCK-42")
+        said = bool(re.search(r"(number|num|code)$", name)) or (slot.required and bool(_SEARCHED.match(name)))
+        return slot.table is None and said and "acc" not in name
     if kind == v.EMAIL:
         return slot.table is None and "email" in name and slot.json_type in ("", "string")
+    if kind == v.URL:  # an input taking a web address: ``url``, ``image_url``, ``uri``
+        return slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
         # any scalar type: a path's id often has a type of its own ("customer")

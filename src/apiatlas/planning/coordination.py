@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from apiatlas.language.actions import ACTION_WORDS, ARTICLES, BEFORE_A_VERB, orders_write
+from apiatlas.language.actions import ACTION_WORDS, ARTICLES, BEFORE_A_VERB, WORD, orders_write
 from apiatlas.language.words import FUNCTION_WORDS, REFERRING_WORDS, fixed_pair_spans
-from apiatlas.planning.actions import WORD, RequestAction, action_verb
+from apiatlas.planning.actions import RequestAction, action_verb
 from apiatlas.planning.combined import combined_plan
 from apiatlas.planning.model import PlanResult
 from apiatlas.planning.snapshot_reads import SnapshotCache

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from apiatlas.planning.lookups import singular_kind
 from apiatlas.planning.model import LEVEL_CONFIDENCE, InputSource, PlannedStep
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -42,7 +43,33 @@ def fed_from_earlier(
         if given is not None:  # the same value: as stated, or from the same field of the same step
             kept = ("origin", "value", "from_step", "from_table", "from_field", "level", "confidence")
             return source.model_copy(update={k: getattr(given, k) for k in kept})
+    named = _field_named(source, earlier, cache)
+    if named is not None:
+        return named
     return _searched_by_name(source, earlier, cache) if searched else source
+
+
+def _field_named(source: InputSource, earlier: list[PlannedStep], cache: SnapshotCache) -> InputSource | None:
+    """An input named for a kind of the catalog (``report``) fed by the nearest earlier step whose result
+    has a field of that name at its top ("Approve draft D, then show the report it made": the approved
+    draft's ``report``), where the graph holds no edge from it (a large catalog's graph keeps a few edges
+    into each input); None when none has."""
+    name = source.name.lower()
+    if singular_kind(name) not in cache.vocabulary.kind_set:
+        return None
+    for index in range(len(earlier) - 1, -1, -1):
+        api = cache.api(earlier[index].api)
+        table = next(
+            (t.name for t in (api.output_tables if api is not None else []) for c in t.columns
+             if c.name.lower() == name),
+            None,
+        )  # fmt: skip
+        if table is not None:
+            return source.model_copy(
+                update={"origin": "step", "from_step": index, "from_table": table, "from_field": source.name,
+                        "level": "name_type", "confidence": LEVEL_CONFIDENCE["name_type"]}
+            )  # fmt: skip
+    return None
 
 
 _SEARCH_TEXT = re.compile(r"^(?:search)?(?:query|q|term|keyword|text)$|^search$")

@@ -9,21 +9,22 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from apiatlas.catalog.model import Api
-from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS
+from apiatlas.language.actions import BEFORE_A_VERB, PROCEDURE_VERBS, WORD
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import NEWEST_WORDS, ORDINALS
 from apiatlas.planning import values as v
-from apiatlas.planning.actions import WORD
 from apiatlas.planning.lookups import input_kind, posted_to, singular_kind
 from apiatlas.planning.write_choice import said_new
 from apiatlas.text import stem
 
-_WORD = re.compile(WORD.pattern + "|,", re.UNICODE)  # a word (``actions.WORD``) or a comma
+_WORD = re.compile(WORD.pattern + "|,", re.UNICODE)  # a word (``language.actions.WORD``) or a comma
 _DETERMINERS = frozenset(
     ("the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "its", "their")
 )
 _BEFORE_A_NOUN = _DETERMINERS | NEWEST_WORDS | frozenset(ORDINALS)
 _OPENING = BEFORE_A_VERB | frozenset((",", "please", "also"))
+# a quantity of the thing the verb acts on, said before it ("Refund 25 EUR of payment P"): its object follows
+_PART_OF = re.compile(r"(?<=[^\W\d_])\s+[$€£]?\d[\d.,]*\s*(?:%|[A-Za-z]{3}\b)?\s+of\s+(?:the\s+)?")
 
 
 def created_kinds(keys: Iterable[str], kinds: Collection[str]) -> dict[str, list[str]]:
@@ -48,7 +49,7 @@ def kind_verbs(
     after it, and then one thing of ``kinds`` a create of the kind takes ("Refund the latest parcel": ``POST
     /refunds`` takes a ``parcel``). A verb the kind only shares the word with acts on something else ("Order
     the customers by name", "Record a note", "Report the latest order" where a report takes no order)."""
-    words = [w.lower() for w in _WORD.findall(text)]
+    words = [w.lower() for w in _WORD.findall(quantity_dropped(text))]
     return frozenset(
         word
         for at, word in enumerate(words[:-1])
@@ -58,6 +59,12 @@ def kind_verbs(
         and (thing := _object(words, at + 1)) in kinds
         and _takes(map(api, created[word]), thing)
     )
+
+
+def quantity_dropped(text: str) -> str:
+    """``text`` with a quantity said between a verb and its object read as "the" ("Refund 25 EUR of
+    payment P", "Refund $10 of the order O": "Refund the payment P", "Refund the order O")."""
+    return _PART_OF.sub(" the ", text)
 
 
 def _object(words: Sequence[str], at: int) -> str:

@@ -21,6 +21,7 @@ from apiatlas.snapshot.graph_links import Link
 ITEM_KEYS = frozenset({"name", "key", "slug", "code"})  # how a path names one item (``/nodes/{name}``)
 NAME_FIELDS = ("name", "metadata.name")  # the field a listed item names itself with
 OWN_ID_FIELDS = frozenset(("id", "uid"))  # the field an item gives its own id in
+URL_FIELDS = ("url", "uri")  # the field of the web address a listed item points at
 _TAKES_NAMES = re.compile(r"\bnames?\b", re.IGNORECASE)
 # "name" said as what the input does not take: "The board's ID, not its name", "no names"
 _NOT_NAMES = re.compile(r"\b(?:not|never|no|instead of|rather than)\b[^.;]{0,20}?\bnames?\b", re.IGNORECASE)
@@ -165,14 +166,17 @@ def creates(api: Api) -> str:
     return singular_kind(head) if head.isalpha() else ""
 
 
-def pick_field(producer: Api, table: str | None, field: str) -> str | None:
-    """The field a listed item names itself with, beside the id a step reads from the list
-    (``channels[].id`` → ``channels[].name``): the list can be searched by a name."""
+def pick_field(
+    producer: Api, table: str | None, field: str, names: tuple[str, ...] = NAME_FIELDS
+) -> str | None:
+    """The field a listed item names itself with (``names``), beside the id a step reads from the list
+    (``channels[].id`` → ``channels[].name``): the list can be searched by a name (or, ``URL_FIELDS``, by
+    the web address an item points at)."""
     head, sep, leaf = field.rpartition("[].")
     if not sep or leaf not in OWN_ID_FIELDS or "[]" in head:
         return None
     columns = {c.name for t in producer.output_tables if t.name == table for c in t.columns}
-    return next((f"{head}[].{n}" for n in NAME_FIELDS if f"{head}[].{n}" in columns), None)
+    return next((f"{head}[].{n}" for n in names if f"{head}[].{n}" in columns), None)
 
 
 def looked_up(edges: list[Link], name: str, producers: dict[str, Api]) -> bool:
@@ -194,10 +198,21 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     requires it). A chain may feed it; a plan without it asks nothing."""
     if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or _item_change(api, name):
         return False
+    if _flag(api, name):
+        return False
     if "_" not in name and singular_kind(name) in vocabulary.kind_set:
         return True
     declared = any(p.required and p.name.lower() not in CREDENTIAL_PARAMS for p in api.params)
     return name.lower() in vocabulary.required_set and not declared
+
+
+def _flag(api: Api, name: str) -> bool:
+    """Whether ``name`` is a boolean input of ``api``: an option the request sets by saying its word
+    ("a private channel": ``is_private``), no thing's id or field for an earlier step to feed."""
+    return any(
+        p.name == name and (p.domain_type == "boolean" or p.json_schema.get("type") == "boolean")
+        for p in api.params
+    )
 
 
 def _item_change(api: Api, name: str) -> bool:
@@ -231,13 +246,23 @@ def picked_name(
     kind ("in announcements")."""
     by = pick_field(producer, field[0], field[1])
     if by is None:
-        return None
+        return picked_url(found, producer, field, used)
     kind = input_kind(consumer, name)
     said = [i for i, f in enumerate(found) if f.kind == v.NAME and f.hint == kind]
     if not said and kind in named:  # a name said without its kind, of an input named for a kind
         said = [i for i, f in enumerate(found) if f.kind == v.NAME and not f.hint]
     index = next((i for i in said if i not in used), said[0] if said else None)  # one item, read twice
-    return (index, by) if index is not None else None
+    return (index, by) if index is not None else picked_url(found, producer, field, used)
+
+
+def picked_url(
+    found: list[v.ExtractedValue], producer: Api, field: tuple[str | None, str], used: set[int]
+) -> tuple[int, str] | None:
+    """The web address (its index in ``found``) a list step picks its item by, and the item's address
+    field ("the webhook that points at https://…": the item of ``data[]`` whose ``url`` it is)."""
+    by = pick_field(producer, field[0], field[1], URL_FIELDS)
+    index = next((i for i, f in enumerate(found) if f.kind == v.URL and i not in used), None)
+    return (index, by) if index is not None and by is not None else None
 
 
 def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> set[int]:
@@ -247,5 +272,21 @@ def created_names(found: list[v.ExtractedValue], api: Api, used: set[int]) -> se
     if not tail or not any(p.location == "body" for p in api.params):
         return set()
     return {
-        i for i, f in enumerate(found) if f.kind == v.NAME and i not in used and singular_kind(tail) == f.hint
+        i
+        for i, f in enumerate(found)
+        if f.kind == v.NAME and i not in used and (singular_kind(tail) == f.hint or _names_new(api, f.hint))
     }
+
+
+def _names_new(api: Api, kind: str) -> bool:
+    """Whether a body input ``name`` of ``api`` is said to be the name of the ``kind`` it creates ("Name
+    of the public or private channel to create"): a procedure's create, its path no collection."""
+    return bool(kind) and any(
+        p.name == "name" and p.location == "body" and _says_created(p.description, kind) for p in api.params
+    )
+
+
+def _says_created(description: str, kind: str) -> bool:
+    """Whether ``description`` names the ``kind`` as the thing created ("… channel to create")."""
+    said = rf"\b{re.escape(kind)}s?\b[^.;]*\bto (?:be )?created?\b"
+    return re.search(said, description, re.IGNORECASE) is not None

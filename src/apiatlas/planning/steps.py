@@ -14,6 +14,7 @@ from apiatlas.planning.draft import FOREIGN_KEY_FACTOR, StepInput, StepInputs, o
 from apiatlas.planning.filter_inputs import feedable
 from apiatlas.planning.lookups import (
     OWN_ID_FIELDS,
+    URL_FIELDS,
     input_kind,
     item_kind,
     pick_field,
@@ -175,14 +176,18 @@ def picks(ctx: PlanContext, head: Api) -> set[str]:
     """The producers that can pick, by a name the request says ("the channel releases"), the item whose id
     an open input of ``head`` takes (``lookups.pick_field``): tried first."""
     named = {f.hint for f in ctx.found if f.kind == v.NAME}
+    urls = URL_FIELDS if any(f.kind == v.URL for f in ctx.found) else ()  # or a web address an item has
     bare = frozenset(ctx.cache.vocabulary.named_inputs) if "" in named else frozenset()
     out: set[str] = set()
-    for slot in open_inputs(ctx, head) if named else []:
-        if input_kind(head, slot.name) not in named | bare:
-            continue
-        for producer, edge in ctx.strongest_by_producer(head.key, slot.table, slot.name).items():
+    for slot in open_inputs(ctx, head) if named or urls else []:
+        by_name = input_kind(head, slot.name) in named | bare
+        feeding = ctx.strongest_by_producer(head.key, slot.table, slot.name) if by_name or urls else {}
+        for producer, edge in feeding.items():
             api = ctx.api(producer)
-            if api is not None and pick_field(api, edge.producer_table, edge.producer_field):
+            table, field = edge.producer_table, edge.producer_field
+            if api is not None and (
+                (by_name and pick_field(api, table, field)) or (urls and pick_field(api, table, field, urls))
+            ):
                 out.add(producer)
     return out
 
@@ -214,7 +219,7 @@ def needing(ctx: PlanContext, head: Api, path: tuple[str, ...]) -> Api:
     """The step whose open inputs the path is extended for: the head, or, when the head is a list
     taking nothing that a stated name picks from ("the channel backend"), the step it feeds (its
     other inputs need lookups of their own: "invite bob@… to the channel backend")."""
-    if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind == v.NAME for f in ctx.found):
+    if len(path) < 2 or open_inputs(ctx, head) or not any(f.kind in (v.NAME, v.URL) for f in ctx.found):
         return head
     fed = ctx.api(path[1])
     return fed if fed is not None and head.key in picks(ctx, fed) else head

@@ -39,6 +39,7 @@ DOC_NUMBER = "doc_number"  # a document, deal or branch number: DS-20251124-0001
 CODE_HINT = "code:"  # hint of a number whose letter prefix names its kind: "code:DS" for DS-20251124-00011
 IDENTIFIER = "identifier"  # an opaque id an API issued: cus_9s6XKzkNRiz8i3, C024BE91L, a UUID
 EMAIL = "email"  # an e-mail address: anna@example.com
+URL = "url"  # a web address: https://example.com/hooks
 NAME = "name"  # a name said right after a kind of thing of the catalog: "the channel releases" (``lookups``)
 
 
@@ -56,6 +57,7 @@ class ExtractedValue:
 
 # a quote closed by its own pair, so an apostrophe inside double quotes or guillemets ("PR'ы готовы") is text
 _QUOTED = re.compile(r"\"([^\"]{2,80})\"|«([^»]{2,80})»|“([^”]{2,80})”|„([^“”]{2,80})[“”]|'([^']{2,80})'")
+_URL = re.compile(r"\bhttps?://[^\s\"'<>«»]+(?<![.,;:!?)])")
 _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
 _INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
@@ -117,6 +119,9 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
             )
         )
         rest = rest.replace(match.group(0), " ")
+    for match in _URL.finditer(rest):  # before the e-mails and names inside it
+        found.append(ExtractedValue(URL, match.group(0), match.group(0)))
+    rest = _URL.sub(" ", rest)
     for match in _EMAIL.finditer(rest):
         found.append(ExtractedValue(EMAIL, match.group(1), match.group(1)))
     rest = _EMAIL.sub(" ", rest)
