@@ -45,3 +45,10 @@ def test_a_chain_run_once_per_name_covers_what_its_halves_cover(films: Snapshot)
     assert any(w.startswith("then the same from") for w in top.why)  # ``entities.joined``
     assert top.covered > 0 and top.uncovered == 0  # the show's half covers both words, "images" and "show"
     assert not any("cover 0%" in line for line in result.unclear)
+
+
+def test_of_a_request_without_words_nothing_is_said_of_the_words_covered(films: Snapshot) -> None:
+    result = Planner(films, confidence=DOUBTFUL).plan('"Titanic"')  # a name alone: no word to cover
+    top = result.chains[0]
+    assert top.covered == 0 and top.uncovered == 0 and result.unclear
+    assert not any("of its words" in line for line in result.unclear)

@@ -161,7 +161,8 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
             )
         if _longer(p) > 0:
             out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than {second}")
-        if p.chains[0].covered < FEW_COVERED:  # ``covered``: words no step matches
+        if p.chains[0].covered < FEW_COVERED and p.chains[0].uncovered > 0:  # words no step matches (a
+            # request without words, a name alone, leaves none: its 0% is of nothing)
             out.append(f"{p.request!r}: chain 1's steps cover {p.chains[0].covered:.0%} of its words")
         if p.chains[0].score < 0:  # ``below_zero``: of several actions, the one whose chain is below zero
             out.append(
