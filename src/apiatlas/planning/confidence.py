@@ -38,7 +38,8 @@ PLAN_SIGNALS: dict[str, str] = {
     "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
     "uncovered": "request words the top chain's steps do not cover, each by the strength it lacks (of each "
     "action, the highest): a count, not a share, so that a short request's one generic verb ('show the "
-    "coupon X') weighs as one word left over, and a long request's five as five",
+    "coupon X') weighs as one word left over, and a long request's five as five (a request without words, "
+    "an id alone, leaves one: its chain rests on no word)",
     "edges": "product of the confidences of the field mappings the top chain uses",
     "steps": "number of steps of the top chain",
     "asks": "inputs of the top chain no stated value or step fills (ask the user)",
@@ -161,8 +162,7 @@ def unclear(result: PlanResult, signals: Mapping[str, float]) -> list[str]:
             )
         if _longer(p) > 0:
             out.append(f"{p.request!r}: chain 1 takes {_longer(p):.0f} step(s) more than {second}")
-        if p.chains[0].covered < FEW_COVERED and p.chains[0].uncovered > 0:  # words no step matches (a
-            # request without words, a name alone, leaves none: its 0% is of nothing)
+        if p.chains[0].covered < FEW_COVERED:  # ``covered``: words no step matches
             out.append(f"{p.request!r}: chain 1's steps cover {p.chains[0].covered:.0%} of its words")
         if p.chains[0].score < 0:  # ``below_zero``: of several actions, the one whose chain is below zero
             out.append(
