@@ -376,8 +376,8 @@ def test_what_is_unclear_names_the_action_whose_chain_scores_below_zero() -> Non
 
 
 def test_what_is_unclear_says_how_few_of_an_actions_words_its_chain_covers() -> None:
-    # `covered` is weighed: half the words matched by no step is said, of the action it is of
-    half = _chain("GET /a", 1, 3.0).model_copy(update={"covered": 0.5})
+    # half the words (one of two: `uncovered` 1.0) matched by no step is said, of the action it is of
+    half = _chain("GET /a", 1, 3.0).model_copy(update={"covered": 0.5, "uncovered": 1.0})
     whole = _chain("GET /b", 1, 3.0).model_copy(update={"covered": 1.0})
     joined = PlanResult(
         request="drain the node and list pods",

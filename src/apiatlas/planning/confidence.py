@@ -38,7 +38,8 @@ PLAN_SIGNALS: dict[str, str] = {
     "covered": "share of the request words the top chain's steps cover (of each action, the lowest)",
     "uncovered": "request words the top chain's steps do not cover, each by the strength it lacks (of each "
     "action, the highest): a count, not a share, so that a short request's one generic verb ('show the "
-    "coupon X') weighs as one word left over, and a long request's five as five",
+    "coupon X') weighs as one word left over, and a long request's five as five (a request without words, "
+    "an id alone, leaves one: its chain rests on no word)",
     "edges": "product of the confidences of the field mappings the top chain uses",
     "steps": "number of steps of the top chain",
     "asks": "inputs of the top chain no stated value or step fills (ask the user)",

@@ -154,5 +154,6 @@ def _one_after_the_other(first: Draft, second: Draft, score: float) -> Draft:
         why=[*first.why, f"then the same from {second.apis[0].key} for a second name"],
         used=first.used | second.used,
         unused=first.unused & second.unused,
-        uncovered=min(first.uncovered, second.uncovered),  # the two cover at least what either covers
+        covered=max(first.covered, second.covered),  # the two cover at least what either covers
+        uncovered=min(first.uncovered, second.uncovered),
     )

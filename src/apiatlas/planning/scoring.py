@@ -239,7 +239,8 @@ class ChainScoring:
             chain_apis, steps, round(sum(terms.values()), 4), round(tally.confidence, 4), tally.missing, why,
             terms, used=frozenset(tally.used), unused=frozenset(subjects - tally.used),
             covered=round(sum(covered.values()) / max(1, len(ctx.relevance.words)), 4),
-            uncovered=round(len(ctx.relevance.words) - sum(covered.values()), 4),
+            # a request without words (a name alone) leaves one unsaid: 0 of max(1, words) covered, as above
+            uncovered=round(max(1, len(ctx.relevance.words)) - sum(covered.values()), 4),
         )  # fmt: skip
 
     @staticmethod
