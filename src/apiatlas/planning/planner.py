@@ -329,6 +329,8 @@ class Planner:
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
+        if ctx.verb and not ctx.every:  # no "all": a write to one item, not to the collection it is in
+            hits = [k for k in hits if k not in self.cache.item_collections()] or hits
         hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
         hits = plain_twins(hits, self.cache.namespaces(), ctx.words)  # ``ns.a.b`` beside ``a.b``: the plain
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write

@@ -23,6 +23,7 @@ from apiatlas.planning.page_lists import page_kind
 from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
 from apiatlas.planning.twin_routes import scoped_routes
 from apiatlas.planning.twins import twin_spaces
+from apiatlas.planning.write_choice import collection_write
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -61,6 +62,7 @@ class SnapshotCache:
         self.created: dict[str, list[str]] | None = None
         self.spaces: frozenset[str] | None = None
         self.scoped: dict[str, list[tuple[str, str]]] | None = None
+        self.collections: frozenset[str] | None = None
 
     def _said_of(self, word: str, kind: str) -> bool:
         """Whether the catalog's search finds, among its best three hits for ``word``, an operation on
@@ -206,6 +208,14 @@ class SnapshotCache:
             updates = (self.api(k) for k in item_updates(self.snapshot.all_api_keys()))
             self.verbs |= flag_verbs(updates, self.vocabulary.kinds)  # ``spec.halt``: "Halt the …"
         return self.verbs
+
+    def item_collections(self) -> frozenset[str]:
+        """The writes done to a whole collection whose item write the catalog also has (``DELETE …/boxes``
+        beside ``DELETE …/boxes/{name}``; ``write_choice.collection_write``), read from the keys once."""
+        if self.collections is None:
+            keys = set(self.snapshot.all_api_keys())
+            self.collections = frozenset(c for k in keys if (c := collection_write(k)) in keys)
+        return self.collections
 
     def namespaces(self) -> frozenset[str]:
         """The leading parts the catalog puts before several of its operations (``twins.twin_spaces``)."""
