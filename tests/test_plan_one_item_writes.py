@@ -71,3 +71,7 @@ def test_deleting_one_named_thing_deletes_that_item(planner: Planner) -> None:
 def test_deleting_all_of_them_deletes_the_collection(planner: Planner) -> None:
     assert planner.plan("Delete all widgets").chains[0].target == "DELETE /widgets"
 
+
+def test_a_change_said_in_no_title_patches(planner: Planner) -> None:
+    assert planner.plan("Restart the widget w-1").chains[0].target == "PATCH /widgets/{name}"
+    assert planner.plan("Replace the widget w-1").chains[0].target == "PUT /widgets/{name}"

@@ -44,6 +44,7 @@ class PlanContext:
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
     every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
+    partial: dict[str, str] = field(default_factory=dict)  # a PATCH -> the PUT of its path it serves for
     members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
     pointed: str = ""  # an action pointing back: the API the action before it ends at
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)

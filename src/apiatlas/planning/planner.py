@@ -331,6 +331,7 @@ class Planner:
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
         if ctx.verb and not ctx.every:  # no "all": a write to one item, not to the collection it is in
             hits = [k for k in hits if k not in self.cache.item_collections()] or hits
+        hits = self.scoring.partials(ctx, hits) if ctx.verb else hits  # a PATCH beside a whole replacement
         hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
         hits = plain_twins(hits, self.cache.namespaces(), ctx.words)  # ``ns.a.b`` beside ``a.b``: the plain
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
