@@ -59,6 +59,7 @@ from apiatlas.planning.steps import (
 )
 from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.twins import plain_twins
+from apiatlas.planning.unknown_verbs import unknown_verb
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.planning.write_choice import collection_write, reads, said_new, says_every, write_targets
 from apiatlas.search.hybrid import HybridSearch
@@ -284,8 +285,12 @@ class Planner:
         )  # fmt: skip
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
-        """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
-        said = kind_verbs(request, self.cache.creates(), self.cache.api, self.cache.vocabulary.kind_set)
+        """The verbs the catalog's writes say, the kinds it creates the request says as verbs, and a verb
+        neither the language nor the catalog knows opening it before a thing named (``unknown_verb``)."""
+        kinds = self.cache.vocabulary.kind_set
+        said = kind_verbs(request, self.cache.creates(), self.cache.api, kinds)
+        if unknown := unknown_verb(request, kinds, self.search.uses_term):  # "Cordon node worker-5"
+            said = said | {unknown}
         return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
