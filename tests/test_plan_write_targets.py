@@ -110,3 +110,10 @@ def test_a_cancel_no_write_says_is_done_as_the_delete() -> None:
 
 def _post(key: str, title: str) -> Api:
     return Api(key=key, object_key="", title=title, side_effect=SideEffect.WRITE)
+
+
+def test_a_verb_the_language_does_not_know_ordering_a_change_ends_at_a_write(fleet: Snapshot) -> None:
+    hits = ["GET /disks/{name}", "DELETE /disks/{name}"]
+    # «задай» (set) is no verb of the language: an action judged to write ends at the writes among its hits
+    assert write_targets(hits, fleet.get_api, "задай") == ["DELETE /disks/{name}"]
+    assert write_targets(hits, fleet.get_api, "show") == hits  # a verb of asking: no write

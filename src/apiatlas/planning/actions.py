@@ -164,7 +164,8 @@ def _asks_with_object(part: str, verb: str) -> bool:
     return verb in ASKING_WITH and verb in words and asks_with_object(words[words.index(verb) :])
 
 
-_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
+# the pronoun of the thing a verb acts on, and of whom it is done to («задай ему квоту»)
+_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их", "ему", "ей", "им"))
 _DASH = re.compile(r"\s[—–]\s")  # a dash between words: what is said before it sets the scene
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from apiatlas.catalog.model import Api, SideEffect
 from apiatlas.language.actions import (
+    ACTION_WORDS,
     CHANGE_VERBS_EN,
     DONE_AS,
     REQUEST_WORDS,
@@ -65,7 +66,9 @@ def write_targets(
     named = with_fields(named, fields_written(writes, api, verb, words, stated), kinded)  # "the email of X"
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     named = own_routes(named)  # not the same write under a parent (``twin_routes``)
-    return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
+    # a verb the language knows as no change (a read's) only a write saying it; one it does not know, ordering
+    # a change of a thing (``actions.verb_of_it``: «задай ему квоту»), the writes
+    return named or (writes if orders_write(verb) or verb not in ACTION_WORDS else []) or hits
 
 
 def _done_as(verb: str) -> set[str]:
