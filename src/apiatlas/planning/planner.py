@@ -38,7 +38,7 @@ from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.model import PlanResult, PlanValue
-from apiatlas.planning.pointing import placed, refers_back
+from apiatlas.planning.pointing import bare_change, placed, refers_back
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -188,7 +188,9 @@ class Planner:
             before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
             parts: list[tuple[RequestAction, PlanResult]] = []
             for action in actions:  # in order: one pointing back writes to what the one before acts on
-                back = refers_back(action.text, before.get(id(action), []))
+                back = refers_back(action.text, before.get(id(action), [])) or (
+                    bool(parts) and bare_change(action, found, self.cache.vocabulary)
+                )  # "… Change it to X" said without "it": «Поменяй на X»
                 ends = [r.chains[0].target for _, r in parts if r.chains]
                 pointed = ends[-1] if back and ends else ""
 
