@@ -317,3 +317,12 @@ def test_a_verb_before_a_dative_pronoun_opens_an_action() -> None:
         ("Создай коробку box-1", "создай", True),
         ("задай ей крышку", "задай", True),
     ]
+
+
+def test_a_second_thing_found_through_the_first_is_a_second_read() -> None:
+    # "… and the volume behind it": found through the claim, read after it; two things read apart are one
+    assert _actions("Show the claim of box b-1 and the volume behind it") == [
+        ("Show the claim of box b-1", "show", False),
+        ("show the volume behind it", "show", False),
+    ]
+    assert len(_actions("Show the members and the notes of the team Rockets")) == 1

@@ -221,9 +221,13 @@ def _copied(part: str, verb: str) -> list[RequestAction]:
 def _second_thing(join: str, after: str, verb: str) -> bool:
     """A second thing a write is done to: "and" and an article after a verb that orders a change
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
-    action ("Show the members and the notes of X")."""
+    action ("Show the members and the notes of X") unless it is found through the first ("… and the
+    persistent volume behind it": an object pronoun in its phrase, which points back at the first)."""
     said = _WORD.findall(after[:12].lower())
-    return orders_write(verb) and "and" in join.lower().split() and bool(said) and said[0] in _ARTICLES
+    if not ("and" in join.lower().split() and bool(said) and said[0] in _ARTICLES):
+        return False
+    phrase = _WORD.findall(_JOINS.split(after, maxsplit=1)[0].lower())
+    return orders_write(verb) or (bool(verb) and any(w in _OBJECT_PRONOUNS for w in phrase))
 
 
 def asks(text: str) -> bool:
