@@ -317,6 +317,9 @@ def test_a_verb_before_a_dative_pronoun_opens_an_action() -> None:
         ("Создай коробку box-1", "создай", True),
         ("задай ей крышку", "задай", True),
     ]
+    gives = [a.gives for a in split_actions("Создай коробку box-1 и задай ей крышку", [])]
+    assert gives == [False, True]  # a lid given to the box
+    assert not any(a.gives for a in split_actions("Get the invoices and sort them by amount", []))
 
 
 def test_a_second_thing_found_through_the_first_is_a_second_read() -> None:

@@ -112,8 +112,8 @@ def _post(key: str, title: str) -> Api:
     return Api(key=key, object_key="", title=title, side_effect=SideEffect.WRITE)
 
 
-def test_a_verb_the_language_does_not_know_ordering_a_change_ends_at_a_write(fleet: Snapshot) -> None:
+def test_a_verb_the_language_does_not_know_giving_a_thing_ends_at_a_write(fleet: Snapshot) -> None:
     hits = ["GET /disks/{name}", "DELETE /disks/{name}"]
-    # «задай» (set) is no verb of the language: an action judged to write ends at the writes among its hits
-    assert write_targets(hits, fleet.get_api, "задай") == ["DELETE /disks/{name}"]
-    assert write_targets(hits, fleet.get_api, "show") == hits  # a verb of asking: no write
+    # «задай ему квоту»: «задай» (set) is no verb of the language; giving a thing to "it", it ends at a write
+    assert write_targets(hits, fleet.get_api, "задай", gives=True) == ["DELETE /disks/{name}"]
+    assert write_targets(hits, fleet.get_api, "sort") == hits  # "sort them": only a write saying it

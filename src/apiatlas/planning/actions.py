@@ -58,11 +58,13 @@ _SENTENCE_END = re.compile(r"[.?!]\s")
 @dataclass(frozen=True)
 class RequestAction:
     """One action of a request: its words as written, its verb ("" when it opens with none), whether the
-    verb orders a write."""
+    verb orders a write, whether it gives a thing to what a dative pronoun after it stands for (a verb the
+    language need not know: that thing is made, ``write_choice.write_targets``)."""
 
     text: str
     verb: str
     writes: bool
+    gives: bool = False  # its verb gives a thing to what a pronoun stands for («задай ему квоту»)
 
 
 def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> str:
@@ -150,7 +152,8 @@ def split_actions(
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
             part, done = as_sent(part, done)  # "email it to …": send it
-            out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
+            gives = _DATIVE.search(part) is not None  # «задай ему квоту»: a quota given to it
+            out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS, gives=gives))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
             writes = writes and not _asks_with_object(part, verb)  # «выдай список книг»: a read
@@ -165,7 +168,9 @@ def _asks_with_object(part: str, verb: str) -> bool:
 
 
 # the pronoun of the thing a verb acts on, and of whom it is done to («задай ему квоту»)
-_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их", "ему", "ей", "им"))
+_DATIVES = ("ему", "ей", "им")
+_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их", *_DATIVES))
+_DATIVE = re.compile(rf"^\s*\S+\s+(?:{'|'.join(_DATIVES)})\s+[^\W\d_]", re.IGNORECASE)  # then a noun
 _DASH = re.compile(r"\s[—–]\s")  # a dash between words: what is said before it sets the scene
 
 

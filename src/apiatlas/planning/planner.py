@@ -218,6 +218,7 @@ class Planner:
         if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
             ctx.found.extend(dated)
         ctx.verb = action.verb if action is not None and action.writes else ""
+        ctx.gives = action is not None and action.gives
         ctx.pointed = pointed
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -344,8 +345,9 @@ class Planner:
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(
-                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
-            )
+                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated,
+                gives=ctx.gives,
+            )  # fmt: skip
             hits = noun_creates(hits, ctx.verb)  # "Remind me …": the create of a reminder
         elif asks(ctx.request) or not orders_write_in(re.findall(r"\w+", ctx.request.lower())):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")
