@@ -34,6 +34,7 @@ from apiatlas.planning.intent import (
     kinds_read_across,
     named_kinds,
 )
+from apiatlas.planning.kind_tails import tails_across
 from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
@@ -262,6 +263,7 @@ class Planner:
         kinds = foreign_kinds(self.search, vocabulary, read, found)  # «покупателя»: buyer
         found = hinted_across(request, found, kinds)
         across = named_across(self.search, vocabulary, _LETTERS.findall(read), kinds)  # «канала general»
+        across = {**across, **tails_across(self.cache.kind_parts, request)}  # "… persistent volume … claim X"
         found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]

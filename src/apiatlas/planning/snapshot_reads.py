@@ -16,7 +16,7 @@ from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.flags import flag_verbs, item_updates
 from apiatlas.planning.intent import own_kind
-from apiatlas.planning.kind_tails import with_tails
+from apiatlas.planning.kind_tails import kind_words, with_tails
 from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_kind
@@ -56,6 +56,8 @@ class SnapshotCache:
         plain = PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS  # no initials
         vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles, plain, self._said_of), titles)
         self.vocabulary = with_detail_words(vocabulary, self.names)
+        compound = [k for k in self.vocabulary.kinds if len(k) >= 2 * 4]  # as ``with_tails`` reads them
+        self.kind_parts = kind_words(compound, titles)  # each closed-compound kind's words (``tails_said``)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
         self.paged: dict[str, set[str]] = {}  # a page list's key -> the kinds it holds (``pages`` read back)
