@@ -309,3 +309,23 @@ def test_the_change_a_pronoun_s_verb_orders_is_planned_on_what_the_action_before
     best = Planner(snap).plan("Create the folder f-1 and limit it to 5 GB with a storage quota").chains[0]
     apis = [s.api for s in best.steps]
     assert "POST /folders" in apis and apis[-1] == "POST /folders/{folder}/storagequotas"
+
+
+def test_a_verb_before_a_dative_pronoun_opens_an_action() -> None:
+    # «задай ему квоту»: set it a quota; the pronoun of whom it is done to, as «ограничь его …»
+    assert _actions("Создай коробку box-1 и задай ей крышку") == [
+        ("Создай коробку box-1", "создай", True),
+        ("задай ей крышку", "задай", True),
+    ]
+    gives = [a.gives for a in split_actions("Создай коробку box-1 и задай ей крышку", [])]
+    assert gives == [False, True]  # a lid given to the box
+    assert not any(a.gives for a in split_actions("Get the invoices and sort them by amount", []))
+
+
+def test_a_second_thing_found_through_the_first_is_a_second_read() -> None:
+    # "… and the volume behind it": found through the claim, read after it; two things read apart are one
+    assert _actions("Show the claim of box b-1 and the volume behind it") == [
+        ("Show the claim of box b-1", "show", False),
+        ("show the volume behind it", "show", False),
+    ]
+    assert len(_actions("Show the members and the notes of the team Rockets")) == 1

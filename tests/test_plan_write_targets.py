@@ -110,3 +110,10 @@ def test_a_cancel_no_write_says_is_done_as_the_delete() -> None:
 
 def _post(key: str, title: str) -> Api:
     return Api(key=key, object_key="", title=title, side_effect=SideEffect.WRITE)
+
+
+def test_a_verb_the_language_does_not_know_giving_a_thing_ends_at_a_write(fleet: Snapshot) -> None:
+    hits = ["GET /disks/{name}", "DELETE /disks/{name}"]
+    # «задай ему квоту»: «задай» (set) is no verb of the language; giving a thing to "it", it ends at a write
+    assert write_targets(hits, fleet.get_api, "задай", gives=True) == ["DELETE /disks/{name}"]
+    assert write_targets(hits, fleet.get_api, "sort") == hits  # "sort them": only a write saying it

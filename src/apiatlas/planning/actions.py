@@ -62,11 +62,13 @@ _AGAIN = "re-"  # a verb done again ("re-send", "re-open"): the verb's own actio
 @dataclass(frozen=True)
 class RequestAction:
     """One action of a request: its words as written, its verb ("" when it opens with none), whether the
-    verb orders a write."""
+    verb orders a write, whether it gives a thing to what a dative pronoun after it stands for (a verb the
+    language need not know: that thing is made, ``write_choice.write_targets``)."""
 
     text: str
     verb: str
     writes: bool
+    gives: bool = False  # its verb gives a thing to what a pronoun stands for («задай ему квоту»)
 
 
 def action_verb(text: str, verbs: Callable[[], frozenset[str]] = frozenset) -> str:
@@ -157,7 +159,8 @@ def split_actions(
             out.extend(_copied(part, verb))
         elif not verb and (done := verb_of_it(part)):  # "limit it to …": a change, unless a verb of asking
             part, done = as_sent(part, done)  # "email it to …": send it
-            out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS))
+            gives = _DATIVE.search(part) is not None  # «задай ему квоту»: a quota given to it
+            out.append(RequestAction(text=part, verb=done, writes=done not in ASKING_VERBS, gives=gives))
         else:
             writes = orders_write(verb) or (verb not in ACTION_WORDS and bool(verb))  # the catalog's own
             writes = writes and not _asks_with_object(part, verb)  # «выдай список книг»: a read
@@ -171,7 +174,10 @@ def _asks_with_object(part: str, verb: str) -> bool:
     return verb in ASKING_WITH and verb in words and asks_with_object(words[words.index(verb) :])
 
 
-_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их"))
+# the pronoun of the thing a verb acts on, and of whom it is done to («задай ему квоту»)
+_DATIVES = ("ему", "ей", "им")
+_OBJECT_PRONOUNS = frozenset(("it", "them", "его", "её", "ее", "их", *_DATIVES))
+_DATIVE = re.compile(rf"^\s*\S+\s+(?:{'|'.join(_DATIVES)})\s+[^\W\d_]", re.IGNORECASE)  # then a noun
 _DASH = re.compile(r"\s[—–]\s")  # a dash between words: what is said before it sets the scene
 
 
@@ -225,10 +231,14 @@ def _copied(part: str, verb: str) -> list[RequestAction]:
 def _second_thing(join: str, after: str, verb: str) -> bool:
     """A second thing a write is done to: "and" and an article after a verb that orders a change
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
-    action ("Show the members and the notes of X")."""
+    action ("Show the members and the notes of X") unless it is found through the first ("… and the
+    persistent volume behind it": an object pronoun in its phrase, which points back at the first)."""
     said = WORD.findall(after[:12].lower())
     listed = "and" in join.lower().split() or (_comma_only(join) and _LIST_END.search(after) is not None)
-    return orders_write(verb) and listed and bool(said) and said[0] in ARTICLES
+    if not (listed and bool(said) and said[0] in ARTICLES):
+        return False
+    phrase = WORD.findall(_JOINS.split(after, maxsplit=1)[0].lower())
+    return orders_write(verb) or (bool(verb) and any(w in _OBJECT_PRONOUNS for w in phrase))
 
 
 def asks(text: str) -> bool:

@@ -41,9 +41,11 @@ class PlanContext:
     who: bool = False  # the request asks who: a list of people answers it (see ``intent.asks_who``)
     counted: frozenset[str] = frozenset()  # stems of what the request counts (see ``intent.counted``)
     verb: str = ""  # the verb of an action ordering a write (``actions.RequestAction``); "" for a read
+    gives: bool = False  # ... giving a thing to what a pronoun stands for (``RequestAction.gives``)
     newest: frozenset[str] = frozenset()  # kinds of thing the request asks the newest of, that a list holds
     every: bool = False  # the request says a change is done to every thing of a kind (``says_every``)
     collective: dict[str, str] = field(default_factory=dict)  # a collection write -> its item write
+    partial: dict[str, str] = field(default_factory=dict)  # a PATCH -> the PUT of its path it serves for
     members: frozenset[str] = frozenset()  # writes to the things in where a thing goes (``intent.holds``)
     pointed: str = ""  # an action pointing back: the API the action before it ends at
     bridged: frozenset[str] = frozenset()  # catalog stems its foreign words read as (``read_across``)

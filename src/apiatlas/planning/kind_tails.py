@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 
 from apiatlas.language.catalog import CatalogVocabulary
+from apiatlas.text import stem
 
 _CAMEL = re.compile(r"\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b")
 _PART = re.compile(r"[A-Z][a-z0-9]+")
@@ -91,3 +92,23 @@ def with_tails(
             "expansions": {**expansions, **vocabulary.expansions},
         }
     )
+
+
+def tails_said(words: Mapping[str, list[str]], said: Iterable[str]) -> dict[str, str]:
+    """The last word of a closed-compound kind said alone (a tail of one word, too often said of other
+    things to name a kind by itself: "claim" ends ``PersistentVolumeClaim`` and ``ResourceClaim``) -> that
+    kind, where the request ``said`` (lower case) says each of the kind's other words too and no other
+    kind's: "the persistent volume behind the claim data-pg-0" names a persistent volume claim."""
+    request = set(said)
+    found: dict[str, list[str]] = {}
+    for kind, parts in words.items():
+        if len(parts) >= MIN_WORDS and parts[-1] in request and set(parts[:-1]) <= request:
+            found.setdefault(parts[-1], []).append(kind)
+    return {tail: kinds[0] for tail, kinds in found.items() if len(kinds) == 1}
+
+
+def tails_across(words: Mapping[str, list[str]], request: str) -> dict[str, str]:
+    """``tails_said`` of the words of ``request``, as stems (the tail's -> the kind's), the way names are
+    read after a kind said in other words (``said_names``: ``across``)."""
+    said = tails_said(words, (w.lower() for w in re.findall(r"[^\W\d_]+", request)))
+    return {stem(tail): stem(kind) for tail, kind in said.items()}

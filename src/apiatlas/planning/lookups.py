@@ -196,7 +196,7 @@ def wanted(api: Api, name: str, required: bool, vocabulary: CatalogVocabulary) -
     thing of the catalog (``channel``, ``user``, ``users``), or, of an operation that declares no input
     required, one another operation requires (``ts`` of ``conversations.replies``; ``chat.update``
     requires it). A chain may feed it; a plan without it asks nothing."""
-    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or _item_change(api, name):
+    if required or item_kind(api, name) or name.lower() in CREDENTIAL_PARAMS or item_change(api, name):
         return False
     if _flag(api, name):
         return False
@@ -215,7 +215,7 @@ def _flag(api: Api, name: str) -> bool:
     )
 
 
-def _item_change(api: Api, name: str) -> bool:
+def item_change(api: Api, name: str) -> bool:
     """Whether ``name`` is a body field of a write to one item its path names by a required input
     (``POST /boxes/{box}``) or of the create of a kind (``POST /boxes``): such a write carries what the
     request says of the item, no other thing."""

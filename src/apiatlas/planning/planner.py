@@ -34,11 +34,12 @@ from apiatlas.planning.intent import (
     kinds_read_across,
     named_kinds,
 )
+from apiatlas.planning.kind_tails import tails_across
 from apiatlas.planning.kind_verbs import kind_verbs, noun_creates
 from apiatlas.planning.kind_writes import KindWrites
 from apiatlas.planning.kinds_across import as_catalog_stems, foreign_kinds, hinted_across, named_across
 from apiatlas.planning.model import PlanResult, PlanValue
-from apiatlas.planning.pointing import placed, refers_back
+from apiatlas.planning.pointing import bare_change, placed, refers_back
 from apiatlas.planning.relevance import (
     Relevance,
     Terms,
@@ -59,6 +60,7 @@ from apiatlas.planning.steps import (
 )
 from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.twins import plain_twins
+from apiatlas.planning.unknown_verbs import unknown_verb
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.planning.write_choice import collection_write, reads, said_new, says_every, write_targets
 from apiatlas.search.hybrid import HybridSearch
@@ -187,7 +189,9 @@ class Planner:
             before = {id(a): [b.text for b in actions[:n]] for n, a in enumerate(actions)}
             parts: list[tuple[RequestAction, PlanResult]] = []
             for action in actions:  # in order: one pointing back writes to what the one before acts on
-                back = refers_back(action.text, before.get(id(action), []))
+                back = refers_back(action.text, before.get(id(action), [])) or (
+                    bool(parts) and bare_change(action, found, self.cache.vocabulary)
+                )  # "… Change it to X" said without "it": «Поменяй на X»
                 ends = [r.chains[0].target for _, r in parts if r.chains]
                 pointed = ends[-1] if back and ends else ""
 
@@ -215,6 +219,7 @@ class Planner:
         if dated and not any(f.kind in v.DATE_KINDS for f in ctx.found):
             ctx.found.extend(dated)
         ctx.verb = action.verb if action is not None and action.writes else ""
+        ctx.gives = action is not None and action.gives
         ctx.pointed = pointed
         values = [PlanValue(kind=f.kind, value=f.value, text=f.text, hint=f.hint) for f in ctx.found]
         targets = self._targets(ctx, target)
@@ -258,6 +263,7 @@ class Planner:
         kinds = foreign_kinds(self.search, vocabulary, read, found)  # «покупателя»: buyer
         found = hinted_across(request, found, kinds)
         across = named_across(self.search, vocabulary, _LETTERS.findall(read), kinds)  # «канала general»
+        across = {**across, **tails_across(self.cache.kind_parts, request)}  # "… persistent volume … claim X"
         found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
         stated = [f.text for f in found]
@@ -284,8 +290,12 @@ class Planner:
         )  # fmt: skip
 
     def _verbs(self, request: str) -> Callable[[], frozenset[str]]:
-        """The verbs the catalog's writes say, and the kinds it creates the request says as verbs."""
-        said = kind_verbs(request, self.cache.creates(), self.cache.api, self.cache.vocabulary.kind_set)
+        """The verbs the catalog's writes say, the kinds it creates the request says as verbs, and a verb
+        neither the language nor the catalog knows opening it before a thing named (``unknown_verb``)."""
+        kinds = self.cache.vocabulary.kind_set
+        said = kind_verbs(request, self.cache.creates(), self.cache.api, kinds)
+        if unknown := unknown_verb(request, kinds, self.search.uses_term):  # "Cordon node worker-5"
+            said = said | {unknown}
         return (lambda: self.cache.write_verbs() | said) if said else self.cache.write_verbs
 
     def _newest(self, request: str) -> frozenset[str]:
@@ -329,13 +339,17 @@ class Planner:
         if ctx.verb and ctx.every:  # "… all the servers …": the write done to the whole collection at once
             ctx.collective = {c: k for k in [*pool, *kinded] if (c := collection_write(k))}
         hits = [k for k in [*pool, *kinded, *members, *ctx.collective] if self.scoring.readable(ctx, k)]
+        if ctx.verb and not ctx.every:  # no "all": a write to one item, not to the collection it is in
+            hits = [k for k in hits if k not in self.cache.item_collections()] or hits
+        hits = self.scoring.partials(ctx, hits) if ctx.verb else hits  # a PATCH beside a whole replacement
         hits = own_reads(hits, ctx.api)  # not a read under a parent its own route filters by
         hits = plain_twins(hits, self.cache.namespaces(), ctx.words)  # ``ns.a.b`` beside ``a.b``: the plain
         if ctx.verb:  # an action ordering a write ends at one, when the caller may write
             stated = {h for f in ctx.found if (h := f.hint) and not said_new(ctx.request, h)}
             hits = write_targets(
-                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated
-            )
+                hits, ctx.api, ctx.verb, ctx.words, of_kinds=set(kinded), members=set(members), stated=stated,
+                gives=ctx.gives,
+            )  # fmt: skip
             hits = noun_creates(hits, ctx.verb)  # "Remind me …": the create of a reminder
         elif asks(ctx.request) or not orders_write_in(re.findall(r"\w+", ctx.request.lower())):
             hits = [k for k in hits if reads(ctx.api(k))] or hits  # none ordered: a read ("Who is in …")

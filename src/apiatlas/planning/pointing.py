@@ -9,9 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from apiatlas.catalog.model import CREDENTIAL_PARAMS, SideEffect
-from apiatlas.language.catalog import singular
+from apiatlas.language.catalog import CatalogVocabulary, singular
 from apiatlas.language.words import REFERRING_WORDS, TIME_NOUNS
+from apiatlas.planning import values as v
 from apiatlas.planning.actions import RequestAction
+from apiatlas.planning.intent import named_kinds
 from apiatlas.planning.model import CandidateChain, InputSource, PlannedStep
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -28,6 +30,15 @@ def refers_back(text: str, earlier: Sequence[str] = ()) -> bool:
         w in REFERRING_WORDS and (n + 1 >= len(words) or words[n + 1] not in TIME_NOUNS)
         for n, w in enumerate(words)
     )
+
+
+def bare_change(action: RequestAction, found: list[v.ExtractedValue], vocabulary: CatalogVocabulary) -> bool:
+    """Whether ``action`` orders a change naming no kind of thing and no thing by a kind's name ("… Update to
+    image X", «… Поменяй на X»): what it changes is what the action before it acts on, as if it said "it"."""
+    inside = [f for f in found if f.text in action.text]
+    if not action.writes or any(f.hint in vocabulary.kind_set for f in inside):
+        return False
+    return not named_kinds(action.text, [f.text for f in found], vocabulary)
 
 
 _PLACED_IT = re.compile(r"\b(?:in|into|to)\s+(?:it|them)\b", re.IGNORECASE)

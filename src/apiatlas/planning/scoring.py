@@ -98,9 +98,20 @@ class ChainScoring:
 
     def inherited(self, ctx: PlanContext, key: str) -> float:
         """What a collection write gains from the item write it does to all ("delete all boxes": the
-        relevance of ``DELETE …/boxes/{name}`` beyond that of ``DELETE …/boxes``, ``ctx.collective``)."""
-        item = ctx.collective.get(key)
-        return max(0.0, self.rel(ctx, item) - self.rel(ctx, key)) if item else 0.0
+        relevance of ``DELETE …/boxes/{name}`` beyond that of ``DELETE …/boxes``, ``ctx.collective``), and a
+        ``PATCH`` from the ``PUT`` of its path it serves for (``ctx.partial``: their titles' wording is no
+        reason to replace a whole thing, ``replaces_whole``)."""
+        other = ctx.collective.get(key) or ctx.partial.get(key)
+        return max(0.0, self.rel(ctx, other) - self.rel(ctx, key)) if other else 0.0
+
+    def partials(self, ctx: PlanContext, hits: list[str]) -> list[str]:
+        """``hits`` with the ``PATCH`` of each ``PUT`` among them that replaces a whole thing where that
+        partial change serves (``replaces``), each kept in ``ctx.partial`` (its ``PUT``)."""
+        for key in hits:
+            api = ctx.api(key) if key.startswith("PUT ") else None
+            if api is not None and self.replaces(ctx, api):
+                ctx.partial.setdefault("PATCH " + key.partition(" ")[2], key)
+        return hits + [k for k in ctx.partial if k not in hits]
 
     def readable(self, ctx: PlanContext, key: str) -> bool:
         """Whether a chain may use ``key`` (kept, and ``allow`` lets it), once per plan and API."""

@@ -16,13 +16,14 @@ from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.entry_inputs import EntryInputs
 from apiatlas.planning.flags import flag_verbs, item_updates
 from apiatlas.planning.intent import own_kind
-from apiatlas.planning.kind_tails import with_tails
+from apiatlas.planning.kind_tails import kind_words, with_tails
 from apiatlas.planning.kind_verbs import created_kinds
 from apiatlas.planning.lookups import kinds_listed_by, listed_item
 from apiatlas.planning.page_lists import page_kind
 from apiatlas.planning.prefixed import prefixed_verbs, with_prefixed
 from apiatlas.planning.twin_routes import scoped_routes
 from apiatlas.planning.twins import twin_spaces
+from apiatlas.planning.write_choice import collection_write
 from apiatlas.snapshot import CatalogReader
 from apiatlas.snapshot.graph_links import Link
 
@@ -55,12 +56,15 @@ class SnapshotCache:
         plain = PLAIN_WORDS | SENTENCE_WORDS | ACTION_WORDS  # no initials
         vocabulary = with_prefixed(with_tails(snapshot.vocabulary(), titles, plain, self._said_of), titles)
         self.vocabulary = with_detail_words(vocabulary, self.names)
+        compound = [k for k in self.vocabulary.kinds if len(k) >= 2 * 4]  # as ``with_tails`` reads them
+        self.kind_parts = kind_words(compound, titles)  # each closed-compound kind's words (``tails_said``)
         self.verbs: frozenset[str] | None = None
         self.pages: dict[str, set[str]] | None = None
         self.paged: dict[str, set[str]] = {}  # a page list's key -> the kinds it holds (``pages`` read back)
         self.created: dict[str, list[str]] | None = None
         self.spaces: frozenset[str] | None = None
         self.scoped: dict[str, list[tuple[str, str]]] | None = None
+        self.collections: frozenset[str] | None = None
 
     def _said_of(self, word: str, kind: str) -> bool:
         """Whether the catalog's search finds, among its best three hits for ``word``, an operation on
@@ -206,6 +210,14 @@ class SnapshotCache:
             updates = (self.api(k) for k in item_updates(self.snapshot.all_api_keys()))
             self.verbs |= flag_verbs(updates, self.vocabulary.kinds)  # ``spec.halt``: "Halt the …"
         return self.verbs
+
+    def item_collections(self) -> frozenset[str]:
+        """The writes done to a whole collection whose item write the catalog also has (``DELETE …/boxes``
+        beside ``DELETE …/boxes/{name}``; ``write_choice.collection_write``), read from the keys once."""
+        if self.collections is None:
+            keys = set(self.snapshot.all_api_keys())
+            self.collections = frozenset(c for k in keys if (c := collection_write(k)) in keys)
+        return self.collections
 
     def namespaces(self) -> frozenset[str]:
         """The leading parts the catalog puts before several of its operations (``twins.twin_spaces``)."""

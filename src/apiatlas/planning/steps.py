@@ -16,6 +16,7 @@ from apiatlas.planning.lookups import (
     OWN_ID_FIELDS,
     URL_FIELDS,
     input_kind,
+    item_change,
     item_kind,
     pick_field,
     picked_name,
@@ -347,6 +348,8 @@ def _named_producers(ctx: PlanContext, api: Api) -> set[str]:
     for edge in ctx.edges_into(api.key):
         producer = ctx.api(edge.producer) if edge.consumer_table is None else None
         if producer is None or edge.consumer_field.lower() in out or _item_of(producer, api):
+            continue
+        if item_change(api, edge.consumer_field):  # a write to one item carries what is said of it
             continue
         if _names(ctx, producer) or (mailed and _mailed(ctx, producer, own)):
             out.add(edge.consumer_field.lower())

@@ -36,6 +36,7 @@ def write_targets(
     of_kinds: Collection[str] = (),
     members: Collection[str] = (),
     stated: Collection[str] = (),
+    gives: bool = False,
 ) -> list[str]:
     """The targets of an action ordering a write (``verb``): of the candidate ``hits``, the writes whose
     path or title says the verb ("pin": ``POST /pins.add``, "Pins an item"), else every write, else the
@@ -48,7 +49,8 @@ def write_targets(
     the create of a kind it names one of (``POST /servers`` beside ``PATCH /servers/{name}``). A verb of
     another script than the catalog's («удали») also says its action's words in the catalog's (delete,
     remove). A verb no write says is done as the action ``DONE_AS`` names when one says that (cancel:
-    the write saying delete)."""
+    the write saying delete). ``gives``: the action gives a thing to what a pronoun stands for («задай ему
+    квоту»): a verb the language does not know ends at the writes, not at any hit."""
     writes = [k for k in hits if not reads(api(k))]
     said = _verb_stems(verb)
     deleting = {stem(w) for w in REQUEST_WORDS["delete"]}
@@ -65,7 +67,9 @@ def write_targets(
     named = with_fields(named, fields_written(writes, api, verb, words, stated), kinded)  # "the email of X"
     named += [k for k in writes if k in members and k not in named]  # to the things in where it goes
     named = own_routes(named)  # not the same write under a parent (``twin_routes``)
-    return named or (writes if orders_write(verb) else []) or hits  # an unknown verb: only a write saying it
+    # a verb the language does not know: only a write saying it ("sort them": no write), unless it gives a
+    # thing to what a pronoun stands for (``gives``: «задай ему квоту»): the writes
+    return named or (writes if orders_write(verb) or gives else []) or hits
 
 
 def _done_as(verb: str) -> set[str]:
