@@ -53,4 +53,8 @@ def fused_scores(
         # one operation under several paths; «всех неймспейсов» read as the catalog writes it
         read = view.read if view.read != view.said else None  # ("hpa" spelled out in ``said`` only)
         actions.twins().lift(fused, said, mismatch, on_named, read=read)
+        # one resource's operations in the order of what the request orders, or says it reads
+        if view.asked or actions.orders_read(said):
+            kinds = actions.wanted_kinds(said, view.asked)
+            actions.families().order(fused, actions.kinds_of(fused), kinds)
     return fused, exact
