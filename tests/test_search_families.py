@@ -23,6 +23,8 @@ from apiatlas.snapshot.reader import Snapshot
         ("DELETE /v1/boards/{name}", "/v1/boards"),
         ("GET /v1/teams/{team}/boards/{name}", "/v1/teams/{team}/boards"),
         ("GET /v1/boards/{name}/status", "/v1/boards/{name}/status"),  # a part: a family of its own
+        ("GET /notes.history", "/notes"),  # an RPC method: its namespace
+        ("POST /admin.notes.archive", "/admin.notes"),
         ("GET /{name}", ""),  # nothing but a parameter
         ("boards.list", ""),  # no HTTP operation
     ],
@@ -93,3 +95,34 @@ def test_a_request_that_says_it_reads_finds_the_read_of_the_family(tmp_path: Pat
         made = search.search("create a board", mode=SearchMode.LEXICAL)
     assert shown.ranked[0].api_key == "GET /v1/boards", [(h.api_key, h.score) for h in shown.ranked]
     assert made.ranked[0].api_key == "POST /v1/boards", [(h.api_key, h.score) for h in made.ranked]
+
+
+NOTES = [  # RPC methods of one namespace: the read's card says its words fewer times than the write's
+    Api(
+        key="GET /notes.history",
+        object_key="notes",
+        title="Fetches the history of notes",
+        description=PAGING,
+        executor=ExecutorBinding(kind="http", target="GET /notes.history"),
+    ),
+    Api(
+        key="POST /notes.stamp",
+        object_key="notes",
+        title="Stamps the latest note of a board",
+        description="Stamps the latest note.",
+        executor=ExecutorBinding(kind="http", target="POST /notes.stamp"),
+    ),
+]
+
+
+def test_a_get_of_an_rpc_namespace_is_its_read(tmp_path: Path) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "notes.atlas"
+    index_and_write(
+        catalog_of(NOTES), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        search = HybridSearch(snapshot, None, FusionSettings())
+        shown = search.search("show the latest notes of board b1", mode=SearchMode.LEXICAL)
+    assert shown.ranked[0].api_key == "GET /notes.history", [(h.api_key, h.score) for h in shown.ranked]

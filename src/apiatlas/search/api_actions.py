@@ -166,9 +166,17 @@ class ApiActions:
         return not QUESTION_WORDS.isdisjoint(said[:2])
 
     def kinds_of(self, keys: Iterable[str]) -> dict[str, str]:
-        """The kind of action (``ACTION_KIND``) each of ``keys`` does, when its key says it."""
+        """The kind of action (``ACTION_KIND``) each of ``keys`` does, when its key says it; a ``GET``
+        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe."""
         actions = self.key_actions()
-        return {k: ACTION_KIND.get(a, a) for k in keys if (a := actions.get(k))}
+        out: dict[str, str] = {}
+        for key in keys:
+            action = actions.get(key)
+            if action:
+                out[key] = ACTION_KIND.get(action, action)
+            elif key.startswith("GET "):
+                out[key] = "read"
+        return out
 
     def _shape(self, key: str) -> tuple[str, str, str]:
         """``(resource_of(key), item_of_collection(key), part_of(key))``, read once per key (searches

@@ -1,5 +1,6 @@
 """The operations on one resource (a family), read off the catalog's keys: a collection's path and its
-item's (``GET /v1/things``, ``POST /v1/things``, ``GET /v1/things/{id}``, ``DELETE /v1/things/{id}`` …).
+item's (``GET /v1/things``, ``POST /v1/things``, ``GET /v1/things/{id}``, ``DELETE /v1/things/{id}`` …),
+or the RPC methods of one namespace (``GET /things.list``, ``GET /things.info``, ``POST /things.archive``).
 
 Their cards say the same words (the resource's), and what tells them apart in the fused score is noise
 of the card: the list's long description of paging parameters weighs its words down in bm25, a write's
@@ -18,13 +19,17 @@ from apiatlas.catalog.actions import HTTP_METHODS
 
 def family_of(key: str) -> str:
     """The collection path an HTTP operation acts on or on an item of (``GET /v1/things/{id}``:
-    ``/v1/things``); "" for a key that is no ``METHOD /path``, or a path that is only parameters."""
+    ``/v1/things``), or the namespace of an RPC method's path (``GET /things.list``, ``POST
+    /things.archive``: ``/things``); "" for a key that is no ``METHOD /path``, or a path that is only
+    parameters."""
     method, _, path = key.partition(" ")
     if method.upper() not in HTTP_METHODS or not path.startswith("/"):
         return ""
     segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
     if segments and segments[-1].startswith("{"):
         segments = segments[:-1]
+    elif segments and "." in segments[-1]:  # an RPC method: its namespace
+        segments[-1] = segments[-1].rsplit(".", 1)[0]
     if not segments or segments[-1].startswith("{"):
         return ""
     return "/" + "/".join(segments)
