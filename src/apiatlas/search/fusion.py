@@ -27,7 +27,8 @@ def fused_scores(
     by default; an abbreviation spelled out). ``named_writes``: a request that orders no change demotes the
     operations whose names open with a change verb too (``ApiActions.demote_unasked``), and one resource's
     operations are ordered by what the request orders (``search.families``): the planner, which reads a
-    request's orders itself, asks for neither (with the order its Slack and Stripe chains lost a case each)."""
+    request's orders itself, asks for neither (with the order, its Slack and Stripe chains lost a case
+    each)."""
     s = settings
     lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
     exact = [k for k, v in lexical.items() if v[2]]
