@@ -4,7 +4,7 @@ the signals by which a search says a request orders what no callable API does.""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -27,7 +27,9 @@ from apiatlas.language.actions import (
     is_read_verb,
     orders_write_in,
 )
+from apiatlas.language.words import QUESTION_WORDS
 from apiatlas.search.confidence import coverage
+from apiatlas.search.families import Families
 from apiatlas.search.lexical import LexicalIndex
 from apiatlas.search.twins import Twins, number_forms
 from apiatlas.snapshot.catalog_reader import CatalogReader
@@ -59,7 +61,14 @@ class ApiActions:
         self._takes: dict[str, frozenset[str]] = {}  # API key -> the stems of its parameters
         self._kept_takes: dict[str, frozenset[str]] = {}  # object -> its kept APIs' ones
         self._twins: Twins | None = None
+        self._families: Families | None = None
         self._name_verbs: dict[str, str] = {}  # key -> the verb its name opens with (``name_verb``)
+
+    def families(self) -> Families:
+        """The families of the kept operations (``search.families``), read once."""
+        if self._families is None:
+            self._families = Families()
+        return self._families
 
     def twins(self) -> Twins:
         """The kept operations' scope twins and variants (``search.twins``), read once."""
@@ -112,9 +121,7 @@ class ApiActions:
         Each applies once per API. Returns the candidates on a resource the request names (a part of
         one item of it too)."""
         actions = self.key_actions()
-        kinds = {ACTION_KIND.get(a, a) for a in asked} or (
-            set() if self.code_members() or orders_write_in(said) else {"read"}  # «выдай список …» reads
-        )
+        kinds = self.wanted_kinds(said, asked)
         named = {"".join(said[i : i + n]) for n in (1, 2, 3) for i in range(len(said) - n + 1)}
         read = self._shapes  # ``_shape`` of each from its cache, no call per candidate
         shapes = {key: read.get(key) or self._shape(key) for key in fused}
@@ -144,6 +151,33 @@ class ApiActions:
             for k, (resource, _, part) in shapes.items()
             if (resource and resource in named_resources) or (part and part in singular)
         }
+
+    def wanted_kinds(self, said: list[str], asked: Mapping[str, str]) -> set[str]:
+        """The kinds of action a request asks for: those it orders, else a read when it orders no
+        change (none in a code snapshot, whose members' verbs change nothing by being found)."""
+        return {ACTION_KIND.get(a, a) for a in asked} or (
+            set() if self.code_members() or orders_write_in(said) else {"read"}  # «выдай список …» reads
+        )
+
+    def orders_read(self, said: list[str]) -> bool:
+        """Whether a request says it reads: a verb that asks or reads in a verb's place ("show …",
+        «выведи …»), or a question word among its first two ("which …", «какие …»)."""
+        if any(w in ASKING_VERBS or is_read_verb(w) for w in verb_places(said)):
+            return True
+        return not QUESTION_WORDS.isdisjoint(said[:2])
+
+    def kinds_of(self, keys: Iterable[str]) -> dict[str, str]:
+        """The kind of action (``ACTION_KIND``) each of ``keys`` does, when its key says it; a ``GET``
+        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe."""
+        actions = self.key_actions()
+        out: dict[str, str] = {}
+        for key in keys:
+            action = actions.get(key)
+            if action:
+                out[key] = ACTION_KIND.get(action, action)
+            elif key.startswith("GET "):
+                out[key] = "read"
+        return out
 
     def _shape(self, key: str) -> tuple[str, str, str]:
         """``(resource_of(key), item_of_collection(key), part_of(key))``, read once per key (searches

@@ -25,7 +25,10 @@ def fused_scores(
     weighed by ``settings``), an API doing another action than ordered keeping ``mismatch`` of its score;
     and the exact-name hits. ``said``: the request's words as the demotions read them (``view.said``
     by default; an abbreviation spelled out). ``named_writes``: a request that orders no change demotes the
-    operations whose names open with a change verb too (``ApiActions.demote_unasked``)."""
+    operations whose names open with a change verb too (``ApiActions.demote_unasked``), and one resource's
+    operations are ordered by what the request orders (``search.families``): the planner, which reads a
+    request's orders itself, asks for neither (with the order, its Slack and Stripe chains lost a case
+    each)."""
     s = settings
     lexical, cosines, dense_order = view.lexical, view.cosines, view.dense_order
     exact = [k for k, v in lexical.items() if v[2]]
@@ -53,4 +56,8 @@ def fused_scores(
         # one operation under several paths; «всех неймспейсов» read as the catalog writes it
         read = view.read if view.read != view.said else None  # ("hpa" spelled out in ``said`` only)
         actions.twins().lift(fused, said, mismatch, on_named, read=read)
+        # one resource's operations in the order of what the request orders, or says it reads
+        if named_writes and (view.asked or actions.orders_read(said)):
+            kinds = actions.wanted_kinds(said, view.asked)
+            actions.families().order(fused, actions.kinds_of(fused), kinds)
     return fused, exact
