@@ -37,6 +37,7 @@ def _names(*words: str) -> frozenset[str]:
         ("acknowledge the PagerDuty alert", ()),
         ("Invite everyone", ()),  # the first word is no name
         ("convert 100 USD to EUR", ()),  # acronyms and codes name kinds of things
+        ("which CRDs are installed on this cluster", ()),
         ("send an SMS to Bob", ("Bob",)),
         ("rename #general to release-notes", ()),  # ids and joined names are values of their own
     ],

@@ -51,16 +51,22 @@ def value_names(query: str) -> frozenset[str]:
 def _name(n: int, word: str) -> bool:
     """A word capitalised inside the sentence, no function word, without a digit or a mark, and not
     written all in capitals: an acronym or a code names a kind of thing ("convert 100 USD to EUR", "send
-    an SMS to …"), as a noun does, not a person or an object of its own."""
+    an SMS to …", "which CRDs are installed"), as a noun does, not a person or an object of its own."""
     lower = _APOSTROPHE.split(word.lower())[0]
     return (
         n > 0
         and word[:1].isupper()
-        and not (len(word) > 1 and word.isupper())
+        and not _acronym(word)
         and lower not in PLAIN_WORDS
         and word[:1] not in ("#", "@")
         and not _NAME_INSIDE.search(word[1:])
     )
+
+
+def _acronym(word: str) -> bool:
+    """A word written in capitals, a plural's ``s`` aside ("USD", "SMS", "CRDs")."""
+    core = word[:-1] if word.endswith("s") else word
+    return len(core) > 1 and core.isupper()
 
 
 def _content(word: str) -> bool:
