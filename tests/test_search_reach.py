@@ -452,8 +452,10 @@ def test_held_after_reads_the_words_past_the_first(library: Snapshot, provider: 
     assert money.signals["held"] > 0.0 and money.signals["held_after"] == 0.0
     renew = search.search("renew my loan for two more weeks", mode=SearchMode.HYBRID)
     assert renew.signals["held_after"] > 0.0  # "loan" is held past the verb
-    # a plain name past the verb counts: the request is about it
-    assert search.search("borrow Dune", mode=SearchMode.HYBRID).signals["held_after"] == 0.0
+    # a plain name past the verb that modifies a thing counts: the request is about that thing ...
+    assert search.search("borrow Dune films", mode=SearchMode.HYBRID).signals["held_after"] == 0.0
+    # ... a name given as a value does not: it is handed to the catalog (``search.value_names``)
+    assert search.search("borrow Dune", mode=SearchMode.HYBRID).signals["held_after"] == 1.0
 
 
 def test_a_request_opening_with_what_its_hits_are_about_keeps_that_word(

@@ -55,6 +55,7 @@ from apiatlas.language.actions import ACTION_WORDS, CHANGE_VERBS_EN
 from apiatlas.language.casing import as_read
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
+from apiatlas.search.value_names import value_names
 from apiatlas.text import pieces, stem, stems
 
 if TYPE_CHECKING:
@@ -256,7 +257,8 @@ def held_after_first(view: SearchView, query: str, content: list[str]) -> float:
     expiring soon", the secrets' read) is the request's object and stays. 1 when no such word is left."""
     said = query.split()
     first = set(stems(said[0])) - _hits_things(view) if said else set()
-    rest = [t for t in dict.fromkeys([*content, *sorted(plain_names(query))]) if t not in first]
+    names = sorted(plain_names(query) - value_names(query))  # a value is no word a card must hold
+    rest = [t for t in dict.fromkeys([*content, *names]) if t not in first]
     return content_held(view, query, rest) if rest else 1.0
 
 
@@ -337,8 +339,9 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
     is in another script than the catalog's main one), ``support`` (``lexical_support``), ``length``
     (distinct stems without digits), ``known`` (content words the catalog has), ``values`` (1 when the
     request gives a value, ``gives_value``), ``unread`` (foreign words read as no catalog word) and
-    ``held`` (``content_held``), ``held_after`` (``held_after_first``) and ``kind_verb`` (1 when an action
-    word names what a first hit is about, ``kind_verb``); empty without a reach or a dense side."""
+    ``held`` (``content_held``), ``held_after`` (``held_after_first``), ``kind_verb`` (1 when an action
+    word names what a first hit is about, ``kind_verb``) and ``named`` (the stems of the names given as
+    values, ``value_names``); empty without a reach or a dense side."""
     if reach is None or not view.dense_order:
         return {}
     top = view.cosines[view.dense_order[0]]
@@ -351,8 +354,9 @@ def reach_signals(view: SearchView, query: str, reach: CatalogReach | None) -> d
         "length": float(sum(1 for t in dict.fromkeys(view.terms) if not _numeric(t))),
         "known": float(sum(1 for t in content if _known(view, t))),
         "values": 1.0 if gives_value(view, query) else 0.0,
-        "unread": float(len(view.unread)),
+        "unread": float(len(view.unread - value_names(query))),  # a name given is no word to read
         "held": round(content_held(view, query, content), 6),
         "held_after": round(held_after_first(view, query, content), 6),
         "kind_verb": 1.0 if kind_verb(view) else 0.0,
+        "named": float(len(value_names(query))),
     }

@@ -162,7 +162,16 @@ def unsupported_words(signals: Mapping[str, float]) -> bool:
         and signals["length"] <= MAX_SUPPORT_LENGTH
         and not many_words_held(signals)
         and not whole_and_near(signals)
+        and not only_values(signals)
     )
+
+
+def only_values(signals: Mapping[str, float]) -> bool:
+    """A request made of an action word and the values it hands the catalog — a name given as a value
+    (``named``: "invite Bob to #general") and no content word at all (``known`` and ``absent`` 0): no
+    word of it can lack meaning behind it. A name that modifies a thing ("a Jira ticket") is no value,
+    and the thing it modifies is a content word. Callers check ``REACH_SIGNALS``."""
+    return signals.get("named", 0.0) >= 1 and not signals["known"] and not signals["absent"]
 
 
 def whole_and_near(signals: Mapping[str, float]) -> bool:

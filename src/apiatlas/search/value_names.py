@@ -1,0 +1,77 @@
+"""Names given as values, told from names that modify a thing (the reach rules' ``held_after``).
+
+A request names a person, a channel or an object by its own name as the value an operation takes
+("invite Bob to #general", "send a message to Anna", "cancel Olga's order", «покажи профиль
+Ольги»), or names another product as the modifier of a thing ("a Jira ticket", "the Square payment",
+"acknowledge the PagerDuty alert"). The grammar tells them apart: a name (a run of words capitalised
+inside the sentence, ``reach.plain_names``) is a value when nothing but a function word, a value or
+the sentence's end follows it, or when it is a possessor ("Priya's …"); it modifies the word after it
+when that word is a content word. A value is what the request hands the catalog, never a word its
+cards must hold; a modifier says which thing, and the catalog must have that thing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from apiatlas.language.casing import as_read
+from apiatlas.language.words import PLAIN_WORDS
+from apiatlas.text import stems
+
+_APOSTROPHE = re.compile(r"['’]")
+_NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
+_EDGE = ".,!?;:()\"'«»“”"
+_CLAUSE_END = ".,!?;:)"
+_POSSESSOR = re.compile(r"['’]s?$")
+
+
+@lru_cache(maxsize=256)
+def value_names(query: str) -> frozenset[str]:
+    """Stems of the plain names (capitalised inside the sentence, no digit or mark) the request gives as
+    values (module docstring): a run of such words followed by the sentence's end, a clause mark, a
+    function word, a number or an id, or ending in a possessor (``'s``)."""
+    tokens = as_read(query).split()
+    out: set[str] = set()
+    run: list[str] = []
+    for n, token in enumerate(tokens):
+        word = token.strip(_EDGE)
+        if not _name(n, word):
+            if run and not _content(word):
+                out.update(s for w in run for s in stems(w))
+            run = []
+            continue
+        run.append(word)
+        if _POSSESSOR.search(word) or token[-1:] in _CLAUSE_END or n == len(tokens) - 1:
+            out.update(s for w in run for s in stems(w))
+            run = []
+    return frozenset(out)
+
+
+def _name(n: int, word: str) -> bool:
+    """A word capitalised inside the sentence, no function word, without a digit or a mark, and not
+    written all in capitals: an acronym or a code names a kind of thing ("convert 100 USD to EUR", "send
+    an SMS to …", "which CRDs are installed"), as a noun does, not a person or an object of its own."""
+    lower = _APOSTROPHE.split(word.lower())[0]
+    return (
+        n > 0
+        and word[:1].isupper()
+        and not _acronym(word)
+        and lower not in PLAIN_WORDS
+        and word[:1] not in ("#", "@")
+        and not _NAME_INSIDE.search(word[1:])
+    )
+
+
+def _acronym(word: str) -> bool:
+    """A word written in capitals, a plural's ``s`` aside ("USD", "SMS", "CRDs")."""
+    core = word[:-1] if word.endswith("s") else word
+    return len(core) > 1 and core.isupper()
+
+
+def _content(word: str) -> bool:
+    """Whether a word following a name makes it a modifier: a word of the language that is not a
+    function word, a number or an id."""
+    if not word or word[:1] in ("#", "@") or _NAME_INSIDE.search(word):
+        return False
+    return _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
