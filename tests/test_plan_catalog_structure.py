@@ -148,10 +148,12 @@ def test_a_later_action_reads_the_id_an_earlier_step_returns_under_its_input_nam
     assert (fed.origin, fed.from_step, fed.from_field) == ("step", 0, "invoice")
 
 
-def test_a_procedure_setting_a_thing_says_it_as_a_verb() -> None:
-    verbs = said_verbs(["POST /dnd.setSnooze", "POST /dnd.endSnooze"], {"user"})
-    assert verbs == {"snooze", "set", "end"}
-    assert said_verbs(["POST /users.setUser"], {"user"}) == {"set"}  # a kind of the catalog
+def test_the_thing_a_procedure_sets_or_deletes_is_no_verb() -> None:
+    """``setPhoto``/``deletePhoto``/``setTopic`` name a thing: "Show bob's name, photo and presence" is a read
+    (it once ended at ``users.deletePhoto``), "the topic and purpose of C" no ``setTopic``."""
+    keys = ["POST /users.setPhoto", "POST /users.deletePhoto", "POST /rooms.setTopic", "POST /dnd.endSnooze"]
+    assert said_verbs(keys, {"user"}) == {"set", "delete", "end"}
+    assert said_verbs(["POST /users.setUser"], {"user"}) == {"set"}
 
 
 STATE = "{type: object, properties: {presence: {type: string}, online: {type: boolean}}}"
