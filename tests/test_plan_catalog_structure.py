@@ -13,8 +13,11 @@ from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
 from apiatlas.planning.binding import Slot, accepts, described_choices
 from apiatlas.planning.catalog_verbs import said_verbs
+from apiatlas.planning.earlier_feeds import fed_from_earlier
 from apiatlas.planning.kind_verbs import kind_verbs
+from apiatlas.planning.model import InputSource, PlannedStep
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import Snapshot
 from test_plan_members import _of
 from test_rest_loose_ids import compiled_spec
@@ -146,6 +149,39 @@ def test_a_later_action_reads_the_id_an_earlier_step_returns_under_its_input_nam
     assert plan.chains[0].api_keys == ["POST /quotes/{quote}/accept", "GET /invoices/{invoice}"]
     fed = plan.chains[0].steps[1].inputs[0]
     assert (fed.origin, fed.from_step, fed.from_field) == ("step", 0, "invoice")
+
+
+TAX = "{type: object, properties: {id: {type: string}, value: {type: string}}}"
+TAXES = "openapi: 3.0.0\ninfo: {title: Taxes, version: '1'}\npaths:\n" + "".join(
+    [
+        _form("/customers", "Create a customer", [("name", "string", "The name")], [], TAX),
+        _get("/account", "Retrieve the account", "", TAX),
+        _get("/balance", "Retrieve the balance", "", TAX),
+        _get("/tax_ids", "List all tax ids", "", _of("data", "{type: array, items: " + TAX + "}")),
+        _get("/tax_ids/{id}", "Retrieve a tax id", "", TAX).replace(
+            "      parameters: []\n", _ID("id")[1:] + "\n"
+        ),
+    ]
+)  # fmt: skip
+
+
+def test_an_id_is_not_fed_by_an_earlier_thing_s_own_id(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """``id`` is a kind here (``/tax_ids/{id}``) and the cap keeps no edge from the created customer's
+    ``id``: the customer's id is no tax id, the input stays asked ("Create a customer Bob, then delete his
+    tax id" once deleted the tax id numbered as the customer; "Retrieve payout P, then the balance
+    transaction it made" read a treasury transaction by the payout's id)."""
+    folder = tmp_path_factory.mktemp("catalog_structure_taxes")
+    (folder / "taxes.yaml").write_text(TAXES, encoding="utf-8")
+    (folder / "apiatlas.yaml").write_text("max_edges_per_consumer_field: 1\n", encoding="utf-8")
+    out = folder / "taxes.atlas"
+    compile_docs(folder / "taxes.yaml", overlays_dir=None, config_path=folder / "apiatlas.yaml", out=out,
+                 write_report=False)  # fmt: skip
+    cache = SnapshotCache(Snapshot.open(out))
+    assert "id" in cache.vocabulary.kind_set
+    assert "POST /customers" not in {e.producer for e in cache.snapshot.edges_into("GET /tax_ids/{id}")}
+    asked = InputSource(name="id", origin="user", required=True)
+    fed = fed_from_earlier(asked, "GET /tax_ids/{id}", [PlannedStep(api="POST /customers")], cache)
+    assert fed.origin == "user"
 
 
 def test_the_thing_a_procedure_sets_or_deletes_is_no_verb() -> None:
