@@ -248,3 +248,20 @@ def test_a_web_address_picks_the_item_that_points_at_it(hooks: Snapshot) -> None
     assert chain.api_keys == ["GET /hooks", "DELETE /hooks/{hook}"]
     fed = chain.steps[1].inputs[0]
     assert (fed.pick_field, fed.pick_value) == ("data[].url", "https://example.com/app/hooks")
+
+
+def test_a_web_address_ends_before_its_marks_and_a_quoted_one_is_an_address() -> None:
+    for said in ("Delete the hook at `https://x.com/h`.", 'Point it at "https://x.com/h"', "see “https://x.com/h”"):
+        assert [f.value for f in v.extract_values(said) if f.kind == v.URL] == ["https://x.com/h"]
+
+
+def test_a_web_address_fills_the_address_input_its_words_say() -> None:
+    """"success url X" is no ``cancel_url``; "Post https://… in #general" sets no ``icon_url``."""
+    ok, cancel = v.extract_values("with success url https://a.com/ok and cancel url https://a.com/no")
+    slot = lambda name: Slot(name, None, "string", False, "string")  # noqa: E731
+    assert accepts(ok, slot("success_url")) and not accepts(ok, slot("cancel_url"))
+    assert accepts(cancel, slot("cancel_url")) and not accepts(cancel, slot("success_url"))
+    (posted,) = v.extract_values("Post https://example.com/status in #general")
+    assert accepts(posted, slot("url")) and not accepts(posted, slot("icon_url"))
+    (back,) = v.extract_values("a portal session returning to https://a.com/account")
+    assert accepts(back, slot("return_url"))

@@ -17,6 +17,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
+from apiatlas.text import stem
 
 _SEARCHED = re.compile(r"^(search)?(query|q|term|keyword)$|^search$")
 _ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
@@ -124,8 +125,11 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return slot.table is None and said and "acc" not in name
     if kind == v.EMAIL:
         return slot.table is None and "email" in name and slot.json_type in ("", "string")
-    if kind == v.URL:  # an input taking a web address: ``url``, ``image_url``, ``uri``
-        return slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
+    if kind == v.URL:  # an input taking a web address: ``url``, ``uri``; ``image_url`` when said "image …"
+        return (
+            slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
+            and said_for(slot.name, value.qualifier)
+        )  # fmt: skip
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
         # any scalar type: a path's id often has a type of its own ("customer")
@@ -145,6 +149,18 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
             and not name.endswith("id")
         )
     return False
+
+
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+")
+
+
+def said_for(name: str, before: str) -> bool:
+    """Whether a web address said after ``before`` is for the input ``name``: a plain ``url`` or ``uri``
+    takes any, a ``success_url`` one said after "success", a ``return_url`` one after "returning to" (a
+    link posted is no ``icon_url``, "success url X" no ``cancel_url``)."""
+    words = {w.lower() for w in _NAME_WORD.findall(name)} - {"url", "uri"}
+    said = {stem(w) for w in before.split() if len(w) > 2}
+    return not words or any(stem(w) in said for w in words)
 
 
 def _as_input(value: v.ExtractedValue) -> Any:
