@@ -98,6 +98,10 @@ def test_things_listed_after_one_verb_are_each_its_action() -> None:
     # a read's listed things stay one action; a comma before no "and <article>" splits nothing
     assert len(_actions("Show the members, the notes and the pins of board B")) == 1
     assert len(_actions("Delete the board B, the one I made yesterday")) == 1
+    assert _actions("Archive the board B, the one with old notes, and the board C") == [
+        ("Archive the board B, the one with old notes", "archive"),
+        ("archive the board C", "archive"),
+    ]
 
 
 def test_a_quantity_between_a_verb_and_its_object_leaves_the_verb() -> None:

@@ -225,9 +225,13 @@ def _copied(part: str, verb: str) -> list[RequestAction]:
 def _second_thing(join: str, after: str, verb: str) -> bool:
     """A second thing a write is done to: "and" and an article after a verb that orders a change
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
-    action ("Show the members and the notes of X")."""
+    action ("Show the members and the notes of X"); a comma before "the one …" says again which thing
+    ("Archive the channel A, the one with old posts, and the channel B": two things)."""
     said = WORD.findall(after[:12].lower())
-    listed = "and" in join.lower().split() or (_comma_only(join) and _LIST_END.search(after) is not None)
+    again = said[1:2] in (["one"], ["ones"])
+    listed = "and" in join.lower().split() or (
+        _comma_only(join) and not again and _LIST_END.search(after) is not None
+    )
     return orders_write(verb) and listed and bool(said) and said[0] in ARTICLES
 
 
