@@ -17,6 +17,7 @@ from apiatlas.planning.earlier_feeds import fed_from_earlier
 from apiatlas.planning.kind_verbs import kind_verbs
 from apiatlas.planning.model import InputSource, PlannedStep
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.said_names import said_names
 from apiatlas.planning.snapshot_reads import SnapshotCache
 from apiatlas.snapshot import Snapshot
 from test_plan_members import _of
@@ -269,3 +270,12 @@ def test_a_web_address_fills_the_address_input_its_words_say() -> None:
     assert accepts(posted, slot("url")) and not accepts(posted, slot("icon_url"))
     (back,) = v.extract_values("a portal session returning to https://a.com/account")
     assert accepts(back, slot("return_url"))
+
+
+def test_a_word_inside_a_web_address_takes_no_name_said_outside_it(rooms: Snapshot) -> None:
+    """"the board launch … https://example.com/launch/notes": launch is still the board's name (a word of a
+    value found already is no name, but an address's words are not said as words)."""
+    vocabulary = SnapshotCache(rooms).vocabulary
+    said = "Archive the board launch, see https://example.com/launch/notes"
+    names = said_names(said, vocabulary, v.extract_values(said, vocabulary), frozenset())
+    assert [(f.value, f.hint) for f in names] == [("launch", "board")]
