@@ -11,7 +11,7 @@ from apiatlas.build import compile_docs
 from apiatlas.catalog.model import Api, Param
 from apiatlas.planning import values as v
 from apiatlas.planning.actions import split_actions
-from apiatlas.planning.binding import Slot, accepts, described_choices
+from apiatlas.planning.binding import Slot, accepts, bind, described_choices, slots
 from apiatlas.planning.catalog_verbs import said_verbs
 from apiatlas.planning.earlier_feeds import fed_from_earlier
 from apiatlas.planning.kind_verbs import kind_verbs
@@ -279,3 +279,23 @@ def test_a_word_inside_a_web_address_takes_no_name_said_outside_it(rooms: Snapsh
     said = "Archive the board launch, see https://example.com/launch/notes"
     names = said_names(said, vocabulary, v.extract_values(said, vocabulary), frozenset())
     assert [(f.value, f.hint) for f in names] == [("launch", "board")]
+
+
+NOTES = "openapi: 3.0.0\ninfo: {title: Notes, version: '1'}\npaths:\n" + _form(
+    "/notes.create",
+    "Creates a note",
+    [("text", "string", "The note. Either `text` or `blocks` is required"), ("blocks", "string", "Blocks")],
+    ["text"],
+    "{type: object, properties: {ok: {type: boolean}}}",
+)
+
+
+def test_code_marks_naming_the_api_s_inputs_are_no_values(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"Either `text` or `blocks` is required" names inputs: "Create a note with blocks" passes no
+    text "blocks"."""
+    api = SnapshotCache(compiled_spec(tmp_path_factory, "catalog_structure_notes", NOTES)).api(
+        "POST /notes.create"
+    )
+    assert api is not None
+    assert [s.enum for s in slots(api) if s.name == "text"] == [()]
+    assert (None, "text") not in bind(api, [], {}, ["create", "note", "blocks"])

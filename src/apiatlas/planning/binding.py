@@ -38,6 +38,7 @@ class Slot:
 
 def slots(api: Api) -> list[Slot]:
     """Every input of ``api``: parameters, then input-table columns (a table counts as required)."""
+    inputs = frozenset(p.name for p in api.params)
     out = [
         Slot(
             p.name,
@@ -46,7 +47,7 @@ def slots(api: Api) -> list[Slot]:
             p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None)
-            or described_choices(p.description or ""),
+            or _values_named(described_choices(p.description or ""), inputs),
             takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
         )
         for p in api.params
@@ -59,6 +60,12 @@ def slots(api: Api) -> list[Slot]:
 # alternatives a description names in code marks: "Either `on` or `off`", "`asc`, `desc` or `none`"
 _CHOICES = re.compile(r"`([\w.-]+)`(?:(?:\s*,\s*|\s*,?\s+or\s+)`[\w.-]+`)+")
 _MARKED = re.compile(r"`([\w.-]+)`")
+
+
+def _values_named(choices: tuple[str, ...], inputs: frozenset[str]) -> tuple[str, ...]:
+    """``choices`` unless one is an input of the API: "Either `text` or `blocks` is required" names the
+    inputs to give, no values of this one."""
+    return () if inputs.intersection(choices) else choices
 
 
 @lru_cache(maxsize=8192)
