@@ -219,6 +219,11 @@ def test_the_values_a_description_names_as_alternatives_are_a_closed_list(presen
     chain = Planner(presence, allow=None, confidence=None).plan("Set me as away").chains[0]
     assert chain.api_keys == ["POST /users.setPresence"]
     assert [(i.name, i.value) for i in chain.steps[0].inputs] == [("presence", "away")]
+    # said where a name stands ("… to away": a name, no request word) it is the choice too
+    api = SnapshotCache(presence).api("POST /users.setPresence")
+    assert api is not None
+    away = v.ExtractedValue(v.NAME, "away", "away")
+    assert bind(api, [away], {}, ["set", "presence"])[(None, "presence")].value == "away"
 
 
 def test_a_number_a_request_searches_for_is_the_search_text() -> None:

@@ -212,6 +212,17 @@ def enum_choice(slot: Slot, words: list[str]) -> str | None:
     return None
 
 
+def _choice_named(slot: Slot, found: list[v.ExtractedValue], used: set[int]) -> tuple[int, str] | None:
+    """A value of a closed list the request states where a name stands ("Set my presence to away": away,
+    read as a name, no request word), and its index in ``found``."""
+    for index, value in enumerate(found):
+        if index not in used and value.kind in (v.NAME, v.ENTITY):
+            choice = enum_choice(slot, [str(value.value).lower()])
+            if choice is not None:
+                return index, choice
+    return None
+
+
 _TEXT_WORD = re.compile(r"[\w'’-]+")
 MIN_NOUN = 5  # shorter input names (id, q, name, type, time) are too generic to say a value beside them
 
@@ -317,6 +328,9 @@ def bind(
             choice = enum_choice(slot, words or [])
             if choice is not None:
                 out[key] = Bound("request", choice, choice=True)
+            elif (named := _choice_named(slot, found, used)) is not None:  # "set my presence to away"
+                out[key] = Bound("request", named[1], named[0], choice=True)
+                used.add(named[0])
         if key not in out and slot.table is None:
             names = [
                 i
