@@ -263,6 +263,8 @@ def test_a_web_address_picks_the_item_that_points_at_it(hooks: Snapshot) -> None
 def test_a_web_address_ends_before_its_marks_and_a_quoted_one_is_an_address() -> None:
     for said in ("Delete the hook at `https://x.com/h`.", 'Point it at "https://x.com/h"', "see “https://x.com/h”"):
         assert [f.value for f in v.extract_values(said) if f.kind == v.URL] == ["https://x.com/h"]
+    for said, address in (("see (https://x.com/a).", "https://x.com/a"), ("at https://x.org/F_(b).", "https://x.org/F_(b)")):
+        assert [f.value for f in v.extract_values(said) if f.kind == v.URL] == [address]
 
 
 def test_a_web_address_fills_the_address_input_its_words_say() -> None:

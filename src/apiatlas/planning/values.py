@@ -57,7 +57,8 @@ class ExtractedValue:
 
 # a quote closed by its own pair, so an apostrophe inside double quotes or guillemets ("PR'ы готовы") is text
 _QUOTED = re.compile(r"\"([^\"]{2,80})\"|«([^»]{2,80})»|“([^”]{2,80})”|„([^“”]{2,80})[“”]|'([^']{2,80})'")
-_URL = re.compile(r"\bhttps?://[^\s\"'`<>«»“”‘’]+(?<![.,;:!?)])")
+# a web address: no quote, code mark or bracket in it but a balanced pair ("…/Foo_(bar)"), no stop at its end
+_URL = re.compile(r"\bhttps?://(?:[^\s\"'`<>«»“”‘’()]|\([^\s()]*\))+(?<![.,;:!?])")
 _SAID_BEFORE = re.compile(r"[^\W\d_]+")  # the words said before a web address: what it is ("success url")
 _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
