@@ -232,9 +232,14 @@ def _second_thing(join: str, after: str, verb: str) -> bool:
     """A second thing a write is done to: "and" and an article after a verb that orders a change
     ("Delete the claim X and the volume it was bound to": delete both); a read's second thing is one
     action ("Show the members and the notes of X") unless it is found through the first ("… and the
-    persistent volume behind it": an object pronoun in its phrase, which points back at the first)."""
+    persistent volume behind it": an object pronoun in its phrase, which points back at the first); a
+    comma before "the one …" says again which thing ("Archive the channel A, the one with old posts, and
+    the channel B": two things)."""
     said = WORD.findall(after[:12].lower())
-    listed = "and" in join.lower().split() or (_comma_only(join) and _LIST_END.search(after) is not None)
+    again = said[1:2] in (["one"], ["ones"])
+    listed = "and" in join.lower().split() or (
+        _comma_only(join) and not again and _LIST_END.search(after) is not None
+    )
     if not (listed and bool(said) and said[0] in ARTICLES):
         return False
     phrase = WORD.findall(_JOINS.split(after, maxsplit=1)[0].lower())

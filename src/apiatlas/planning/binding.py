@@ -17,6 +17,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
+from apiatlas.text import stem
 
 _SEARCHED = re.compile(r"^(search)?(query|q|term|keyword)$|^search$")
 _ENTITY_PARAM = re.compile(r"^((search)?(query|q|term|keyword|text)|search|name|title|fullname|shortname)$")
@@ -37,6 +38,7 @@ class Slot:
 
 def slots(api: Api) -> list[Slot]:
     """Every input of ``api``: parameters, then input-table columns (a table counts as required)."""
+    inputs = frozenset(p.name for p in api.params)
     out = [
         Slot(
             p.name,
@@ -45,7 +47,7 @@ def slots(api: Api) -> list[Slot]:
             p.required and p.default is None and p.name.lower() not in CREDENTIAL_PARAMS,
             str(p.json_schema.get("type", "")) if isinstance(p.json_schema, dict) else "",
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None)
-            or described_choices(p.description or ""),
+            or _values_named(described_choices(p.description or ""), inputs),
             takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
         )
         for p in api.params
@@ -58,6 +60,12 @@ def slots(api: Api) -> list[Slot]:
 # alternatives a description names in code marks: "Either `on` or `off`", "`asc`, `desc` or `none`"
 _CHOICES = re.compile(r"`([\w.-]+)`(?:(?:\s*,\s*|\s*,?\s+or\s+)`[\w.-]+`)+")
 _MARKED = re.compile(r"`([\w.-]+)`")
+
+
+def _values_named(choices: tuple[str, ...], inputs: frozenset[str]) -> tuple[str, ...]:
+    """``choices`` unless one is an input of the API: "Either `text` or `blocks` is required" names the
+    inputs to give, no values of this one."""
+    return () if inputs.intersection(choices) else choices
 
 
 @lru_cache(maxsize=8192)
@@ -124,8 +132,11 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return slot.table is None and said and "acc" not in name
     if kind == v.EMAIL:
         return slot.table is None and "email" in name and slot.json_type in ("", "string")
-    if kind == v.URL:  # an input taking a web address: ``url``, ``image_url``, ``uri``
-        return slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
+    if kind == v.URL:  # an input taking a web address: ``url``, ``uri``; ``image_url`` when said "image …"
+        return (
+            slot.table is None and name.endswith(("url", "uri")) and slot.json_type in ("", "string")
+            and said_for(slot.name, value.qualifier)
+        )  # fmt: skip
     if kind == v.IDENTIFIER:  # "the customer cus_123" → customer; without a noun, an input named …id
         hint = _norm(value.hint)
         # any scalar type: a path's id often has a type of its own ("customer")
@@ -145,6 +156,18 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
             and not name.endswith("id")
         )
     return False
+
+
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+")
+
+
+def said_for(name: str, before: str) -> bool:
+    """Whether a web address said after ``before`` is for the input ``name``: a plain ``url`` or ``uri``
+    takes any, a ``success_url`` one said after "success", a ``return_url`` one after "returning to" (a
+    link posted is no ``icon_url``, "success url X" no ``cancel_url``)."""
+    words = {w.lower() for w in _NAME_WORD.findall(name)} - {"url", "uri"}
+    said = {stem(w) for w in before.split() if len(w) > 2}
+    return not words or any(stem(w) in said for w in words)
 
 
 def _as_input(value: v.ExtractedValue) -> Any:
@@ -186,6 +209,17 @@ def enum_choice(slot: Slot, words: list[str]) -> str | None:
             low = value.lower()
             if word == low or (len(low) >= 3 and len(word) <= len(low) + 3 and word.endswith(low)):
                 return value
+    return None
+
+
+def _choice_named(slot: Slot, found: list[v.ExtractedValue], used: set[int]) -> tuple[int, str] | None:
+    """A value of a closed list the request states where a name stands ("Set my presence to away": away,
+    read as a name, no request word), and its index in ``found``."""
+    for index, value in enumerate(found):
+        if index not in used and value.kind in (v.NAME, v.ENTITY):
+            choice = enum_choice(slot, [str(value.value).lower()])
+            if choice is not None:
+                return index, choice
     return None
 
 
@@ -294,6 +328,9 @@ def bind(
             choice = enum_choice(slot, words or [])
             if choice is not None:
                 out[key] = Bound("request", choice, choice=True)
+            elif (named := _choice_named(slot, found, used)) is not None:  # "set my presence to away"
+                out[key] = Bound("request", named[1], named[0], choice=True)
+                used.add(named[0])
         if key not in out and slot.table is None:
             names = [
                 i

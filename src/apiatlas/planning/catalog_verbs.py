@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.text import stem
 
@@ -16,8 +15,8 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
     """The verbs a REST catalog's writes say (lower case, as the key says them), from their keys alone:
     the last path segment of an action done to an item (``POST /orders/{order}/void``,
     ``…/nodes/{name}/eviction``) or the operation named after a dot (``POST /usergroups.disable``;
-    ``/chat.deleteScheduled`` says delete; an action word and one word after it say that word too:
-    ``/lamps.setDim`` says dim). A last segment a ``GET`` path also ends in names a thing, not
+    ``/chat.deleteScheduled`` says delete; the word after it is none: ``/users.deletePhoto``,
+    ``/conversations.setTopic`` name a thing). A last segment a ``GET`` path also ends in names a thing, not
     an action (``…/{name}/status``, ``…/{id}/people``; ``GET /customers/{c}/discount`` beside ``DELETE
     /orders/{o}/discount``), as does a ``DELETE``'s (what it deletes), a kind of the catalog or a
     plain word; a procedure catalog's keys (no method) say none."""
@@ -38,14 +37,7 @@ def said_verbs(keys: Iterable[str], kinds: Collection[str]) -> frozenset[str]:
         said = word.group(1) if word else ""
         if said and len(said) > 2 and said not in PLAIN_WORDS and stem(said) not in kind_stems:
             out.add(said)
-        done = _DONE.fullmatch(last)  # ``setDim``: a request says "dim …" for what it sets
-        after = done.group(2).lower() if done and done.group(1) in ACTION_WORDS else ""
-        if after and after not in PLAIN_WORDS and stem(after) not in kind_stems:
-            out.add(after)
     return frozenset(out)
-
-
-_DONE = re.compile(r"([a-z]+)([A-Z][a-z]{3,})")
 
 
 _ONE_NAME = re.compile(r"([a-z]+)(?:[A-Z][a-z]+)*")

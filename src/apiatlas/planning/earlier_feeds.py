@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from apiatlas.planning.lookups import singular_kind
+from apiatlas.planning.lookups import OWN_ID_FIELDS, singular_kind
 from apiatlas.planning.model import LEVEL_CONFIDENCE, InputSource, PlannedStep
 from apiatlas.planning.snapshot_reads import SnapshotCache
 
@@ -53,9 +53,10 @@ def _field_named(source: InputSource, earlier: list[PlannedStep], cache: Snapsho
     """An input named for a kind of the catalog (``report``) fed by the nearest earlier step whose result
     has a field of that name at its top ("Approve draft D, then show the report it made": the approved
     draft's ``report``), where the graph holds no edge from it (a large catalog's graph keeps a few edges
-    into each input); None when none has."""
+    into each input); None when none has, and for an input ``id``: every result has an ``id`` of its own
+    thing, no id of the thing the input takes ("Retrieve payout P, then the balance transaction it made")."""
     name = source.name.lower()
-    if singular_kind(name) not in cache.vocabulary.kind_set:
+    if name in OWN_ID_FIELDS or singular_kind(name) not in cache.vocabulary.kind_set:
         return None
     for index in range(len(earlier) - 1, -1, -1):
         api = cache.api(earlier[index].api)

@@ -49,6 +49,7 @@ def said_names(
     channel), the name then one with a Latin letter."""
     kinds = vocabulary.kind_set & frozenset(vocabulary.named_inputs)
     read_as = kinds_read_as(kinds, across or {})
+    text, found = _outside_addresses(text, found)
     taken = {w.lower() for f in found for w in _WORD.findall(f.text)}
     words = _WORD.findall(text)
     out: list[v.ExtractedValue] = []
@@ -75,6 +76,15 @@ def said_names(
             continue
         out.append(v.ExtractedValue(v.NAME, name, name, hint=kind))
     return out + _names_before(text, kinds, taken | {f.text.lower() for f in out}, known)
+
+
+def _outside_addresses(text: str, found: list[v.ExtractedValue]) -> tuple[str, list[v.ExtractedValue]]:
+    """The request without its web addresses, and the values but them: a word inside an address is no name
+    and takes none said outside it ("the deployment web … image https://registry.example.com/web:2")."""
+    addresses = [f for f in found if f.kind == v.URL]
+    for f in addresses:
+        text = text.replace(f.text, " ")
+    return text, [f for f in found if f.kind != v.URL] if addresses else found
 
 
 def _no_name(low: str, called: bool, known: frozenset[str], kinds: frozenset[str]) -> bool:
@@ -185,6 +195,7 @@ def bare_names(
     posted)."""
     if not vocabulary.named_inputs:
         return []
+    text, found = _outside_addresses(text, found)
     taken = {w.lower().rstrip(".'’") for f in found for w in _WORD.findall(f.text)}  # "'… #launch'": launch
     read = as_read_in_place(text)  # "PIN IT IN GENERAL" names GENERAL as "pin it in general" does
     out: list[v.ExtractedValue] = []

@@ -57,7 +57,9 @@ class ExtractedValue:
 
 # a quote closed by its own pair, so an apostrophe inside double quotes or guillemets ("PR'ы готовы") is text
 _QUOTED = re.compile(r"\"([^\"]{2,80})\"|«([^»]{2,80})»|“([^”]{2,80})”|„([^“”]{2,80})[“”]|'([^']{2,80})'")
-_URL = re.compile(r"\bhttps?://[^\s\"'<>«»]+(?<![.,;:!?)])")
+# a web address: no quote, code mark or bracket in it but a balanced pair ("…/Foo_(bar)"), no stop at its end
+_URL = re.compile(r"\bhttps?://(?:[^\s\"'`<>«»“”‘’()]|\([^\s()]*\))+(?<![.,;:!?])")
+_SAID_BEFORE = re.compile(r"[^\W\d_]+")  # the words said before a web address: what it is ("success url")
 _ISIN = re.compile(r"\b([A-Z]{2}[A-Z0-9]{9}\d)\b")
 _ACCOUNT = re.compile(r"(?<!\d)(\d{20})(?!\d)")
 _INN = re.compile(r"(?<!\d)(\d{10}|\d{12})(?!\d)")
@@ -103,6 +105,13 @@ _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’:\-]*")
 _RU_WORD = re.compile(r"[А-ЯЁа-яё][а-яё\-]*")
 
 
+def _url(address: str, before: str) -> ExtractedValue:
+    """A web address, with the words said just before it as its qualifier ("with success url", "returning
+    to"): which of an API's address inputs it is (``binding.accepts``)."""
+    said = " ".join(w.lower() for w in _SAID_BEFORE.findall(before)[-3:])
+    return ExtractedValue(URL, address, address, qualifier=said)
+
+
 def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> list[ExtractedValue]:
     """Every value the request states, in the order found (names, dates, periods, identifiers, numbers);
     ``vocabulary``: the catalog's words, which say what a name is ("the book X")."""
@@ -110,6 +119,11 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
     found: list[ExtractedValue] = []
     rest = text
     for match in _QUOTED.finditer(text):
+        inner = next(part for part in match.groups() if part is not None).strip()
+        if _URL.fullmatch(inner):  # a quoted web address: "https://…"
+            found.append(_url(inner, text[: match.start()]))
+            rest = rest.replace(match.group(0), " ")
+            continue
         found.append(
             ExtractedValue(
                 ENTITY,
@@ -120,7 +134,7 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
         )
         rest = rest.replace(match.group(0), " ")
     for match in _URL.finditer(rest):  # before the e-mails and names inside it
-        found.append(ExtractedValue(URL, match.group(0), match.group(0)))
+        found.append(_url(match.group(0), rest[: match.start()]))
     rest = _URL.sub(" ", rest)
     for match in _EMAIL.finditer(rest):
         found.append(ExtractedValue(EMAIL, match.group(1), match.group(1)))
