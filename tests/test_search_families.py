@@ -126,3 +126,25 @@ def test_a_get_of_an_rpc_namespace_is_its_read(tmp_path: Path) -> None:
         search = HybridSearch(snapshot, None, FusionSettings())
         shown = search.search("show the latest notes of board b1", mode=SearchMode.LEXICAL)
     assert shown.ranked[0].api_key == "GET /notes.history", [(h.api_key, h.score) for h in shown.ranked]
+
+
+def test_a_get_named_by_a_change_verb_is_no_read(tmp_path: Path) -> None:
+    """``GET /notes.share`` (an RPC method whose name opens with a change verb, as ``demote_unasked``
+    reads it) is no read: a request that reads does not lift it over its namespace's other writes."""
+    from plan_catalogs import catalog_of
+
+    share = Api(
+        key="GET /notes.share",
+        object_key="notes",
+        title="Shares a note",
+        description="Shares a note.",
+        executor=ExecutorBinding(kind="http", target="GET /notes.share"),
+    )
+    path = tmp_path / "notes.atlas"
+    index_and_write(
+        catalog_of([*NOTES, share]), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        actions = HybridSearch(snapshot, None, FusionSettings()).actions()
+        kinds = actions.kinds_of(["GET /notes.history", "GET /notes.share", "POST /notes.stamp"])
+    assert kinds == {"GET /notes.history": "read"}

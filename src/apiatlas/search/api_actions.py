@@ -168,14 +168,16 @@ class ApiActions:
 
     def kinds_of(self, keys: Iterable[str]) -> dict[str, str]:
         """The kind of action (``ACTION_KIND``) each of ``keys`` does, when its key says it; a ``GET``
-        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe."""
+        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe,
+        unless its name opens with a change verb (``GET /things.revoke``: a write, as ``demote_unasked``
+        reads it)."""
         actions = self.key_actions()
         out: dict[str, str] = {}
         for key in keys:
             action = actions.get(key)
             if action:
                 out[key] = ACTION_KIND.get(action, action)
-            elif key.startswith("GET "):
+            elif key.startswith("GET ") and self._name_verb(key) not in WRITE_WORDS:
                 out[key] = "read"
         return out
 
