@@ -14,6 +14,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
+from apiatlas.text import words
 
 
 @pytest.mark.parametrize(
@@ -148,3 +149,28 @@ def test_a_get_named_by_a_change_verb_is_no_read(tmp_path: Path) -> None:
         actions = HybridSearch(snapshot, None, FusionSettings()).actions()
         kinds = actions.kinds_of(["GET /notes.history", "GET /notes.share", "POST /notes.stamp"])
     assert kinds == {"GET /notes.history": "read"}
+
+
+@pytest.mark.parametrize(
+    ("request_words", "reads"),
+    [
+        ("which boards are archived", True),
+        ("какие доски есть", True),
+        ("how many boards are there", True),
+        ("show the boards", True),
+        ("how do I freeze board b1", False),  # the way to act, with a verb the lexicon lacks: no read
+        ("how to freeze board b1", False),
+        ("как заморозить доску b1", False),
+        ("freeze board b1", False),
+    ],
+)
+def test_a_question_of_the_way_to_act_says_no_read(tmp_path: Path, request_words: str, reads: bool) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        actions = HybridSearch(snapshot, None, FusionSettings()).actions()
+        assert actions.orders_read(words(request_words.lower())) is reads
