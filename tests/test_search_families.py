@@ -14,6 +14,7 @@ from apiatlas.search.hybrid import HybridSearch
 from apiatlas.search.outcome import SearchMode
 from apiatlas.search.tuning import FusionSettings
 from apiatlas.snapshot.reader import Snapshot
+from apiatlas.text import words
 
 
 @pytest.mark.parametrize(
@@ -126,3 +127,50 @@ def test_a_get_of_an_rpc_namespace_is_its_read(tmp_path: Path) -> None:
         search = HybridSearch(snapshot, None, FusionSettings())
         shown = search.search("show the latest notes of board b1", mode=SearchMode.LEXICAL)
     assert shown.ranked[0].api_key == "GET /notes.history", [(h.api_key, h.score) for h in shown.ranked]
+
+
+def test_a_get_named_by_a_change_verb_is_no_read(tmp_path: Path) -> None:
+    """``GET /notes.share`` (an RPC method whose name opens with a change verb, as ``demote_unasked``
+    reads it) is no read: a request that reads does not lift it over its namespace's other writes."""
+    from plan_catalogs import catalog_of
+
+    share = Api(
+        key="GET /notes.share",
+        object_key="notes",
+        title="Shares a note",
+        description="Shares a note.",
+        executor=ExecutorBinding(kind="http", target="GET /notes.share"),
+    )
+    path = tmp_path / "notes.atlas"
+    index_and_write(
+        catalog_of([*NOTES, share]), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        actions = HybridSearch(snapshot, None, FusionSettings()).actions()
+        kinds = actions.kinds_of(["GET /notes.history", "GET /notes.share", "POST /notes.stamp"])
+    assert kinds == {"GET /notes.history": "read"}
+
+
+@pytest.mark.parametrize(
+    ("request_words", "reads"),
+    [
+        ("which boards are archived", True),
+        ("какие доски есть", True),
+        ("how many boards are there", True),
+        ("show the boards", True),
+        ("how do I freeze board b1", False),  # the way to act, with a verb the lexicon lacks: no read
+        ("how to freeze board b1", False),
+        ("как заморозить доску b1", False),
+        ("freeze board b1", False),
+    ],
+)
+def test_a_question_of_the_way_to_act_says_no_read(tmp_path: Path, request_words: str, reads: bool) -> None:
+    from plan_catalogs import catalog_of
+
+    path = tmp_path / "boards.atlas"
+    index_and_write(
+        catalog_of(BOARDS), path, options={"source": "test"}, index=SearchIndexing(None, cache=None)
+    )
+    with Snapshot.open(path) as snapshot:
+        actions = HybridSearch(snapshot, None, FusionSettings()).actions()
+        assert actions.orders_read(words(request_words.lower())) is reads

@@ -49,6 +49,10 @@ CLAUSE_WORDS = _listed(
 )
 # question words (what a request asks: "when", "где")
 QUESTION_WORDS = _listed("what who whom which when where how что кто где когда как какие какой какая")
+# question words that ask the way to do a thing ("how do I suspend …", «как приостановить …»), an amount
+# only with a word of amount after them ("how many", "how much")
+MANNER_WORDS = _listed("how как")
+AMOUNT_WORDS = _listed("many much")
 # the verbs of asking ("give me", "найди", "покажи"): they ask for something, they name nothing ("show"
 # is no such word: it names a thing as often as it asks)
 ASKING_WORDS = _listed(

@@ -27,7 +27,7 @@ from apiatlas.language.actions import (
     is_read_verb,
     orders_write_in,
 )
-from apiatlas.language.words import QUESTION_WORDS
+from apiatlas.language.words import AMOUNT_WORDS, MANNER_WORDS, QUESTION_WORDS
 from apiatlas.search.confidence import coverage
 from apiatlas.search.families import Families
 from apiatlas.search.lexical import LexicalIndex
@@ -161,21 +161,28 @@ class ApiActions:
 
     def orders_read(self, said: list[str]) -> bool:
         """Whether a request says it reads: a verb that asks or reads in a verb's place ("show …",
-        «выведи …»), or a question word among its first two ("which …", «какие …»)."""
+        «выведи …»), or a question word among its first two ("which …", «какие …»); "how" asks the way
+        to act ("how do I suspend …", «как приостановить …»), and reads only an amount ("how many …")."""
         if any(w in ASKING_VERBS or is_read_verb(w) for w in verb_places(said)):
             return True
-        return not QUESTION_WORDS.isdisjoint(said[:2])
+        return any(
+            w in QUESTION_WORDS
+            and (w not in MANNER_WORDS or not AMOUNT_WORDS.isdisjoint(said[at + 1 : at + 2]))
+            for at, w in enumerate(said[:2])
+        )
 
     def kinds_of(self, keys: Iterable[str]) -> dict[str, str]:
         """The kind of action (``ACTION_KIND``) each of ``keys`` does, when its key says it; a ``GET``
-        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe."""
+        whose path says no action (an RPC method's, ``GET /things.info``) reads: HTTP's GET is safe,
+        unless its name opens with a change verb (``GET /things.revoke``: a write, as ``demote_unasked``
+        reads it)."""
         actions = self.key_actions()
         out: dict[str, str] = {}
         for key in keys:
             action = actions.get(key)
             if action:
                 out[key] = ACTION_KIND.get(action, action)
-            elif key.startswith("GET "):
+            elif key.startswith("GET ") and self._name_verb(key) not in WRITE_WORDS:
                 out[key] = "read"
         return out
 
