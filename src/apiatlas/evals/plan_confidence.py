@@ -35,8 +35,8 @@ from apiatlas.evals.calibrate import logistic_regression
 from apiatlas.planning.confidence import PlanConfidenceModel, plan_signals
 from apiatlas.planning.planner import Planner
 
-MAX_WRONG_CONFIDENT = 0.10  # a wrong top chain returned as confident: at most this share of all the cases
-MAX_CATALOG_WRONG_CONFIDENT = 0.20  # … and at most this share of any one catalog's cases
+MAX_WRONG_CONFIDENT = 0.07  # a wrong top chain returned as confident: at most this share of all the cases
+MAX_CATALOG_WRONG_CONFIDENT = 0.15  # … and at most this share of any one catalog's cases
 # the signals the model weighs (of ``PLAN_SIGNALS``), each with the direction its weight is held to (+1: a
 # higher value says surer): read from how the plan's chains stand to each other, the sign of the top chain's
 # score and how many of the request's words it leaves uncovered, not from a catalog's score scale; chosen
