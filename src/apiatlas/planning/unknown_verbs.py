@@ -8,19 +8,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from difflib import get_close_matches
 
-from apiatlas.language.actions import ACTION_WORDS, ARTICLES, BEFORE_A_VERB
+from apiatlas.language.actions import ACTION_WORDS, ARTICLES, ASKING_VERBS, BEFORE_A_VERB
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _KNOWN = ACTION_WORDS | PLAIN_WORDS | SENTENCE_WORDS
+# verbs of looking the asking verbs leave out, English and Russian: a request opening with one reads the
+# thing named ("Examine node n-1", «Глянь pod web-1»), never changes it
+LOOKING_VERBS = frozenset(
+    ("examine", "inspect", "peek", "glance", "review", "audit", "tail", "monitor", "browse", "preview",
+     "scan", "study", "explore", "investigate", "survey", "summarize", "summarise", "analyze", "analyse",
+     "глянь", "гляни", "взгляни", "погляди", "изучи", "осмотри", "просмотри", "опиши", "расскажи",
+     "проанализируй")
+)  # fmt: skip
+_LOOKING = sorted(ASKING_VERBS | LOOKING_VERBS)
+_SLIP = 0.75  # how close a word is to a verb of asking or looking to be that verb mistyped ("descirbe")
 
 
 def unknown_verb(text: str, kinds: Collection[str], known: Callable[[str], bool]) -> str:
     """The opening word of ``text`` when it is no word of the language nor of the catalog (``known``: the
     catalog's cards use it) and a kind of ``kinds`` follows it (past an article), then more (the thing's
-    name): "cordon" of "Cordon node worker-5"; "" otherwise ("Show node n-1", "Nodes of …")."""
+    name): "cordon" of "Cordon node worker-5"; "" otherwise ("Show node n-1", "Nodes of …"), and for a verb
+    of looking the language's asking verbs leave out or a mistyped one ("Examine node n-1", "Descirbe …")."""
     words: list[str] = [w.lower() for w in _WORD.findall(text)]
     while words and words[0] in BEFORE_A_VERB:
         words = words[1:]
@@ -30,4 +42,10 @@ def unknown_verb(text: str, kinds: Collection[str], known: Callable[[str], bool]
     first, thing = words[0], words[at]
     if first in _KNOWN or singular(thing) not in kinds or singular(first) in kinds or known(first):
         return ""
-    return first
+    return "" if first in LOOKING_VERBS or _mistyped_read(first) else first
+
+
+def _mistyped_read(word: str) -> bool:
+    """Whether ``word`` is a verb of asking or looking mistyped ("descirbe", "examnie"): a read, not a
+    change nobody wrote down (a mistyped verb of change is read as the change it is anyway)."""
+    return bool(get_close_matches(word, _LOOKING, n=1, cutoff=_SLIP))
