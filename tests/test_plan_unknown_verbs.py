@@ -52,3 +52,13 @@ def test_a_verb_of_looking_or_a_mistyped_read_is_no_unknown_verb() -> None:
 
 def test_a_verb_of_looking_reads_the_thing_named(planner: Planner) -> None:
     assert planner.plan("Inspect widget w-1").chains[0].target.startswith("GET ")
+
+
+def test_an_opening_word_before_a_question_or_a_part_asked_is_no_verb() -> None:
+    """Over-reach (review of w-chains-k8s): "Hey pod web-1, what is its status?" and "Quick node worker-5
+    status" were planned as a PATCH of the thing they ask about."""
+    assert unknown_verb("Hey node worker-5, what is its status?", _KINDS, _never) == ""
+    assert unknown_verb("Quick node worker-5 status", _KINDS, _never) == ""
+    assert unknown_verb("Cordon node worker-5 now", _KINDS, _never) == "cordon"
+    assert unknown_verb("Cordon node worker-5 in the cluster", _KINDS, _never) == "cordon"
+

@@ -12,7 +12,7 @@ from difflib import get_close_matches
 
 from apiatlas.language.actions import ACTION_WORDS, ARTICLES, ASKING_VERBS, BEFORE_A_VERB
 from apiatlas.language.catalog import singular
-from apiatlas.language.words import PLAIN_WORDS, SENTENCE_WORDS
+from apiatlas.language.words import PLAIN_WORDS, QUESTION_WORDS, SENTENCE_WORDS
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _KNOWN = ACTION_WORDS | PLAIN_WORDS | SENTENCE_WORDS
@@ -24,6 +24,7 @@ LOOKING_VERBS = frozenset(
      "глянь", "гляни", "взгляни", "погляди", "изучи", "осмотри", "просмотри", "опиши", "расскажи",
      "проанализируй")
 )  # fmt: skip
+_WHY = frozenset(("why", "почему", "зачем"))  # question words ``QUESTION_WORDS`` leaves out
 _LOOKING = sorted(ASKING_VERBS | LOOKING_VERBS)
 _SLIP = 0.75  # how close a word is to a verb of asking or looking to be that verb mistyped ("descirbe")
 
@@ -42,6 +43,8 @@ def unknown_verb(text: str, kinds: Collection[str], known: Callable[[str], bool]
     first, thing = words[0], words[at]
     if first in _KNOWN or singular(thing) not in kinds or singular(first) in kinds or known(first):
         return ""
+    if not _ordered(text, words[at + 2 : at + 3]):
+        return ""
     return "" if first in LOOKING_VERBS or _mistyped_read(first) else first
 
 
@@ -49,3 +52,13 @@ def _mistyped_read(word: str) -> bool:
     """Whether ``word`` is a verb of asking or looking mistyped ("descirbe", "examnie"): a read, not a
     change nobody wrote down (a mistyped verb of change is read as the change it is anyway)."""
     return bool(get_close_matches(word, _LOOKING, n=1, cutoff=_SLIP))
+
+
+def _ordered(text: str, after: list[str]) -> bool:
+    """Whether a request opening with an unknown word, a kind and a name orders something done to it: no
+    question in it ("Hey pod web-1, what is its status?") and no content word right after the name, which
+    asks for a part of the thing ("Quick node worker-5 status"); a function word may follow ("… in …")."""
+    words = {w.lower() for w in _WORD.findall(text)}
+    if "?" in text or words & (QUESTION_WORDS | _WHY):
+        return False
+    return not after or after[0] in PLAIN_WORDS
