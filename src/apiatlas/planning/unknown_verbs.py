@@ -56,7 +56,7 @@ def _mistyped_read(word: str) -> bool:
 
 def _ordered(text: str, after: list[str]) -> bool:
     """Whether a request opening with an unknown word, a kind and a name orders something done to it: no
-    question in it ("Hey pod web-1, what is its status?") and no content word right after the name, which
+    question in it ("Hey box b-1, what is its status?") and no content word right after the name, which
     asks for a part of the thing ("Quick node worker-5 status"); a function word may follow ("… in …")."""
     words = {w.lower() for w in _WORD.findall(text)}
     if "?" in text or words & (QUESTION_WORDS | _WHY):
