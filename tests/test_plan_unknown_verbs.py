@@ -62,3 +62,10 @@ def test_an_opening_word_before_a_question_or_a_part_asked_is_no_verb() -> None:
     assert unknown_verb("Cordon node worker-5 now", _KINDS, _never) == "cordon"
     assert unknown_verb("Cordon node worker-5 in the cluster", _KINDS, _never) == "cordon"
 
+
+def test_an_unknown_verb_is_no_name_it_opens(planner: Planner) -> None:
+    """"Quarantine deployment web …" read "Quarantine deployment" as a capitalised name, and the change
+    ended at another kind's write (review of w-chains-k8s: PATCH of the namespace)."""
+    found = planner.plan("Quarantine widget web").values
+    assert all(not f.text.lower().startswith("quarantine") for f in found)
+    assert planner.plan("Quarantine widget web").chains[0].target == "PATCH /widgets/{name}"

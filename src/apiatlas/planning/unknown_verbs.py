@@ -13,6 +13,7 @@ from difflib import get_close_matches
 from apiatlas.language.actions import ACTION_WORDS, ARTICLES, ASKING_VERBS, BEFORE_A_VERB
 from apiatlas.language.catalog import singular
 from apiatlas.language.words import PLAIN_WORDS, QUESTION_WORDS, SENTENCE_WORDS
+from apiatlas.planning import values as v
 
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _KNOWN = ACTION_WORDS | PLAIN_WORDS | SENTENCE_WORDS
@@ -62,3 +63,15 @@ def _ordered(text: str, after: list[str]) -> bool:
     if "?" in text or words & (QUESTION_WORDS | _WHY):
         return False
     return not after or after[0] in PLAIN_WORDS
+
+
+def verb_unnamed(
+    text: str, found: list[v.ExtractedValue], kinds: Collection[str], known: Callable[[str], bool]
+) -> list[v.ExtractedValue]:
+    """``found`` without a title opening with an unknown verb (``unknown_verb``) where a name of a kind
+    follows it: "Quarantine deployment web" orders a change of the deployment web, it names no thing
+    "Quarantine deployment"; "Titanic movie 1997 cast" names no thing after the kind: a title."""
+    opening = unknown_verb(text, kinds, known)
+    if not opening or not any(f.kind == v.NAME and f.hint in kinds for f in found):
+        return found
+    return [f for f in found if f.kind != v.ENTITY or not f.text.lower().startswith(opening)]
