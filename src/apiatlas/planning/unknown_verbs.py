@@ -70,7 +70,7 @@ def verb_unnamed(
 ) -> list[v.ExtractedValue]:
     """``found`` without a title opening with an unknown verb (``unknown_verb``) where a name of a kind
     follows it: "Quarantine deployment web" orders a change of the deployment web, it names no thing
-    "Quarantine deployment"; "Titanic movie 1997 cast" names no thing after the kind: a title."""
+    "Quarantine deployment"; "Nightfall box 1997 size" names no thing after the kind: a title."""
     opening = unknown_verb(text, kinds, known)
     if not opening or not any(f.kind == v.NAME and f.hint in kinds for f in found):
         return found
