@@ -60,7 +60,7 @@ from apiatlas.planning.steps import (
 )
 from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.twins import plain_twins
-from apiatlas.planning.unknown_verbs import unknown_verb
+from apiatlas.planning.unknown_verbs import unknown_verb, verb_unnamed
 from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.planning.write_choice import collection_write, reads, said_new, says_every, write_targets
 from apiatlas.search.hybrid import HybridSearch
@@ -266,6 +266,7 @@ class Planner:
         across = {**across, **tails_across(self.cache.kind_parts, request)}  # "… persistent volume … claim X"
         found += said_names(request, vocabulary, found, self.known, across)
         found += bare_names(request, vocabulary, found, self.known)
+        found = verb_unnamed(request, found, vocabulary.kind_set, self.search.uses_term)  # no "Quarantine …"
         stated = [f.text for f in found]
         text = plain_verbs(self.search.corrected(request, stated, self.known), vocabulary) if request else ""
         words = request_words(text, stated, vocabulary) if request else []
