@@ -219,7 +219,8 @@ def _scored(
 
 
 def test_the_bound_is_on_all_the_cases_pooled_not_on_each_catalog() -> None:
-    # catalog a: 1 wrong of 9 at 0.6 (over the pooled bound alone, under the cap); b: 2 wrong of 10 at 0.1 and 0.2.
+    # catalog a: 1 wrong of 9 at 0.6 (over the pooled bound alone, under the cap); b: 2 wrong of 10 at 0.1
+    # and 0.2.
     # From 0.6 on, 1 of the 19 cases is wrong and confident: the threshold need not climb to a's 0.9
     assert threshold_for(_scored("a", "", [0.6]) + _scored("b", "", [0.1, 0.2])) == 0.6
     # at 0.2, 2 of 19 (0.105): over the bound
@@ -229,10 +230,11 @@ def test_the_bound_is_on_all_the_cases_pooled_not_on_each_catalog() -> None:
 def test_no_catalog_its_sets_pooled_is_over_the_cap() -> None:
     # catalog a: 3 wrong of 11 at 0.6–0.8 (0.27, over the cap); b: 40 right. Pooled, 3 of 51 are within the
     # bound from 0.0 on, but a is within the cap only from 0.8 (1 of 11)
-    assert 3 / 51 <= MAX_WRONG_CONFIDENT and 1 / 11 <= MAX_CATALOG_WRONG_CONFIDENT < 2 / 11
+    assert MAX_WRONG_CONFIDENT >= 3 / 51
+    assert 1 / 11 <= MAX_CATALOG_WRONG_CONFIDENT < 2 / 11
     assert threshold_for(_scored("a", "", [0.6, 0.7, 0.8]) + _scored("b", "", [], 40)) == 0.8
     # a set of the same catalog beside it (12 right more): the catalog has 3 of 23, within the cap
-    assert 3 / 23 <= MAX_CATALOG_WRONG_CONFIDENT
+    assert MAX_CATALOG_WRONG_CONFIDENT >= 3 / 23
     more = _scored("a", "x", [0.6, 0.7, 0.8]) + _scored("a-more", "x", [], 12) + _scored("b", "", [], 40)
     assert threshold_for(more) == 0.0
 
