@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api
+from apiatlas.catalog.model import CREDENTIAL_PARAMS, Api, SideEffect
 from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.catalog import singular
 from apiatlas.language.routes import input_role, said_role
@@ -17,6 +17,7 @@ from apiatlas.planning import values as v
 from apiatlas.planning.draft import hint_fit, is_identifier
 from apiatlas.planning.lookups import names_fill
 from apiatlas.planning.model import InputOrigin
+from apiatlas.planning.said_body import says_text
 from apiatlas.text import stem
 
 _SEARCHED = re.compile(r"^(search)?(query|q|term|keyword)$|^search$")
@@ -34,6 +35,7 @@ class Slot:
     json_type: str = ""
     enum: tuple[str, ...] = ()  # a closed list of values: one of them may be named in the request
     dated: bool = False  # its schema or description says it takes a date (``takes_date``)
+    texted: bool = False  # a write's input its name or description says is a text (``says_text``)
 
 
 def slots(api: Api) -> list[Slot]:
@@ -49,6 +51,7 @@ def slots(api: Api) -> list[Slot]:
             tuple(str(e) for e in (p.json_schema.get("enum") or ()) if e is not None)
             or _values_named(described_choices(p.description or ""), inputs),
             takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
+            api.side_effect is not SideEffect.READ and says_text(p.name, p.description or ""),
         )
         for p in api.params
     ]
@@ -123,6 +126,8 @@ def accepts(value: v.ExtractedValue, slot: Slot) -> bool:
         return "inn" in dtype or name == "inn"
     if kind == v.ISIN:
         return "isin" in dtype or name == "isin"
+    if kind == v.BODY:  # the text of a thing written: an input of text
+        return slot.table is None and slot.json_type in ("", "string") and slot.texted
     if kind == v.ENTITY:
         return (
             slot.table is None and dtype.startswith(("string", "dsvar")) and bool(_ENTITY_PARAM.match(name))

@@ -51,6 +51,7 @@ from apiatlas.planning.relevance import (
     verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
+from apiatlas.planning.said_body import body_quoted, head_apis, writes_body
 from apiatlas.planning.said_names import bare_names, newest_things, said_names
 from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -168,8 +169,18 @@ class Planner:
         request (``PlanSearch.meaning``: one query embedding, worked out while the request is read); the
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
-        judged last (``confidence.judge``)."""
+        judged last (``confidence.judge``). The text of a thing written said unquoted ("saying …", «с
+        текстом …») is read as quoted when the plan so read writes it into an input of the same target
+        (``said_body``)."""
         request = unglued(request)  # «widget'ы»: "widgets", as the catalog writes the word
+        said = body_quoted(request, lambda head: head_apis(head, self.search, self.cache))
+        plain = self._planned(request, target, known)
+        quoted = self._planned(said, target, known) if said != request else None
+        if quoted is not None and writes_body(quoted, plain):  # the same write, its text one value
+            return quoted.model_copy(update={"request": request})
+        return plain
+
+    def _planned(self, request: str, target: str | None, known: dict[str, Any] | None) -> PlanResult:
         found = v.extract_values(request, self.cache.vocabulary) if request else []
         actions = split_actions(request, found, self._verbs(request)) if request else []
         if target is not None or len(actions) < 2:

@@ -26,6 +26,8 @@ from apiatlas.planning.compound_kinds import qualifier
 from apiatlas.planning.english_dates import english_dates
 from apiatlas.planning.entity_hints import entity_hint
 from apiatlas.planning.id_prefixes import prefix_kind
+from apiatlas.planning.said_body import BODY as BODY  # the text of a thing written, said after a mark
+from apiatlas.planning.said_body import marked
 
 # kinds of extracted values
 SURNAME, FIRST_NAME, PATRONYMIC = "surname", "first_name", "patronymic"
@@ -124,14 +126,11 @@ def extract_values(text: str, vocabulary: CatalogVocabulary | None = None) -> li
             found.append(_url(inner, text[: match.start()]))
             rest = rest.replace(match.group(0), " ")
             continue
-        found.append(
-            ExtractedValue(
-                ENTITY,
-                next(part for part in match.groups() if part is not None).strip(),
-                match.group(0),
-                hint=entity_hint(text, match.group(0), vocabulary),
-            )
-        )
+        if marked(text[: match.start()]):  # saying "…": the text of a thing written
+            found.append(ExtractedValue(BODY, inner, match.group(0)))
+        else:
+            hint = entity_hint(text, match.group(0), vocabulary)
+            found.append(ExtractedValue(ENTITY, inner, match.group(0), hint=hint))
         rest = rest.replace(match.group(0), " ")
     for match in _URL.finditer(rest):  # before the e-mails and names inside it
         found.append(_url(match.group(0), rest[: match.start()]))
