@@ -40,6 +40,19 @@ def _names(*words: str) -> frozenset[str]:
         ("which CRDs are installed on this cluster", ()),
         ("send an SMS to Bob", ("Bob",)),
         ("rename #general to release-notes", ()),  # ids and joined names are values of their own
+        # a word joined of capitalised parts names a kind or a product, as an acronym does
+        ("create a ConfigMap", ()),
+        ("open a PullRequest", ()),
+        ("open GitHub", ()),
+        # a value is handed to a word that takes it: after function words only, a name is what is asked about
+        ("where is Berlin", ()),
+        ("who is Taylor Swift", ()),
+        ("find Bob", ("Bob",)),  # an action word the function words hold takes it
+        ("покажи Ольгу", ("Ольгу",)),
+        # the first word of a sentence after a mark is no name either
+        ("Delete the channel. Invite Bob", ("Bob",)),
+        ("Note: Play Music", ("Music",)),
+        ("I'm done. Thanks", ()),
     ],
 )
 def test_a_name_is_a_value_unless_a_content_word_follows_it(query: str, names: tuple[str, ...]) -> None:
@@ -101,3 +114,6 @@ def test_a_person_given_as_a_value_need_not_be_held_but_a_modifier_must(chat: Sn
     assert across.signals["unread"] == 0.0  # the name is no word left unread
     ticket = search.search("create a Jira ticket in #general", mode=SearchMode.HYBRID)
     assert ticket.signals["named"] == 0.0 and ticket.signals["held_after"] < 1.0
+    # a name after function words only is what the request asks about: a word a hit must hold
+    where = search.search("where is Bob", mode=SearchMode.HYBRID)
+    assert where.signals["named"] == 0.0 and where.signals["held_after"] == 0.0

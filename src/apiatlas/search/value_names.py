@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from apiatlas.language.actions import ACTION_WORDS
 from apiatlas.language.casing import as_read
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.text import stems
@@ -23,40 +24,49 @@ _APOSTROPHE = re.compile(r"['’]")
 _NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 _EDGE = ".,!?;:()\"'«»“”"
 _CLAUSE_END = ".,!?;:)"
+_SENTENCE_END = ".!?:"  # the word after it opens a sentence: its capital names nothing
 _POSSESSOR = re.compile(r"['’]s?$")
+_JOINED = re.compile(r"[^\W\d_A-ZА-ЯЁ][A-ZА-ЯЁ]")  # a capital after a small letter: ConfigMap, GitHub
 
 
 @lru_cache(maxsize=256)
 def value_names(query: str) -> frozenset[str]:
     """Stems of the plain names (capitalised inside the sentence, no digit or mark) the request gives as
     values (module docstring): a run of such words followed by the sentence's end, a clause mark, a
-    function word, a number or an id, or ending in a possessor (``'s``)."""
+    function word, a number or an id, or ending in a possessor (``'s``) — and handed to a word that takes
+    it: a name after function words only ("where is Berlin", "who is Taylor Swift") is what the request
+    asks about, no value it gives."""
     tokens = as_read(query).split()
     out: set[str] = set()
     run: list[str] = []
+    taker = False  # a word before the run that can take a value: a verb or a noun, no function word
     for n, token in enumerate(tokens):
         word = token.strip(_EDGE)
-        if not _name(n, word):
-            if run and not _content(word):
+        opens = n == 0 or tokens[n - 1][-1:] in _SENTENCE_END  # "Note: Buy …", "… done. Invite …"
+        if opens or not _name(word):
+            if run and taker and not _content(word):
                 out.update(s for w in run for s in stems(w))
             run = []
+            taker = taker or _content(word) or word.lower() in ACTION_WORDS  # find, list, покажи …
             continue
         run.append(word)
-        if _POSSESSOR.search(word) or token[-1:] in _CLAUSE_END or n == len(tokens) - 1:
+        if taker and (_POSSESSOR.search(word) or token[-1:] in _CLAUSE_END or n == len(tokens) - 1):
             out.update(s for w in run for s in stems(w))
             run = []
     return frozenset(out)
 
 
-def _name(n: int, word: str) -> bool:
-    """A word capitalised inside the sentence, no function word, without a digit or a mark, and not
-    written all in capitals: an acronym or a code names a kind of thing ("convert 100 USD to EUR", "send
-    an SMS to …", "which CRDs are installed"), as a noun does, not a person or an object of its own."""
+def _name(word: str) -> bool:
+    """A capitalised word (not the first of its sentence: the caller says), no function word, without a
+    digit or a mark, and not written all in capitals: an acronym or a code names a kind of thing
+    ("convert 100 USD to EUR", "send an SMS to …", "which CRDs are installed"), as a noun does, not a
+    person or an object of its own — and so does a word joined of capitalised parts ("create a
+    ConfigMap", "open a PullRequest", "GitHub")."""
     lower = _APOSTROPHE.split(word.lower())[0]
     return (
-        n > 0
-        and word[:1].isupper()
+        word[:1].isupper()
         and not _acronym(word)
+        and not _JOINED.search(word)
         and lower not in PLAIN_WORDS
         and word[:1] not in ("#", "@")
         and not _NAME_INSIDE.search(word[1:])
