@@ -36,6 +36,12 @@ _TEXT_WORDS = frozenset(
 )
 
 
+# an input described as an id ("ID of the comment") or as the thing a write acts on, its description
+# ending in an infinitive with its preposition ("File comment to add star to."): it names a thing, no text
+_ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers", "uuid", "идентификатор"))
+_ACTED_ON = re.compile(r"\bto(?:\s+\w+){1,4}\s+(?:to|for|from|on|onto|into|at|in)\W*$", re.IGNORECASE)
+
+
 def body_span(request: str) -> tuple[int, int] | None:
     """Where the unquoted text after the request's first saying-word or colon starts and ends, if it has
     ``MIN_WORDS`` words and no quote of its own (a quoted text is read as such: ``values._QUOTED``)."""
@@ -63,7 +69,10 @@ def says_text(name: str, description: str) -> bool:
     """Whether an input's name or the first words of its description say it is a text (a message, a body, a
     comment, a description)."""
     words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[а-яё]+", name, re.IGNORECASE)}
-    return bool(_TEXT_WORDS & (words | set(_WORD.findall(description.lower())[:DESCRIBED])))
+    said = _WORD.findall(description.lower())
+    if _ID_WORDS & (words | set(said[: DESCRIBED + 1])) or _ACTED_ON.search(description):
+        return False  # the id of a comment, a comment to star: a thing named, no text written
+    return bool(_TEXT_WORDS & (words | set(said[:DESCRIBED])))
 
 
 def takes_text(api: Api) -> bool:
@@ -95,6 +104,19 @@ def head_apis(head: str, search: PlanSearch, cache: SnapshotCache) -> list[Api |
     words = request_words(head, [], cache.vocabulary)
     words = verbs_across(read_across(words, search.read_across([w.word for w in words]) if words else {}))
     return [cache.api(r.key) for r in search.ranked(search_text(words), limit=HEADS)] if words else []
+
+
+def body_planned(
+    request: str, planned: Callable[[str], PlanResult], heads: Callable[[str], Iterable[Api | None]]
+) -> PlanResult:
+    """The plan of ``request`` (``planned``), or of it with its said body quoted (``body_quoted``) when that
+    plan writes the body at the same target (``writes_body``); a request with no body is planned once."""
+    said = body_quoted(request, heads)
+    plain = planned(request)
+    if said == request:
+        return plain
+    quoted = planned(said)
+    return quoted.model_copy(update={"request": request}) if writes_body(quoted, plain) else plain
 
 
 def writes_body(quoted: PlanResult, plain: PlanResult) -> bool:
