@@ -105,3 +105,19 @@ def test_an_input_naming_a_comment_to_act_on_takes_no_body(tmp_path_factory: pyt
     for chain in Planner(snap, confidence=None).plan(request).chains:
         said = [i.name for s in chain.steps for i in s.inputs if i.origin == "request"]
         assert "note_comment" not in said
+
+
+def test_a_quoted_text_said_after_a_mark_still_fills_a_search(boards: Snapshot) -> None:
+    # "with the text" marks the quote a body, but a read searches by it as by any quoted text
+    top = Planner(boards, confidence=None).plan('Search notes with the text "backup failed"').chains[0]
+    assert top.api_keys == ["GET /notes.search"]
+    said = [(i.name, i.value) for i in top.steps[0].inputs if i.origin == "request"]
+    assert said == [("text", "backup failed")]
+
+
+def test_an_unquoted_text_a_read_would_search_by_stays_request_words(boards: Snapshot) -> None:
+    # the head finds ``notes.post`` (a text written), but the plan searches notes: no body written
+    request = "Search notes with the text the backup of the files failed"
+    result = Planner(boards, confidence=None).plan(request)
+    assert result.chains[0].api_keys == ["GET /notes.search"]
+    assert not any(value.kind == "body" for value in result.values)

@@ -51,7 +51,7 @@ from apiatlas.planning.relevance import (
     verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
-from apiatlas.planning.said_body import body_planned, head_apis
+from apiatlas.planning.said_body import body_planned
 from apiatlas.planning.said_names import bare_names, newest_things, said_names
 from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
@@ -168,8 +168,7 @@ class Planner:
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
         judged last (``confidence.judge``). A text written said unquoted: ``said_body.body_planned``."""
         request = unglued(request)  # «widget'ы»: "widgets", as the catalog writes the word
-        heads = lambda head: head_apis(head, self.search, self.cache)  # noqa: E731
-        return body_planned(request, lambda said: self._planned(said, target, known), heads)
+        return body_planned(request, lambda said: self._planned(said, target, known), self.search, self.cache)
 
     def _planned(self, request: str, target: str | None, known: dict[str, Any] | None) -> PlanResult:
         found = v.extract_values(request, self.cache.vocabulary) if request else []

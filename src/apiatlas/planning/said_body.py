@@ -107,24 +107,26 @@ def head_apis(head: str, search: PlanSearch, cache: SnapshotCache) -> list[Api |
 
 
 def body_planned(
-    request: str, planned: Callable[[str], PlanResult], heads: Callable[[str], Iterable[Api | None]]
+    request: str, planned: Callable[[str], PlanResult], search: PlanSearch, cache: SnapshotCache
 ) -> PlanResult:
     """The plan of ``request`` (``planned``), or of it with its said body quoted (``body_quoted``) when that
     plan writes the body at the same target (``writes_body``); a request with no body is planned once."""
-    said = body_quoted(request, heads)
+    said = body_quoted(request, lambda head: head_apis(head, search, cache))
     plain = planned(request)
     if said == request:
         return plain
     quoted = planned(said)
-    return quoted.model_copy(update={"request": request}) if writes_body(quoted, plain) else plain
+    written = lambda key: (api := cache.api(key)) is not None and api.side_effect is not SideEffect.READ  # noqa: E731
+    return quoted.model_copy(update={"request": request}) if writes_body(quoted, plain, written) else plain
 
 
-def writes_body(quoted: PlanResult, plain: PlanResult) -> bool:
+def writes_body(quoted: PlanResult, plain: PlanResult, written: Callable[[str], bool]) -> bool:
     """Whether the top chain of ``quoted`` (planned with the body quoted) ends where that of ``plain`` (the
-    request as said) does and writes the body into an input of one of its steps: else the body was no text
-    of the thing written, or its being a value drew the plan to another write."""
+    request as said) does and writes the body into an input of one of its writes (``written``: whether an
+    API key is one): else the body was no text of the thing written (a read's search took it: «customers
+    with description vip client»), or its being a value drew the plan to another write."""
     body = next((v.value for v in quoted.values if v.kind == BODY), None)
     ends = [r.chains[0].target for r in (quoted, plain) if r.chains]
     if body is None or len(ends) < 2 or ends[0] != ends[1]:
         return False
-    return any(i.value == body for s in quoted.chains[0].steps for i in s.inputs)
+    return any(i.value == body for s in quoted.chains[0].steps if written(s.api) for i in s.inputs)
