@@ -121,3 +121,10 @@ def test_an_unquoted_text_a_read_would_search_by_stays_request_words(boards: Sna
     result = Planner(boards, confidence=None).plan(request)
     assert result.chains[0].api_keys == ["GET /notes.search"]
     assert not any(value.kind == "body" for value in result.values)
+
+
+def test_a_plan_of_a_said_body_speaks_of_the_request_as_said(boards: Snapshot) -> None:
+    request = "Post a note to board qa saying the backup of the files finished and notes search"
+    result = Planner(boards).plan(request)
+    assert any(v.kind == "body" for v in result.values) and result.request == request
+    assert result.unclear and all('"' not in note for note in result.unclear)  # no quotes it never said

@@ -117,7 +117,12 @@ def body_planned(
         return plain
     quoted = planned(said)
     written = lambda key: (api := cache.api(key)) is not None and api.side_effect is not SideEffect.READ  # noqa: E731
-    return quoted.model_copy(update={"request": request}) if writes_body(quoted, plain, written) else plain
+    kept = writes_body(quoted, plain, written)
+    elapsed = round(plain.elapsed_ms + quoted.elapsed_ms, 3)  # both plans ran: the time is theirs
+    unclear = [u.replace(said, request) for u in quoted.unclear] if kept else plain.unclear  # as said
+    return (quoted if kept else plain).model_copy(
+        update={"request": request, "elapsed_ms": elapsed, "unclear": unclear}
+    )
 
 
 def writes_body(quoted: PlanResult, plain: PlanResult, written: Callable[[str], bool]) -> bool:
