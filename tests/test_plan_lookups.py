@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apiatlas.planning.planner import Planner
+from apiatlas.planning.steps import asked_fed
 from apiatlas.snapshot import Snapshot
 from test_rest_loose_ids import compiled_spec, fed_into
 
@@ -226,9 +227,10 @@ def test_the_machines_of_a_named_crew_are_selected_by_the_crew_s_selector(snap: 
 
 def test_what_a_named_thing_s_read_feeds_is_a_target_of_the_kind_asked(snap: Snapshot) -> None:
     """Asked "Which machines …": the machines list, which the crew's read feeds (its selector), joins
-    the targets whatever the search ranks (``Planner._asked_fed``), and the plan ends there."""
+    the targets whatever the search ranks (``steps.asked_fed``), and the plan ends there."""
     planner = Planner(snap)
     request = "Which machines does crew blue in namespace shop run?"
-    assert planner._asked_fed(planner._read(request, None, dict)) == ["GET /namespaces/{namespace}/machines"]
+    fed = asked_fed(planner._read(request, None, dict), planner.cache)
+    assert fed == ["GET /namespaces/{namespace}/machines"]
     best = planner.plan(request).chains[0]
     assert [s.api for s in best.steps][-1] == "GET /namespaces/{namespace}/machines"

@@ -36,6 +36,7 @@ class Slot:
     enum: tuple[str, ...] = ()  # a closed list of values: one of them may be named in the request
     dated: bool = False  # its schema or description says it takes a date (``takes_date``)
     texted: bool = False  # a write's input its name or description says is a text (``says_text``)
+    read: bool = False  # an input of a read: a quoted text said after a mark is what any quote is to it
 
 
 def slots(api: Api) -> list[Slot]:
@@ -52,6 +53,7 @@ def slots(api: Api) -> list[Slot]:
             or _values_named(described_choices(p.description or ""), inputs),
             takes_date(p.json_schema if isinstance(p.json_schema, dict) else {}, p.description or ""),
             api.side_effect is not SideEffect.READ and says_text(p.name, p.description or ""),
+            api.side_effect is SideEffect.READ,
         )
         for p in api.params
     ]
@@ -190,6 +192,8 @@ def fills(value: v.ExtractedValue, slot: Slot) -> bool:
 @lru_cache(maxsize=65536)
 def _fills(kind: str, hint: str, slot: Slot, qualifier: str = "") -> bool:
     """``fills`` by what it reads of a value: its kind, hint and qualifier."""
+    if kind == v.BODY and slot.read:  # "messages with the text "deploy failed"": a search's text, as quoted
+        kind = v.ENTITY
     return accepts(v.ExtractedValue(kind, "", "", hint=hint, qualifier=qualifier), slot) and (
         slot.required or (kind != v.ENTITY and hint != v.ELSEWHERE)
     )

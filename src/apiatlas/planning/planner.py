@@ -51,14 +51,11 @@ from apiatlas.planning.relevance import (
     verbs_across,
 )
 from apiatlas.planning.retrieval import PlanSearch
-from apiatlas.planning.said_body import body_quoted, head_apis, writes_body
+from apiatlas.planning.said_body import body_planned
 from apiatlas.planning.said_names import bare_names, newest_things, said_names
 from apiatlas.planning.scoring import ChainScoring
 from apiatlas.planning.snapshot_reads import SnapshotCache
-from apiatlas.planning.steps import (
-    required_inputs,
-    taking_ids,
-)
+from apiatlas.planning.steps import asked_fed, required_inputs, taking_ids
 from apiatlas.planning.twin_routes import own_reads
 from apiatlas.planning.twins import plain_twins
 from apiatlas.planning.unknown_verbs import unknown_verb, verb_unnamed
@@ -169,16 +166,9 @@ class Planner:
         request (``PlanSearch.meaning``: one query embedding, worked out while the request is read); the
         parts of a request are planned by their words (the whole request's meaning pulls each part
         toward the others' APIs, and one embedding per part costs too much). The plan's confidence is
-        judged last (``confidence.judge``). The text of a thing written said unquoted ("saying …", «с
-        текстом …») is read as quoted when the plan so read writes it into an input of the same target
-        (``said_body``)."""
+        judged last (``confidence.judge``). A text written said unquoted: ``said_body.body_planned``."""
         request = unglued(request)  # «widget'ы»: "widgets", as the catalog writes the word
-        said = body_quoted(request, lambda head: head_apis(head, self.search, self.cache))
-        plain = self._planned(request, target, known)
-        quoted = self._planned(said, target, known) if said != request else None
-        if quoted is not None and writes_body(quoted, plain):  # the same write, its text one value
-            return quoted.model_copy(update={"request": request})
-        return plain
+        return body_planned(request, lambda said: self._planned(said, target, known), self.search, self.cache)
 
     def _planned(self, request: str, target: str | None, known: dict[str, Any] | None) -> PlanResult:
         found = v.extract_values(request, self.cache.vocabulary) if request else []
@@ -339,7 +329,7 @@ class Planner:
         kinds = ctx.newest | ctx.said_kinds(listed)
         pages = self.cache.page_lists() if ctx.newest else {}
         listing = sorted({k for kind in kinds for k in listed.get(kind, pages.get(kind, ()))})  # their lists
-        asked = self._asked_fed(ctx)
+        asked = asked_fed(ctx, self.cache)
         pool = dict.fromkeys(
             [*sorted(direct), *ctx.relevance.hits(), *near[: self.limits.near_targets], *listing, *asked]
         )  # and the lists of the things the request asks the newest of ("show the recent messages")
@@ -382,24 +372,6 @@ class Planner:
         if not targets:
             return ReasonCode.NO_MATCH, "no API matches the request; rephrase it or name the target API"
         return targets
-
-    def _asked_fed(self, ctx: PlanContext) -> list[str]:
-        """The reads about the kind of thing the request asks about that a read of a thing it names feeds
-        ("Which machines does fleet blue …": the machines a fleet's selector selects)."""
-        if not ctx.kind:
-            return []
-        out: set[str] = set()
-        for key in sorted(k for k, d in ctx.near_values().items() if d == 0):
-            api = ctx.api(key)
-            if api is None or not any(
-                b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values()
-            ):
-                continue
-            for consumer in self.cache.consumers_of(key):
-                fed = ctx.api(consumer)
-                if fed is not None and reads(fed) and singular(consumer.rsplit("/", 1)[-1]) == ctx.kind:
-                    out.add(consumer)
-        return sorted(out)
 
     def _taking_ids(self, ctx: PlanContext) -> list[str]:
         """APIs a stated opaque id fills a required input of (``steps.taking_ids``), that a chain may use."""

@@ -36,6 +36,12 @@ _TEXT_WORDS = frozenset(
 )
 
 
+# an input described as an id ("ID of the comment") or as the thing a write acts on, its description
+# ending in an infinitive with its preposition ("File comment to add star to."): it names a thing, no text
+_ID_WORDS = frozenset(("id", "ids", "identifier", "identifiers", "uuid", "идентификатор"))
+_ACTED_ON = re.compile(r"\bto(?:\s+\w+){1,4}\s+(?:to|for|from|on|onto|into|at|in)\W*$", re.IGNORECASE)
+
+
 def body_span(request: str) -> tuple[int, int] | None:
     """Where the unquoted text after the request's first saying-word or colon starts and ends, if it has
     ``MIN_WORDS`` words and no quote of its own (a quoted text is read as such: ``values._QUOTED``)."""
@@ -63,7 +69,10 @@ def says_text(name: str, description: str) -> bool:
     """Whether an input's name or the first words of its description say it is a text (a message, a body, a
     comment, a description)."""
     words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[а-яё]+", name, re.IGNORECASE)}
-    return bool(_TEXT_WORDS & (words | set(_WORD.findall(description.lower())[:DESCRIBED])))
+    said = _WORD.findall(description.lower())
+    if _ID_WORDS & (words | set(said[: DESCRIBED + 1])) or _ACTED_ON.search(description):
+        return False  # the id of a comment, a comment to star: a thing named, no text written
+    return bool(_TEXT_WORDS & (words | set(said[:DESCRIBED])))
 
 
 def takes_text(api: Api) -> bool:
@@ -97,12 +106,32 @@ def head_apis(head: str, search: PlanSearch, cache: SnapshotCache) -> list[Api |
     return [cache.api(r.key) for r in search.ranked(search_text(words), limit=HEADS)] if words else []
 
 
-def writes_body(quoted: PlanResult, plain: PlanResult) -> bool:
+def body_planned(
+    request: str, planned: Callable[[str], PlanResult], search: PlanSearch, cache: SnapshotCache
+) -> PlanResult:
+    """The plan of ``request`` (``planned``), or of it with its said body quoted (``body_quoted``) when that
+    plan writes the body at the same target (``writes_body``); a request with no body is planned once."""
+    said = body_quoted(request, lambda head: head_apis(head, search, cache))
+    plain = planned(request)
+    if said == request:
+        return plain
+    quoted = planned(said)
+    written = lambda key: (api := cache.api(key)) is not None and api.side_effect is not SideEffect.READ  # noqa: E731
+    kept = writes_body(quoted, plain, written)
+    elapsed = round(plain.elapsed_ms + quoted.elapsed_ms, 3)  # both plans ran: the time is theirs
+    unclear = [u.replace(said, request) for u in quoted.unclear] if kept else plain.unclear  # as said
+    return (quoted if kept else plain).model_copy(
+        update={"request": request, "elapsed_ms": elapsed, "unclear": unclear}
+    )
+
+
+def writes_body(quoted: PlanResult, plain: PlanResult, written: Callable[[str], bool]) -> bool:
     """Whether the top chain of ``quoted`` (planned with the body quoted) ends where that of ``plain`` (the
-    request as said) does and writes the body into an input of one of its steps: else the body was no text
-    of the thing written, or its being a value drew the plan to another write."""
+    request as said) does and writes the body into an input of one of its writes (``written``: whether an
+    API key is one): else the body was no text of the thing written (a read's search took it: «customers
+    with description vip client»), or its being a value drew the plan to another write."""
     body = next((v.value for v in quoted.values if v.kind == BODY), None)
     ends = [r.chains[0].target for r in (quoted, plain) if r.chains]
     if body is None or len(ends) < 2 or ends[0] != ends[1]:
         return False
-    return any(i.value == body for s in quoted.chains[0].steps for i in s.inputs)
+    return any(i.value == body for s in quoted.chains[0].steps if written(s.api) for i in s.inputs)

@@ -49,7 +49,7 @@ from apiatlas.planning.weights import PlanLimits, Weights
 from apiatlas.planning.write_choice import composed, reads, replaces_whole
 
 _SUBJECTS = {
-    v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME,
+    v.SURNAME, v.ENTITY, v.ACCOUNT_NUMBER, v.INN, v.ISIN, v.DOC_NUMBER, v.IDENTIFIER, v.EMAIL, v.NAME, v.BODY,
 }  # fmt: skip
 
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from apiatlas.catalog.model import Api
+from apiatlas.language.catalog import singular
 from apiatlas.planning import values as v
 from apiatlas.planning.binding import Slot, accepts, slots
 from apiatlas.planning.context import PlanContext
@@ -370,3 +371,22 @@ def _mailed(ctx: PlanContext, api: Api, but: set[int]) -> bool:
         b.index >= 0 and b.index not in but and ctx.found[b.index].kind == v.EMAIL
         for b in ctx.bindings(api).values()
     )
+
+
+def asked_fed(ctx: PlanContext, cache: SnapshotCache) -> list[str]:
+    """The reads about the kind of thing the request asks about that a read of a thing it names feeds
+    ("Which machines does fleet blue …": the machines a fleet's selector selects)."""
+    if not ctx.kind:
+        return []
+    out: set[str] = set()
+    for key in sorted(k for k, d in ctx.near_values().items() if d == 0):
+        api = ctx.api(key)
+        if api is None or not any(
+            b.index >= 0 and ctx.found[b.index].kind == v.NAME for b in ctx.bindings(api).values()
+        ):
+            continue
+        for consumer in cache.consumers_of(key):
+            fed = ctx.api(consumer)
+            if fed is not None and reads(fed) and singular(consumer.rsplit("/", 1)[-1]) == ctx.kind:
+                out.add(consumer)
+    return sorted(out)
