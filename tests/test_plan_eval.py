@@ -33,11 +33,26 @@ def test_correct_path_means_the_gold_calls_in_order() -> None:
     assert got["mean_extra_steps"] == round(1 / 3, 4)
 
 
+def test_plan_confidence_is_counted_as_eval_plan_confidence_judges_it() -> None:
+    # right = exact match: one right and held back, one wrong and confident, one wrong and held back
+    case = GoldCase("q", "text", ("a", "c"))
+    runs = [
+        CaseRun(case, ("a", "c"), 1.0, confident=False),
+        CaseRun(case, ("a", "b", "c"), 1.0, confident=True),
+        CaseRun(case, ("c",), 1.0, confident=False),
+        CaseRun(case, ("a", "c"), 1.0, confident=True),
+    ]
+    got = figures(runs)
+    assert (got["wrong_confident"], got["right_held_back"]) == (0.25, 0.5)
+    assert figures([CaseRun(case, ("c",), 1.0, confident=True)])["right_held_back"] == 0.0
+
+
 def test_eval_chains_on_the_sample_bank(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["eval", "chains", "--dataset", "bank", "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     every = report["all"]
+    assert 0.0 <= every["wrong_confident"] <= 1.0 and 0.0 <= every["right_held_back"] <= 1.0
     assert every["cases"] == 60 == report["development"]["cases"] + report["held_out"]["cases"]
     assert 0.6 <= every["exact_match"] <= every["correct_path"] <= 1.0
     wrong = round(every["cases"] * (1 - every["exact_match"]))

@@ -228,8 +228,8 @@ def figures_table(result: dict[str, Any]) -> Table:
     nestful = "sequence_match" in result["all"]
     for split in ("all", "development", "held_out"):
         table.add_column(split.replace("_", "-"), justify="right")
-    rows: tuple[str, ...] = ("cases", "exact_match", "correct_path", "mean_extra_steps", "latency_p50_ms",
-                             "latency_p95_ms")  # fmt: skip
+    rows: tuple[str, ...] = ("cases", "exact_match", "correct_path", "mean_extra_steps", "wrong_confident",
+                             "right_held_back", "latency_p50_ms", "latency_p95_ms")  # fmt: skip
     if nestful:
         rows = ("cases", "sequence_match", "correct_path", "binding_accuracy", "gold_bindings")
     for row in rows:

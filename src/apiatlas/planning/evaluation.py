@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from apiatlas.errors import Location, ReasonCode, SourceError
+from apiatlas.planning.confidence import plan_signals
 from apiatlas.planning.planner import Planner, reads_only
 from apiatlas.snapshot import Snapshot
 
@@ -36,6 +37,7 @@ class CaseRun:
     case: GoldCase
     planned: tuple[str, ...]
     elapsed_ms: float
+    confident: bool = True  # the plan's confidence reached the model's threshold (no NO_CONFIDENT_PLAN)
 
     @property
     def exact(self) -> bool:
@@ -95,24 +97,33 @@ def bank_cases(chains_path: Path) -> list[GoldCase]:
 def run_cases(snapshot: Snapshot, cases: list[GoldCase], planner: Planner | None = None) -> list[CaseRun]:
     """Plan every case from its text alone (no known values, no target)."""
     chosen = planner or Planner(snapshot, allow=reads_only)
+    model = chosen.confidence
     runs = []
     for case in cases:
         result = chosen.plan(case.text)
         planned = tuple(result.chains[0].api_keys) if result.chains else ()
-        runs.append(CaseRun(case, planned, result.elapsed_ms))
+        confident = bool(planned) and (
+            model is None or model.probability(plan_signals(result)) >= model.threshold
+        )
+        runs.append(CaseRun(case, planned, result.elapsed_ms, confident))
     return runs
 
 
 def figures(runs: list[CaseRun]) -> dict[str, Any]:
-    """Exact-match and correct-path rates, mean extra steps, latency."""
+    """Exact-match and correct-path rates, mean extra steps, latency, and plan confidence as
+    ``eval plan-confidence`` judges it (right = exact match): the share of cases whose wrong top chain
+    is answered as confident, and the share of right top chains held back as ``NO_CONFIDENT_PLAN``."""
     if not runs:
         return {"cases": 0}
     times = sorted(r.elapsed_ms for r in runs)
+    right = [r for r in runs if r.exact]
     return {
         "cases": len(runs),
         "exact_match": round(sum(r.exact for r in runs) / len(runs), 4),
         "correct_path": round(sum(r.correct_path for r in runs) / len(runs), 4),
         "mean_extra_steps": round(statistics.fmean(r.extra_steps for r in runs), 4),
+        "wrong_confident": round(sum(r.confident and not r.exact for r in runs) / len(runs), 4),
+        "right_held_back": round(sum(not r.confident for r in right) / len(right), 4) if right else 0.0,
         "latency_p50_ms": round(times[len(times) // 2], 3),
         "latency_p95_ms": round(times[min(len(times) - 1, int(len(times) * 0.95))], 3),
     }
