@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from apiatlas.commands.eval_reach_model import halves_cell
 from apiatlas.commands.eval_retrieval import _shared_data, eval_app
 from apiatlas.errors import ApiatlasError
 
@@ -50,17 +51,6 @@ def eval_null_calibration(
     Console().print(null_table(report))
 
 
-def _cell(figures: dict[str, Any]) -> str:
-    halves = [k for k in figures if k.endswith(("_dev", "_test")) and not k.startswith("lost_")]
-    groups = sorted({k.rsplit("_", 1)[0] for k in halves})
-    parts = []
-    for group in groups:
-        dev, test = figures.get(f"{group}_dev", [0, 0]), figures.get(f"{group}_test", [0, 0])
-        every = f"{dev[0] + test[0]}/{dev[1] + test[1]}"
-        parts.append(f"{group} {every} ({dev[0]}/{dev[1]} · {test[0]}/{test[1]})")
-    return "\n".join([*parts, f"lost {figures['lost_dev']:.1f} / {figures['lost_test']:.1f}"])
-
-
 def null_table(report: dict[str, Any]) -> Table:
     """Catalog by catalog: the rules' figures and the rules with the scale (alpha chosen without it)."""
     table = Table(
@@ -70,6 +60,6 @@ def null_table(report: dict[str, Any]) -> Table:
     for column in ("catalog", "alpha", "rules", "with the scale"):
         table.add_column(column)
     for catalog, figures in report.items():
-        scaled = _cell(figures["with the scale"])
-        table.add_row(catalog, str(figures["alpha"]), _cell(figures["rules"]), scaled)
+        scaled = halves_cell(figures["with the scale"], "lost")
+        table.add_row(catalog, str(figures["alpha"]), halves_cell(figures["rules"], "lost"), scaled)
     return table

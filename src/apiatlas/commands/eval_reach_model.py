@@ -15,6 +15,8 @@ from rich.table import Table
 from apiatlas.commands.eval_retrieval import _shared_data, eval_app
 from apiatlas.errors import ApiatlasError
 
+_LOST = "related_recall@5_lost"  # the figure of related R@5 lost to abstention
+
 
 @eval_app.command("reach-model")
 def eval_reach_model(
@@ -47,17 +49,19 @@ def eval_reach_model(
     Console().print(reach_table(report))
 
 
-def _cell(figures: dict[str, Any]) -> str:
+def halves_cell(figures: dict[str, Any], lost: str) -> str:
+    """One table cell of abstention figures: each kind's ``KIND_dev`` / ``KIND_test`` counts ([abstained,
+    requests]) all together and by half, then the related R@5 lost to abstention (``LOST_dev`` /
+    ``LOST_test``, points), ``lost`` naming that figure."""
     parts = []
     for kind in sorted({k.rsplit("_", 1)[0] for k in figures if k.endswith(("_dev", "_test"))}):
-        if kind.startswith("related_recall@5_lost"):
+        if kind.startswith(lost):
             continue
         dev, test = figures.get(f"{kind}_dev", [0, 0]), figures.get(f"{kind}_test", [0, 0])
         parts.append(
             f"{kind} {dev[0] + test[0]}/{dev[1] + test[1]} ({dev[0]}/{dev[1]} · {test[0]}/{test[1]})"
         )
-    lost = f"lost {figures['related_recall@5_lost_dev']:.1f} / {figures['related_recall@5_lost_test']:.1f}"
-    return "\n".join([*parts, lost])
+    return "\n".join([*parts, f"lost {figures[f'{lost}_dev']:.1f} / {figures[f'{lost}_test']:.1f}"])
 
 
 def reach_table(report: dict[str, Any]) -> Table:
@@ -72,5 +76,5 @@ def reach_table(report: dict[str, Any]) -> Table:
     for way in ways:
         table.add_column(way)
     for catalog, figures in report.items():
-        table.add_row(catalog, *[_cell(figures[w]) for w in ways])
+        table.add_row(catalog, *[halves_cell(figures[w], _LOST) for w in ways])
     return table
