@@ -24,7 +24,8 @@ MIN_CAPITALS_WORDS = 2  # a request all in capitals: at least this many words wi
 MIN_TITLE_WORDS = 3  # ... and one of them, past the first, a function word ("Of", «По»): a title's style
 # quoted text: double quotes, «», “”, „“, or single quotes outside a word (not the apostrophe of "what's")
 _QUOTED = re.compile(r"[\"«“„][^\"»”“]+[\"»”“]|(?<!\w)'[^']+'(?!\w)")
-_ID_INSIDE = re.compile(r"\d|[-_#@/.]")  # a digit or a mark inside a word: an id ("web-1", "#general")
+ID_INSIDE = re.compile(r"\d|[-_#@/.]")  # a digit or a mark inside a word: an id ("web-1", "#general")
+_APOSTROPHE = re.compile(r"['’]")
 _PUNCTUATION = ".,!?;:()\"'«»“”„"
 
 
@@ -42,8 +43,17 @@ def _written_as_a_value(token: str, cased: str) -> bool:
     """An id in lower case ("web-1", "north-east", "#general"): written as the value is."""
     if not cased.islower():
         return False
-    word = token.strip(_PUNCTUATION)
-    return word[:1] in ("#", "@") or bool(_ID_INSIDE.search(word[1:]))
+    return marked(token.strip(_PUNCTUATION))
+
+
+def marked(word: str) -> bool:
+    """An id or a joined name: a leading ``#`` or ``@``, a digit or one of ``-_#@/.`` inside."""
+    return word[:1] in ("#", "@") or bool(ID_INSIDE.search(word[1:]))
+
+
+def before_apostrophe(word: str) -> str:
+    """``word`` in lower case up to its apostrophe, if any ("I'm" -> "i", "Olga's" -> "olga")."""
+    return _APOSTROPHE.split(word.lower())[0]
 
 
 def casing_says_nothing(text: str) -> bool:

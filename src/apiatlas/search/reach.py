@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict
 
 from apiatlas.catalog.actions import resource_of
 from apiatlas.language.actions import ACTION_WORDS, CHANGE_VERBS_EN
-from apiatlas.language.casing import as_read
+from apiatlas.language.casing import as_read, before_apostrophe, marked
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.search.cards import matrix_from_blobs
 from apiatlas.search.value_names import value_names
@@ -82,8 +82,6 @@ REACH_SIGNALS = (
     "held_after",
 )
 
-_NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
-_APOSTROPHE = re.compile(r"['’]")
 # quoted text: double quotes, «», “”, or single quotes outside a word (not the apostrophes of "what's")
 _QUOTED = re.compile(r"[\"«“]([^\"»”]+)[\"»”]|(?<!\w)'([^']+)'(?!\w)")
 
@@ -147,7 +145,7 @@ def named_stems(query: str) -> frozenset[str]:
     joined names (``web-1``, ``#general``, ``U023``), quoted text."""
     out: set[str] = set()
     for n, word in _words(query):
-        if _capitalised(n, word) or _marked(word):
+        if _capitalised(n, word) or marked(word):
             out.update(stems(word))
     return frozenset(out | _quoted(query))
 
@@ -158,7 +156,7 @@ def plain_names(query: str) -> frozenset[str]:
     mark, not quoted ("… to Berlin", "… for Bob") — a thing of the world rather than an id or a value the
     request gives the catalog (``web-1``, ``#general``, 'release notes')."""
     quoted = _quoted(query)
-    out = {t for n, word in _words(query) if _capitalised(n, word) and not _marked(word) for t in stems(word)}
+    out = {t for n, word in _words(query) if _capitalised(n, word) and not marked(word) for t in stems(word)}
     return frozenset(out - quoted)
 
 
@@ -170,12 +168,7 @@ def _words(query: str) -> list[tuple[int, str]]:
 
 def _capitalised(n: int, word: str) -> bool:
     """A word capitalised inside the sentence, not a function word ("I", "I'm", "… done. The …")."""
-    return n > 0 and word[:1].isupper() and _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
-
-
-def _marked(word: str) -> bool:
-    """An id or a joined name: a leading ``#`` or ``@``, a digit or one of ``-_#@/.`` inside."""
-    return word[:1] in ("#", "@") or bool(_NAME_INSIDE.search(word[1:]))
+    return n > 0 and word[:1].isupper() and before_apostrophe(word) not in PLAIN_WORDS
 
 
 def _quoted(query: str) -> set[str]:

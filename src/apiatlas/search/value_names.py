@@ -16,12 +16,10 @@ import re
 from functools import lru_cache
 
 from apiatlas.language.actions import ACTION_WORDS
-from apiatlas.language.casing import as_read
+from apiatlas.language.casing import ID_INSIDE, as_read, before_apostrophe
 from apiatlas.language.words import PLAIN_WORDS
 from apiatlas.text import stems
 
-_APOSTROPHE = re.compile(r"['’]")
-_NAME_INSIDE = re.compile(r"\d|[-_#@/.]")
 _EDGE = ".,!?;:()\"'«»“”"
 _CLAUSE_END = ".,!?;:)"
 _SENTENCE_END = ".!?:"  # the word after it opens a sentence: its capital names nothing
@@ -62,14 +60,14 @@ def _name(word: str) -> bool:
     ("convert 100 USD to EUR", "send an SMS to …", "which CRDs are installed"), as a noun does, not a
     person or an object of its own — and so does a word joined of capitalised parts ("create a
     ConfigMap", "open a PullRequest", "GitHub")."""
-    lower = _APOSTROPHE.split(word.lower())[0]
+    lower = before_apostrophe(word)
     return (
         word[:1].isupper()
         and not _acronym(word)
         and not _JOINED.search(word)
         and lower not in PLAIN_WORDS
         and word[:1] not in ("#", "@")
-        and not _NAME_INSIDE.search(word[1:])
+        and not ID_INSIDE.search(word[1:])
     )
 
 
@@ -82,6 +80,6 @@ def _acronym(word: str) -> bool:
 def _content(word: str) -> bool:
     """Whether a word following a name makes it a modifier: a word of the language that is not a
     function word, a number or an id."""
-    if not word or word[:1] in ("#", "@") or _NAME_INSIDE.search(word):
+    if not word or word[:1] in ("#", "@") or ID_INSIDE.search(word):
         return False
-    return _APOSTROPHE.split(word.lower())[0] not in PLAIN_WORDS
+    return before_apostrophe(word) not in PLAIN_WORDS
