@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from apiatlas.catalog.actions import HTTP_METHODS
+from apiatlas.catalog.actions import HTTP_METHODS, method_and_segments
 
 
 def family_of(key: str) -> str:
@@ -22,10 +22,9 @@ def family_of(key: str) -> str:
     ``/v1/things``), or the namespace of an RPC method's path (``GET /things.list``, ``POST
     /things.archive``: ``/things``); "" for a key that is no ``METHOD /path``, or a path that is only
     parameters."""
-    method, _, path = key.partition(" ")
-    if method.upper() not in HTTP_METHODS or not path.startswith("/"):
+    method, segments = method_and_segments(key)
+    if method not in HTTP_METHODS or not key.partition(" ")[2].startswith("/"):
         return ""
-    segments = [s for s in path.split("?")[0].strip("/").split("/") if s]
     if segments and segments[-1].startswith("{"):
         segments = segments[:-1]
     elif segments and "." in segments[-1]:  # an RPC method: its namespace
